@@ -1,0 +1,40 @@
+/*
+ * The ropescope report (CONTRACT.md, "The report"): the JSON and Markdown
+ * texts for any settings, written into a caller-owned buffer. Nothing here
+ * touches files, so the CLI and the page's download buttons share it.
+ */
+#ifndef ROPE_REPORT_H
+#define ROPE_REPORT_H
+
+#define ROPE_REPORT_JSON 0
+#define ROPE_REPORT_MARKDOWN 1
+
+typedef struct {
+    int dim;
+    double base;
+    double offset; /* the gap: query at start + offset, key at start */
+    const double *starts;
+    int n_starts; /* at least 1: the spreads need a score */
+    const double *deltas;
+    int n_deltas;
+    const double *norm_positions;
+    int n_norm_positions;
+} rope_report_options;
+
+/* Fill o with CONTRACT.md's default settings (arrays point at static data). */
+void rope_report_defaults(rope_report_options *o);
+
+/* Write the report in format ROPE_REPORT_JSON or ROPE_REPORT_MARKDOWN.
+ * buf: cap bytes, NUL-terminated on success. *len receives the text's length
+ * (without the NUL) even when the return is ROPE_E_SPACE, so a caller can
+ * retry with len + 1 bytes. Other negative codes are those of rope.h. */
+int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len);
+
+/* rope_report_build with the options spread out, for callers (WebAssembly)
+ * that cannot pass a struct. */
+int rope_report_write(int format, int dim, double base, double offset,
+                      const double *starts, int n_starts, const double *deltas, int n_deltas,
+                      const double *norm_positions, int n_norm_positions,
+                      char *buf, int cap, int *len);
+
+#endif /* ROPE_REPORT_H */

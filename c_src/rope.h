@@ -1,0 +1,102 @@
+/*
+ * ropescope core: rotary position embedding (RoPE) and the additive sinusoidal
+ * method, in doubles, with no I/O and no allocation. The meaning of every
+ * function is fixed by CONTRACT.md; this header adds C's conventions:
+ *   - the caller owns every buffer; "out: N doubles" says how many are written;
+ *   - functions return 0 on success or a negative ROPE_E_* code, and write
+ *     nothing useful on failure; rope_strerror(code) gives the text;
+ *   - lengths and dimensions are `int` so that a negative one can be reported.
+ */
+#ifndef ROPE_H
+#define ROPE_H
+
+#define ROPE_DIM 64
+#define ROPE_THETA_BASE 10000.0
+/* Largest dimension any function accepts. */
+#define ROPE_MAX_DIM 65536
+/* Largest number of starts, deltas or positions in one batch call. */
+#define ROPE_MAX_COUNT 65536
+
+#define ROPE_OK 0
+#define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */
+#define ROPE_E_BASE (-2)     /* base NaN, infinite or <= 0 */
+#define ROPE_E_POSITION (-3) /* a position, offset, gap, delta or angle is NaN or infinite */
+#define ROPE_E_VALUE (-4)    /* a vector entry is NaN or infinite */
+#define ROPE_E_LENGTH (-5)   /* two vectors that must match in length do not */
+#define ROPE_E_COUNT (-6)    /* a count is negative or above ROPE_MAX_COUNT */
+#define ROPE_E_NULL (-7)     /* a required pointer is NULL */
+#define ROPE_E_RANGE (-8)    /* inputs valid, but a result overflowed to Inf or NaN */
+#define ROPE_E_SPACE (-9)    /* the output buffer is too small */
+
+/* Text for a ROPE_E_* code (a static string; never NULL). */
+const char *rope_strerror(int code);
+
+/* The demo vectors q[j] = cos(0.7 j + 0.3), k[j] = sin(0.4 j + 1.1).
+ * out: q and k, d doubles each. */
+int rope_demo_vectors(int d, double *q, double *k);
+
+/* Sum of a[j] * b[j], in index order. na must equal nb. */
+int rope_dot(const double *a, int na, const double *b, int nb, double *out);
+
+/* Euclidean norm of a (sqrt of the sum of squares, in index order). */
+int rope_norm(const double *a, int n, double *out);
+
+/* theta_i = base^(-2 i / d) for i < d / 2: one frequency per pair, in
+ * radians per position. out: d / 2 doubles. */
+int rope_thetas(int d, double base, double *out);
+
+/* Counterclockwise rotation of (x0, x1) by angle radians. out: 2 doubles. */
+int rope_rotate_pair(double x0, double x1, double angle, double *out);
+
+/* Pair (vec[2i], vec[2i+1]) rotated by pos * theta_i; an odd last element is
+ * copied unchanged. out: d doubles; out may not alias vec. */
+int rope_apply_rope(const double *vec, int d, double pos, double base, double *out);
+
+/* dot(apply_rope(q, m), apply_rope(k, n)), computed without temporaries. */
+int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
+               double base, double *out);
+
+/* Sinusoidal position vector: element j is sin(pos / base^(2 (j / 2) / d)) for
+ * even j and cos of the same angle for odd j. out: d doubles. */
+int rope_sin_pos(double pos, int d, double base, double *out);
+
+/* dot(q + sin_pos(m), k + sin_pos(n)): the position is added to both sides. */
+int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
+                   double base, double *out);
+
+/* For each starts[s]: (start, rope_score(q, k, start + offset, start),
+ * add_score(q, k, start + offset, start)). out: 3 * count doubles, row-major. */
+int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
+                     const double *starts, int count, double base, double *out);
+
+/* delta * theta_i / (2 pi): turns pair i makes over a gap of delta.
+ * out: d / 2 doubles. */
+int rope_turns(int d, double delta, double base, double *out);
+
+/* How many pairs make less than one full turn over a gap of delta. */
+int rope_slow_pairs(int d, double delta, double base, int *out);
+
+/* ---- Batch entry points: one call fills one chart. ---- */
+
+/* gap * theta_i, the rotation angle of every pair over a gap, in radians.
+ * out: d / 2 doubles. */
+int rope_pair_angles(int d, double gap, double base, double *out);
+
+/* offset_scan over the evenly spaced starts start0 + j * step, j < count, for
+ * the dense flatness chart. Each angle is an exactly computed block anchor
+ * joined to an exactly computed in-block step by one complex product, so the
+ * inner loop needs no trigonometry and errors stay ~1e-15, far inside
+ * CONTRACT.md's tolerance. out: 3 * count doubles, planar (unlike
+ * offset_scan): count starts, then count rope scores, then count additive. */
+int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
+                      double start0, double step, int count, double base, double *out);
+
+/* slow_pairs(d, deltas[j], base) for each delta. out: count ints. */
+int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, int *out);
+
+/* |norm(apply_rope(vec, positions[j])) - norm(vec)| for each position.
+ * out: count doubles. */
+int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
+                   double base, double *out);
+
+#endif /* ROPE_H */
