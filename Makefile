@@ -7,11 +7,12 @@ NODE ?= node
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wpedantic -Wstrict-prototypes \
        -Wmissing-prototypes -Wvla -Wformat=2 -Werror
 CFLAGS ?= -O2 -g
-STD = -std=c11 -D_POSIX_C_SOURCE=200809L
+# No fused multiply-add: native and wasm builds must round every step alike.
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC = c_src/rope.c c_src/report.c
-CORE_HDR = c_src/rope.h c_src/report.h
+CORE_SRC = c_src/rope.c c_src/rope_math.c c_src/report.c
+CORE_HDR = c_src/rope.h c_src/rope_math.h c_src/report.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Sizes were measured (make bench prints them): -Os keeps the core's loops
@@ -55,16 +56,17 @@ build/test_rope: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 build/test_rope_asan: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
 
-build/wasm/rope.o: c_src/rope.c c_src/rope.h
+build/wasm/%.o: c_src/%.c $(CORE_HDR)
 	mkdir -p build/wasm
-	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ c_src/rope.c
+	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
 
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
-	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ c_src/report.c
+	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
-build/rope.wasm: build/wasm/rope.o build/wasm/report.o c_src/exports.txt
-	$(EMCC) $(EMFLAGS_LINK) -o $@ build/wasm/rope.o build/wasm/report.o
+WASM_OBJ = build/wasm/rope.o build/wasm/rope_math.o build/wasm/report.o
+build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
+	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
 # The wasm bytes inlined as base64, so importing rope.js needs no server and no fetch.
 web/rope_wasm.js: build/rope.wasm

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "rope_math.h"
+
 static const double rope_two_pi = 6.283185307179586476925286766559;
 
 /* Starts per block in rope_offset_sweep: each block re-anchors its angles
@@ -87,13 +89,13 @@ static int check_results(const double *out, int n)
 /* theta_i written as base^(-2i/d), the exponent divided exactly as CONTRACT.md does. */
 static double theta_of(int i, int d, double base)
 {
-    return pow(base, (double)(-2 * i) / (double)d);
+    return rope_pow(base, (double)(-2 * i) / (double)d);
 }
 
 /* The additive method divides by base^(2(j/2)/d) rather than multiplying by theta. */
 static double sin_pos_angle(double pos, int j, int d, double base)
 {
-    return pos / pow(base, (double)(2 * (j / 2)) / (double)d);
+    return pos / rope_pow(base, (double)(2 * (j / 2)) / (double)d);
 }
 
 int rope_demo_vectors(int d, double *q, double *k)
@@ -102,8 +104,9 @@ int rope_demo_vectors(int d, double *q, double *k)
     if (rc != ROPE_OK) return rc;
     if (d > 0 && (q == NULL || k == NULL)) return ROPE_E_NULL;
     for (int j = 0; j < d; j++) {
-        q[j] = cos(0.7 * j + 0.3);
-        k[j] = sin(0.4 * j + 1.1);
+        double unused;
+        rope_sincos(0.7 * j + 0.3, &unused, &q[j]);
+        rope_sincos(0.4 * j + 1.1, &k[j], &unused);
     }
     return ROPE_OK;
 }
@@ -145,7 +148,8 @@ int rope_rotate_pair(double x0, double x1, double angle, double *out)
     if (!isfinite(x0) || !isfinite(x1)) return ROPE_E_VALUE;
     if (!isfinite(angle)) return ROPE_E_POSITION;
     if (out == NULL) return ROPE_E_NULL;
-    double c = cos(angle), s = sin(angle);
+    double s, c;
+    rope_sincos(angle, &s, &c);
     out[0] = x0 * c - x1 * s;
     out[1] = x0 * s + x1 * c;
     return ROPE_OK;
@@ -160,7 +164,8 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
     if (d > 0 && out == NULL) return ROPE_E_NULL;
     for (int i = 0; i < d / 2; i++) {
         double a = pos * theta_of(i, d, base);
-        double c = cos(a), s = sin(a);
+        double s, c;
+        rope_sincos(a, &s, &c);
         double x0 = vec[2 * i], x1 = vec[2 * i + 1];
         out[2 * i] = x0 * c - x1 * s;
         out[2 * i + 1] = x0 * s + x1 * c;
@@ -182,7 +187,9 @@ int rope_score(const double *q, int nq, const double *k, int nk, double m, doubl
     for (int i = 0; i < nq / 2; i++) {
         double theta = theta_of(i, nq, base);
         double am = m * theta, an = n * theta;
-        double cm = cos(am), sm = sin(am), cn = cos(an), sn = sin(an);
+        double cm, sm, cn, sn;
+        rope_sincos(am, &sm, &cm);
+        rope_sincos(an, &sn, &cn);
         double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
         sum += (q0 * cm - q1 * sm) * (k0 * cn - k1 * sn);
         sum += (q0 * sm + q1 * cm) * (k0 * sn + k1 * cn);
@@ -201,7 +208,9 @@ int rope_sin_pos(double pos, int d, double base, double *out)
     if (d > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < d; j++) {
         double a = sin_pos_angle(pos, j, d, base);
-        out[j] = (j % 2 == 0) ? sin(a) : cos(a);
+        double s, c;
+        rope_sincos(a, &s, &c);
+        out[j] = (j % 2 == 0) ? s : c;
     }
     return check_results(out, d);
 }
@@ -218,8 +227,11 @@ int rope_add_score(const double *q, int nq, const double *k, int nk, double m, d
     double sum = 0.0;
     for (int j = 0; j < nq; j++) {
         double am = sin_pos_angle(m, j, nq, base), an = sin_pos_angle(n, j, nq, base);
-        double pm = (j % 2 == 0) ? sin(am) : cos(am);
-        double pn = (j % 2 == 0) ? sin(an) : cos(an);
+        double sm, cm, sn, cn;
+        rope_sincos(am, &sm, &cm);
+        rope_sincos(an, &sn, &cn);
+        double pm = (j % 2 == 0) ? sm : cm;
+        double pn = (j % 2 == 0) ? sn : cn;
         sum += (q[j] + pm) * (k[j] + pn);
     }
     *out = sum;
@@ -313,7 +325,8 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
         double sum = 0.0;
         for (int i = 0; i < d / 2; i++) {
             double a = positions[j] * theta_of(i, d, base);
-            double c = cos(a), s = sin(a);
+            double s, c;
+            rope_sincos(a, &s, &c);
             double x0 = vec[2 * i], x1 = vec[2 * i + 1];
             double r0 = x0 * c - x1 * s, r1 = x0 * s + x1 * c;
             sum += r0 * r0;
@@ -337,13 +350,14 @@ static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
     int table = count < ROPE_SWEEP_BLOCK ? count : ROPE_SWEEP_BLOCK;
     for (int j = 0; j < table; j++) {
         double a = (j * step) * theta;
-        tc[j] = cos(a);
-        ts[j] = sin(a);
+        rope_sincos(a, &ts[j], &tc[j]);
     }
     for (int b = 0; b < count; b += ROPE_SWEEP_BLOCK) {
         double s = start0 + b * step;
         double an = s * theta, am = (s + offset) * theta;
-        double acn = cos(an), asn = sin(an), acm = cos(am), asm_ = sin(am);
+        double acn, asn, acm, asm_;
+        rope_sincos(an, &asn, &acn);
+        rope_sincos(am, &asm_, &acm);
         int len = count - b < ROPE_SWEEP_BLOCK ? count - b : ROPE_SWEEP_BLOCK;
         double *ra = rope_acc + b, *aa = add_acc + b;
         for (int j = 0; j < len; j++) {
@@ -385,8 +399,10 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
         for (int j = 0; j < count; j++) {
             double s = starts[j];
             rope_acc[j] += ql * kl;
-            add_acc[j] += (ql + sin(sin_pos_angle(s + offset, nq - 1, nq, base)))
-                          * (kl + sin(sin_pos_angle(s, nq - 1, nq, base)));
+            double sm, sn, unused;
+            rope_sincos(sin_pos_angle(s + offset, nq - 1, nq, base), &sm, &unused);
+            rope_sincos(sin_pos_angle(s, nq - 1, nq, base), &sn, &unused);
+            add_acc[j] += (ql + sm) * (kl + sn);
         }
     }
     return check_results(out, 3 * count);

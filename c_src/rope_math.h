@@ -1,0 +1,23 @@
+/*
+ * The few elementary functions the core needs, written out so that the native
+ * build and the WebAssembly build compute bit-identical doubles: the C
+ * libraries' sin, cos and pow differ in the last bit between glibc and musl,
+ * and the page's report must match the CLI's byte for byte. Only IEEE +, -,
+ * *, / (with -ffp-contract=off), floor, frexp and ldexp are used, and those
+ * are exact and identical everywhere.
+ */
+#ifndef ROPE_MATH_H
+#define ROPE_MATH_H
+
+/* Largest |x| that rope_sincos reduces itself (2^19 * pi/2); beyond it the C
+ * library's sin and cos are used, accurate but not identical across builds. */
+#define ROPE_SINCOS_EXACT_MAX 823549.6
+
+/* sin(x) and cos(x) within about 1 ulp. out: *s and *c. */
+void rope_sincos(double x, double *s, double *c);
+
+/* base^y for base > 0, y finite, within about 1 ulp (log and exp carried in
+ * double-double). Overflow gives +Inf, underflow 0. */
+double rope_pow(double base, double y);
+
+#endif /* ROPE_MATH_H */

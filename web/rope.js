@@ -1,0 +1,389 @@
+// ropescope's JS module: every CONTRACT.md function, computed by the C core
+// compiled to WebAssembly. This file only checks arguments and moves numbers
+// in and out of the wasm heap; no RoPE math happens here.
+import { WASM_BASE64 } from './rope_wasm.js';
+
+export const DIM = 64;
+export const THETA_BASE = 10000.0;
+export const MAX_DIM = 65536;
+export const MAX_COUNT = 65536;
+
+const REPORT_JSON = 0;
+const REPORT_MARKDOWN = 1;
+const E_SPACE = -9; // ROPE_E_SPACE: the report needs a larger buffer
+const REPORT_DEFAULTS = Object.freeze({
+  dim: DIM,
+  base: THETA_BASE,
+  offset: 2,
+  starts: [3, 10, 100, 4000],
+  deltas: [1, 16, 256, 4096],
+  norm_positions: [0, 1, 7, 100, 4096],
+});
+
+// Synchronous instantiation from inlined bytes: importing needs no server.
+const wasm = (() => {
+  const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
+  const imports = { env: { emscripten_notify_memory_growth() {} } };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  instance.exports._initialize?.();
+  return instance.exports;
+})();
+
+// ---- argument checks: every message names the parameter and the value ----
+
+function show(value) {
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value);
+    return text.length > 40 ? `${text.slice(0, 37)}..."` : text;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  return `a value of type ${typeof value}`;
+}
+
+function checkNumber(name, value) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${show(value)}`);
+  }
+}
+
+function checkFinite(name, value) {
+  checkNumber(name, value);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${name} must be a finite number, got ${show(value)}`);
+  }
+  return value;
+}
+
+function checkInt(name, value, lo, hi) {
+  checkNumber(name, value);
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new RangeError(`${name} must be an integer in [${lo}, ${hi}], got ${show(value)}`);
+  }
+  return value;
+}
+
+function checkBase(base) {
+  checkNumber('base', base);
+  if (!Number.isFinite(base) || base <= 0) {
+    throw new RangeError(`base must be a finite number > 0, got ${show(base)}`);
+  }
+  return base;
+}
+
+function isArrayLike(value) {
+  return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+}
+
+// A list of finite numbers: vector entries (max length MAX_DIM) or positions (MAX_COUNT).
+function checkList(name, value, maxLength, minLength = 0) {
+  if (!isArrayLike(value)) {
+    throw new TypeError(`${name} must be an array of numbers, got ${show(value)}`);
+  }
+  if (value.length < minLength || value.length > maxLength) {
+    throw new RangeError(
+      `${name} must have ${minLength} to ${maxLength} elements, got ${value.length}`,
+    );
+  }
+  for (let j = 0; j < value.length; j++) checkFinite(`${name}[${j}]`, value[j]);
+  return value;
+}
+
+const checkVector = (name, value) => checkList(name, value, MAX_DIM);
+const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
+
+function checkSameLength(nameA, a, nameB, b) {
+  if (a.length !== b.length) {
+    throw new RangeError(
+      `${nameA} and ${nameB} must have the same length, got ${a.length} and ${b.length}`,
+    );
+  }
+}
+
+// ---- the wasm heap: malloc, copy in, call, copy out, free in finally ----
+
+function cString(ptr) {
+  const heap = new Uint8Array(wasm.memory.buffer);
+  let end = ptr;
+  while (heap[end] !== 0) end++;
+  return new TextDecoder().decode(heap.subarray(ptr, end));
+}
+
+class CoreError extends RangeError {
+  constructor(fn, code) {
+    super(`${fn}: ${cString(wasm.rope_strerror(code))}`);
+    this.code = code;
+  }
+}
+
+// ins: arrays copied in as doubles. outs: [count, 'f64' | 'i32'] buffers
+// the core fills. call(...pointers) returns the core's code. Results are
+// copied out as plain arrays: heap views detach when memory grows.
+function run(fn, ins, outs, call) {
+  const pointers = [];
+  try {
+    for (const values of ins) {
+      const ptr = wasm.malloc(Math.max(values.length, 1) * 8);
+      if (!ptr) throw new RangeError(`${fn}: out of memory`);
+      pointers.push(ptr);
+      new Float64Array(wasm.memory.buffer, ptr, values.length).set(values);
+    }
+    for (const [count] of outs) {
+      const ptr = wasm.malloc(Math.max(count, 1) * 8);
+      if (!ptr) throw new RangeError(`${fn}: out of memory`);
+      pointers.push(ptr);
+    }
+    const code = call(...pointers);
+    if (code !== 0) throw new CoreError(fn, code);
+    return outs.map(([count, type], i) => {
+      const ptr = pointers[ins.length + i];
+      const View = type === 'i32' ? Int32Array : Float64Array;
+      return Array.from(new View(wasm.memory.buffer, ptr, count));
+    });
+  } finally {
+    for (const ptr of pointers) wasm.free(ptr);
+  }
+}
+
+const one = (fn, ins, call) => run(fn, ins, [[1, 'f64']], call)[0][0];
+
+// ---- CONTRACT.md functions ----
+
+export function demo_vectors(d = DIM) {
+  checkInt('d', d, 0, MAX_DIM);
+  return run('demo_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
+    wasm.rope_demo_vectors(d, q, k),
+  );
+}
+
+export function dot(a, b) {
+  checkVector('a', a);
+  checkVector('b', b);
+  checkSameLength('a', a, 'b', b);
+  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out));
+}
+
+export function norm(vec) {
+  checkVector('vec', vec);
+  return one('norm', [vec], (pv, out) => wasm.rope_norm(pv, vec.length, out));
+}
+
+export function thetas(d, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkBase(base);
+  return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_thetas(d, base, out),
+  )[0];
+}
+
+export function rotate_pair(x0, x1, angle) {
+  checkFinite('x0', x0);
+  checkFinite('x1', x1);
+  checkFinite('angle', angle);
+  return run('rotate_pair', [], [[2, 'f64']], (out) =>
+    wasm.rope_rotate_pair(x0, x1, angle, out),
+  )[0];
+}
+
+export function apply_rope(vec, pos, base = THETA_BASE) {
+  checkVector('vec', vec);
+  checkFinite('pos', pos);
+  checkBase(base);
+  return run('apply_rope', [vec], [[vec.length, 'f64']], (pv, out) =>
+    wasm.rope_apply_rope(pv, vec.length, pos, base, out),
+  )[0];
+}
+
+function checkScoreArgs(q, k, m, n, base) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+  checkFinite('m', m);
+  checkFinite('n', n);
+  checkBase(base);
+}
+
+export function rope_score(q, k, m, n, base = THETA_BASE) {
+  checkScoreArgs(q, k, m, n, base);
+  return one('rope_score', [q, k], (pq, pk, out) =>
+    wasm.rope_score(pq, q.length, pk, k.length, m, n, base, out),
+  );
+}
+
+export function sin_pos(pos, d, base = THETA_BASE) {
+  checkFinite('pos', pos);
+  checkInt('d', d, 0, MAX_DIM);
+  checkBase(base);
+  return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out))[0];
+}
+
+export function add_score(q, k, m, n, base = THETA_BASE) {
+  checkScoreArgs(q, k, m, n, base);
+  return one('add_score', [q, k], (pq, pk, out) =>
+    wasm.rope_add_score(pq, q.length, pk, k.length, m, n, base, out),
+  );
+}
+
+export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+  checkFinite('offset', offset);
+  checkPositions('starts', starts);
+  checkBase(base);
+  const flat = run('offset_scan', [q, k, starts], [[3 * starts.length, 'f64']], (pq, pk, ps, out) =>
+    wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
+  )[0];
+  return Array.from(starts, (_, j) => flat.slice(3 * j, 3 * j + 3));
+}
+
+export function turns(d, delta, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkFinite('delta', delta);
+  checkBase(base);
+  return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_turns(d, delta, base, out),
+  )[0];
+}
+
+export function slow_pairs(d, delta, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkFinite('delta', delta);
+  checkBase(base);
+  return run('slow_pairs', [], [[1, 'i32']], (out) =>
+    wasm.rope_slow_pairs(d, delta, base, out),
+  )[0][0];
+}
+
+// ---- batch entry points: one wasm call fills one chart ----
+
+/** gap * theta_i for every pair, in radians. */
+export function pair_angles(d, gap, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkFinite('gap', gap);
+  checkBase(base);
+  return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_pair_angles(d, gap, base, out),
+  )[0];
+}
+
+/** offset_scan over starts start0 + j * step, j < count: { starts, rope, add }. */
+export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+  checkFinite('offset', offset);
+  checkFinite('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkBase(base);
+  const flat = run('offset_sweep', [q, k], [[3 * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  )[0];
+  return {
+    starts: flat.slice(0, count),
+    rope: flat.slice(count, 2 * count),
+    add: flat.slice(2 * count),
+  };
+}
+
+/** slow_pairs(d, delta, base) for every delta. */
+export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkPositions('deltas', deltas);
+  checkBase(base);
+  return run('slow_pairs_batch', [deltas], [[deltas.length, 'i32']], (pd, out) =>
+    wasm.rope_slow_pairs_batch(d, pd, deltas.length, base, out),
+  )[0];
+}
+
+/** |norm(apply_rope(vec, p)) - norm(vec)| for every position p. */
+export function norm_gaps(vec, positions, base = THETA_BASE) {
+  checkVector('vec', vec);
+  checkPositions('positions', positions);
+  checkBase(base);
+  return run('norm_gaps', [vec, positions], [[positions.length, 'f64']], (pv, pp, out) =>
+    wasm.rope_norm_gaps(pv, vec.length, pp, positions.length, base, out),
+  )[0];
+}
+
+// ---- the report: the same C writer as the CLI, so the bytes are the same ----
+
+function reportOptions(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`options must be an object, got ${show(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!(key in REPORT_DEFAULTS) && key !== 'gap') {
+      throw new TypeError(
+        `options.${key} is not a report option (use ${Object.keys(REPORT_DEFAULTS).join(', ')})`,
+      );
+    }
+  }
+  const o = { ...REPORT_DEFAULTS, ...options };
+  if (options.gap !== undefined) o.offset = options.gap;
+  checkInt('dim', o.dim, 0, MAX_DIM);
+  checkBase(o.base);
+  checkFinite('offset', o.offset);
+  checkList('starts', o.starts, MAX_COUNT, 1);
+  checkPositions('deltas', o.deltas);
+  checkPositions('norm_positions', o.norm_positions);
+  return o;
+}
+
+function reportText(format, options) {
+  const o = reportOptions(options);
+  let cap = 1 << 16;
+  for (;;) {
+    const pointers = [];
+    try {
+      const alloc = (bytes) => {
+        const ptr = wasm.malloc(Math.max(bytes, 8));
+        if (!ptr) throw new RangeError('build_report: out of memory');
+        pointers.push(ptr);
+        return ptr;
+      };
+      const copyIn = (values) => {
+        const ptr = alloc(values.length * 8);
+        new Float64Array(wasm.memory.buffer, ptr, values.length).set(values);
+        return ptr;
+      };
+      const starts = copyIn(o.starts);
+      const deltas = copyIn(o.deltas);
+      const norms = copyIn(o.norm_positions);
+      const buf = alloc(cap);
+      const lenPtr = alloc(4);
+      const code = wasm.rope_report_write(format, o.dim, o.base, o.offset,
+        starts, o.starts.length, deltas, o.deltas.length, norms, o.norm_positions.length,
+        buf, cap, lenPtr);
+      const len = new Int32Array(wasm.memory.buffer, lenPtr, 1)[0];
+      if (code === E_SPACE && len + 1 > cap) {
+        cap = len + 1;
+        continue;
+      }
+      if (code !== 0) throw new CoreError('build_report', code);
+      return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, buf, len).slice());
+    } finally {
+      for (const ptr of pointers) wasm.free(ptr);
+    }
+  }
+}
+
+/** The report of CONTRACT.md as an object; with no options, the default report. */
+export function build_report(options) {
+  return JSON.parse(reportText(REPORT_JSON, options));
+}
+
+/** rope_report.json exactly as the CLI writes it. */
+export function build_report_json(options) {
+  return reportText(REPORT_JSON, options);
+}
+
+/** rope_report.md exactly as the CLI writes it. */
+export function build_report_markdown(options) {
+  return reportText(REPORT_MARKDOWN, options);
+}
