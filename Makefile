@@ -30,7 +30,7 @@ export ROPE_TEST_SEED
 APT_PACKAGES = emscripten chromium libcmocka-dev
 WEB_BUILT = web/rope_wasm.js web/vendor/chart.umd.js
 
-.PHONY: all deps native wasm web test test-unit test-asan test-mutants test-diff \
+.PHONY: all deps native wasm web test test-unit test-math test-asan test-mutants test-diff \
         test-cli test-js test-browser serve dist bench clean
 
 all: native web
@@ -52,6 +52,9 @@ build/librope.so: $(CORE_SRC) $(CORE_HDR) | build
 
 build/test_rope: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
+
+build/test_math: tests/test_math.c c_src/rope_math.c c_src/rope_math.h | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
 
 build/test_rope_asan: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
@@ -103,11 +106,14 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-asan test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-mutants test-diff test-cli test-js test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
 	build/test_rope
+
+test-math: build/test_math
+	build/test_math
 
 test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan

@@ -299,6 +299,7 @@ int rope_pair_angles(int d, double gap, double base, double *out)
     return check_results(out, d / 2);
 }
 
+/* Pairs outer, deltas inner: one theta per pair instead of one per (pair, delta). */
 int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, int *out)
 {
     int rc = check_dim(d);
@@ -306,10 +307,16 @@ int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, i
     if (rc == ROPE_OK) rc = check_base(base);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
-    for (int j = 0; j < count; j++) out[j] = count_slow(d, deltas[j], base);
+    for (int j = 0; j < count; j++) out[j] = 0;
+    for (int i = 0; i < d / 2; i++) {
+        double theta = theta_of(i, d, base);
+        for (int j = 0; j < count; j++)
+            if (deltas[j] * theta / rope_two_pi < 1.0) out[j]++;
+    }
     return ROPE_OK;
 }
 
+/* Sums of squares accumulate in out, pairs outer, so each theta is computed once. */
 int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
                    double base, double *out)
 {
@@ -321,19 +328,20 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
     double before = 0.0;
     rc = rope_norm(vec, d, &before);
     if (rc != ROPE_OK) return rc;
-    for (int j = 0; j < count; j++) {
-        double sum = 0.0;
-        for (int i = 0; i < d / 2; i++) {
-            double a = positions[j] * theta_of(i, d, base);
+    for (int j = 0; j < count; j++) out[j] = 0.0;
+    for (int i = 0; i < d / 2; i++) {
+        double theta = theta_of(i, d, base), x0 = vec[2 * i], x1 = vec[2 * i + 1];
+        for (int j = 0; j < count; j++) {
             double s, c;
-            rope_sincos(a, &s, &c);
-            double x0 = vec[2 * i], x1 = vec[2 * i + 1];
+            rope_sincos(positions[j] * theta, &s, &c);
             double r0 = x0 * c - x1 * s, r1 = x0 * s + x1 * c;
-            sum += r0 * r0;
-            sum += r1 * r1;
+            out[j] += r0 * r0;
+            out[j] += r1 * r1;
         }
-        if (d % 2 == 1) sum += vec[d - 1] * vec[d - 1];
-        out[j] = fabs(sqrt(sum) - before);
+    }
+    for (int j = 0; j < count; j++) {
+        if (d % 2 == 1) out[j] += vec[d - 1] * vec[d - 1];
+        out[j] = fabs(sqrt(out[j]) - before);
     }
     return check_results(out, count);
 }

@@ -78,6 +78,11 @@ static double cos_kernel(double x, double tail)
 
 void rope_sincos(double x, double *s, double *c)
 {
+    if (x == 0.0) { /* keeps the sign of -0 */
+        *s = x;
+        *c = 1.0;
+        return;
+    }
     if (!(fabs(x) <= ROPE_SINCOS_EXACT_MAX)) {
         *s = sin(x);
         *c = cos(x);
