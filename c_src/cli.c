@@ -298,6 +298,12 @@ static int cmd_scan(int argc, char **argv)
     double starts[SCAN_CHUNK], out[3 * SCAN_CHUNK];
     int rc = (q && k) ? rope_demo_vectors(dim, q, k) : ROPE_E_SPACE;
     long total = (long)rows;
+    if (rc == ROPE_OK) {
+        /* The last row has the largest positions: if any row overflows, it does,
+         * so checking it first means no CSV is ever cut short by an error. */
+        starts[0] = from + (double)(total - 1) * step;
+        rc = rope_offset_scan(q, dim, k, dim, gap, starts, 1, base, out);
+    }
     if (rc == ROPE_OK) printf("start,rope,add\n");
     for (long first = 0; first < total && rc == ROPE_OK; first += SCAN_CHUNK) {
         int n = (int)(total - first < SCAN_CHUNK ? total - first : SCAN_CHUNK);
