@@ -24,7 +24,7 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
                -sEXPORTED_FUNCTIONS=$(EXPORTS)
 
 # A fresh seed every run unless one is given; every randomized test prints it.
-ROPE_TEST_SEED ?= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev

@@ -45,17 +45,21 @@ static const char main_usage[] =
     "\n"
     "Run 'ropescope <command> --help' for its flags.\n";
 
+/* One line on stderr, always: control characters in echoed values (a newline
+ * in a flag's value, say) are shown as '?'. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
 static int fail(const char *fmt, ...)
 {
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "ropescope: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+    fprintf(stderr, "ropescope: %s\n", line);
     return EXIT_USAGE;
 }
 
@@ -213,7 +217,10 @@ static int cmd_report(int argc, char **argv)
     char *json = render(&o, ROPE_REPORT_JSON, &json_len, &rc);
     char *md = json ? render(&o, ROPE_REPORT_MARKDOWN, &md_len, &rc) : NULL;
     if (!json || !md) {
-        code = fail("cannot build the report: %s", rope_strerror(rc));
+        /* Each value was finite, yet together they overflow (start + gap, or a
+         * position times theta): name the flags that place the positions. */
+        code = fail("--gap %.17g with --starts/--norm-positions/--deltas and --base %.17g "
+                    "cannot be measured: %s", o.offset, o.base, rope_strerror(rc));
     } else if (make_dirs(out_dir) != 0) {
         code = fail("--out: cannot create directory '%s': %s", out_dir, strerror(errno));
     } else {
@@ -291,7 +298,8 @@ static int cmd_scan(int argc, char **argv)
     /* A hair of slack so that --to lands on the last row despite rounding. */
     double rows = floor((to - from) / step * (1.0 + 1e-12)) + 1.0;
     if (!(rows <= (double)SCAN_MAX_ROWS))
-        return fail("--step is too small: more than 10000000 rows from --from to --to");
+        return fail("--step %.17g is too small: more than 10000000 rows from --from %.17g to "
+                    "--to %.17g", step, from, to);
 
     double *q = malloc((size_t)(dim > 0 ? dim : 1) * sizeof(double));
     double *k = malloc((size_t)(dim > 0 ? dim : 1) * sizeof(double));
@@ -299,10 +307,17 @@ static int cmd_scan(int argc, char **argv)
     int rc = (q && k) ? rope_demo_vectors(dim, q, k) : ROPE_E_SPACE;
     long total = (long)rows;
     if (rc == ROPE_OK) {
-        /* The last row has the largest positions: if any row overflows, it does,
-         * so checking it first means no CSV is ever cut short by an error. */
-        starts[0] = from + (double)(total - 1) * step;
-        rc = rope_offset_scan(q, dim, k, dim, gap, starts, 1, base, out);
+        /* Positions are largest in size at one end of the range: if any row
+         * overflows, one of these does, so no CSV is ever cut short by an error. */
+        starts[0] = from;
+        starts[1] = from + (double)(total - 1) * step;
+        rc = rope_offset_scan(q, dim, k, dim, gap, starts, 2, base, out);
+    }
+    if (rc != ROPE_OK) {
+        free(q);
+        free(k);
+        return fail("--from %.17g to --to %.17g with --gap %.17g and --base %.17g cannot be "
+                    "scanned: %s", from, to, gap, base, rope_strerror(rc));
     }
     if (rc == ROPE_OK) printf("start,rope,add\n");
     for (long first = 0; first < total && rc == ROPE_OK; first += SCAN_CHUNK) {
