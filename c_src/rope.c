@@ -152,7 +152,7 @@ int rope_rotate_pair(double x0, double x1, double angle, double *out)
     rope_sincos(angle, &s, &c);
     out[0] = x0 * c - x1 * s;
     out[1] = x0 * s + x1 * c;
-    return ROPE_OK;
+    return check_results(out, 2);
 }
 
 int rope_apply_rope(const double *vec, int d, double pos, double base, double *out)
@@ -249,6 +249,8 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++) {
         double s = starts[j];
+        /* Both finite, yet their sum may not be: that is an overflow, not bad input. */
+        if (!isfinite(s + offset)) return ROPE_E_RANGE;
         out[3 * j] = s;
         rc = rope_score(q, nq, k, nk, s + offset, s, base, &out[3 * j + 1]);
         if (rc == ROPE_OK) rc = rope_add_score(q, nq, k, nk, s + offset, s, base, &out[3 * j + 2]);
@@ -268,13 +270,18 @@ int rope_turns(int d, double delta, double base, double *out)
     return check_results(out, d / 2);
 }
 
-/* Counts without storing: the count is what the slow-pairs chart needs. */
-static int count_slow(int d, double delta, double base)
+/* Counts without storing: the count is what the slow-pairs chart needs. A
+ * theta that overflowed (a subnormal base) cannot be counted either way. */
+static int count_slow(int d, double delta, double base, int *out)
 {
     int slow = 0;
-    for (int i = 0; i < d / 2; i++)
-        if (delta * theta_of(i, d, base) / rope_two_pi < 1.0) slow++;
-    return slow;
+    for (int i = 0; i < d / 2; i++) {
+        double theta = theta_of(i, d, base);
+        if (!isfinite(theta)) return ROPE_E_RANGE;
+        if (delta * theta / rope_two_pi < 1.0) slow++;
+    }
+    *out = slow;
+    return ROPE_OK;
 }
 
 int rope_slow_pairs(int d, double delta, double base, int *out)
@@ -284,8 +291,7 @@ int rope_slow_pairs(int d, double delta, double base, int *out)
     if (rc == ROPE_OK) rc = check_base(base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
-    *out = count_slow(d, delta, base);
-    return ROPE_OK;
+    return count_slow(d, delta, base, out);
 }
 
 int rope_pair_angles(int d, double gap, double base, double *out)
@@ -310,6 +316,7 @@ int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, i
     for (int j = 0; j < count; j++) out[j] = 0;
     for (int i = 0; i < d / 2; i++) {
         double theta = theta_of(i, d, base);
+        if (!isfinite(theta)) return ROPE_E_RANGE;
         for (int j = 0; j < count; j++)
             if (deltas[j] * theta / rope_two_pi < 1.0) out[j]++;
     }
@@ -391,7 +398,9 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
     if (rc == ROPE_OK) rc = check_base(base);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
-    if (!isfinite(start0 + (count - 1) * step)) return ROPE_E_POSITION;
+    if (count > 0 && (!isfinite(start0 + (count - 1) * step)
+                      || !isfinite(start0 + (count - 1) * step + offset) || !isfinite(start0 + offset)))
+        return ROPE_E_RANGE;
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {
         starts[j] = start0 + j * step;

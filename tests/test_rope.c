@@ -1,0 +1,1836 @@
+/*
+ * Unit tests of the ropescope core (c_src/rope.c) and report writer
+ * (c_src/report.c) against CONTRACT.md.
+ *
+ * - Every float comparison goes through is_close() / assert_close():
+ *   CONTRACT.md's tolerance abs(a - b) <= 1e-9 + 1e-6 * abs(b), never ==.
+ * - Expected values come from the contract's formulas, written out again
+ *   here (the ref_* functions), or from hand-worked cases, never from the
+ *   function under test.
+ * - Randomized tests draw from ROPE_TEST_SEED (a time-based seed when unset).
+ *   The seed is printed first; repeat a run with
+ *       ROPE_TEST_SEED=<n> build/test_rope
+ * - tests/mutants.sh plants the common RoPE mistakes in a copy of the core
+ *   and requires this file to fail on each; the comments marked
+ *   "Catches mistake:" say which tests do it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "report.h"
+#include "rope.h"
+
+#define TEST_PI 3.14159265358979323846
+#define TEST_MAXD 256
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TEST_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Tolerance, return codes and failure context                              */
+/* ------------------------------------------------------------------------ */
+
+/* What the current check is about (a random case, a bad argument); printed
+ * with any failure so that it can be reproduced. */
+static char case_note[320];
+
+static void note(const char *fmt, ...) TEST_PRINTF(1, 2);
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(case_note, sizeof case_note, fmt, ap);
+    va_end(ap);
+}
+
+/* CONTRACT.md, "Accuracy": the one float comparison used by every test. */
+static int is_close(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 + 1e-6 * fabs(b);
+}
+
+#define assert_close(a, b) close_or_fail((a), (b), #a, #b, __FILE__, __LINE__)
+static void close_or_fail(double a, double b, const char *ea, const char *eb,
+                          const char *file, int line)
+{
+    if (is_close(a, b)) return;
+    print_error("%s = %.17g, expected %s = %.17g (tolerance 1e-9 + 1e-6*|expected|)%s%s\n",
+                ea, a, eb, b, case_note[0] ? "; case: " : "", case_note);
+    _fail(file, line);
+}
+
+#define assert_vec_close(a, b, n) vec_close_or_fail((a), (b), (n), #a, #b, __FILE__, __LINE__)
+static void vec_close_or_fail(const double *a, const double *b, int n, const char *ea,
+                              const char *eb, const char *file, int line)
+{
+    for (int j = 0; j < n; j++) {
+        if (is_close(a[j], b[j])) continue;
+        print_error("%s[%d] = %.17g, expected %s[%d] = %.17g (tolerance 1e-9 + 1e-6*|expected|)"
+                    "%s%s\n", ea, j, a[j], eb, j, b[j], case_note[0] ? "; case: " : "", case_note);
+        _fail(file, line);
+    }
+}
+
+#define assert_code(call, want) code_or_fail((call), (want), #call, __FILE__, __LINE__)
+static void code_or_fail(int got, int want, const char *what, const char *file, int line)
+{
+    if (got == want) return;
+    print_error("%s returned %d (%s), expected %d (%s)%s%s\n", what, got, rope_strerror(got),
+                want, rope_strerror(want), case_note[0] ? "; case: " : "", case_note);
+    _fail(file, line);
+}
+
+/* Every test is <unit>_should_<behaviour>; the wrapper clears the context. */
+#define TEST(name)                          \
+    static void name##_body(void);          \
+    static void name(void **state)          \
+    {                                       \
+        (void)state;                        \
+        case_note[0] = '\0';                \
+        name##_body();                      \
+    }                                       \
+    static void name##_body(void)
+
+/* ------------------------------------------------------------------------ */
+/* Seeded random numbers (splitmix64: the same sequence on every platform)  */
+/* ------------------------------------------------------------------------ */
+
+static unsigned long long test_seed;
+static uint64_t rng_state;
+
+/* Each randomized test draws from its own stream, so adding or reordering
+ * tests does not change the cases another test sees for a given seed. */
+static void rng_start(unsigned stream)
+{
+    rng_state = (uint64_t)test_seed + 0x632BE59BD9B4E019ull * (uint64_t)stream;
+}
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double rng_uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(rng_next() >> 11) * 0x1.0p-53);
+}
+
+/* Uniform integer in [lo, hi]. */
+static int rng_int(int lo, int hi)
+{
+    return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
+}
+
+static void rng_vector(double *v, int n)
+{
+    for (int j = 0; j < n; j++) v[j] = rng_uniform(-1.0, 1.0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CONTRACT.md's formulas, written out plainly                              */
+/* ------------------------------------------------------------------------ */
+
+static double ref_theta(int i, int d, double base)
+{
+    return pow(base, -2.0 * i / d);
+}
+
+static double ref_dot(const double *a, const double *b, int n)
+{
+    double sum = 0.0;
+    for (int j = 0; j < n; j++) sum += a[j] * b[j];
+    return sum;
+}
+
+static double ref_norm(const double *a, int n)
+{
+    return sqrt(ref_dot(a, a, n));
+}
+
+static void ref_apply_rope(const double *v, int d, double pos, double base, double *out)
+{
+    for (int j = 0; j < d; j++) out[j] = v[j];
+    for (int i = 0; i < d / 2; i++) {
+        double a = pos * ref_theta(i, d, base);
+        out[2 * i] = v[2 * i] * cos(a) - v[2 * i + 1] * sin(a);
+        out[2 * i + 1] = v[2 * i] * sin(a) + v[2 * i + 1] * cos(a);
+    }
+}
+
+static void ref_sin_pos(double pos, int d, double base, double *out)
+{
+    for (int j = 0; j < d; j++) {
+        double a = pos / pow(base, 2.0 * (j / 2) / d);
+        out[j] = (j % 2 == 0) ? sin(a) : cos(a);
+    }
+}
+
+static double ref_rope_score(const double *q, const double *k, int d, double m, double n,
+                             double base)
+{
+    double rq[TEST_MAXD], rk[TEST_MAXD];
+    assert_true(d <= TEST_MAXD);
+    ref_apply_rope(q, d, m, base, rq);
+    ref_apply_rope(k, d, n, base, rk);
+    return ref_dot(rq, rk, d);
+}
+
+static double ref_add_score(const double *q, const double *k, int d, double m, double n,
+                            double base)
+{
+    double pm[TEST_MAXD], pn[TEST_MAXD], sum = 0.0;
+    assert_true(d <= TEST_MAXD);
+    ref_sin_pos(m, d, base, pm);
+    ref_sin_pos(n, d, base, pn);
+    for (int j = 0; j < d; j++) sum += (q[j] + pm[j]) * (k[j] + pn[j]);
+    return sum;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constants, demo vectors, dot, norm                                       */
+/* ------------------------------------------------------------------------ */
+
+TEST(constants_should_match_contract)
+{
+    static const int codes[] = {ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
+                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
+                                ROPE_E_SPACE};
+    assert_int_equal(ROPE_DIM, 64);
+    assert_close(ROPE_THETA_BASE, 10000.0);
+    assert_int_equal(ROPE_MAX_DIM, 65536);
+    assert_int_equal(ROPE_MAX_COUNT, 65536);
+    assert_int_equal(ROPE_OK, 0);
+    for (size_t a = 0; a < COUNT_OF(codes); a++) {
+        assert_true(codes[a] < 0);
+        for (size_t b = a + 1; b < COUNT_OF(codes); b++) assert_int_not_equal(codes[a], codes[b]);
+    }
+}
+
+TEST(demo_vectors_should_follow_contract_formulas)
+{
+    double q[ROPE_DIM], k[ROPE_DIM], q5[5], k5[5];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_close(q[0], 0.955336489125606);  /* cos(0.3) */
+    assert_close(k[0], 0.8912073600614354); /* sin(1.1) */
+    for (int j = 0; j < ROPE_DIM; j++) {
+        note("j = %d", j);
+        assert_close(q[j], cos(0.7 * j + 0.3));
+        assert_close(k[j], sin(0.4 * j + 1.1));
+    }
+    assert_code(rope_demo_vectors(5, q5, k5), ROPE_OK);
+    assert_vec_close(q5, q, 5);
+    assert_vec_close(k5, k, 5);
+    assert_code(rope_demo_vectors(0, NULL, NULL), ROPE_OK);
+}
+
+TEST(dot_should_sum_products)
+{
+    static const double a[] = {1.0, 2.0, 3.0}, b[] = {4.0, -5.0, 6.0};
+    double out = -1.0;
+    assert_code(rope_dot(a, 3, b, 3, &out), ROPE_OK);
+    assert_close(out, 12.0);
+    assert_code(rope_dot(NULL, 0, NULL, 0, &out), ROPE_OK);
+    assert_close(out, 0.0);
+}
+
+TEST(norm_should_be_square_root_of_sum_of_squares)
+{
+    static const double a[] = {3.0, -4.0};
+    double q[ROPE_DIM], k[ROPE_DIM], out = -1.0;
+    assert_code(rope_norm(a, 2, &out), ROPE_OK);
+    assert_close(out, 5.0);
+    assert_code(rope_norm(NULL, 0, &out), ROPE_OK);
+    assert_close(out, 0.0);
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_norm(q, ROPE_DIM, &out), ROPE_OK);
+    assert_close(out, 5.6944329562331983); /* norm_before in CONTRACT's default report */
+}
+
+/* ------------------------------------------------------------------------ */
+/* thetas, rotate_pair                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Catches mistakes: angle per dimension (theta_1 would be 10000^(-4/64)) and
+ * one angle for all pairs, if made in the shared theta. */
+TEST(thetas_should_give_one_value_per_pair_with_known_values)
+{
+    double t[ROPE_DIM];
+    t[ROPE_DIM / 2] = 123.0;
+    assert_code(rope_thetas(ROPE_DIM, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 1.0);
+    assert_close(t[1], 0.7498942093324559); /* 10000^(-2/64) */
+    assert_close(t[1], pow(10000.0, -2.0 / 64.0));
+    assert_close(t[31], 0.0001333521432163324); /* 10000^(-62/64) */
+    for (int i = 0; i < ROPE_DIM / 2; i++) {
+        note("i = %d", i);
+        assert_close(t[i], ref_theta(i, ROPE_DIM, ROPE_THETA_BASE));
+    }
+    assert_close(t[ROPE_DIM / 2], 123.0); /* d / 2 values, not d */
+    assert_code(rope_thetas(8, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 1.0);
+    assert_close(t[1], 0.1);
+    assert_close(t[2], 0.01);
+    assert_close(t[3], 0.001);
+}
+
+TEST(thetas_should_divide_exponent_by_odd_d)
+{
+    double t[4] = {-1.0, -1.0, -1.0, -1.0};
+    assert_code(rope_thetas(7, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 1.0);
+    assert_close(t[1], pow(10000.0, -2.0 / 7.0));
+    assert_close(t[2], pow(10000.0, -4.0 / 7.0));
+    assert_close(t[3], -1.0); /* 7 // 2 = 3 values */
+}
+
+TEST(thetas_should_be_empty_for_d_zero_and_one)
+{
+    double t[1] = {42.0};
+    assert_code(rope_thetas(0, ROPE_THETA_BASE, NULL), ROPE_OK);
+    assert_code(rope_thetas(1, ROPE_THETA_BASE, NULL), ROPE_OK);
+    assert_code(rope_thetas(1, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 42.0);
+}
+
+TEST(thetas_should_accept_the_largest_dimension)
+{
+    double *t = malloc((size_t)ROPE_MAX_DIM / 2 * sizeof(double));
+    assert_non_null(t);
+    assert_code(rope_thetas(ROPE_MAX_DIM, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 1.0);
+    assert_close(t[ROPE_MAX_DIM / 2 - 1], ref_theta(ROPE_MAX_DIM / 2 - 1, ROPE_MAX_DIM, 1e4));
+    free(t);
+}
+
+/* Catches mistake: clockwise rotation. */
+TEST(rotate_pair_should_turn_counterclockwise)
+{
+    double out[2];
+    assert_code(rope_rotate_pair(1.0, 0.0, TEST_PI / 2, out), ROPE_OK);
+    assert_close(out[0], 0.0);
+    assert_close(out[1], 1.0);
+    assert_code(rope_rotate_pair(0.0, 1.0, TEST_PI / 2, out), ROPE_OK);
+    assert_close(out[0], -1.0);
+    assert_close(out[1], 0.0);
+    assert_code(rope_rotate_pair(1.0, 0.0, TEST_PI / 6, out), ROPE_OK);
+    assert_close(out[0], sqrt(3.0) / 2);
+    assert_close(out[1], 0.5); /* above the x axis: counterclockwise */
+    assert_code(rope_rotate_pair(2.0, -3.0, 0.7, out), ROPE_OK);
+    assert_close(out[0], 2.0 * cos(0.7) + 3.0 * sin(0.7));
+    assert_close(out[1], 2.0 * sin(0.7) - 3.0 * cos(0.7));
+}
+
+TEST(rotate_pair_should_undo_with_negative_angle)
+{
+    double out[2], back[2];
+    assert_code(rope_rotate_pair(0.3, -1.7, 2.9, out), ROPE_OK);
+    assert_close(out[0] * out[0] + out[1] * out[1], 0.3 * 0.3 + 1.7 * 1.7);
+    assert_code(rope_rotate_pair(out[0], out[1], -2.9, back), ROPE_OK);
+    assert_close(back[0], 0.3);
+    assert_close(back[1], -1.7);
+}
+
+/* ------------------------------------------------------------------------ */
+/* apply_rope                                                               */
+/* ------------------------------------------------------------------------ */
+
+TEST(apply_rope_should_be_identity_at_position_zero)
+{
+    double q[ROPE_DIM], k[ROPE_DIM], out[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_apply_rope(q, ROPE_DIM, 0.0, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_vec_close(out, q, ROPE_DIM);
+    assert_code(rope_apply_rope(k, 7, 0.0, 3.0, out), ROPE_OK);
+    assert_vec_close(out, k, 7);
+    assert_code(rope_apply_rope(NULL, 0, 5.0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+/* Catches mistakes: angle per dimension (pair 1 would turn by 3 * 0.01), one
+ * angle for all pairs (every pair would turn by 3) and clockwise rotation
+ * (the sines would change sign). Pair i of [1, 0, 1, 0, ...] at position 3
+ * with d = 8 lands on (cos(3 * 10^-i), sin(3 * 10^-i)). */
+TEST(apply_rope_should_rotate_pair_i_by_pos_times_theta_i)
+{
+    static const double unit[8] = {1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0};
+    double v[8], out[8], want[8];
+    memcpy(v, unit, sizeof v);
+    assert_code(rope_apply_rope(v, 8, 3.0, ROPE_THETA_BASE, out), ROPE_OK);
+    for (int i = 0; i < 4; i++) {
+        double a = 3.0 * pow(10.0, -i);
+        note("pair %d", i);
+        assert_close(out[2 * i], cos(a));
+        assert_close(out[2 * i + 1], sin(a));
+    }
+    assert_code(rope_demo_vectors(8, v, want), ROPE_OK);
+    assert_code(rope_apply_rope(v, 8, 11.0, 500.0, out), ROPE_OK);
+    ref_apply_rope(v, 8, 11.0, 500.0, want);
+    assert_vec_close(out, want, 8);
+}
+
+/* Catches mistake: clockwise rotation (the first pair would land on [0, -1]). */
+TEST(apply_rope_should_rotate_first_pair_counterclockwise)
+{
+    double v[4] = {1.0, 0.0, 0.0, 1.0}, out[4];
+    assert_code(rope_apply_rope(v, 4, TEST_PI / 2, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_close(out[0], 0.0);
+    assert_close(out[1], 1.0);
+}
+
+TEST(apply_rope_should_preserve_norm)
+{
+    static const double positions[] = {1.0, 7.0, 100.0, 4096.0, -250.5};
+    double q[ROPE_DIM], k[ROPE_DIM], out[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    for (size_t p = 0; p < COUNT_OF(positions); p++) {
+        note("pos = %g", positions[p]);
+        assert_code(rope_apply_rope(q, ROPE_DIM, positions[p], ROPE_THETA_BASE, out), ROPE_OK);
+        assert_close(ref_norm(out, ROPE_DIM), ref_norm(q, ROPE_DIM));
+    }
+}
+
+TEST(apply_rope_should_undo_with_negative_position)
+{
+    static const double positions[] = {1.0, 7.5, 100.0, 4096.0, -33.0};
+    double q[ROPE_DIM], k[ROPE_DIM], there[ROPE_DIM], back[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    for (size_t p = 0; p < COUNT_OF(positions); p++) {
+        note("pos = %g", positions[p]);
+        assert_code(rope_apply_rope(q, ROPE_DIM, positions[p], ROPE_THETA_BASE, there), ROPE_OK);
+        assert_code(rope_apply_rope(there, ROPE_DIM, -positions[p], ROPE_THETA_BASE, back),
+                    ROPE_OK);
+        assert_vec_close(back, q, ROPE_DIM);
+    }
+}
+
+TEST(apply_rope_should_keep_last_element_of_odd_length)
+{
+    double q[7], k[7], out[7], want[7];
+    assert_code(rope_demo_vectors(7, q, k), ROPE_OK);
+    assert_code(rope_apply_rope(q, 7, 13.0, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_close(out[6], q[6]);
+    ref_apply_rope(q, 7, 13.0, ROPE_THETA_BASE, want);
+    assert_vec_close(out, want, 7);
+    assert_code(rope_apply_rope(q, 1, 13.0, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_close(out[0], q[0]);
+}
+
+/* Catches mistake: modifying the input in place. */
+TEST(apply_rope_should_not_modify_input)
+{
+    double q[ROPE_DIM], k[ROPE_DIM], copy[ROPE_DIM], out[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    memcpy(copy, q, sizeof q);
+    assert_code(rope_apply_rope(q, ROPE_DIM, 37.0, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_memory_equal(q, copy, sizeof q); /* bit for bit: nothing may touch it */
+    assert_code(rope_apply_rope(q, 9, -5.5, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_memory_equal(q, copy, sizeof q);
+}
+
+TEST(apply_rope_should_accept_fractional_and_negative_positions)
+{
+    static const double positions[] = {0.5, 2.25, -1.0, -3.75, 1e-3, 4095.5};
+    double q[ROPE_DIM], k[ROPE_DIM], out[ROPE_DIM], want[ROPE_DIM], step[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    for (size_t p = 0; p < COUNT_OF(positions); p++) {
+        note("pos = %g", positions[p]);
+        assert_code(rope_apply_rope(q, ROPE_DIM, positions[p], ROPE_THETA_BASE, out), ROPE_OK);
+        ref_apply_rope(q, ROPE_DIM, positions[p], ROPE_THETA_BASE, want);
+        assert_vec_close(out, want, ROPE_DIM);
+    }
+    /* Rotations compose: 1.25 then 2.5 is 3.75. */
+    assert_code(rope_apply_rope(q, ROPE_DIM, 1.25, ROPE_THETA_BASE, step), ROPE_OK);
+    assert_code(rope_apply_rope(step, ROPE_DIM, 2.5, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_code(rope_apply_rope(q, ROPE_DIM, 3.75, ROPE_THETA_BASE, want), ROPE_OK);
+    assert_vec_close(out, want, ROPE_DIM);
+}
+
+/* Randomized: identity at 0, the contract's rotation, norm kept, inverse,
+ * input untouched. Catches every rotation mistake for random d and bases. */
+TEST(apply_rope_should_hold_rotation_properties_for_random_cases)
+{
+    double v[TEST_MAXD], copy[TEST_MAXD], out[TEST_MAXD], want[TEST_MAXD], back[TEST_MAXD];
+    rng_start(1);
+    for (int c = 0; c < 300; c++) {
+        int d = rng_int(0, 130);
+        double pos = (c % 4 == 0) ? (double)rng_int(-4096, 4096) : rng_uniform(-4096.0, 4096.0);
+        double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
+        rng_vector(v, d);
+        memcpy(copy, v, sizeof v);
+        note("random case %d: d=%d pos=%.17g base=%.17g (seed %llu)", c, d, pos, base, test_seed);
+        assert_code(rope_apply_rope(v, d, 0.0, base, out), ROPE_OK);
+        assert_vec_close(out, v, d);
+        assert_code(rope_apply_rope(v, d, pos, base, out), ROPE_OK);
+        assert_memory_equal(v, copy, sizeof v);
+        ref_apply_rope(v, d, pos, base, want);
+        assert_vec_close(out, want, d);
+        assert_close(ref_norm(out, d), ref_norm(v, d));
+        assert_code(rope_apply_rope(out, d, -pos, base, back), ROPE_OK);
+        assert_vec_close(back, v, d);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* rope_score                                                               */
+/* ------------------------------------------------------------------------ */
+
+TEST(rope_score_should_equal_dot_when_positions_match)
+{
+    static const double positions[] = {0.0, 1.0, 42.5, 4096.0, -9.0};
+    double q[ROPE_DIM], k[ROPE_DIM], score;
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    for (size_t p = 0; p < COUNT_OF(positions); p++) {
+        note("m = n = %g", positions[p]);
+        assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, positions[p], positions[p],
+                               ROPE_THETA_BASE, &score), ROPE_OK);
+        assert_close(score, ref_dot(q, k, ROPE_DIM));
+    }
+}
+
+/* Catches mistake: rotating only the query (the score would follow the
+ * query's position, not the gap). The additive method is the contrast: at
+ * the same gap its score moves with the start by far more than 1. */
+TEST(rope_score_should_give_same_score_for_same_gap)
+{
+    double q[ROPE_DIM], k[ROPE_DIM], first, score, add, lo = INFINITY, hi = -INFINITY;
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, ROPE_THETA_BASE, &first), ROPE_OK);
+    assert_close(first, ref_rope_score(q, k, ROPE_DIM, 2.0, 0.0, ROPE_THETA_BASE));
+    for (int s = 0; s <= 4096; s++) {
+        note("start %d, gap 2", s);
+        assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, s + 2.0, s, ROPE_THETA_BASE, &score),
+                    ROPE_OK);
+        assert_close(score, first);
+        assert_code(rope_add_score(q, ROPE_DIM, k, ROPE_DIM, s + 2.0, s, ROPE_THETA_BASE, &add),
+                    ROPE_OK);
+        lo = add < lo ? add : lo;
+        hi = add > hi ? add : hi;
+    }
+    assert_true(hi - lo > 1.0);
+}
+
+/* Catches mistakes: rotating only the query, clockwise rotation and the
+ * per-dimension or single angle, each of which breaks the reference. */
+TEST(rope_score_should_equal_dot_of_rotated_vectors)
+{
+    static const double mn[][2] = {{5.0, 3.0}, {3.0, 5.0}, {0.0, 17.0}, {100.5, -2.0},
+                                   {4096.0, 1.0}};
+    double q[ROPE_DIM], k[ROPE_DIM], rq[ROPE_DIM], rk[ROPE_DIM], score;
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    for (size_t j = 0; j < COUNT_OF(mn); j++) {
+        double m = mn[j][0], n = mn[j][1];
+        note("m = %g, n = %g", m, n);
+        assert_code(rope_apply_rope(q, ROPE_DIM, m, ROPE_THETA_BASE, rq), ROPE_OK);
+        assert_code(rope_apply_rope(k, ROPE_DIM, n, ROPE_THETA_BASE, rk), ROPE_OK);
+        assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, m, n, ROPE_THETA_BASE, &score), ROPE_OK);
+        assert_close(score, ref_dot(rq, rk, ROPE_DIM));
+        assert_close(score, ref_rope_score(q, k, ROPE_DIM, m, n, ROPE_THETA_BASE));
+    }
+    /* Odd length: the unrotated last element still joins the dot product. */
+    assert_code(rope_score(q, 7, k, 7, 9.0, 4.0, 50.0, &score), ROPE_OK);
+    assert_close(score, ref_rope_score(q, k, 7, 9.0, 4.0, 50.0));
+}
+
+/* Catches mistakes: clockwise rotation (gives -sin), rotating only the query
+ * (gives sin(m)) and the per-dimension or single angle. q = [1, 0, ...] and
+ * k = [0, 1, ...] score sum_i sin((m - n) * theta_i); no 1/sqrt(d). */
+TEST(rope_score_should_be_sine_of_gap_for_unit_pairs)
+{
+    static const double q[8] = {1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0};
+    static const double k[8] = {0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0};
+    double score;
+    assert_code(rope_score(q, 8, k, 8, 5.0, 2.0, ROPE_THETA_BASE, &score), ROPE_OK);
+    assert_close(score, sin(3.0) + sin(0.3) + sin(0.03) + sin(0.003));
+    assert_code(rope_score(q, 2, k, 2, TEST_PI / 2, 0.0, ROPE_THETA_BASE, &score), ROPE_OK);
+    assert_close(score, 1.0);
+}
+
+/* Randomized: relative position (shifting both positions keeps the score),
+ * m == n gives dot, and the contract's reference formula. */
+TEST(rope_score_should_depend_on_gap_only_for_random_cases)
+{
+    double q[TEST_MAXD], k[TEST_MAXD], a, b;
+    rng_start(2);
+    for (int c = 0; c < 300; c++) {
+        int d = rng_int(0, 130);
+        double m = rng_uniform(0.0, 4096.0), n = rng_uniform(0.0, 4096.0);
+        double lo = m < n ? m : n, hi = m > n ? m : n;
+        double shift = rng_uniform(-lo, 4096.0 - hi);
+        double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
+        rng_vector(q, d);
+        rng_vector(k, d);
+        note("random case %d: d=%d m=%.17g n=%.17g shift=%.17g base=%.17g (seed %llu)", c, d, m,
+             n, shift, base, test_seed);
+        assert_code(rope_score(q, d, k, d, m, n, base, &a), ROPE_OK);
+        assert_close(a, ref_rope_score(q, k, d, m, n, base));
+        assert_code(rope_score(q, d, k, d, m + shift, n + shift, base, &b), ROPE_OK);
+        assert_close(b, a);
+        assert_code(rope_score(q, d, k, d, m, m, base, &b), ROPE_OK);
+        assert_close(b, ref_dot(q, k, d));
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* sin_pos, add_score                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Catches mistake: angle per dimension (element 1 would use 10000^(2/8)).
+ * With d = 8 and base 10000 the pair frequencies are 1, 1/10, 1/100, 1/1000. */
+TEST(sin_pos_should_put_sin_on_even_and_cos_on_odd_elements)
+{
+    double p[8], want[8];
+    assert_code(rope_sin_pos(3.0, 8, ROPE_THETA_BASE, p), ROPE_OK);
+    assert_close(p[0], sin(3.0));
+    assert_close(p[1], cos(3.0));
+    assert_close(p[2], sin(0.3));
+    assert_close(p[3], cos(0.3));
+    assert_close(p[4], sin(0.03));
+    assert_close(p[5], cos(0.03));
+    assert_close(p[6], sin(0.003));
+    assert_close(p[7], cos(0.003));
+    assert_code(rope_sin_pos(-17.5, 8, 321.0, p), ROPE_OK);
+    ref_sin_pos(-17.5, 8, 321.0, want);
+    assert_vec_close(p, want, 8);
+}
+
+TEST(sin_pos_should_be_zero_one_at_position_zero_and_handle_odd_d)
+{
+    double p[ROPE_DIM], want[5];
+    assert_code(rope_sin_pos(0.0, ROPE_DIM, ROPE_THETA_BASE, p), ROPE_OK);
+    for (int j = 0; j < ROPE_DIM; j++) {
+        note("j = %d", j);
+        assert_close(p[j], (j % 2 == 0) ? 0.0 : 1.0);
+    }
+    assert_code(rope_sin_pos(40.0, 5, ROPE_THETA_BASE, p), ROPE_OK);
+    assert_close(p[4], sin(40.0 / pow(10000.0, 4.0 / 5.0)));
+    ref_sin_pos(40.0, 5, ROPE_THETA_BASE, want);
+    assert_vec_close(p, want, 5);
+    assert_code(rope_sin_pos(40.0, 0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+/* Catches mistake: adding the position to one side only (with q = k = 0 the
+ * score would be 0 instead of P[m].P[n] = sum_i cos(gap * theta_i)). */
+TEST(add_score_should_add_position_to_both_sides)
+{
+    static const double zero[8] = {0};
+    double q[ROPE_DIM], k[ROPE_DIM], pm[ROPE_DIM], pn[ROPE_DIM], qp[ROPE_DIM], kp[ROPE_DIM];
+    double score;
+    assert_code(rope_add_score(zero, 8, zero, 8, 5.0, 2.0, ROPE_THETA_BASE, &score), ROPE_OK);
+    assert_close(score, cos(3.0) + cos(0.3) + cos(0.03) + cos(0.003));
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_sin_pos(12.0, ROPE_DIM, ROPE_THETA_BASE, pm), ROPE_OK);
+    assert_code(rope_sin_pos(10.0, ROPE_DIM, ROPE_THETA_BASE, pn), ROPE_OK);
+    for (int j = 0; j < ROPE_DIM; j++) {
+        qp[j] = q[j] + pm[j];
+        kp[j] = k[j] + pn[j];
+    }
+    assert_code(rope_add_score(q, ROPE_DIM, k, ROPE_DIM, 12.0, 10.0, ROPE_THETA_BASE, &score),
+                ROPE_OK);
+    assert_close(score, ref_dot(qp, kp, ROPE_DIM));
+    assert_close(score, ref_add_score(q, k, ROPE_DIM, 12.0, 10.0, ROPE_THETA_BASE));
+    assert_code(rope_add_score(q, 7, k, 7, -3.5, 250.0, 77.0, &score), ROPE_OK);
+    assert_close(score, ref_add_score(q, k, 7, -3.5, 250.0, 77.0));
+}
+
+/* Randomized against the contract formula, for random d, m, n and base. */
+TEST(add_score_should_match_reference_for_random_cases)
+{
+    double q[TEST_MAXD], k[TEST_MAXD], score;
+    rng_start(3);
+    for (int c = 0; c < 200; c++) {
+        int d = rng_int(0, 130);
+        double m = rng_uniform(-100.0, 4096.0), n = rng_uniform(-100.0, 4096.0);
+        double base = (c % 2 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
+        rng_vector(q, d);
+        rng_vector(k, d);
+        note("random case %d: d=%d m=%.17g n=%.17g base=%.17g (seed %llu)", c, d, m, n, base,
+             test_seed);
+        assert_code(rope_add_score(q, d, k, d, m, n, base, &score), ROPE_OK);
+        assert_close(score, ref_add_score(q, k, d, m, n, base));
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* offset_scan, offset_sweep                                                */
+/* ------------------------------------------------------------------------ */
+
+TEST(offset_scan_should_put_query_at_start_plus_offset)
+{
+    static const double starts[] = {3.0, 10.5, -4.0, 100.0, 4000.0};
+    enum { N = (int)COUNT_OF(starts) };
+    double q[ROPE_DIM], k[ROPE_DIM], rows[3 * N], score;
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_offset_scan(q, ROPE_DIM, k, ROPE_DIM, 2.0, starts, N, ROPE_THETA_BASE, rows),
+                ROPE_OK);
+    for (int j = 0; j < N; j++) {
+        double s = starts[j];
+        note("row %d, start %g", j, s);
+        assert_close(rows[3 * j], s);
+        assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, s + 2.0, s, ROPE_THETA_BASE, &score),
+                    ROPE_OK);
+        assert_close(rows[3 * j + 1], score);
+        assert_close(rows[3 * j + 1], ref_rope_score(q, k, ROPE_DIM, s + 2.0, s, 1e4));
+        assert_code(rope_add_score(q, ROPE_DIM, k, ROPE_DIM, s + 2.0, s, ROPE_THETA_BASE, &score),
+                    ROPE_OK);
+        assert_close(rows[3 * j + 2], score);
+        assert_close(rows[3 * j + 2], ref_add_score(q, k, ROPE_DIM, s + 2.0, s, 1e4));
+        /* The key at s + offset instead would be told apart. */
+        assert_false(is_close(rows[3 * j + 1], ref_rope_score(q, k, ROPE_DIM, s, s + 2.0, 1e4)));
+        assert_false(is_close(rows[3 * j + 2], ref_add_score(q, k, ROPE_DIM, s, s + 2.0, 1e4)));
+    }
+    assert_code(rope_offset_scan(q, ROPE_DIM, k, ROPE_DIM, 2.0, NULL, 0, ROPE_THETA_BASE, NULL),
+                ROPE_OK);
+}
+
+static void check_sweep(const double *q, const double *k, int d, double offset, double start0,
+                        double step, int count, double base)
+{
+    double *sweep = malloc((size_t)(3 * count) * sizeof(double));
+    double *rows = malloc((size_t)(3 * count) * sizeof(double));
+    double *starts = malloc((size_t)count * sizeof(double));
+    assert_non_null(sweep);
+    assert_non_null(rows);
+    assert_non_null(starts);
+    for (int j = 0; j < count; j++) starts[j] = start0 + j * step;
+    note("sweep d=%d offset=%g start0=%g step=%g count=%d base=%g", d, offset, start0, step,
+         count, base);
+    assert_code(rope_offset_sweep(q, d, k, d, offset, start0, step, count, base, sweep), ROPE_OK);
+    assert_code(rope_offset_scan(q, d, k, d, offset, starts, count, base, rows), ROPE_OK);
+    for (int j = 0; j < count; j++) {
+        double s = starts[j];
+        /* Planar: all starts, then all rope scores, then all additive scores. */
+        assert_close(sweep[j], rows[3 * j]);
+        assert_close(sweep[count + j], rows[3 * j + 1]);
+        assert_close(sweep[2 * count + j], rows[3 * j + 2]);
+        if (j % 7 == 0 || j == count - 1) {
+            assert_close(sweep[count + j], ref_rope_score(q, k, d, s + offset, s, base));
+            assert_close(sweep[2 * count + j], ref_add_score(q, k, d, s + offset, s, base));
+        }
+    }
+    free(sweep);
+    free(rows);
+    free(starts);
+}
+
+/* The sweep computes its angles its own way (block anchors times a step
+ * table), so it is held to offset_scan and to the reference for block edges
+ * (63, 64, 65, 130 starts), odd dims and fractional or negative starts. */
+TEST(offset_sweep_should_match_offset_scan_in_planar_layout)
+{
+    static const int dims[] = {0, 1, 2, 7, 63, 64};
+    static const int counts[] = {1, 63, 64, 65, 130, 200};
+    static const double grids[][3] = {
+        /* offset, start0, step */
+        {2.0, 0.0, 1.0}, {2.0, -7.25, 0.5}, {-3.5, 3.0, 20.4}, {1.0, 4096.0, -20.0}};
+    double q[ROPE_DIM], k[ROPE_DIM];
+    for (size_t a = 0; a < COUNT_OF(dims); a++) {
+        assert_code(rope_demo_vectors(dims[a], q, k), ROPE_OK);
+        for (size_t b = 0; b < COUNT_OF(counts); b++)
+            for (size_t g = 0; g < COUNT_OF(grids); g++)
+                check_sweep(q, k, dims[a], grids[g][0], grids[g][1], grids[g][2], counts[b],
+                            ROPE_THETA_BASE);
+    }
+    assert_code(rope_demo_vectors(9, q, k), ROPE_OK);
+    check_sweep(q, k, 9, 5.0, 1.0, 3.0, 100, 77.0);
+}
+
+TEST(offset_sweep_should_match_offset_scan_for_random_cases)
+{
+    double q[TEST_MAXD], k[TEST_MAXD];
+    rng_start(4);
+    for (int c = 0; c < 30; c++) {
+        int d = rng_int(0, 130), count = rng_int(1, 300);
+        double start0 = rng_uniform(0.0, 2000.0), step = rng_uniform(-6.0, 6.0);
+        double offset = rng_uniform(-50.0, 50.0);
+        double base = (c % 2 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
+        rng_vector(q, d);
+        rng_vector(k, d);
+        check_sweep(q, k, d, offset, start0, step, count, base);
+    }
+}
+
+TEST(offset_sweep_should_keep_rope_flat_and_additive_moving)
+{
+    enum { N = 4097 };
+    double q[ROPE_DIM], k[ROPE_DIM], lo = INFINITY, hi = -INFINITY;
+    double *out = malloc(3 * N * sizeof(double));
+    assert_non_null(out);
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, N, ROPE_THETA_BASE,
+                                  out), ROPE_OK);
+    for (int j = 0; j < N; j++) {
+        note("start %d", j);
+        assert_close(out[j], (double)j);
+        assert_close(out[N + j], out[N]);
+        lo = out[2 * N + j] < lo ? out[2 * N + j] : lo;
+        hi = out[2 * N + j] > hi ? out[2 * N + j] : hi;
+    }
+    assert_true(hi - lo > 1.0);
+    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, 0, ROPE_THETA_BASE,
+                                  NULL), ROPE_OK);
+    free(out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* turns, slow_pairs, pair_angles, slow_pairs_batch, norm_gaps              */
+/* ------------------------------------------------------------------------ */
+
+/* Catches mistake: forgetting to divide by 2*pi (turns would equal angles). */
+TEST(turns_should_divide_angle_by_two_pi)
+{
+    double t[ROPE_DIM / 2];
+    assert_code(rope_turns(ROPE_DIM, 1.0, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 0.15915494309189535); /* 1 / (2 pi) */
+    for (int i = 0; i < ROPE_DIM / 2; i++) {
+        note("pair %d", i);
+        assert_close(t[i], ref_theta(i, ROPE_DIM, ROPE_THETA_BASE) / (2 * TEST_PI));
+    }
+    assert_code(rope_turns(8, 2000.0 * TEST_PI, ROPE_THETA_BASE, t), ROPE_OK);
+    assert_close(t[0], 1000.0);
+    assert_close(t[1], 100.0);
+    assert_close(t[2], 10.0);
+    assert_close(t[3], 1.0);
+    assert_code(rope_turns(7, -4096.0, 500.0, t), ROPE_OK);
+    for (int i = 0; i < 3; i++)
+        assert_close(t[i], -4096.0 * ref_theta(i, 7, 500.0) / (2 * TEST_PI));
+    assert_code(rope_turns(1, 5.0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+/* Catches mistake: forgetting to divide by 2*pi (delta 1 would give 31). */
+TEST(slow_pairs_should_count_default_pairs)
+{
+    static const double deltas[] = {1.0, 16.0, 256.0, 4096.0};
+    static const int want[] = {32, 28, 19, 9};
+    for (size_t j = 0; j < COUNT_OF(deltas); j++) {
+        int n = -1;
+        note("delta %g", deltas[j]);
+        assert_code(rope_slow_pairs(ROPE_DIM, deltas[j], ROPE_THETA_BASE, &n), ROPE_OK);
+        assert_int_equal(n, want[j]);
+    }
+}
+
+TEST(slow_pairs_should_count_turns_below_one)
+{
+    double t[TEST_MAXD / 2];
+    rng_start(5);
+    for (int c = 0; c < 200; c++) {
+        int d = rng_int(0, TEST_MAXD), n = -1, want = 0;
+        double delta = (c % 2 == 0) ? rng_uniform(0.0, 5000.0) : (double)rng_int(0, 5000);
+        double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
+        note("random case %d: d=%d delta=%.17g base=%.17g (seed %llu)", c, d, delta, base,
+             test_seed);
+        assert_code(rope_turns(d, delta, base, t), ROPE_OK);
+        for (int i = 0; i < d / 2; i++) want += t[i] < 1.0;
+        assert_code(rope_slow_pairs(d, delta, base, &n), ROPE_OK);
+        assert_int_equal(n, want);
+    }
+}
+
+TEST(pair_angles_should_be_gap_times_theta)
+{
+    double a[ROPE_DIM / 2];
+    assert_code(rope_pair_angles(ROPE_DIM, 2.0, ROPE_THETA_BASE, a), ROPE_OK);
+    for (int i = 0; i < ROPE_DIM / 2; i++) {
+        note("pair %d", i);
+        assert_close(a[i], 2.0 * ref_theta(i, ROPE_DIM, ROPE_THETA_BASE));
+    }
+    assert_code(rope_pair_angles(9, -3.5, 40.0, a), ROPE_OK);
+    for (int i = 0; i < 4; i++) assert_close(a[i], -3.5 * ref_theta(i, 9, 40.0));
+    assert_code(rope_pair_angles(1, 3.0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+TEST(slow_pairs_batch_should_match_slow_pairs)
+{
+    static const double deltas[] = {0.0, 1.0, 16.0, 256.0, 4096.0, 1e5, -3.0, 0.5, 6.2831853};
+    static const int dims[] = {0, 1, 7, 64, 128};
+    static const double bases[] = {ROPE_THETA_BASE, 500.0, 1.5};
+    enum { N = (int)COUNT_OF(deltas) };
+    int out[N];
+    for (size_t a = 0; a < COUNT_OF(dims); a++)
+        for (size_t b = 0; b < COUNT_OF(bases); b++) {
+            assert_code(rope_slow_pairs_batch(dims[a], deltas, N, bases[b], out), ROPE_OK);
+            for (int j = 0; j < N; j++) {
+                int one = -1;
+                note("d=%d base=%g delta=%g", dims[a], bases[b], deltas[j]);
+                assert_code(rope_slow_pairs(dims[a], deltas[j], bases[b], &one), ROPE_OK);
+                assert_int_equal(out[j], one);
+            }
+        }
+    assert_code(rope_slow_pairs_batch(ROPE_DIM, deltas, 4, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_int_equal(out[0], 32); /* a gap of 0 turns no pair at all */
+    assert_int_equal(out[1], 32);
+    assert_int_equal(out[2], 28);
+    assert_int_equal(out[3], 19);
+    assert_code(rope_slow_pairs_batch(ROPE_DIM, NULL, 0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+TEST(norm_gaps_should_measure_norm_change_after_rotation)
+{
+    static const double positions[] = {0.0, 1.0, 7.0, 100.0, 4096.0, -3.5};
+    enum { N = (int)COUNT_OF(positions) };
+    double q[ROPE_DIM], k[ROPE_DIM], gaps[N], rot[ROPE_DIM];
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_norm_gaps(q, ROPE_DIM, positions, N, ROPE_THETA_BASE, gaps), ROPE_OK);
+    for (int j = 0; j < N; j++) {
+        note("pos %g", positions[j]);
+        ref_apply_rope(q, ROPE_DIM, positions[j], ROPE_THETA_BASE, rot);
+        assert_close(gaps[j], fabs(ref_norm(rot, ROPE_DIM) - ref_norm(q, ROPE_DIM)));
+        assert_true(gaps[j] >= 0.0 && gaps[j] < 1e-12);
+    }
+    assert_code(rope_norm_gaps(k, 7, positions, N, 3.0, gaps), ROPE_OK);
+    for (int j = 0; j < N; j++) assert_true(gaps[j] >= 0.0 && gaps[j] < 1e-12);
+    assert_code(rope_norm_gaps(q, ROPE_DIM, NULL, 0, ROPE_THETA_BASE, NULL), ROPE_OK);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bad input: one bad argument at a time, every other argument valid       */
+/* ------------------------------------------------------------------------ */
+
+static const double nonfinite[] = {NAN, INFINITY, -INFINITY};
+static const double bad_bases[] = {0.0, -0.0, -1.0, -10000.0, NAN, INFINITY, -INFINITY};
+static const int bad_dims[] = {-1, ROPE_MAX_DIM + 1, INT_MIN, INT_MAX};
+static const int bad_counts[] = {-1, ROPE_MAX_COUNT + 1, INT_MIN, INT_MAX};
+
+static const double good_q[8] = {0.9, -0.2, 0.4, 0.7, -0.5, 0.1, 0.3, -0.8};
+static const double good_k[8] = {0.1, 0.6, -0.7, 0.2, 0.5, -0.4, 0.9, 0.3};
+static const double good_list[3] = {0.0, 3.5, 100.0};
+static double ws[1024];
+static int ws_int[64];
+static char ws_text[16384];
+
+typedef int (*real_fn)(double x);
+typedef int (*int_fn)(int n);
+typedef int (*vec_fn)(const double *v, int n);
+typedef int (*pair_fn)(const double *q, int nq, const double *k, int nk);
+
+/* A real argument that must be finite: valid values pass, NaN and +-Inf give `code`. */
+#define reject_nonfinite(fn, code) reject_nonfinite_at(fn, #fn, code, __FILE__, __LINE__)
+static void reject_nonfinite_at(real_fn fn, const char *name, int code, const char *file,
+                                int line)
+{
+    static const double good[] = {0.0, 1.5, -2.25};
+    for (size_t j = 0; j < COUNT_OF(good); j++) {
+        note("%s(%g) must be accepted", name, good[j]);
+        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
+    }
+    for (size_t j = 0; j < COUNT_OF(nonfinite); j++) {
+        note("%s(%g) must be rejected", name, nonfinite[j]);
+        code_or_fail(fn(nonfinite[j]), code, name, file, line);
+    }
+}
+
+#define reject_bad_base(fn) reject_bad_base_at(fn, #fn, __FILE__, __LINE__)
+static void reject_bad_base_at(real_fn fn, const char *name, const char *file, int line)
+{
+    static const double good[] = {ROPE_THETA_BASE, 1.5, 0.5};
+    for (size_t j = 0; j < COUNT_OF(good); j++) {
+        note("%s(base %g) must be accepted", name, good[j]);
+        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
+    }
+    for (size_t j = 0; j < COUNT_OF(bad_bases); j++) {
+        note("%s(base %g) must be rejected", name, bad_bases[j]);
+        code_or_fail(fn(bad_bases[j]), ROPE_E_BASE, name, file, line);
+    }
+}
+
+#define reject_bad_int(fn, bad, code) \
+    reject_bad_int_at(fn, #fn, bad, (int)COUNT_OF(bad), code, __FILE__, __LINE__)
+static void reject_bad_int_at(int_fn fn, const char *name, const int *bad, int n_bad, int code,
+                              const char *file, int line)
+{
+    static const int good[] = {1, 3, 8};
+    for (size_t j = 0; j < COUNT_OF(good); j++) {
+        note("%s(%d) must be accepted", name, good[j]);
+        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
+    }
+    for (int j = 0; j < n_bad; j++) {
+        note("%s(%d) must be rejected", name, bad[j]);
+        code_or_fail(fn(bad[j]), code, name, file, line);
+    }
+}
+
+/* One vector argument: bad lengths, NULL, and NaN / +-Inf at several places. */
+#define reject_bad_vector(fn) reject_bad_vector_at(fn, #fn, __FILE__, __LINE__)
+static void reject_bad_vector_at(vec_fn fn, const char *name, const char *file, int line)
+{
+    static const int places[] = {0, 5, 7};
+    double bad[8];
+    note("%s with valid vectors", name);
+    code_or_fail(fn(good_q, 8), ROPE_OK, name, file, line);
+    code_or_fail(fn(good_q, 7), ROPE_OK, name, file, line);
+    code_or_fail(fn(NULL, 0), ROPE_OK, name, file, line);
+    for (size_t j = 0; j < COUNT_OF(bad_dims); j++) {
+        note("%s with length %d", name, bad_dims[j]);
+        code_or_fail(fn(good_q, bad_dims[j]), ROPE_E_DIM, name, file, line);
+    }
+    note("%s with NULL vector", name);
+    code_or_fail(fn(NULL, 8), ROPE_E_NULL, name, file, line);
+    for (size_t x = 0; x < COUNT_OF(nonfinite); x++)
+        for (size_t p = 0; p < COUNT_OF(places); p++) {
+            memcpy(bad, good_q, sizeof bad);
+            bad[places[p]] = nonfinite[x];
+            note("%s with v[%d] = %g", name, places[p], nonfinite[x]);
+            code_or_fail(fn(bad, 8), ROPE_E_VALUE, name, file, line);
+        }
+}
+
+/* Two vectors that must match: the above for each, plus mismatched lengths. */
+#define reject_bad_pair(fn) reject_bad_pair_at(fn, #fn, __FILE__, __LINE__)
+static void reject_bad_pair_at(pair_fn fn, const char *name, const char *file, int line)
+{
+    static const int places[] = {0, 5, 7};
+    double bad[8];
+    note("%s with valid vectors", name);
+    code_or_fail(fn(good_q, 8, good_k, 8), ROPE_OK, name, file, line);
+    code_or_fail(fn(good_q, 7, good_k, 7), ROPE_OK, name, file, line);
+    code_or_fail(fn(NULL, 0, NULL, 0), ROPE_OK, name, file, line);
+    note("%s with lengths 8 and 6", name);
+    code_or_fail(fn(good_q, 8, good_k, 6), ROPE_E_LENGTH, name, file, line);
+    code_or_fail(fn(good_q, 6, good_k, 8), ROPE_E_LENGTH, name, file, line);
+    code_or_fail(fn(good_q, 0, good_k, 1), ROPE_E_LENGTH, name, file, line);
+    for (size_t j = 0; j < COUNT_OF(bad_dims); j++) {
+        note("%s with length %d", name, bad_dims[j]);
+        code_or_fail(fn(good_q, bad_dims[j], good_k, bad_dims[j]), ROPE_E_DIM, name, file, line);
+        code_or_fail(fn(good_q, 8, good_k, bad_dims[j]), ROPE_E_DIM, name, file, line);
+        code_or_fail(fn(good_q, bad_dims[j], good_k, 8), ROPE_E_DIM, name, file, line);
+    }
+    note("%s with a NULL vector", name);
+    code_or_fail(fn(NULL, 8, good_k, 8), ROPE_E_NULL, name, file, line);
+    code_or_fail(fn(good_q, 8, NULL, 8), ROPE_E_NULL, name, file, line);
+    for (size_t x = 0; x < COUNT_OF(nonfinite); x++)
+        for (size_t p = 0; p < COUNT_OF(places); p++) {
+            memcpy(bad, good_q, sizeof bad);
+            bad[places[p]] = nonfinite[x];
+            note("%s with q[%d] = %g", name, places[p], nonfinite[x]);
+            code_or_fail(fn(bad, 8, good_k, 8), ROPE_E_VALUE, name, file, line);
+            note("%s with k[%d] = %g", name, places[p], nonfinite[x]);
+            code_or_fail(fn(good_q, 8, bad, 8), ROPE_E_VALUE, name, file, line);
+        }
+}
+
+/* Adapters: each varies one argument of one public function. */
+static int demo_dim(int d) { return rope_demo_vectors(d, ws, ws + 512); }
+static int dot_pair(const double *q, int nq, const double *k, int nk)
+{
+    return rope_dot(q, nq, k, nk, ws);
+}
+static int norm_vec(const double *v, int n) { return rope_norm(v, n, ws); }
+static int thetas_dim(int d) { return rope_thetas(d, ROPE_THETA_BASE, ws); }
+static int thetas_base(double x) { return rope_thetas(8, x, ws); }
+static int rotate_x0(double x) { return rope_rotate_pair(x, 0.5, 0.3, ws); }
+static int rotate_x1(double x) { return rope_rotate_pair(0.5, x, 0.3, ws); }
+static int rotate_angle(double x) { return rope_rotate_pair(0.5, -0.25, x, ws); }
+static int apply_vec(const double *v, int n) { return rope_apply_rope(v, n, 1.5, 1e4, ws); }
+static int apply_pos(double x) { return rope_apply_rope(good_q, 8, x, ROPE_THETA_BASE, ws); }
+static int apply_base(double x) { return rope_apply_rope(good_q, 8, 1.5, x, ws); }
+static int score_pair(const double *q, int nq, const double *k, int nk)
+{
+    return rope_score(q, nq, k, nk, 5.0, 2.0, ROPE_THETA_BASE, ws);
+}
+static int score_m(double x) { return rope_score(good_q, 8, good_k, 8, x, 2.0, 1e4, ws); }
+static int score_n(double x) { return rope_score(good_q, 8, good_k, 8, 5.0, x, 1e4, ws); }
+static int score_base(double x) { return rope_score(good_q, 8, good_k, 8, 5.0, 2.0, x, ws); }
+static int sin_pos_dim(int d) { return rope_sin_pos(3.0, d, ROPE_THETA_BASE, ws); }
+static int sin_pos_pos(double x) { return rope_sin_pos(x, 8, ROPE_THETA_BASE, ws); }
+static int sin_pos_base(double x) { return rope_sin_pos(3.0, 8, x, ws); }
+static int add_pair(const double *q, int nq, const double *k, int nk)
+{
+    return rope_add_score(q, nq, k, nk, 5.0, 2.0, ROPE_THETA_BASE, ws);
+}
+static int add_m(double x) { return rope_add_score(good_q, 8, good_k, 8, x, 2.0, 1e4, ws); }
+static int add_n(double x) { return rope_add_score(good_q, 8, good_k, 8, 5.0, x, 1e4, ws); }
+static int add_base(double x) { return rope_add_score(good_q, 8, good_k, 8, 5.0, 2.0, x, ws); }
+static int scan_pair(const double *q, int nq, const double *k, int nk)
+{
+    return rope_offset_scan(q, nq, k, nk, 2.0, good_list, 3, ROPE_THETA_BASE, ws);
+}
+static int scan_offset(double x)
+{
+    return rope_offset_scan(good_q, 8, good_k, 8, x, good_list, 3, ROPE_THETA_BASE, ws);
+}
+static int scan_start(double x)
+{
+    double starts[3] = {0.0, 3.5, x};
+    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, 3, ROPE_THETA_BASE, ws);
+}
+static int scan_first_start(double x)
+{
+    double starts[3] = {x, 3.5, 10.0};
+    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, 3, ROPE_THETA_BASE, ws);
+}
+static int scan_base(double x)
+{
+    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, good_list, 3, x, ws);
+}
+static int scan_count(int n)
+{
+    double starts[8] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0};
+    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, n, ROPE_THETA_BASE, ws);
+}
+static int turns_dim(int d) { return rope_turns(d, 16.0, ROPE_THETA_BASE, ws); }
+static int turns_delta(double x) { return rope_turns(8, x, ROPE_THETA_BASE, ws); }
+static int turns_base(double x) { return rope_turns(8, 16.0, x, ws); }
+static int slow_dim(int d) { return rope_slow_pairs(d, 16.0, ROPE_THETA_BASE, ws_int); }
+static int slow_delta(double x) { return rope_slow_pairs(8, x, ROPE_THETA_BASE, ws_int); }
+static int slow_base(double x) { return rope_slow_pairs(8, 16.0, x, ws_int); }
+static int angles_dim(int d) { return rope_pair_angles(d, 2.0, ROPE_THETA_BASE, ws); }
+static int angles_gap(double x) { return rope_pair_angles(8, x, ROPE_THETA_BASE, ws); }
+static int angles_base(double x) { return rope_pair_angles(8, 2.0, x, ws); }
+static int sweep_pair_fn(const double *q, int nq, const double *k, int nk)
+{
+    return rope_offset_sweep(q, nq, k, nk, 2.0, 0.0, 1.5, 3, ROPE_THETA_BASE, ws);
+}
+static int sweep_offset(double x)
+{
+    return rope_offset_sweep(good_q, 8, good_k, 8, x, 0.0, 1.5, 3, ROPE_THETA_BASE, ws);
+}
+static int sweep_start0(double x)
+{
+    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, x, 1.5, 3, ROPE_THETA_BASE, ws);
+}
+static int sweep_step(double x)
+{
+    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, x, 3, ROPE_THETA_BASE, ws);
+}
+static int sweep_base(double x)
+{
+    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.5, 3, x, ws);
+}
+static int sweep_count(int n)
+{
+    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.5, n, ROPE_THETA_BASE, ws);
+}
+static int batch_dim(int d) { return rope_slow_pairs_batch(d, good_list, 3, 1e4, ws_int); }
+static int batch_delta(double x)
+{
+    double deltas[3] = {1.0, x, 16.0};
+    return rope_slow_pairs_batch(8, deltas, 3, ROPE_THETA_BASE, ws_int);
+}
+static int batch_base(double x) { return rope_slow_pairs_batch(8, good_list, 3, x, ws_int); }
+static int batch_count(int n)
+{
+    double deltas[8] = {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0};
+    return rope_slow_pairs_batch(8, deltas, n, ROPE_THETA_BASE, ws_int);
+}
+static int gaps_vec(const double *v, int n)
+{
+    return rope_norm_gaps(v, n, good_list, 3, ROPE_THETA_BASE, ws);
+}
+static int gaps_pos(double x)
+{
+    double positions[3] = {0.0, 7.0, x};
+    return rope_norm_gaps(good_q, 8, positions, 3, ROPE_THETA_BASE, ws);
+}
+static int gaps_base(double x) { return rope_norm_gaps(good_q, 8, good_list, 3, x, ws); }
+static int gaps_count(int n)
+{
+    double positions[8] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0};
+    return rope_norm_gaps(good_q, 8, positions, n, ROPE_THETA_BASE, ws);
+}
+
+/* The report at dim 8 with one argument varied. */
+static int report_with(int dim, double base, double offset, const double *starts, int n_starts,
+                       const double *deltas, int n_deltas, const double *norms, int n_norms)
+{
+    int len = -1;
+    return rope_report_write(ROPE_REPORT_JSON, dim, base, offset, starts, n_starts, deltas,
+                             n_deltas, norms, n_norms, ws_text, (int)sizeof ws_text, &len);
+}
+static const double report_list[8] = {0.0, 1.0, 7.0, 100.0, 4096.0, 16.0, 3.0, 9.5};
+static int report_dim(int d)
+{
+    return report_with(d, 1e4, 2.0, report_list, 3, report_list, 3, report_list, 3);
+}
+static int report_base(double x)
+{
+    return report_with(8, x, 2.0, report_list, 3, report_list, 3, report_list, 3);
+}
+static int report_offset(double x)
+{
+    return report_with(8, 1e4, x, report_list, 3, report_list, 3, report_list, 3);
+}
+static int report_start(double x)
+{
+    double starts[3] = {3.0, x, 10.0};
+    return report_with(8, 1e4, 2.0, starts, 3, report_list, 3, report_list, 3);
+}
+static int report_delta(double x)
+{
+    double deltas[3] = {1.0, 16.0, x};
+    return report_with(8, 1e4, 2.0, report_list, 3, deltas, 3, report_list, 3);
+}
+static int report_norm_pos(double x)
+{
+    double norms[3] = {x, 1.0, 7.0};
+    return report_with(8, 1e4, 2.0, report_list, 3, report_list, 3, norms, 3);
+}
+static int report_starts_count(int n)
+{
+    return report_with(8, 1e4, 2.0, report_list, n, report_list, 3, report_list, 3);
+}
+static int report_deltas_count(int n)
+{
+    return report_with(8, 1e4, 2.0, report_list, 3, report_list, n, report_list, 3);
+}
+static int report_norms_count(int n)
+{
+    return report_with(8, 1e4, 2.0, report_list, 3, report_list, 3, report_list, n);
+}
+
+TEST(strerror_should_give_text_for_every_code)
+{
+    static const int codes[] = {ROPE_OK, ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
+                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
+                                ROPE_E_SPACE};
+    static const int unknown[] = {-10, 1, 42, -1000, INT_MIN, INT_MAX};
+    const char *unknown_text = rope_strerror(-10);
+    assert_non_null(unknown_text);
+    for (size_t a = 0; a < COUNT_OF(codes); a++) {
+        const char *text = rope_strerror(codes[a]);
+        note("code %d", codes[a]);
+        assert_non_null(text);
+        assert_true(strlen(text) > 0);
+        assert_string_not_equal(text, unknown_text);
+        for (size_t b = 0; b < a; b++) assert_string_not_equal(text, rope_strerror(codes[b]));
+    }
+    for (size_t j = 0; j < COUNT_OF(unknown); j++) {
+        const char *text = rope_strerror(unknown[j]);
+        note("unknown code %d", unknown[j]);
+        assert_non_null(text);
+        assert_true(strlen(text) > 0);
+    }
+}
+
+TEST(demo_vectors_should_reject_bad_input)
+{
+    double q[2], k[2];
+    reject_bad_int(demo_dim, bad_dims, ROPE_E_DIM);
+    assert_code(rope_demo_vectors(2, NULL, k), ROPE_E_NULL);
+    assert_code(rope_demo_vectors(2, q, NULL), ROPE_E_NULL);
+}
+
+TEST(dot_should_reject_bad_input)
+{
+    static const double big[2] = {1e200, 1e200};
+    double out;
+    reject_bad_pair(dot_pair);
+    assert_code(rope_dot(good_q, 8, good_k, 8, NULL), ROPE_E_NULL);
+    assert_code(rope_dot(big, 2, big, 2, &out), ROPE_E_RANGE);
+}
+
+TEST(norm_should_reject_bad_input)
+{
+    static const double big[2] = {1e200, 1e200};
+    double out;
+    reject_bad_vector(norm_vec);
+    assert_code(rope_norm(good_q, 8, NULL), ROPE_E_NULL);
+    assert_code(rope_norm(big, 2, &out), ROPE_E_RANGE);
+}
+
+TEST(thetas_should_reject_bad_input)
+{
+    double t[ROPE_DIM / 2];
+    reject_bad_int(thetas_dim, bad_dims, ROPE_E_DIM);
+    reject_bad_base(thetas_base);
+    assert_code(rope_thetas(2, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    /* base^(-62/64) of the smallest double overflows. */
+    assert_code(rope_thetas(ROPE_DIM, 4.9e-324, t), ROPE_E_RANGE);
+}
+
+TEST(rotate_pair_should_reject_bad_input)
+{
+    reject_nonfinite(rotate_x0, ROPE_E_VALUE);
+    reject_nonfinite(rotate_x1, ROPE_E_VALUE);
+    reject_nonfinite(rotate_angle, ROPE_E_POSITION);
+    assert_code(rope_rotate_pair(1.0, 0.0, 0.5, NULL), ROPE_E_NULL);
+}
+
+/* rope.h: ROPE_E_RANGE is for valid inputs whose result overflows; a
+ * rotation of (1.5e308, -1.5e308) by pi/4 has a first coordinate of about
+ * 2.1e308, past DBL_MAX. */
+TEST(rotate_pair_should_report_overflow_as_range)
+{
+    double out[2];
+    assert_code(rope_rotate_pair(1.5e308, -1.5e308, TEST_PI / 4, out), ROPE_E_RANGE);
+}
+
+TEST(apply_rope_should_reject_bad_input)
+{
+    double out[4];
+    reject_bad_vector(apply_vec);
+    reject_nonfinite(apply_pos, ROPE_E_POSITION);
+    reject_bad_base(apply_base);
+    assert_code(rope_apply_rope(good_q, 8, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    /* theta_1 = (1e-300)^(-1/2) = 1e150, so the angle overflows. */
+    assert_code(rope_apply_rope(good_q, 4, 1e308, 1e-300, out), ROPE_E_RANGE);
+}
+
+TEST(rope_score_should_reject_bad_input)
+{
+    double out;
+    reject_bad_pair(score_pair);
+    reject_nonfinite(score_m, ROPE_E_POSITION);
+    reject_nonfinite(score_n, ROPE_E_POSITION);
+    reject_bad_base(score_base);
+    assert_code(rope_score(good_q, 8, good_k, 8, 1.0, 2.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_score(good_q, 4, good_k, 4, 1e308, 0.0, 1e-300, &out), ROPE_E_RANGE);
+    assert_code(rope_score(good_q, 4, good_k, 4, 0.0, 1e308, 1e-300, &out), ROPE_E_RANGE);
+}
+
+TEST(sin_pos_should_reject_bad_input)
+{
+    double out[4];
+    reject_bad_int(sin_pos_dim, bad_dims, ROPE_E_DIM);
+    reject_nonfinite(sin_pos_pos, ROPE_E_POSITION);
+    reject_bad_base(sin_pos_base);
+    assert_code(rope_sin_pos(1.0, 2, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_sin_pos(1e308, 4, 1e-300, out), ROPE_E_RANGE);
+}
+
+TEST(add_score_should_reject_bad_input)
+{
+    double out;
+    reject_bad_pair(add_pair);
+    reject_nonfinite(add_m, ROPE_E_POSITION);
+    reject_nonfinite(add_n, ROPE_E_POSITION);
+    reject_bad_base(add_base);
+    assert_code(rope_add_score(good_q, 8, good_k, 8, 1.0, 2.0, 1e4, NULL), ROPE_E_NULL);
+    assert_code(rope_add_score(good_q, 4, good_k, 4, 1e308, 0.0, 1e-300, &out), ROPE_E_RANGE);
+}
+
+TEST(offset_scan_should_reject_bad_input)
+{
+    static const double huge[1] = {1e308};
+    double rows[3];
+    reject_bad_pair(scan_pair);
+    reject_nonfinite(scan_offset, ROPE_E_POSITION);
+    reject_nonfinite(scan_start, ROPE_E_POSITION);
+    reject_nonfinite(scan_first_start, ROPE_E_POSITION);
+    reject_bad_base(scan_base);
+    reject_bad_int(scan_count, bad_counts, ROPE_E_COUNT);
+    assert_code(scan_count(0), ROPE_OK);
+    assert_code(rope_offset_scan(good_q, 8, good_k, 8, 2.0, NULL, 3, 1e4, ws), ROPE_E_NULL);
+    assert_code(rope_offset_scan(good_q, 8, good_k, 8, 2.0, good_list, 3, 1e4, NULL),
+                ROPE_E_NULL);
+    assert_code(rope_offset_scan(good_q, 4, good_k, 4, 0.0, huge, 1, 1e-300, rows),
+                ROPE_E_RANGE);
+    /* start + offset itself overflows: some error, never a silent Inf. */
+    assert_true(rope_offset_scan(good_q, 4, good_k, 4, 1e308, huge, 1, 1e4, rows) < 0);
+}
+
+TEST(offset_sweep_should_reject_bad_input)
+{
+    double out[3];
+    reject_bad_pair(sweep_pair_fn);
+    reject_nonfinite(sweep_offset, ROPE_E_POSITION);
+    reject_nonfinite(sweep_start0, ROPE_E_POSITION);
+    reject_nonfinite(sweep_step, ROPE_E_POSITION);
+    reject_bad_base(sweep_base);
+    reject_bad_int(sweep_count, bad_counts, ROPE_E_COUNT);
+    assert_code(sweep_count(0), ROPE_OK);
+    assert_code(rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.0, 3, 1e4, NULL),
+                ROPE_E_NULL);
+    assert_code(rope_offset_sweep(good_q, 4, good_k, 4, 0.0, 1e308, 0.0, 1, 1e-300, out),
+                ROPE_E_RANGE);
+    /* The last start itself overflows: some error, never a silent Inf. */
+    assert_true(rope_offset_sweep(good_q, 4, good_k, 4, 0.0, 1e308, 1e308, 3, 1e4, ws) < 0);
+}
+
+TEST(turns_should_reject_bad_input)
+{
+    double t[2];
+    reject_bad_int(turns_dim, bad_dims, ROPE_E_DIM);
+    reject_nonfinite(turns_delta, ROPE_E_POSITION);
+    reject_bad_base(turns_base);
+    assert_code(rope_turns(2, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_turns(4, 1e308, 1e-300, t), ROPE_E_RANGE);
+}
+
+TEST(slow_pairs_should_reject_bad_input)
+{
+    int n = -1;
+    reject_bad_int(slow_dim, bad_dims, ROPE_E_DIM);
+    reject_nonfinite(slow_delta, ROPE_E_POSITION);
+    reject_bad_base(slow_base);
+    assert_code(rope_slow_pairs(8, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    /* An overflowing number of turns is still "not slow": the count stays exact. */
+    assert_code(rope_slow_pairs(4, 1e308, 1e-300, &n), ROPE_OK);
+    assert_int_equal(n, 0);
+}
+
+TEST(pair_angles_should_reject_bad_input)
+{
+    double a[2];
+    reject_bad_int(angles_dim, bad_dims, ROPE_E_DIM);
+    reject_nonfinite(angles_gap, ROPE_E_POSITION);
+    reject_bad_base(angles_base);
+    assert_code(rope_pair_angles(2, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_pair_angles(4, 1e308, 1e-300, a), ROPE_E_RANGE);
+}
+
+TEST(slow_pairs_batch_should_reject_bad_input)
+{
+    static const double huge[1] = {1e308};
+    int n = -1;
+    reject_bad_int(batch_dim, bad_dims, ROPE_E_DIM);
+    reject_nonfinite(batch_delta, ROPE_E_POSITION);
+    reject_bad_base(batch_base);
+    reject_bad_int(batch_count, bad_counts, ROPE_E_COUNT);
+    assert_code(batch_count(0), ROPE_OK);
+    assert_code(rope_slow_pairs_batch(8, NULL, 3, ROPE_THETA_BASE, ws_int), ROPE_E_NULL);
+    assert_code(rope_slow_pairs_batch(8, good_list, 3, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_slow_pairs_batch(4, huge, 1, 1e-300, &n), ROPE_OK);
+    assert_int_equal(n, 0);
+}
+
+TEST(slow_pairs_batch_should_accept_the_largest_count)
+{
+    double *deltas = malloc((size_t)ROPE_MAX_COUNT * sizeof(double));
+    int *out = malloc((size_t)ROPE_MAX_COUNT * sizeof(int));
+    assert_non_null(deltas);
+    assert_non_null(out);
+    for (int j = 0; j < ROPE_MAX_COUNT; j++) deltas[j] = j;
+    assert_code(rope_slow_pairs_batch(2, deltas, ROPE_MAX_COUNT, ROPE_THETA_BASE, out), ROPE_OK);
+    assert_int_equal(out[0], 1);
+    assert_int_equal(out[6], 1);  /* 6 / (2 pi) < 1 */
+    assert_int_equal(out[7], 0);  /* 7 / (2 pi) > 1 */
+    assert_int_equal(out[ROPE_MAX_COUNT - 1], 0);
+    free(deltas);
+    free(out);
+}
+
+TEST(norm_gaps_should_reject_bad_input)
+{
+    static const double huge[1] = {1e308};
+    double out[1];
+    reject_bad_vector(gaps_vec);
+    reject_nonfinite(gaps_pos, ROPE_E_POSITION);
+    reject_bad_base(gaps_base);
+    reject_bad_int(gaps_count, bad_counts, ROPE_E_COUNT);
+    assert_code(gaps_count(0), ROPE_OK);
+    assert_code(rope_norm_gaps(good_q, 8, NULL, 3, ROPE_THETA_BASE, ws), ROPE_E_NULL);
+    assert_code(rope_norm_gaps(good_q, 8, good_list, 3, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_norm_gaps(good_q, 4, huge, 1, 1e-300, out), ROPE_E_RANGE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The report                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Builds a report into a fresh heap buffer of exactly the needed size
+ * (learned from a first call with no buffer); the caller frees it. */
+static char *build_report(const rope_report_options *o, int format, int *len_out)
+{
+    int need = -1, len = -1;
+    char *buf;
+    assert_code(rope_report_build(o, format, NULL, 0, &need), ROPE_E_SPACE);
+    assert_true(need > 0);
+    buf = malloc((size_t)need + 1);
+    assert_non_null(buf);
+    assert_code(rope_report_build(o, format, buf, need + 1, &len), ROPE_OK);
+    assert_int_equal(len, need);
+    assert_int_equal(strlen(buf), (size_t)need);
+    if (len_out != NULL) *len_out = len;
+    return buf;
+}
+
+/* The number after "key": in the JSON text (NaN when the key is missing). */
+static double json_number(const char *json, const char *key)
+{
+    char pattern[64];
+    const char *at;
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    at = strstr(json, pattern);
+    return at ? strtod(at + strlen(pattern), NULL) : NAN;
+}
+
+/* The numbers of the array after "key": in the JSON text; returns how many. */
+static int json_array(const char *json, const char *key, double *out, int max)
+{
+    char pattern[64], *end;
+    const char *at;
+    int n = 0;
+    snprintf(pattern, sizeof pattern, "\"%s\": [", key);
+    at = strstr(json, pattern);
+    if (at == NULL) return -1;
+    at += strlen(pattern);
+    while (n < max && *at != ']') {
+        out[n++] = strtod(at, &end);
+        if (end == at) return -1;
+        at = end;
+        while (*at == ',' || *at == ' ') at++;
+    }
+    return n;
+}
+
+static int count_substrings(const char *text, const char *sub)
+{
+    int n = 0;
+    for (const char *at = strstr(text, sub); at != NULL; at = strstr(at + 1, sub)) n++;
+    return n;
+}
+
+/* True when the text states `value` as a number with at least 6 decimals. */
+static int states_number(const char *text, double value)
+{
+    for (const char *at = text; *at != '\0'; at++) {
+        char *end;
+        const char *dot;
+        double v;
+        int decimals = 0;
+        if (!(*at >= '0' && *at <= '9')) continue;
+        if (at > text && ((at[-1] >= '0' && at[-1] <= '9') || at[-1] == '.')) continue;
+        if (at > text && at[-1] == '-') at--;
+        v = strtod(at, &end);
+        dot = strchr(at, '.');
+        if (dot != NULL && dot < end)
+            for (const char *p = dot + 1; p < end && *p >= '0' && *p <= '9'; p++) decimals++;
+        if (decimals >= 6 && is_close(v, value)) return 1;
+        at = end - 1;
+    }
+    return 0;
+}
+
+static const char *const json_keys[] = {
+    "dim", "base", "offset", "starts", "deltas", "rope_scores", "add_scores", "rope_spread",
+    "add_spread", "norm_before", "norm_max_gap", "slow_pairs", "turns_first", "turns_last"};
+
+TEST(report_build_should_write_the_fourteen_json_keys)
+{
+    rope_report_options o;
+    char *json;
+    rope_report_defaults(&o);
+    json = build_report(&o, ROPE_REPORT_JSON, NULL);
+    assert_int_equal(COUNT_OF(json_keys), 14);
+    for (size_t j = 0; j < COUNT_OF(json_keys); j++) {
+        char pattern[64];
+        snprintf(pattern, sizeof pattern, "\"%s\": ", json_keys[j]);
+        note("key %s", json_keys[j]);
+        assert_int_equal(count_substrings(json, pattern), 1);
+    }
+    assert_int_equal(count_substrings(json, "\": "), 14); /* and no other key */
+    assert_int_equal(json[0], '{');
+    assert_non_null(strstr(json, "}\n"));
+    free(json);
+}
+
+TEST(report_build_should_state_the_default_numbers)
+{
+    static const double starts[] = {3.0, 10.0, 100.0, 4000.0};
+    static const double deltas[] = {1.0, 16.0, 256.0, 4096.0};
+    rope_report_options o;
+    double q[ROPE_DIM], k[ROPE_DIM], v[8], turns[ROPE_DIM / 2];
+    char *json;
+    rope_report_defaults(&o);
+    assert_int_equal(o.dim, 64);
+    assert_close(o.base, 10000.0);
+    assert_close(o.offset, 2.0);
+    assert_int_equal(o.n_starts, 4);
+    assert_int_equal(o.n_deltas, 4);
+    assert_int_equal(o.n_norm_positions, 5);
+    json = build_report(&o, ROPE_REPORT_JSON, NULL);
+    assert_non_null(strstr(json, "\"slow_pairs\": [32, 28, 19, 9]"));
+    assert_close(json_number(json, "dim"), 64.0);
+    assert_close(json_number(json, "base"), 10000.0);
+    assert_close(json_number(json, "offset"), 2.0);
+    assert_int_equal(json_array(json, "starts", v, 8), 4);
+    assert_vec_close(v, starts, 4);
+    assert_int_equal(json_array(json, "deltas", v, 8), 4);
+    assert_vec_close(v, deltas, 4);
+    assert_true(json_number(json, "rope_spread") >= 0.0);
+    assert_true(json_number(json, "rope_spread") < 1e-12);
+    assert_true(json_number(json, "add_spread") > 13.8);
+    assert_true(json_number(json, "add_spread") < 13.9);
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_close(json_number(json, "norm_before"), ref_norm(q, ROPE_DIM));
+    assert_true(json_number(json, "norm_max_gap") >= 0.0);
+    assert_true(json_number(json, "norm_max_gap") < 1e-12);
+    assert_int_equal(json_array(json, "rope_scores", v, 8), 4);
+    for (int j = 0; j < 4; j++)
+        assert_close(v[j], ref_rope_score(q, k, ROPE_DIM, starts[j] + 2.0, starts[j], 1e4));
+    assert_int_equal(json_array(json, "add_scores", v, 8), 4);
+    for (int j = 0; j < 4; j++)
+        assert_close(v[j], ref_add_score(q, k, ROPE_DIM, starts[j] + 2.0, starts[j], 1e4));
+    assert_int_equal(json_array(json, "turns_first", v, 8), 4);
+    for (int j = 0; j < 4; j++) {
+        assert_code(rope_turns(ROPE_DIM, deltas[j], ROPE_THETA_BASE, turns), ROPE_OK);
+        assert_close(v[j], turns[0]);
+        assert_close(v[j], deltas[j] / (2 * TEST_PI));
+    }
+    assert_int_equal(json_array(json, "turns_last", v, 8), 4);
+    for (int j = 0; j < 4; j++)
+        assert_close(v[j], deltas[j] * ref_theta(31, ROPE_DIM, 1e4) / (2 * TEST_PI));
+    free(json);
+}
+
+TEST(report_build_should_write_the_four_markdown_headings)
+{
+    static const char *const headings[] = {
+        "\n## 무엇을 쟀나\n", "\n## 같은 간격이면 같은 점수다\n",
+        "\n## 더하는 방식은 왜 다른가\n", "\n## 멀어지면 어느 성분이 남는가\n"};
+    rope_report_options o;
+    double q[ROPE_DIM], k[ROPE_DIM], first, lo = INFINITY, hi = -INFINITY, add;
+    const char *last = NULL;
+    char *md;
+    rope_report_defaults(&o);
+    md = build_report(&o, ROPE_REPORT_MARKDOWN, NULL);
+    for (size_t j = 0; j < COUNT_OF(headings); j++) {
+        const char *at = strstr(md, headings[j]);
+        note("heading %zu", j);
+        assert_non_null(at);
+        assert_true(last == NULL || at > last); /* in the contract's order */
+        last = at;
+    }
+    assert_int_equal(count_substrings(md, "\n## "), 4);
+    /* The text states the first rope score, the additive spread and |q|. */
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    first = ref_rope_score(q, k, ROPE_DIM, 5.0, 3.0, ROPE_THETA_BASE);
+    for (int j = 0; j < 4; j++) {
+        add = ref_add_score(q, k, ROPE_DIM, o.starts[j] + 2.0, o.starts[j], ROPE_THETA_BASE);
+        lo = add < lo ? add : lo;
+        hi = add > hi ? add : hi;
+    }
+    assert_true(states_number(md, first));
+    assert_true(states_number(md, hi - lo));
+    assert_true(states_number(md, ref_norm(q, ROPE_DIM)));
+    /* ... and names the two cross terms (written q.P[n] or q·P[n]). */
+    assert_true(strstr(md, "q.P[n]") != NULL || strstr(md, "q·P[n]") != NULL);
+    assert_true(strstr(md, "P[m].k") != NULL || strstr(md, "P[m]·k") != NULL);
+    free(md);
+}
+
+TEST(report_build_should_report_needed_length_when_buffer_is_too_small)
+{
+    static const int formats[] = {ROPE_REPORT_JSON, ROPE_REPORT_MARKDOWN};
+    rope_report_options o;
+    rope_report_defaults(&o);
+    for (size_t f = 0; f < COUNT_OF(formats); f++) {
+        char small[16];
+        int need = -1, len = -1;
+        char *buf, *again;
+        note("format %d", formats[f]);
+        assert_code(rope_report_build(&o, formats[f], small, (int)sizeof small, &need),
+                    ROPE_E_SPACE);
+        assert_true(need > (int)sizeof small);
+        buf = malloc((size_t)need + 1);
+        assert_non_null(buf);
+        /* Room for the text but not its NUL is still too small. */
+        assert_code(rope_report_build(&o, formats[f], buf, need, &len), ROPE_E_SPACE);
+        assert_int_equal(len, need);
+        len = -1;
+        assert_code(rope_report_build(&o, formats[f], buf, need + 1, &len), ROPE_OK);
+        assert_int_equal(len, need);
+        assert_int_equal(strlen(buf), (size_t)need);
+        again = build_report(&o, formats[f], NULL);
+        assert_string_equal(buf, again);
+        free(again);
+        free(buf);
+    }
+}
+
+TEST(report_write_should_give_the_same_bytes_as_report_build)
+{
+    static const double starts[] = {0.0, 1.25, 4096.0};
+    static const double deltas[] = {2.0, 64.0};
+    static const double norms[] = {0.0, 3.0};
+    static const int formats[] = {ROPE_REPORT_JSON, ROPE_REPORT_MARKDOWN};
+    rope_report_options settings[2];
+    rope_report_defaults(&settings[0]);
+    settings[1] = settings[0];
+    settings[1].dim = 7;
+    settings[1].base = 500.0;
+    settings[1].offset = 3.5;
+    settings[1].starts = starts;
+    settings[1].n_starts = 3;
+    settings[1].deltas = deltas;
+    settings[1].n_deltas = 2;
+    settings[1].norm_positions = norms;
+    settings[1].n_norm_positions = 2;
+    for (size_t s = 0; s < COUNT_OF(settings); s++)
+        for (size_t f = 0; f < COUNT_OF(formats); f++) {
+            const rope_report_options *o = &settings[s];
+            int len = -1, wlen = -1;
+            char *built = build_report(o, formats[f], &len);
+            char *written = malloc((size_t)len + 1);
+            note("settings %zu, format %d", s, formats[f]);
+            assert_non_null(written);
+            assert_code(rope_report_write(formats[f], o->dim, o->base, o->offset, o->starts,
+                                          o->n_starts, o->deltas, o->n_deltas, o->norm_positions,
+                                          o->n_norm_positions, written, len + 1, &wlen),
+                        ROPE_OK);
+            assert_int_equal(wlen, len);
+            assert_memory_equal(written, built, (size_t)len + 1);
+            free(written);
+            free(built);
+        }
+}
+
+TEST(report_build_should_reject_bad_input)
+{
+    static const double huge[1] = {1e308};
+    rope_report_options o, bad;
+    char buf[64];
+    int len = -1;
+    rope_report_defaults(&o);
+    assert_code(rope_report_build(NULL, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+                ROPE_E_NULL);
+    assert_code(rope_report_build(&o, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, NULL),
+                ROPE_E_NULL);
+    assert_code(rope_report_build(&o, ROPE_REPORT_JSON, NULL, 64, &len), ROPE_E_NULL);
+    assert_code(rope_report_build(&o, 2, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
+    assert_code(rope_report_build(&o, -1, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
+    assert_code(rope_report_build(&o, ROPE_REPORT_JSON, buf, -1, &len), ROPE_E_SPACE);
+    bad = o;
+    bad.starts = NULL;
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+                ROPE_E_NULL);
+    bad = o;
+    bad.deltas = NULL;
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+                ROPE_E_NULL);
+    bad = o;
+    bad.norm_positions = NULL;
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+                ROPE_E_NULL);
+    bad = o;
+    bad.base = 1e-300;
+    bad.starts = huge;
+    bad.n_starts = 1;
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+                ROPE_E_RANGE);
+}
+
+TEST(report_write_should_reject_bad_input)
+{
+    int len = -1;
+    reject_bad_int(report_dim, bad_dims, ROPE_E_DIM);
+    reject_bad_base(report_base);
+    reject_nonfinite(report_offset, ROPE_E_POSITION);
+    reject_nonfinite(report_start, ROPE_E_POSITION);
+    reject_nonfinite(report_delta, ROPE_E_POSITION);
+    reject_nonfinite(report_norm_pos, ROPE_E_POSITION);
+    reject_bad_int(report_starts_count, bad_counts, ROPE_E_COUNT);
+    reject_bad_int(report_deltas_count, bad_counts, ROPE_E_COUNT);
+    reject_bad_int(report_norms_count, bad_counts, ROPE_E_COUNT);
+    assert_code(report_starts_count(0), ROPE_E_COUNT); /* the spreads need a score */
+    assert_code(report_deltas_count(0), ROPE_OK);
+    assert_code(report_norms_count(0), ROPE_OK);
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, report_list, 3, report_list,
+                                  3, report_list, 3, NULL, 10, &len), ROPE_E_NULL);
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, report_list, 3, report_list,
+                                  3, report_list, 3, ws_text, (int)sizeof ws_text, NULL),
+                ROPE_E_NULL);
+    assert_code(rope_report_write(7, 8, 1e4, 2.0, report_list, 3, report_list, 3, report_list,
+                                  3, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int read_seed(void)
+{
+    const char *text = getenv("ROPE_TEST_SEED");
+    if (text != NULL && *text != '\0') {
+        char *end;
+        errno = 0;
+        test_seed = strtoull(text, &end, 10);
+        if (*end != '\0' || errno != 0 || text[0] == '-') {
+            fprintf(stderr, "ROPE_TEST_SEED must be a non-negative integer, not \"%s\"\n", text);
+            return -1;
+        }
+    } else {
+        test_seed = ((unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 16))
+                    & 0xffffffffull;
+    }
+    printf("ROPE_TEST_SEED=%llu\n", test_seed);
+    fflush(stdout);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constants_should_match_contract),
+        cmocka_unit_test(demo_vectors_should_follow_contract_formulas),
+        cmocka_unit_test(dot_should_sum_products),
+        cmocka_unit_test(norm_should_be_square_root_of_sum_of_squares),
+        cmocka_unit_test(thetas_should_give_one_value_per_pair_with_known_values),
+        cmocka_unit_test(thetas_should_divide_exponent_by_odd_d),
+        cmocka_unit_test(thetas_should_be_empty_for_d_zero_and_one),
+        cmocka_unit_test(thetas_should_accept_the_largest_dimension),
+        cmocka_unit_test(rotate_pair_should_turn_counterclockwise),
+        cmocka_unit_test(rotate_pair_should_undo_with_negative_angle),
+        cmocka_unit_test(apply_rope_should_be_identity_at_position_zero),
+        cmocka_unit_test(apply_rope_should_rotate_pair_i_by_pos_times_theta_i),
+        cmocka_unit_test(apply_rope_should_rotate_first_pair_counterclockwise),
+        cmocka_unit_test(apply_rope_should_preserve_norm),
+        cmocka_unit_test(apply_rope_should_undo_with_negative_position),
+        cmocka_unit_test(apply_rope_should_keep_last_element_of_odd_length),
+        cmocka_unit_test(apply_rope_should_not_modify_input),
+        cmocka_unit_test(apply_rope_should_accept_fractional_and_negative_positions),
+        cmocka_unit_test(apply_rope_should_hold_rotation_properties_for_random_cases),
+        cmocka_unit_test(rope_score_should_equal_dot_when_positions_match),
+        cmocka_unit_test(rope_score_should_give_same_score_for_same_gap),
+        cmocka_unit_test(rope_score_should_equal_dot_of_rotated_vectors),
+        cmocka_unit_test(rope_score_should_be_sine_of_gap_for_unit_pairs),
+        cmocka_unit_test(rope_score_should_depend_on_gap_only_for_random_cases),
+        cmocka_unit_test(sin_pos_should_put_sin_on_even_and_cos_on_odd_elements),
+        cmocka_unit_test(sin_pos_should_be_zero_one_at_position_zero_and_handle_odd_d),
+        cmocka_unit_test(add_score_should_add_position_to_both_sides),
+        cmocka_unit_test(add_score_should_match_reference_for_random_cases),
+        cmocka_unit_test(offset_scan_should_put_query_at_start_plus_offset),
+        cmocka_unit_test(offset_sweep_should_match_offset_scan_in_planar_layout),
+        cmocka_unit_test(offset_sweep_should_match_offset_scan_for_random_cases),
+        cmocka_unit_test(offset_sweep_should_keep_rope_flat_and_additive_moving),
+        cmocka_unit_test(turns_should_divide_angle_by_two_pi),
+        cmocka_unit_test(slow_pairs_should_count_default_pairs),
+        cmocka_unit_test(slow_pairs_should_count_turns_below_one),
+        cmocka_unit_test(pair_angles_should_be_gap_times_theta),
+        cmocka_unit_test(slow_pairs_batch_should_match_slow_pairs),
+        cmocka_unit_test(norm_gaps_should_measure_norm_change_after_rotation),
+        cmocka_unit_test(strerror_should_give_text_for_every_code),
+        cmocka_unit_test(demo_vectors_should_reject_bad_input),
+        cmocka_unit_test(dot_should_reject_bad_input),
+        cmocka_unit_test(norm_should_reject_bad_input),
+        cmocka_unit_test(thetas_should_reject_bad_input),
+        cmocka_unit_test(rotate_pair_should_reject_bad_input),
+        cmocka_unit_test(rotate_pair_should_report_overflow_as_range),
+        cmocka_unit_test(apply_rope_should_reject_bad_input),
+        cmocka_unit_test(rope_score_should_reject_bad_input),
+        cmocka_unit_test(sin_pos_should_reject_bad_input),
+        cmocka_unit_test(add_score_should_reject_bad_input),
+        cmocka_unit_test(offset_scan_should_reject_bad_input),
+        cmocka_unit_test(offset_sweep_should_reject_bad_input),
+        cmocka_unit_test(turns_should_reject_bad_input),
+        cmocka_unit_test(slow_pairs_should_reject_bad_input),
+        cmocka_unit_test(pair_angles_should_reject_bad_input),
+        cmocka_unit_test(slow_pairs_batch_should_reject_bad_input),
+        cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
+        cmocka_unit_test(norm_gaps_should_reject_bad_input),
+        cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
+        cmocka_unit_test(report_build_should_state_the_default_numbers),
+        cmocka_unit_test(report_build_should_write_the_four_markdown_headings),
+        cmocka_unit_test(report_build_should_report_needed_length_when_buffer_is_too_small),
+        cmocka_unit_test(report_write_should_give_the_same_bytes_as_report_build),
+        cmocka_unit_test(report_build_should_reject_bad_input),
+        cmocka_unit_test(report_write_should_reject_bad_input),
+    };
+    if (read_seed() != 0) return 2;
+    return cmocka_run_group_tests_name("ropescope core", tests, NULL, NULL);
+}
