@@ -76,6 +76,18 @@ static double cos_kernel(double x, double tail)
     return w + (((1.0 - w) - hz) + (z * z * p - x * tail));
 }
 
+/* x minus a whole number of turns, for |x| past the Cody-Waite range. fmod is
+ * exact in IEEE arithmetic, so every C library gives the same bits; the
+ * turns' tail k * TWO_PI_LO is then taken off. Past 2^52 turns the spacing of
+ * doubles exceeds a turn and no reduction can mean anything. */
+static double reduce_two_pi(double x)
+{
+    const double TWO_PI_HI = 6.283185307179586, TWO_PI_LO = 2.4492935982947064e-16;
+    double r = fmod(x, TWO_PI_HI);
+    double k = floor((x - r) / TWO_PI_HI + 0.5);
+    return fabs(k) < 4503599627370496.0 ? r - k * TWO_PI_LO : r;
+}
+
 void rope_sincos(double x, double *s, double *c)
 {
     if (x == 0.0) { /* keeps the sign of -0 */
@@ -83,9 +95,12 @@ void rope_sincos(double x, double *s, double *c)
         *c = 1.0;
         return;
     }
-    if (!(fabs(x) <= ROPE_SINCOS_EXACT_MAX)) {
-        *s = sin(x);
-        *c = cos(x);
+    if (!isfinite(x)) {
+        *s = *c = x - x; /* NaN, as sin and cos give */
+        return;
+    }
+    if (fabs(x) > ROPE_SINCOS_EXACT_MAX) {
+        rope_sincos(reduce_two_pi(x), s, c);
         return;
     }
     double n = 0.0, hi = x, lo = 0.0;

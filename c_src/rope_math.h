@@ -9,8 +9,8 @@
 #ifndef ROPE_MATH_H
 #define ROPE_MATH_H
 
-/* Largest |x| that rope_sincos reduces itself (2^19 * pi/2); beyond it the C
- * library's sin and cos are used, accurate but not identical across builds. */
+/* Largest |x| reduced by Cody-Waite (2^19 * pi/2); beyond it x is first
+ * reduced by whole turns with fmod, which is exact everywhere. */
 #define ROPE_SINCOS_EXACT_MAX 823549.6
 
 /* sin(x) and cos(x) within about 1 ulp. out: *s and *c. */
