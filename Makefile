@@ -123,16 +123,13 @@ test-mutants:
 
 test-diff: build/librope.so
 	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json
-	$(PYTHON) tests/diff_native.py build/cases.json
+	$(PYTHON) tests/diff_native.py build/cases.json --dump build/native_results.json
 
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
-test-js: $(WEB_BUILT) build/cases.json
+test-js: $(WEB_BUILT) test-diff
 	$(NODE) --test tests/js/*.test.mjs
-
-build/cases.json: tests/gen_cases.py tests/reference.py | build
-	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out $@
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

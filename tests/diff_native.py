@@ -281,12 +281,15 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases")
     parser.add_argument("--lib", default=os.environ.get("ROPE_LIB", DEFAULT_LIB))
+    parser.add_argument("--dump", help="also write the native results here (JSON, one per case), "
+                        "for the test that the wasm build gives the same bits")
     opts = parser.parse_args(argv)
     with open(opts.cases) as f:
         doc = json.load(f)
     tol = doc["tolerance"]
     lib = load(opts.lib)
     passed = failed = 0
+    native_results = []
 
     def report_failure(title, detail):
         nonlocal failed
@@ -299,8 +302,10 @@ def main(argv):
         try:
             rc, got = run_case(lib, fn, args)
         except CallError as e:
+            native_results.append(None)
             report_failure(title, str(e))
             continue
+        native_results.append(got if rc == 0 else None)
         if rc != 0:
             report_failure(title, "returned %d (%s)" % (rc, lib.rope_strerror(rc).decode()))
             continue
@@ -322,6 +327,10 @@ def main(argv):
         else:
             passed += 1
 
+    if opts.dump:
+        # repr() of a float is its shortest round-trip form: JSON.parse gets the same double.
+        with open(opts.dump, "w") as f:
+            json.dump({"seed": doc.get("seed"), "results": native_results}, f)
     print("ROPE_TEST_SEED=%s (cases from %s)" % (doc.get("seed"), opts.cases))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
