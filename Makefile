@@ -29,8 +29,9 @@ export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev
 WEB_BUILT = web/rope_wasm.js web/vendor/chart.umd.js
+FUZZ_SECONDS ?= 10
 
-.PHONY: all deps native wasm web test test-unit test-math test-asan test-mutants test-diff \
+.PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
         test-cli test-js test-browser serve dist bench clean
 
 all: native web
@@ -52,6 +53,10 @@ build/librope.so: $(CORE_SRC) $(CORE_HDR) | build
 
 build/test_rope: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
+
+build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
+	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
 
 build/test_math: tests/test_math.c c_src/rope_math.c c_src/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
@@ -90,6 +95,8 @@ deps:
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
+	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	[ -f "$$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
@@ -106,7 +113,7 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-asan test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -117,6 +124,13 @@ test-math: build/test_math
 
 test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan
+
+# Random bytes as every function's arguments, under ASan + UBSan, for a fixed time.
+test-fuzz: build/fuzz_rope
+	mkdir -p build/fuzz-corpus
+	@build/fuzz_rope -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) build/fuzz-corpus \
+	  > build/fuzz.log 2>&1 || { tail -40 build/fuzz.log; exit 1; }
+	@grep -E '^Done [0-9]+ runs' build/fuzz.log | sed 's/^/fuzz_rope: /'
 
 test-mutants:
 	sh tests/mutants.sh
