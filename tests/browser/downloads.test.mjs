@@ -1,0 +1,88 @@
+// The report downloads: byte-for-byte what `build/ropescope report` writes for
+// the dim, base and gap on screen, and accepted by tests/check_report.py.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ROOT, afterUpdate, cliReport, launchBrowser, openPage, startServer, stateFromUrl, typeInto, waitReady,
+} from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function download(page, button, filename) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  assert.equal(file.suggestedFilename(), filename, `${button} saves ${filename}`);
+  const path = await file.path();
+  return { path, text: readFileSync(path, 'utf8') };
+}
+
+function checkReport(jsonPath, mdPath, flags) {
+  const run = spawnSync('python3', [join(ROOT, 'tests/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
+    { encoding: 'utf8' });
+  assert.equal(run.status, 0, `tests/check_report.py ${flags.join(' ')}:\n${run.stdout}${run.stderr}`);
+}
+
+async function expectCliBytes(page, flags) {
+  const cli = cliReport(flags);
+  const json = await download(page, '#download-json', 'rope_report.json');
+  const md = await download(page, '#download-md', 'rope_report.md');
+  assert.equal(json.text, cli.json, `rope_report.json equals ropescope report ${flags.join(' ')}`);
+  assert.equal(md.text, cli.md, `rope_report.md equals ropescope report ${flags.join(' ')}`);
+  checkReport(json.path, md.path, flags);
+}
+
+const flagsOf = (state) => ['--dim', String(state.dim), '--base', String(state.base), '--gap', String(state.gap)];
+
+test('default_downloads_should_equal_the_default_cli_report', async () => {
+  const p = await openPage(browser, server.url);
+  await waitReady(p.page);
+  await expectCliBytes(p.page, []);
+  await p.close();
+});
+
+test('downloads_should_follow_the_settings_typed_in_the_boxes', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  await afterUpdate(page, () => typeInto(page, '#dim-num', '96'));
+  await afterUpdate(page, () => typeInto(page, '#base-num', '50000'));
+  await afterUpdate(page, () => typeInto(page, '#gap-num', '7.5'));
+  // The sweep settings are not part of the report.
+  await afterUpdate(page, () => typeInto(page, '#from-num', '20'));
+  await expectCliBytes(page, ['--dim', '96', '--base', '50000', '--gap', '7.5']);
+  await p.close();
+});
+
+test('downloads_should_follow_the_sliders', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  await afterUpdate(page, () => page.fill('#dim', '200'));
+  await afterUpdate(page, () => page.fill('#base', '3.3'));
+  await afterUpdate(page, () => page.fill('#gap', '1234'));
+  const state = stateFromUrl(page.url());
+  assert.equal(state.dim, 200);
+  assert.equal(state.gap, 1234);
+  await expectCliBytes(page, flagsOf(state));
+  await p.close();
+});
+
+test('downloads_should_follow_settings_from_the_url', async () => {
+  const p = await openPage(browser, `${server.url}?dim=18&base=123.5&gap=4095.25&n=256`);
+  await waitReady(p.page);
+  await expectCliBytes(p.page, ['--dim', '18', '--base', '123.5', '--gap', '4095.25']);
+  await p.close();
+});

@@ -1,0 +1,443 @@
+// Shared pieces of the browser tests: a static server for web/, headless
+// Chromium through playwright-core, a page wrapper that records every console
+// error/warning, page error and dialog, chart-data readers, and the Python
+// reference (tests/reference.py --batch) for expected values.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const WEB = join(ROOT, 'web');
+export const CLI = join(ROOT, 'build/ropescope');
+export const CHARTS = ['angles', 'flatness', 'slow'];
+export const DEFAULTS = Object.freeze({ dim: 64, base: 10000, gap: 2, from: 0, to: 4096, n: 512 });
+export const REPORT_STARTS = [3, 10, 100, 4000];
+export const NORM_POSITIONS = [0, 1, 7, 100, 4096];
+export const ABS_TOL = 1e-9;
+export const REL_TOL = 1e-6;
+const TWO_PI = 2 * Math.PI;
+
+export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// ---- server and browser ----
+
+async function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** python3 -m http.server on a free port serving dir; stop() ends that process. */
+export async function startServer(dir = WEB) {
+  const port = await freePort();
+  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`http.server exited: ${stderr}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`http.server did not answer on ${url}: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    port,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+}
+
+/**
+ * A fresh context and page. Every console error or warning, uncaught page
+ * error, dialog and failed request is recorded in `problems`; call
+ * assertClean() (or close()) at the end of each test.
+ */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') {
+      problems.push(`console ${msg.type()}: ${msg.text()} (${msg.location()?.url ?? ''})`);
+    }
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog ${dialog.type()}: ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
+  page.on('requestfailed', (req) => {
+    // A download navigation is cancelled by design once the file is saved.
+    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  if (url) await page.goto(url);
+  return {
+    page,
+    context,
+    problems,
+    assertClean(what = url) {
+      assert.deepEqual(problems, [], `${what}: console errors, page errors or dialogs`);
+    },
+    async close() {
+      await context.close();
+      assert.deepEqual(problems, [], `${url}: console errors, page errors or dialogs`);
+    },
+  };
+}
+
+/** Waits for the 'ropescope:first-chart' mark and a Chart on every named canvas. */
+export async function waitReady(page, charts = CHARTS) {
+  await page.waitForFunction(
+    (ids) => performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      typeof window.Chart === 'function' &&
+      ids.every((id) => window.Chart.getChart(document.getElementById(`chart-${id}`))),
+    charts,
+    { timeout: 15000 },
+  );
+}
+
+/** Number of 'ropescope:update' measures so far. */
+export function updateCount(page) {
+  return page.evaluate(() => performance.getEntriesByName('ropescope:update').length);
+}
+
+/** Lets pending input handlers and animation frames run. */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+}
+
+/** Runs action, then waits until at least one more update was measured. */
+export async function afterUpdate(page, action) {
+  const before = await updateCount(page);
+  await action();
+  await page.waitForFunction((n) => performance.getEntriesByName('ropescope:update').length > n, before,
+    { timeout: 10000 });
+  await settle(page);
+}
+
+// ---- reading the page ----
+
+/** Chart.getChart(canvas).data as plain JSON: labels and each dataset's label and data. */
+export async function chartData(page, id) {
+  return page.evaluate((canvasId) => {
+    const chart = window.Chart.getChart(document.getElementById(canvasId));
+    if (!chart) return null;
+    const plain = (v) => (v !== null && typeof v === 'object' ? { x: v.x, y: v.y } : v);
+    const nonFinite = (v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
+    return {
+      labels: chart.data.labels ? Array.from(chart.data.labels) : undefined,
+      datasets: chart.data.datasets.map((ds) => ({
+        label: ds.label,
+        // NaN and Infinity would turn into null in transfer: keep them visible as strings.
+        data: Array.from(ds.data, (v) => {
+          const p = plain(v);
+          return p !== null && typeof p === 'object' ? { x: nonFinite(p.x), y: nonFinite(p.y) } : nonFinite(p);
+        }),
+      })),
+    };
+  }, `chart-${id}`);
+}
+
+export async function allCharts(page) {
+  const out = {};
+  for (const id of CHARTS) out[id] = await chartData(page, id);
+  return out;
+}
+
+/** The settings the page shows, read from its query string (the page's written state). */
+export function stateFromUrl(url) {
+  const q = new URL(url).searchParams;
+  const state = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS)) if (q.has(key)) state[key] = Number(q.get(key));
+  return state;
+}
+
+export async function controlValues(page) {
+  return page.evaluate(() => Object.fromEntries(
+    ['dim', 'dim-num', 'base', 'base-num', 'gap', 'gap-num', 'from-num', 'to-num', 'n', 'n-num']
+      .map((id) => [id, document.getElementById(id)?.value ?? null]),
+  ));
+}
+
+export const text = (page, selector) => page.locator(selector).innerText();
+
+// ---- the reference ----
+
+export function reference(calls) {
+  const run = spawnSync('python3', [join(ROOT, 'tests/reference.py'), '--batch'], {
+    input: JSON.stringify(calls),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  if (run.status !== 0) throw new Error(`tests/reference.py --batch failed: ${run.stderr}`);
+  const out = JSON.parse(run.stdout);
+  out.forEach((r, i) => {
+    if (r && typeof r === 'object' && !Array.isArray(r) && r.error) {
+      throw new Error(`reference ${calls[i].fn}: ${r.error}`);
+    }
+  });
+  return out;
+}
+
+const vectorCache = new Map();
+export function demoVectors(dim) {
+  if (!vectorCache.has(dim)) vectorCache.set(dim, reference([{ fn: 'demo_vectors', args: [dim] }])[0]);
+  return vectorCache.get(dim);
+}
+
+export function close(a, b) {
+  return typeof a === 'number' && Math.abs(a - b) <= ABS_TOL + REL_TOL * Math.abs(b);
+}
+
+function assertClose(actual, expected, what) {
+  assert.ok(close(actual, expected), `${what}: expected ${expected}, got ${actual}`);
+}
+
+// The reference is plain Python: with many starts, score a spread-out subset.
+const MAX_SCORED_STARTS = 160;
+function sampleIndexes(n) {
+  if (n <= MAX_SCORED_STARTS) return Array.from({ length: n }, (_, j) => j);
+  const picked = new Set([0, n - 1]);
+  for (let i = 0; i < MAX_SCORED_STARTS - 2; i++) picked.add(Math.round((i * (n - 1)) / (MAX_SCORED_STARTS - 3)));
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** Fails on any NaN, Infinity or non-number in any chart dataset. */
+export function assertFiniteData(charts) {
+  for (const [id, chart] of Object.entries(charts)) {
+    if (!chart) continue;
+    chart.datasets.forEach((ds, i) => ds.data.forEach((p, j) => {
+      const values = p !== null && typeof p === 'object' ? [p.x, p.y] : [p];
+      for (const v of values) {
+        assert.ok(typeof v === 'number' && Number.isFinite(v),
+          `chart-${id} dataset ${i} (${ds.label}) point ${j} is ${JSON.stringify(p)}, not finite numbers`);
+      }
+    }));
+  }
+}
+
+/**
+ * Checks every chart against web/README.md and the reference for state
+ * {dim, base, gap, from, to, n}. Returns the data read.
+ */
+export async function checkCharts(page, state, charts = CHARTS) {
+  const { dim, base, gap, from, to, n } = state;
+  const got = {};
+  for (const id of charts) got[id] = await chartData(page, id);
+  assertFiniteData(got);
+  const [q, k] = demoVectors(dim);
+  const calls = [];
+  const at = {};
+  const push = (name, fn, args) => {
+    at[name] = calls.length;
+    calls.push({ fn, args });
+  };
+  push('angles', 'pair_angles', [dim, gap, base]);
+  push('norm', 'norm', [q]);
+  push('norm_gaps', 'norm_gaps', [q, NORM_POSITIONS, base]);
+  push('report', 'offset_scan', [q, k, gap, REPORT_STARTS, base]);
+  let sampled = [];
+  if (got.flatness) {
+    const xs = got.flatness.datasets[0].data.map((p) => p.x);
+    sampled = sampleIndexes(xs.length);
+    push('sweep', 'offset_scan', [q, k, gap, sampled.map((j) => xs[j]), base]);
+  }
+  if (got.slow) push('slow', 'slow_pairs_batch', [dim, got.slow.datasets[0].data.map((p) => p.x), base]);
+  push('slow_now', 'slow_pairs', [dim, gap, base]);
+  const ref = reference(calls);
+  const where = `(dim ${dim}, base ${base}, gap ${gap}, from ${from}, to ${to}, n ${n})`;
+
+  if (got.angles) {
+    const { labels, datasets } = got.angles;
+    const expected = ref[at.angles];
+    assert.equal(datasets[0].label, 'rotation angle');
+    assert.equal(datasets[1].label, 'one turn (2π)');
+    assert.deepEqual(labels, expected.map((_, i) => i), `chart-angles labels ${where}`);
+    assert.equal(datasets[0].data.length, dim / 2, `chart-angles has one bar per pair ${where}`);
+    datasets[0].data.forEach((y, i) => assertClose(y, expected[i], `chart-angles pair ${i} ${where}`));
+    datasets[1].data.forEach((y, i) => assertClose(y, TWO_PI, `chart-angles 2π line at ${i}`));
+    assert.equal(datasets[1].data.length, dim / 2);
+  }
+  if (got.flatness) {
+    const [ropeSet, addSet, marks] = got.flatness.datasets;
+    assert.deepEqual([ropeSet.label, addSet.label, marks.label], ['RoPE', 'additive', 'report starts']);
+    assert.equal(ropeSet.data.length, n, `chart-flatness has n starts ${where}`);
+    assert.equal(addSet.data.length, n);
+    const step = (to - from) / (n - 1);
+    ropeSet.data.forEach((p, j) => {
+      assertClose(p.x, from + j * step, `chart-flatness start ${j} ${where}`);
+      assert.equal(addSet.data[j].x, p.x, `RoPE and additive share starts (${j})`);
+    });
+    const scored = ref[at.sweep];
+    sampled.forEach((j, i) => {
+      assertClose(ropeSet.data[j].y, scored[i][1], `chart-flatness RoPE score at start ${ropeSet.data[j].x} ${where}`);
+      assertClose(addSet.data[j].y, scored[i][2], `chart-flatness additive score at start ${addSet.data[j].x} ${where}`);
+    });
+    const inRange = ref[at.report].filter(([s]) => s >= from && s <= to);
+    assert.equal(marks.data.length, inRange.length, `report starts in [${from}, ${to}] ${where}`);
+    marks.data.forEach((p, i) => {
+      assert.equal(p.x, inRange[i][0], 'report start');
+      assertClose(p.y, inRange[i][2], `additive score at report start ${p.x} ${where}`);
+    });
+  }
+  if (got.slow) {
+    const [curve, now] = got.slow.datasets;
+    assert.deepEqual([curve.label, now.label], ['slow pairs', 'current gap']);
+    const xs = curve.data.map((p) => p.x);
+    assert.ok(xs.length >= 10, 'chart-slow has a curve');
+    assertClose(xs[0], 1, 'chart-slow starts at gap 1');
+    assertClose(xs[xs.length - 1], 1e6, 'chart-slow ends at gap 1e6');
+    const ratio = Math.log(xs[1] / xs[0]);
+    xs.forEach((x, i) => {
+      if (i > 0) {
+        assert.ok(Math.abs(Math.log(x / xs[i - 1]) - ratio) < 1e-6 * Math.max(1, ratio) + 1e-9,
+          `chart-slow x is log-spaced (point ${i}: ${xs[i - 1]} -> ${x})`);
+      }
+    });
+    assert.deepEqual(curve.data.map((p) => p.y), ref[at.slow], `chart-slow counts ${where}`);
+    if (gap < 1) {
+      assert.deepEqual(now.data, [], `chart-slow current gap is empty below 1 ${where}`);
+    } else {
+      assert.equal(now.data.length, 1, 'chart-slow marks the current gap');
+      assertClose(now.data[0].x, gap, 'chart-slow current gap x');
+      assert.equal(now.data[0].y, ref[at.slow_now], `chart-slow current count ${where}`);
+    }
+  }
+  return { charts: got, norm: ref[at.norm], normGaps: ref[at.norm_gaps], report: ref[at.report] };
+}
+
+// ---- numbers in text ----
+
+/** Every number written in text, with the half-unit of its last digit. */
+export function numbersIn(textValue) {
+  const out = [];
+  const re = /[-−]?\d+(?:\.\d+)?(?:e[-−+]?\d+)?/gi;
+  for (const m of textValue.replace(/(\d),(\d{3})/g, '$1$2').matchAll(re)) {
+    const token = m[0].replace(/−/g, '-');
+    const value = Number(token);
+    if (!Number.isFinite(value)) continue;
+    const [mantissa, exponent = '0'] = token.toLowerCase().split('e');
+    const decimals = mantissa.includes('.') ? mantissa.split('.')[1].length : 0;
+    out.push({ value, half: 0.5 * 10 ** (Number(exponent) - decimals) });
+  }
+  return out;
+}
+
+/** True when text writes value, rounded to the digits the text shows. */
+export function shows(textValue, value, slack = 0) {
+  return numbersIn(textValue).some(({ value: v, half }) =>
+    Math.abs(v - value) <= half * 1.000001 + slack + 1e-12 * Math.abs(value));
+}
+
+export function assertShows(textValue, value, what, slack = 0) {
+  assert.ok(shows(textValue, value, slack), `${what}: expected the number ${value} in "${textValue}"`);
+}
+
+const spread = (ys) => Math.max(...ys) - Math.min(...ys);
+
+/** Captions and readout against what the chart data implies. */
+export async function checkCaptions(page, state, checked) {
+  const { charts } = checked;
+  if (charts.angles && state.gap > 0) {
+    const caption = await text(page, '#caption-angles');
+    const angles = charts.angles.datasets[0].data;
+    const slow = angles.filter((a) => a < TWO_PI).length;
+    assertShows(caption, state.gap, '#caption-angles shows the gap');
+    assertShows(caption, slow, '#caption-angles shows the number of slow pairs');
+    if (slow < angles.length) assertShows(caption, angles.length - slow, '#caption-angles shows the pairs past one turn');
+    assertShows(caption, angles[0], '#caption-angles shows the angle of pair 0');
+  }
+  if (charts.flatness) {
+    const caption = await text(page, '#caption-flatness');
+    const [ropeSet, addSet] = charts.flatness.datasets;
+    const ropeSpread = spread(ropeSet.data.map((p) => p.y));
+    const addSpread = spread(addSet.data.map((p) => p.y));
+    assertShows(caption, ropeSpread, '#caption-flatness shows the RoPE spread of the chart');
+    assertShows(caption, addSpread, '#caption-flatness shows the additive spread of the chart');
+    assertShows(caption, ropeSet.data.length, '#caption-flatness shows the number of starts');
+    const reportAdd = spread(checked.report.map((r) => r[2]));
+    assertShows(caption, reportAdd, "#caption-flatness shows the additive spread at the report's starts");
+    assert.ok(ropeSpread < 1e-6 * addSpread, `RoPE spread ${ropeSpread} is not tiny next to ${addSpread}`);
+  }
+  if (charts.slow && state.gap >= 1) {
+    const caption = await text(page, '#caption-slow');
+    assertShows(caption, charts.slow.datasets[1].data[0].y, '#caption-slow shows the count at the current gap');
+  }
+  const readout = await text(page, '#norm-readout');
+  assertShows(readout, checked.norm, '#norm-readout shows |q|');
+  const maxGap = Math.max(...checked.normGaps);
+  assert.ok(numbersIn(readout).some(({ value }) => Math.abs(value - maxGap) <= ABS_TOL),
+    `#norm-readout shows the largest norm change (about ${maxGap}): "${readout}"`);
+}
+
+// ---- controls ----
+
+/** Types text into a box the way a user does, then leaves it (input + change). */
+export async function typeInto(page, selector, value) {
+  const box = page.locator(selector);
+  const numeric = value.trim() !== '' && Number.isFinite(Number(value));
+  if (numeric || (await box.getAttribute('type')) !== 'number') {
+    await box.fill(value);
+  } else {
+    // A number box takes no letters: what reaches the page is the empty, invalid box.
+    await box.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(value);
+  }
+  await box.press('Tab');
+}
+
+// ---- the CLI ----
+
+export function cliReport(flags) {
+  const dir = mkdtempSync(join(tmpdir(), 'rope-cli-'));
+  try {
+    const run = spawnSync(CLI, ['report', ...flags, '--out', dir], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`ropescope report ${flags.join(' ')}: ${run.stderr}`);
+    return {
+      json: readFileSync(join(dir, 'rope_report.json'), 'utf8'),
+      md: readFileSync(join(dir, 'rope_report.md'), 'utf8'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

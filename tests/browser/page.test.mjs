@@ -1,0 +1,225 @@
+// The page as served over http: default load against the reference, captions,
+// URL round trip, embed and single-figure views, hostile query strings,
+// accessible labels, and a screenshot (build/screenshot.png).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
+  launchBrowser, openPage, startServer, stateFromUrl, text, typeInto, waitReady,
+} from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const INPUTS = ['dim', 'dim-num', 'base', 'base-num', 'gap', 'gap-num', 'from-num', 'to-num', 'n', 'n-num'];
+
+test('page_should_load_the_defaults_and_match_the_reference', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  for (const id of CHARTS) {
+    assert.ok(await page.locator(`#chart-${id}`).isVisible(), `#chart-${id} is visible`);
+  }
+  assert.deepEqual(stateFromUrl(page.url()), DEFAULTS, 'no query string means the defaults');
+  const controls = await controlValues(page);
+  assert.deepEqual(
+    { dim: controls['dim-num'], base: controls['base-num'], gap: controls['gap-num'], from: controls['from-num'],
+      to: controls['to-num'], n: controls['n-num'] },
+    { dim: '64', base: '10000', gap: '2', from: '0', to: '4096', n: '512' },
+  );
+  assert.equal(controls.dim, '64');
+  assert.equal(Number(controls.base), 4);
+  assert.equal(controls.gap, '2');
+  assert.equal(controls.n, '512');
+  const checked = await checkCharts(page, DEFAULTS);
+  await checkCaptions(page, DEFAULTS, checked);
+  // The report's four starts: RoPE agrees to ~1e-13, the additive spread is ~13.84.
+  const marks = checked.charts.flatness.datasets[2].data;
+  assert.deepEqual(marks.map((m) => m.x), [3, 10, 100, 4000]);
+  assert.equal(await page.locator('#notice').isVisible(), false, '#notice is hidden without bad params');
+  assert.equal(await page.locator('#notice').getAttribute('role'), 'status');
+  for (const name of ['dim', 'base', 'gap', 'from', 'to', 'n']) {
+    assert.equal(await page.locator(`#${name}-msg`).getAttribute('role'), 'alert', `#${name}-msg role`);
+    assert.equal((await text(page, `#${name}-msg`)).trim(), '', `#${name}-msg is empty`);
+  }
+  const timing = await page.evaluate(() => ({
+    first: performance.getEntriesByName('ropescope:first-chart').length,
+    updates: performance.getEntriesByName('ropescope:update').filter((e) => e.entryType === 'measure').length,
+  }));
+  assert.equal(timing.first, 1, 'one ropescope:first-chart mark');
+  assert.ok(timing.updates >= 1, 'the first render is measured as ropescope:update');
+  await p.close();
+});
+
+test('url_state_should_round_trip_into_a_fresh_page', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  await afterUpdate(page, () => typeInto(page, '#dim-num', '48'));
+  await afterUpdate(page, () => typeInto(page, '#base-num', '2500'));
+  await afterUpdate(page, () => typeInto(page, '#gap-num', '12.25'));
+  await afterUpdate(page, () => typeInto(page, '#from-num', '10'));
+  await afterUpdate(page, () => typeInto(page, '#to-num', '3000'));
+  await afterUpdate(page, () => page.fill('#n', '768'));
+  const url = page.url();
+  const expected = { dim: 48, base: 2500, gap: 12.25, from: 10, to: 3000, n: 768 };
+  assert.deepEqual(stateFromUrl(url), expected, `the query string holds every setting: ${url}`);
+  const charts = await allCharts(page);
+  const controls = await controlValues(page);
+  await p.close();
+
+  const fresh = await openPage(browser, url);
+  await waitReady(fresh.page);
+  assert.deepEqual(await controlValues(fresh.page), controls, `controls after opening ${url}`);
+  assert.deepEqual(await allCharts(fresh.page), charts, `charts after opening ${url}`);
+  const checked = await checkCharts(fresh.page, expected);
+  await checkCaptions(fresh.page, expected, checked);
+  assert.equal(await fresh.page.locator('#notice').isVisible(), false);
+  await fresh.close();
+});
+
+test('embed_should_show_only_the_figures', async () => {
+  const p = await openPage(browser, `${server.url}?embed=1`);
+  const { page } = p;
+  await waitReady(page);
+  for (const id of CHARTS) assert.ok(await page.locator(`#chart-${id}`).isVisible(), `#chart-${id} visible in embed`);
+  for (const id of [...INPUTS, 'download-json', 'download-md']) {
+    assert.equal(await page.locator(`#${id}`).isVisible(), false, `#${id} is hidden in embed mode`);
+  }
+  for (const header of await page.locator('header, h1').all()) {
+    assert.equal(await header.isVisible(), false, 'the page header is hidden in embed mode');
+  }
+  await checkCharts(page, DEFAULTS);
+  await p.close();
+});
+
+for (const view of CHARTS) {
+  test(`view_${view}_should_show_that_figure_alone`, async () => {
+    for (const query of [`?embed=1&view=${view}`, `?view=${view}&gap=300`]) {
+      const p = await openPage(browser, `${server.url}${query}`);
+      const { page } = p;
+      await waitReady(page, [view]);
+      for (const id of CHARTS) {
+        assert.equal(await page.locator(`#chart-${id}`).isVisible(), id === view,
+          `${query}: #chart-${id} ${id === view ? 'visible' : 'hidden'}`);
+      }
+      if (query.startsWith('?embed')) {
+        for (const id of INPUTS) assert.equal(await page.locator(`#${id}`).isVisible(), false, `${query}: #${id} hidden`);
+        await checkCharts(page, DEFAULTS, [view]);
+      } else {
+        await checkCharts(page, { ...DEFAULTS, gap: 300 }, [view]);
+      }
+      await p.close();
+    }
+  });
+}
+
+const HOSTILE = [
+  {
+    query: '?dim=abc&base=-1&gap=<script>alert(1)</script>&n=1e99&from=NaN&to=Infinity',
+    names: ['dim', 'base', 'gap', 'n', 'from', 'to'],
+    shown: ['abc', '-1', '<script>alert(1)</script>', '1e99', 'NaN', 'Infinity'],
+  },
+  {
+    query: '?dim=1e308&base=1e400&gap=99999999999999999999999&n=-4096&from=1e309&to=-1e308',
+    names: ['dim', 'base', 'gap', 'n', 'from', 'to'],
+    shown: ['1e308', '1e400', '-4096', '1e309', '-1e308'],
+  },
+  {
+    query: `?gap=${encodeURIComponent('<img src=x onerror="window.__pwned=1">')}` +
+      `&dim=${encodeURIComponent('"><script>window.__pwned=2</script>')}&base=1e-5&n=256.5&view=<b>x</b>&embed=2`,
+    names: ['gap', 'dim', 'base', 'n', 'view', 'embed'],
+    shown: ['<img src=x', '1e-5', '256.5'],
+  },
+  { query: '?dim=3&gap=-1&from=5000&to=100', names: ['dim', 'gap', 'from'], shown: ['3', '-1', '5000'] },
+];
+
+test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () => {
+  const clean = await openPage(browser, server.url);
+  await waitReady(clean.page);
+  const scripts = await clean.page.evaluate(() => document.scripts.length);
+  await clean.close();
+
+  for (const { query, names, shown } of HOSTILE) {
+    const p = await openPage(browser, server.url + query);
+    const { page } = p;
+    await waitReady(page);
+    const controls = await controlValues(page);
+    const expected = { ...DEFAULTS };
+    // Only the bad ones fall back: in the last case, to=100 is a good value on its own.
+    if (query.includes('to=100')) expected.to = 100;
+    assert.deepEqual(
+      { dim: controls['dim-num'], base: controls['base-num'], gap: controls['gap-num'], from: controls['from-num'],
+        to: controls['to-num'], n: controls['n-num'] },
+      Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, String(v)])),
+      `${query}: the controls show the defaults`,
+    );
+    await checkCharts(page, expected);
+    const notice = page.locator('#notice');
+    assert.ok(await notice.isVisible(), `${query}: #notice is visible`);
+    const said = await notice.innerText();
+    for (const name of names) {
+      assert.match(said, new RegExp(`\\b${name}\\b`), `${query}: #notice names ${name}: "${said}"`);
+    }
+    for (const value of shown) assert.ok(said.includes(value), `${query}: #notice shows ${value}: "${said}"`);
+    const dom = await page.evaluate(() => ({
+      scripts: document.scripts.length,
+      pwned: window.__pwned ?? null,
+      injected: document.querySelectorAll('img[src="x"], [onerror], #notice script, #notice img, #notice b').length,
+    }));
+    assert.deepEqual(dom, { scripts, pwned: null, injected: 0 },
+      `${query}: nothing from the query string became markup`);
+    await p.close();
+  }
+});
+
+test('every_control_should_have_an_accessible_label', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  const unlabeled = await page.evaluate(() => {
+    const named = (el) => {
+      const byLabels = Array.from(el.labels ?? []).map((l) => l.textContent.trim()).join(' ');
+      const byAria = el.getAttribute('aria-label')?.trim() ?? '';
+      const byIds = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent.trim() ?? '').join(' ');
+      const own = el.tagName === 'BUTTON' ? el.textContent.trim() : '';
+      return `${byLabels} ${byAria} ${byIds} ${own}`.trim();
+    };
+    return Array.from(document.querySelectorAll('input, select, textarea, button'))
+      .filter((el) => !named(el)).map((el) => el.id || el.outerHTML.slice(0, 80));
+  });
+  assert.deepEqual(unlabeled, [], 'controls without an accessible name');
+  for (const id of INPUTS) {
+    const snapshot = await page.locator(`#${id}`).ariaSnapshot();
+    assert.match(snapshot, /^- \w+ "[^"]+"/, `#${id} has an accessible name in the accessibility tree: ${snapshot}`);
+  }
+  for (const [label, id] of [['dim', 'dim'], ['base', 'base'], ['gap', 'gap'], ['from', 'from-num'], ['to', 'to-num'], ['n', 'n']]) {
+    const byLabel = page.getByLabel(new RegExp(`^${label}\\b`));
+    const ids = await byLabel.evaluateAll((els) => els.map((el) => el.id));
+    assert.ok(ids.includes(id), `getByLabel(/^${label}/) finds #${id} (found ${ids})`);
+  }
+  await p.close();
+});
+
+test('page_should_save_a_screenshot', async () => {
+  const p = await openPage(browser, server.url);
+  await waitReady(p.page);
+  mkdirSync(join(ROOT, 'build'), { recursive: true });
+  const path = join(ROOT, 'build/screenshot.png');
+  const png = await p.page.screenshot({ path, fullPage: true });
+  assert.ok(png.length > 10000, `screenshot of ${png.length} bytes`);
+  await p.close();
+});

@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// Prints ropescope's performance figures next to their goals (`make bench`).
+// It measures and reports; it never fails on a slow figure.
+//
+//   cold load      'ropescope:first-chart' mark after navigation start, median of 5 fresh loads
+//   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
+//                  at the defaults and at ?dim=1024&n=4096
+//   page weight    bytes of every response of the served page (and dist/ropescope.html)
+//   wasm size      build/rope.wasm
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = join(ROOT, 'web');
+const LOADS = 5;
+const SWEEP_STEPS = 50;
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const KB = 1024;
+
+// ---- serving web/ ----
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function serve(dir) {
+  const port = await freePort();
+  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'],
+    { cwd: dir, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill();
+      throw new Error(`could not serve ${dir} on ${url}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    stop: () => new Promise((r) => {
+      if (child.exitCode !== null) return r();
+      child.once('exit', r);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+// ---- statistics ----
+
+function quantile(values, q) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
+}
+
+// ---- measurements ----
+
+async function waitFirstChart(page) {
+  await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0,
+    null, { timeout: 30000 });
+}
+
+/** Time from navigation start to the first drawn chart, for `count` fresh contexts. */
+async function coldLoads(browser, url, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await waitFirstChart(page);
+    times.push(await page.evaluate(() => performance.getEntriesByName('ropescope:first-chart')[0].startTime));
+    await context.close();
+  }
+  return times;
+}
+
+/** ropescope:update durations over a sweep of #gap through `steps` values, one frame each. */
+async function sweep(browser, url, steps) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await waitFirstChart(page);
+  const result = await page.evaluate(async (count) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const slider = document.getElementById('gap');
+    const max = Number(slider.max) || 4096;
+    const seen = performance.getEntriesByName('ropescope:update').length;
+    const frames = [];
+    await frame();
+    for (let i = 1; i <= count; i++) {
+      // Successive gaps across the whole range, as a drag would give.
+      slider.value = String(Math.round((i * max) / count));
+      const t0 = performance.now();
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      frames.push(performance.now() - t0);
+    }
+    const measures = performance.getEntriesByName('ropescope:update').slice(seen).map((e) => e.duration);
+    return { measures, frames };
+  }, steps);
+  await context.close();
+  if (errors.length) throw new Error(`page errors during the sweep: ${errors.join('; ')}`);
+  return result;
+}
+
+/** Every response of one load of url: the bytes of each body, raw and gzipped. */
+async function pageWeight(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bodies = [];
+  page.on('response', (res) => {
+    bodies.push(res.body().then((body) => ({ url: res.url(), bytes: body.length, gzip: gzipSync(body).length }))
+      .catch(() => ({ url: res.url(), bytes: 0, gzip: 0 })));
+  });
+  await page.goto(url);
+  await waitFirstChart(page);
+  await page.waitForLoadState('networkidle');
+  const files = await Promise.all(bodies);
+  await context.close();
+  return files;
+}
+
+// ---- report ----
+
+const fmtMs = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
+const fmtKB = (v) => `${(v / KB).toFixed(1)} KB`;
+
+function row(figure, value, goal, ok) {
+  return { figure, value, goal, status: ok === null ? '' : ok ? 'ok' : 'over' };
+}
+
+function printTable(rows) {
+  const cols = ['figure', 'value', 'goal', 'status'];
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
+  const line = (cells) => cells.map((c, i) => c.padEnd(width[i])).join('  ').trimEnd();
+  console.log(line(cols));
+  console.log(line(width.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(cols.map((c) => r[c])));
+}
+
+async function main() {
+  if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/index.html is missing');
+  const server = await serve(WEB);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const rows = [];
+  try {
+    console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);
+    // Timings depend on what else the machine is doing: print its load next to them.
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+    const loads = await coldLoads(browser, server.url, LOADS);
+    const firstChart = quantile(loads, 0.5);
+    console.log(`cold loads to 'ropescope:first-chart': ${loads.map((t) => t.toFixed(0)).join(', ')} ms`);
+    rows.push(row(`first chart (median of ${LOADS} cold loads)`, fmtMs(firstChart), '<= 300 ms', firstChart <= 300));
+
+    for (const [name, query, goal] of [['defaults', '', 16], ['dim 1024, n 4096', '?dim=1024&n=4096', 33]]) {
+      const { measures, frames } = await sweep(browser, server.url + query, SWEEP_STEPS);
+      const p50 = quantile(measures, 0.5);
+      const p95 = quantile(measures, 0.95);
+      console.log(`sweep at ${name}: ${measures.length} updates measured; input-to-next-frame p50 ` +
+        `${fmtMs(quantile(frames, 0.5))}, p95 ${fmtMs(quantile(frames, 0.95))}`);
+      rows.push(row(`update p50, #gap sweep, ${name}`, fmtMs(p50), '', null));
+      rows.push(row(`update p95, #gap sweep, ${name}`, fmtMs(p95), `<= ${goal} ms`, p95 <= goal));
+    }
+
+    const files = await pageWeight(browser, server.url);
+    const total = files.reduce((s, f) => s + f.bytes, 0);
+    const gzip = files.reduce((s, f) => s + f.gzip, 0);
+    console.log(`page responses (${files.length}):`);
+    for (const f of [...files].sort((a, b) => b.bytes - a.bytes)) {
+      console.log(`  ${fmtKB(f.bytes).padStart(9)}  ${f.url.replace(server.url, '/')}`);
+    }
+    rows.push(row(`page weight (${files.length} responses, ${fmtKB(gzip)} gzipped)`, fmtKB(total), '<= 350 KB',
+      total <= 350 * KB));
+
+    const dist = join(ROOT, 'dist/ropescope.html');
+    if (existsSync(dist)) {
+      const bytes = statSync(dist).size;
+      rows.push(row('dist/ropescope.html', fmtKB(bytes), '<= 350 KB', bytes <= 350 * KB));
+    } else {
+      rows.push(row('dist/ropescope.html', 'not built', '<= 350 KB', null));
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  const wasm = join(ROOT, 'build/rope.wasm');
+  if (existsSync(wasm)) {
+    const bytes = statSync(wasm).size;
+    rows.push(row('build/rope.wasm', `${fmtKB(bytes)} (${bytes} B)`, '<= 32 KB', bytes <= 32 * KB));
+  } else {
+    rows.push(row('build/rope.wasm', 'not built', '<= 32 KB', null));
+  }
+  console.log('');
+  printTable(rows);
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+// make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
+//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
+//   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
+import { build } from 'esbuild';
+import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const web = join(root, 'web');
+const out = join(root, 'dist');
+const folder = join(out, 'ropescope');
+const BUDGET = 350 * 1024;
+
+const TAGS = {
+  css: '<link rel="stylesheet" href="style.css">',
+  chart: '<script src="vendor/chart.umd.js"></script>',
+  app: '<script type="module" src="app.js"></script>',
+};
+
+// Replace one tag that must occur exactly once; a function replacement keeps `$&` and
+// friends in the inserted text literal.
+function swap(html, tag, replacement) {
+  const count = html.split(tag).length - 1;
+  if (count !== 1) throw new Error(`web/index.html: expected 1 of ${tag}, found ${count}`);
+  return html.replace(tag, () => replacement);
+}
+
+// Inline JS must not close its own <script> element or open an HTML comment state.
+const inlineScript = (js) =>
+  `<script>${js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--')}</script>`;
+const inlineStyle = (css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+
+async function bundle() {
+  const result = await build({
+    entryPoints: [join(web, 'app.js')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: ['es2020'],
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function main() {
+  const [html, css, chart, script] = await Promise.all([
+    readFile(join(web, 'index.html'), 'utf8'),
+    readFile(join(web, 'style.css'), 'utf8'),
+    readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
+    bundle(),
+  ]);
+
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(join(folder, 'vendor'), { recursive: true });
+  const folderHtml = swap(html, TAGS.app, '<script src="ropescope.js"></script>');
+  const written = [
+    [join(folder, 'index.html'), folderHtml],
+    [join(folder, 'style.css'), css],
+    [join(folder, 'ropescope.js'), script],
+  ];
+
+  let single = swap(html, TAGS.css, inlineStyle(css));
+  single = swap(single, TAGS.chart, inlineScript(chart));
+  single = swap(single, TAGS.app, inlineScript(script));
+  written.push([join(out, 'ropescope.html'), single]);
+
+  for (const [path, text] of written) await writeFile(path, text);
+  await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
+
+  const size = (text) => Buffer.byteLength(text);
+  const rows = [...written.map(([path, text]) => [path, size(text)]),
+    [join(folder, 'vendor', 'chart.umd.js'), size(chart)]];
+  for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
+  const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
+  const singleBytes = size(single);
+  console.log(`${kb(folderTotal).padStart(9)}  dist/ropescope/ in total`);
+  console.log(`page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget` +
+    (singleBytes > BUDGET ? ' -- OVER BUDGET' : ''));
+}
+
+main().catch((err) => {
+  console.error(`dist: ${err.message}`);
+  process.exit(1);
+});

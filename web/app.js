@@ -1,0 +1,262 @@
+// Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
+import { PARAM, readQuery, writeQuery } from './state.js';
+import { computeModel, reportFile } from './model.js';
+import * as captions from './captions.js';
+import { setupDefaults } from './charts/theme.js';
+import { createAnglesChart } from './charts/angles.js';
+import { createFlatnessChart } from './charts/flatness.js';
+import { createSlowChart } from './charts/slow.js';
+
+const $ = (id) => document.getElementById(id);
+
+// A base from the log slider, kept to 4 significant digits so links stay readable.
+const roundBase = (value) => Number(value.toPrecision(4));
+
+// How each parameter's widgets map to its value. Boxes step with the arrow keys.
+const CONTROLS = {
+  dim: { range: true, step: (v, dir) => v + 2 * dir },
+  base: {
+    range: true,
+    toRange: (v) => Math.log10(v),
+    fromRange: (r) => roundBase(10 ** r),
+    step: (v, dir) => roundBase(10 ** (Math.log10(v) + 0.1 * dir)),
+  },
+  gap: { range: true, step: (v, dir) => v + dir },
+  from: { step: (v, dir) => v + dir },
+  to: { step: (v, dir) => v + dir },
+  n: { range: true, step: (v, dir) => v + 256 * dir },
+};
+
+const loaded = readQuery(window.location.search);
+const state = loaded.state;
+const linkProblems = loaded.problems.map((p) =>
+  `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`);
+let charts = null;
+let failed = false;
+
+// ---- render: state -> wasm -> charts ----
+
+function figureData(model) {
+  return {
+    angles: { angles: model.angles, turns: model.turns },
+    flatness: { ...model.sweep, marked: model.marked, from: state.from, to: state.to },
+    slow: { ...model.slow, pairs: model.pairs, gap: state.gap },
+  };
+}
+
+function render() {
+  performance.mark('ropescope:update-start');
+  let model;
+  try {
+    model = computeModel(state);
+  } catch (err) {
+    // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
+    failed = true;
+    showNotice(...linkProblems, `Could not update the figures: ${err.message}`);
+    return false;
+  }
+  if (failed) {
+    failed = false;
+    showNotice(...linkProblems);
+  }
+  const data = figureData(model);
+  if (!charts) {
+    charts = {
+      angles: createAnglesChart($('chart-angles'), data.angles),
+      flatness: createFlatnessChart($('chart-flatness'), data.flatness),
+      slow: createSlowChart($('chart-slow'), data.slow),
+    };
+  } else {
+    for (const name of Object.keys(charts)) charts[name].update(data[name]);
+  }
+  $('caption-angles').textContent = captions.anglesCaption(state, model);
+  $('caption-flatness').textContent = captions.flatnessCaption(state, model);
+  $('caption-slow').textContent = captions.slowCaption(state, model);
+  $('norm-readout').textContent = captions.normReadout(model);
+  const labels = captions.chartLabels(state, model);
+  for (const name of Object.keys(labels)) $(`chart-${name}`).setAttribute('aria-label', labels[name]);
+  performance.mark('ropescope:update-end');
+  performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
+  return true;
+}
+
+// ---- controls ----
+
+// One line per message; text only, never HTML (link values can be hostile).
+function showNotice(...lines) {
+  const notice = $('notice');
+  notice.replaceChildren(...lines.map((line) => {
+    const p = document.createElement('p');
+    p.textContent = line;
+    return p;
+  }));
+  notice.hidden = lines.length === 0;
+}
+
+function setMessage(name, message) {
+  $(`${name}-msg`).textContent = message;
+  $(`${name}-num`).setAttribute('aria-invalid', message ? 'true' : 'false');
+}
+
+function syncRange(name, moveThumb = true) {
+  const control = CONTROLS[name];
+  if (!control.range) return;
+  const range = $(name);
+  if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
+  // The base slider holds log10(base): screen readers should hear the base itself.
+  if (name === 'base') range.setAttribute('aria-valuetext', `base ${state.base}`);
+}
+
+function syncBox(name) {
+  $(`${name}-num`).value = String(state[name]);
+}
+
+function writeUrl() {
+  try {
+    window.history.replaceState(null, '', writeQuery(state) + window.location.hash);
+  } catch {
+    // Some file:// pages refuse URL changes; the view still works, only the link is not updated.
+  }
+}
+
+// Accept a checked value: widgets other than the one typed in follow, URL and figures update.
+function accept(name, value, source) {
+  state[name] = value;
+  setMessage(name, '');
+  syncRange(name, source !== 'range');
+  if (source !== 'box') syncBox(name);
+  // from and to check each other: a box rejected for the other's value may now be fine.
+  for (const other of ['from', 'to']) {
+    const box = $(`${other}-num`);
+    if (other === name || box.getAttribute('aria-invalid') !== 'true') continue;
+    const retry = PARAM[other].parse(box.value, state);
+    if (retry.ok) {
+      state[other] = retry.value;
+      setMessage(other, '');
+    }
+  }
+  writeUrl();
+  render();
+  updateEmbedCode();
+}
+
+function onBoxInput(name) {
+  const result = PARAM[name].parse($(`${name}-num`).value, state);
+  if (result.ok) accept(name, result.value, 'box');
+  else setMessage(name, result.message);
+}
+
+function wireControl(name) {
+  const control = CONTROLS[name];
+  const box = $(`${name}-num`);
+  box.addEventListener('input', () => onBoxInput(name));
+  // On leaving the box, a good value is shown in its plain form ("07" -> "7").
+  box.addEventListener('change', () => {
+    if (box.getAttribute('aria-invalid') !== 'true') syncBox(name);
+  });
+  box.addEventListener('keydown', (event) => {
+    const dir = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    if (!dir || box.getAttribute('aria-invalid') === 'true') return;
+    event.preventDefault();
+    const row = PARAM[name];
+    const next = Math.min(row.max, Math.max(row.min, control.step(state[name], dir)));
+    box.value = String(next);
+    onBoxInput(name);
+  });
+  if (!control.range) return;
+  const range = $(name);
+  range.addEventListener('input', () => {
+    const raw = Number(range.value);
+    const value = control.fromRange ? control.fromRange(raw) : raw;
+    const result = PARAM[name].parse(String(value), state);
+    if (result.ok) accept(name, result.value, 'range');
+    else setMessage(name, result.message);
+  });
+}
+
+// ---- downloads, link, embed ----
+
+function download(kind) {
+  let text;
+  try {
+    text = reportFile(kind, state);
+  } catch (err) {
+    showNotice(...linkProblems, `Could not build the report: ${err.message}`);
+    return;
+  }
+  const [filename, type] = kind === 'json'
+    ? ['rope_report.json', 'application/json']
+    : ['rope_report.md', 'text/markdown'];
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const pageAddress = () => window.location.href.split(/[?#]/)[0];
+
+function updateEmbedCode() {
+  const view = $('embed-view').value;
+  const src = pageAddress() + writeQuery({ ...state, embed: true, view });
+  const height = view === 'all' ? 1400 : 480;
+  const title = $('embed-view').selectedOptions[0].textContent;
+  $('embed-code').value = `<iframe src="${src.replace(/"/g, '%22')}"` +
+    ` title="ropescope: ${title}" width="100%" height="${height}"` +
+    ' style="border:0" loading="lazy"></iframe>';
+}
+
+async function copyText(text, statusId) {
+  const status = $(statusId);
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = 'Copied.';
+  } catch {
+    status.textContent = 'The browser blocked copying: select the text and copy it by hand.';
+  }
+  setTimeout(() => { status.textContent = ''; }, 4000);
+}
+
+// ---- start ----
+
+function start() {
+  document.body.classList.toggle('embed', state.embed);
+  if (state.view !== 'all') document.body.dataset.view = state.view;
+  showNotice(...linkProblems);
+
+  for (const name of Object.keys(CONTROLS)) {
+    syncRange(name);
+    syncBox(name);
+    wireControl(name);
+  }
+  for (const button of document.querySelectorAll('[data-gap]')) {
+    button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
+  }
+  $('download-json').addEventListener('click', () => download('json'));
+  $('download-md').addEventListener('click', () => download('md'));
+  $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
+  $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
+  $('embed-view').addEventListener('change', updateEmbedCode);
+  $('embed-code').addEventListener('focus', (event) => event.target.select());
+  updateEmbedCode();
+
+  setupDefaults();
+  let drawn = false;
+  window.Chart.register({
+    id: 'ropescopeFirstDraw',
+    afterDraw() {
+      if (drawn) return;
+      drawn = true;
+      performance.mark('ropescope:first-chart');
+    },
+  });
+  // Chart colours follow the colour scheme: redraw when it changes.
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => render());
+  render();
+}
+
+window.ropescope = Object.freeze({ state, render });
+start();

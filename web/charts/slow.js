@@ -1,0 +1,81 @@
+// Figure: how many pairs stay under one turn as the gap grows (log x, 1 to 1e6),
+// with the current gap marked.
+// Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
+import { colors, axis, baseOptions, retheme, drawGuide, decadeGrid, legendStyles } from './theme.js';
+import { num, decadeTick } from '../format.js';
+
+function fill(target, data, c) {
+  const [curve, current] = target.data.datasets;
+  curve.data = data.gaps.map((x, i) => ({ x, y: data.counts[i] }));
+  // A log axis cannot show a gap below 1: then the marker is left out.
+  current.data = data.gap >= 1 ? [{ x: data.gap, y: data.now }] : [];
+  curve.borderColor = c.slow;
+  curve.backgroundColor = c.fill;
+  current.borderColor = c.mark;
+  current.backgroundColor = c.mark;
+  // Headroom above the full count, so the marker at the top is not cut off.
+  target.options.scales.y.suggestedMax = Math.max(data.pairs, 1) * 1.05;
+}
+
+export function createSlowChart(canvas, data) {
+  let current = data;
+  const guide = {
+    id: 'currentGap',
+    beforeDatasetsDraw(chart) {
+      if (current.gap >= 1) drawGuide(chart, current.gap, colors().mark);
+    },
+  };
+  const c = colors();
+  const options = baseOptions(c);
+  options.plugins.legend.labels.generateLabels = legendStyles(['line', 'circle']);
+  options.plugins.tooltip.callbacks = {
+    title: (items) => `gap ${num(items[0].parsed.x)}`,
+    label: (item) => `${item.parsed.y} slow pair${item.parsed.y === 1 ? '' : 's'}`,
+  };
+  options.scales = {
+    x: axis(c, 'gap between query and key (positions, log scale)', {
+      type: 'logarithmic',
+      min: 1,
+      max: 1e6,
+      ticks: { callback: decadeTick, autoSkip: false, maxRotation: 0 },
+      grid: { color: decadeGrid(c.grid) },
+    }),
+    y: axis(c, 'slow pairs (under one turn)', {
+      type: 'linear',
+      min: 0,
+      ticks: { precision: 0 },
+    }),
+  };
+  const config = {
+    type: 'line',
+    data: {
+      datasets: [
+        {
+          label: 'slow pairs', data: [], parsing: false, stepped: 'middle', fill: 'origin',
+          borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
+        },
+        {
+          label: 'current gap', data: [], parsing: false, showLine: false, order: 0, clip: false,
+          pointRadius: 6, pointHoverRadius: 7, pointBorderWidth: 2,
+        },
+      ],
+    },
+    options,
+    plugins: [guide],
+  };
+  fill(config, data, c);
+  const chart = new window.Chart(canvas, config);
+
+  return {
+    update(next) {
+      current = next;
+      const theme = colors();
+      retheme(chart, theme);
+      fill(chart, next, theme);
+      chart.update('none');
+    },
+    destroy() {
+      chart.destroy();
+    },
+  };
+}
