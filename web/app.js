@@ -2,7 +2,7 @@
 import { PARAM, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import * as captions from './captions.js';
-import { setupDefaults } from './charts/theme.js';
+import { setupDefaults, refreshColors } from './charts/theme.js';
 import { createAnglesChart } from './charts/angles.js';
 import { createFlatnessChart } from './charts/flatness.js';
 import { createSlowChart } from './charts/slow.js';
@@ -33,6 +33,10 @@ const linkProblems = loaded.problems.map((p) =>
   `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`);
 let charts = null;
 let failed = false;
+// Charts scrolled out of view get their new data at once (so Chart.getChart(canvas).data is
+// always current) but are drawn only when they come back into view: dragging a slider
+// then redraws what the reader can see. Until the first report, every chart counts as visible.
+const hidden = new Set();
 
 // ---- render: state -> wasm -> charts ----
 
@@ -67,7 +71,7 @@ function render() {
       slow: createSlowChart($('chart-slow'), data.slow),
     };
   } else {
-    for (const name of Object.keys(charts)) charts[name].update(data[name]);
+    for (const name of Object.keys(charts)) charts[name].update(data[name], !hidden.has(name));
   }
   $('caption-angles').textContent = captions.anglesCaption(state, model);
   $('caption-flatness').textContent = captions.flatnessCaption(state, model);
@@ -111,12 +115,43 @@ function syncBox(name) {
   $(`${name}-num`).value = String(state[name]);
 }
 
-function writeUrl() {
+// Browsers throttle (and warn about) frequent history updates, and a slider drag fires
+// dozens of changes a second: the URL follows at most every URL_INTERVAL_MS, always
+// ending on the latest state.
+const URL_INTERVAL_MS = 150;
+let urlTimer = null;
+let lastUrlWrite = -Infinity;
+
+function flushUrl() {
+  urlTimer = null;
+  lastUrlWrite = performance.now();
   try {
     window.history.replaceState(null, '', writeQuery(state) + window.location.hash);
   } catch {
     // Some file:// pages refuse URL changes; the view still works, only the link is not updated.
   }
+}
+
+function writeUrl() {
+  if (urlTimer !== null) return; // the pending write will take the latest state
+  const wait = lastUrlWrite + URL_INTERVAL_MS - performance.now();
+  if (wait <= 0) flushUrl();
+  else urlTimer = setTimeout(flushUrl, wait);
+}
+
+function watchVisibility() {
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const name = entry.target.id.replace('chart-', '');
+      if (entry.isIntersecting) {
+        hidden.delete(name);
+        charts?.[name].redraw();
+      } else {
+        hidden.add(name);
+      }
+    }
+  }, { rootMargin: '100px' });
+  for (const name of ['angles', 'flatness', 'slow']) observer.observe($(`chart-${name}`));
 }
 
 // Accept a checked value: widgets other than the one typed in follow, URL and figures update.
@@ -254,9 +289,14 @@ function start() {
     },
   });
   // Chart colours follow the colour scheme: redraw when it changes.
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => render());
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    refreshColors();
+    render();
+  });
   render();
+  watchVisibility();
 }
 
-window.ropescope = Object.freeze({ state, render });
+// For tests and benchmarks: the state, render(), and whether a URL update is still pending.
+window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null });
 start();

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULTS, afterUpdate, allCharts, assertFiniteData, checkCaptions, checkCharts, controlValues,
-  launchBrowser, openPage, settle, startServer, stateFromUrl, text, typeInto, waitReady,
+  launchBrowser, openPage, settle, startServer, stateFromUrl, text, typeInto, waitReady, pageUrl,
 } from './harness.mjs';
 
 let server;
@@ -46,14 +46,14 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
   for (const step of STEPS) {
     await afterUpdate(page, () => step.act(page));
     expected = { ...expected, ...step.set };
-    const state = stateFromUrl(page.url());
+    const state = stateFromUrl(await pageUrl(page));
     if (step.set.base) {
       // The log slider may round the base it accepts; the URL says which base it took.
       assert.ok(Math.abs(state.base - expected.base) <= 5e-4 * expected.base,
         `${step.what}: base ${state.base}, expected about ${expected.base}`);
       expected.base = state.base;
     }
-    assert.deepEqual(state, expected, `${step.what}: settings in the URL ${page.url()}`);
+    assert.deepEqual(state, expected, `${step.what}: settings in the URL ${(await pageUrl(page))}`);
     const controls = await controlValues(page);
     if (step.mirror) assert.equal(controls[step.mirror[0].slice(1)], step.mirror[1], `${step.what}: ${step.mirror[0]} follows`);
     assert.equal(Number(controls['base-num']), state.base, `${step.what}: #base-num shows the base in use`);
@@ -88,7 +88,7 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
   };
   const FIX = { gap: '10', dim: '32', base: '20000', n: '1024', from: '50', to: '3000' };
   for (const [name, values] of Object.entries(BAD)) {
-    const goodUrl = page.url();
+    const goodUrl = await pageUrl(page);
     for (const value of values) {
       const what = `#${name}-num = ${JSON.stringify(value)}`;
       await typeInto(page, `#${name}-num`, value);
@@ -103,7 +103,7 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
       const now = await allCharts(page);
       assertFiniteData(now);
       assert.deepEqual(now, good, `${what}: the charts keep their last good data`);
-      assert.equal(page.url(), goodUrl, `${what}: the URL keeps the last good settings`);
+      assert.equal(await pageUrl(page), goodUrl, `${what}: the URL keeps the last good settings`);
       assert.equal(await page.evaluate(() => document.querySelectorAll('#notice script, #notice img, .msg *').length), 0,
         `${what}: messages are plain text`);
     }
@@ -112,12 +112,12 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
     await afterUpdate(page, () => typeInto(page, `#${name}-num`, FIX[name]));
     assert.equal((await text(page, `#${name}-msg`)).trim(), '', `#${name}-num = ${FIX[name]} clears #${name}-msg`);
     assert.notEqual(await page.locator(`#${name}-num`).getAttribute('aria-invalid'), 'true');
-    const state = stateFromUrl(page.url());
+    const state = stateFromUrl(await pageUrl(page));
     assert.equal(state[name], Number(FIX[name]), `#${name}-num = ${FIX[name]} is taken`);
     await checkCharts(page, state);
     // Back to the defaults for the next box.
     await afterUpdate(page, () => typeInto(page, `#${name}-num`, String(DEFAULTS[name])));
-    assert.deepEqual(stateFromUrl(page.url()), DEFAULTS);
+    assert.deepEqual(stateFromUrl(await pageUrl(page)), DEFAULTS);
     assert.deepEqual(await allCharts(page), good, 'the defaults redraw the same charts');
   }
   await p.close();
@@ -129,7 +129,7 @@ test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
   await waitReady(page);
   await page.focus('#gap');
   await afterUpdate(page, () => page.keyboard.press('ArrowRight'));
-  let state = stateFromUrl(page.url());
+  let state = stateFromUrl(await pageUrl(page));
   assert.equal(state.gap, 3, 'ArrowRight on #gap moves the gap from 2 to 3');
   assert.equal((await controlValues(page))['gap-num'], '3');
   let checked = await checkCharts(page, state);
@@ -138,20 +138,20 @@ test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
 
   await afterUpdate(page, () => page.keyboard.press('ArrowLeft'));
   await afterUpdate(page, () => page.keyboard.press('ArrowLeft'));
-  state = stateFromUrl(page.url());
+  state = stateFromUrl(await pageUrl(page));
   assert.equal(state.gap, 1);
   await checkCharts(page, state);
 
   await page.focus('#gap-num');
   await afterUpdate(page, () => page.keyboard.press('ArrowUp'));
-  state = stateFromUrl(page.url());
+  state = stateFromUrl(await pageUrl(page));
   assert.equal(state.gap, 2, 'ArrowUp in #gap-num adds one');
   checked = await checkCharts(page, state);
   await checkCaptions(page, state, checked);
 
   await page.focus('#dim');
   await afterUpdate(page, () => page.keyboard.press('ArrowRight'));
-  state = stateFromUrl(page.url());
+  state = stateFromUrl(await pageUrl(page));
   assert.equal(state.dim, 66, 'ArrowRight on #dim steps by 2');
   await checkCharts(page, state);
   await p.close();

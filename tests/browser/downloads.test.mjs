@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ROOT, afterUpdate, cliReport, launchBrowser, openPage, startServer, stateFromUrl, typeInto, waitReady,
+  ROOT, afterUpdate, cliReport, launchBrowser, openPage, startServer, stateFromUrl, typeInto, waitReady, pageUrl,
 } from './harness.mjs';
 
 let server;
@@ -73,7 +73,7 @@ test('downloads_should_follow_the_sliders', async () => {
   await afterUpdate(page, () => page.fill('#dim', '200'));
   await afterUpdate(page, () => page.fill('#base', '3.3'));
   await afterUpdate(page, () => page.fill('#gap', '1234'));
-  const state = stateFromUrl(page.url());
+  const state = stateFromUrl(await pageUrl(page));
   assert.equal(state.dim, 200);
   assert.equal(state.gap, 1234);
   await expectCliBytes(page, flagsOf(state));

@@ -182,6 +182,12 @@ export async function allCharts(page) {
   return out;
 }
 
+/** The page's address once its pending URL update (throttled while sliders move) is written. */
+export async function pageUrl(page) {
+  await page.waitForFunction(() => !window.ropescope?.urlPending?.(), null, { timeout: 5000 });
+  return page.url();
+}
+
 /** The settings the page shows, read from its query string (the page's written state). */
 export function stateFromUrl(url) {
   const q = new URL(url).searchParams;

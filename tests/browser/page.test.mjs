@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
-  launchBrowser, openPage, startServer, stateFromUrl, text, typeInto, waitReady,
+  chartData, launchBrowser, openPage, startServer, stateFromUrl, text, typeInto, waitReady, pageUrl,
 } from './harness.mjs';
 
 let server;
@@ -32,7 +32,7 @@ test('page_should_load_the_defaults_and_match_the_reference', async () => {
   for (const id of CHARTS) {
     assert.ok(await page.locator(`#chart-${id}`).isVisible(), `#chart-${id} is visible`);
   }
-  assert.deepEqual(stateFromUrl(page.url()), DEFAULTS, 'no query string means the defaults');
+  assert.deepEqual(stateFromUrl(await pageUrl(page)), DEFAULTS, 'no query string means the defaults');
   const controls = await controlValues(page);
   assert.deepEqual(
     { dim: controls['dim-num'], base: controls['base-num'], gap: controls['gap-num'], from: controls['from-num'],
@@ -73,7 +73,7 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
   await afterUpdate(page, () => typeInto(page, '#from-num', '10'));
   await afterUpdate(page, () => typeInto(page, '#to-num', '3000'));
   await afterUpdate(page, () => page.fill('#n', '768'));
-  const url = page.url();
+  const url = await pageUrl(page);
   const expected = { dim: 48, base: 2500, gap: 12.25, from: 10, to: 3000, n: 768 };
   assert.deepEqual(stateFromUrl(url), expected, `the query string holds every setting: ${url}`);
   const charts = await allCharts(page);
@@ -88,6 +88,31 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
   await checkCaptions(fresh.page, expected, checked);
   assert.equal(await fresh.page.locator('#notice').isVisible(), false);
   await fresh.close();
+});
+
+// Charts out of view take new data at once but draw it when scrolled into view.
+test('offscreen_chart_should_draw_its_current_data_when_scrolled_into_view', async () => {
+  const p = await openPage(browser, server.url);
+  const { page } = p;
+  await waitReady(page);
+  const below = await page.evaluate(() =>
+    document.getElementById('chart-slow').getBoundingClientRect().top > window.innerHeight + 100);
+  assert.ok(below, '#chart-slow starts below the fold at 1280x900');
+  await afterUpdate(page, () => typeInto(page, '#dim-num', '256'));
+  const fresh = await chartData(page, 'slow');
+  await page.locator('#chart-slow').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const chart = Chart.getChart(document.getElementById('chart-slow'));
+    return chart.scales.y.max >= 128; // drawn for dim 256: 128 pairs
+  }, null, { timeout: 5000 });
+  const drawn = await page.evaluate(() => {
+    const chart = Chart.getChart(document.getElementById('chart-slow'));
+    return chart.getDatasetMeta(0).data.map((point) => chart.scales.y.getValueForPixel(point.y));
+  });
+  const counts = fresh.datasets[0].data.map((point) => point.y);
+  assert.equal(drawn.length, counts.length, 'every point is drawn');
+  drawn.forEach((y, i) => assert.ok(Math.abs(y - counts[i]) < 0.5, `point ${i}: drawn ${y}, data ${counts[i]}`));
+  await p.close();
 });
 
 test('embed_should_show_only_the_figures', async () => {

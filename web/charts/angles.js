@@ -1,7 +1,7 @@
 // Figure: the rotation angle of every pair at the current gap, on a log axis,
 // with the one-turn (2π) line. Pairs past one turn are coloured apart.
 // Data in: { angles, turns } — plain arrays, one value per pair.
-import { colors, axis, baseOptions, retheme, decadeGrid } from './theme.js';
+import { colors, axis, baseOptions, retheme, decadesOnly, htmlLegend } from './theme.js';
 import { num, decadeTick } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
@@ -22,13 +22,11 @@ function yRange(angles) {
   };
 }
 
-function legendItems(c) {
-  return [
-    { text: 'past one turn (fast)', pointStyle: 'rect', fontColor: c.ink, fillStyle: c.fast, strokeStyle: c.fast, lineWidth: 0, datasetIndex: 0 },
-    { text: 'under one turn (slow)', pointStyle: 'rect', fontColor: c.ink, fillStyle: c.slow, strokeStyle: c.slow, lineWidth: 0, datasetIndex: 0 },
-    { text: 'one turn (2π)', pointStyle: 'line', fontColor: c.ink, fillStyle: 'transparent', strokeStyle: c.turn, lineWidth: 2, lineDash: [4, 2], datasetIndex: 1 },
-  ];
-}
+const LEGEND = [
+  { text: 'past one turn (fast)', mark: 'box', color: 'var(--c-fast)' },
+  { text: 'under one turn (slow)', mark: 'box', color: 'var(--c-slow)' },
+  { text: 'one turn (2π)', mark: 'dash', color: 'var(--c-turn)' },
+];
 
 // Works on a chart or on its config before construction (same data/options shape).
 function fill(target, { angles, turns }, c) {
@@ -61,8 +59,6 @@ export function createAnglesChart(canvas, data) {
   const c = colors();
   const options = baseOptions(c);
   options.interaction = { mode: 'index', intersect: false };
-  options.plugins.legend.labels.generateLabels = () => legendItems(colors());
-  options.plugins.legend.onClick = null;
   options.plugins.tooltip.filter = (item) => item.datasetIndex === 0;
   options.plugins.tooltip.callbacks = {
     title: (items) => `pair ${items[0].label}`,
@@ -74,12 +70,13 @@ export function createAnglesChart(canvas, data) {
   options.scales = {
     x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
       grid: { display: false },
-      ticks: { maxRotation: 0, autoSkipPadding: 8 },
+      // Up to 512 labels: measure a few for the layout instead of every one.
+      ticks: { maxRotation: 0, autoSkipPadding: 8, sampleSize: 4 },
     }),
     y: axis(c, 'angle over the gap (radians)', {
       type: 'logarithmic',
       ticks: { callback: decadeTick, autoSkip: false },
-      grid: { color: decadeGrid(c.grid) },
+      afterBuildTicks: decadesOnly,
     }),
   };
   const config = {
@@ -98,15 +95,29 @@ export function createAnglesChart(canvas, data) {
     plugins: [{ id: 'emptyNote', afterDatasetsDraw: (chart) => drawEmptyNote(chart, anglesNow) }],
   };
   fill(config, data, c);
+  htmlLegend(canvas, LEGEND);
   const chart = new window.Chart(canvas, config);
+  let themed = c;
+  let stale = false;
 
   return {
-    update(next) {
+    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
+    update(next, draw = true) {
       const theme = colors();
-      retheme(chart, theme);
+      if (theme !== themed) {
+        retheme(chart, theme);
+        themed = theme;
+      }
       turnsNow = next.turns;
       anglesNow = next.angles;
       fill(chart, next, theme);
+      stale = !draw;
+      if (draw) chart.update('none');
+    },
+    /** Draws data that arrived while the chart was out of view. */
+    redraw() {
+      if (!stale) return;
+      stale = false;
       chart.update('none');
     },
     destroy() {

@@ -1,7 +1,7 @@
 // Figure: the attention score at a fixed gap as the pair slides along the
 // sequence — RoPE against additive — with the report's starts marked.
 // Data in: { starts, rope, add, marked: [{x, y}], from, to } — plain arrays.
-import { colors, axis, baseOptions, retheme, drawGuide, legendStyles } from './theme.js';
+import { colors, axis, baseOptions, retheme, drawGuide, htmlLegend } from './theme.js';
 import { num } from '../format.js';
 
 const points = (xs, ys) => xs.map((x, j) => ({ x, y: ys[j] }));
@@ -31,7 +31,6 @@ export function createFlatnessChart(canvas, data) {
   };
   const c = colors();
   const options = baseOptions(c);
-  options.plugins.legend.labels.generateLabels = legendStyles(['line', 'line', 'circle']);
   options.plugins.tooltip.callbacks = {
     title: (items) => `start ${num(items[0].parsed.x)}`,
     label: (item) => `${item.dataset.label}: ${num(item.parsed.y, 7)}`,
@@ -43,7 +42,11 @@ export function createFlatnessChart(canvas, data) {
     }),
     y: axis(c, 'score q·k at the same gap', { type: 'linear', grace: '8%' }),
   };
-  const line = { pointRadius: 0, pointHoverRadius: 3, borderWidth: 2, fill: false, parsing: false };
+  // Sorted, gap-free x values: Chart.js can skip sorting and gap checks.
+  const line = {
+    pointRadius: 0, pointHoverRadius: 3, borderWidth: 2, fill: false, parsing: false,
+    normalized: true, spanGaps: true,
+  };
   const config = {
     type: 'line',
     data: {
@@ -60,14 +63,32 @@ export function createFlatnessChart(canvas, data) {
     plugins: [guides],
   };
   fill(config, data, c);
+  htmlLegend(canvas, [
+    { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },
+    { text: 'additive', mark: 'line', color: 'var(--c-add)' },
+    { text: "report's starts", mark: 'dot', color: 'var(--c-add)' },
+  ]);
   const chart = new window.Chart(canvas, config);
+  let themed = c;
+  let stale = false;
 
   return {
-    update(next) {
+    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
+    update(next, draw = true) {
       current = next;
       const theme = colors();
-      retheme(chart, theme);
+      if (theme !== themed) {
+        retheme(chart, theme);
+        themed = theme;
+      }
       fill(chart, next, theme);
+      stale = !draw;
+      if (draw) chart.update('none');
+    },
+    /** Draws data that arrived while the chart was out of view. */
+    redraw() {
+      if (!stale) return;
+      stale = false;
       chart.update('none');
     },
     destroy() {

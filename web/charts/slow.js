@@ -1,7 +1,7 @@
 // Figure: how many pairs stay under one turn as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
-import { colors, axis, baseOptions, retheme, drawGuide, decadeGrid, legendStyles } from './theme.js';
+import { colors, axis, baseOptions, retheme, drawGuide, decadesOnly, htmlLegend } from './theme.js';
 import { num, decadeTick } from '../format.js';
 
 function fill(target, data, c) {
@@ -27,7 +27,6 @@ export function createSlowChart(canvas, data) {
   };
   const c = colors();
   const options = baseOptions(c);
-  options.plugins.legend.labels.generateLabels = legendStyles(['line', 'circle']);
   options.plugins.tooltip.callbacks = {
     title: (items) => `gap ${num(items[0].parsed.x)}`,
     label: (item) => `${item.parsed.y} slow pair${item.parsed.y === 1 ? '' : 's'}`,
@@ -38,7 +37,7 @@ export function createSlowChart(canvas, data) {
       min: 1,
       max: 1e6,
       ticks: { callback: decadeTick, autoSkip: false, maxRotation: 0 },
-      grid: { color: decadeGrid(c.grid) },
+      afterBuildTicks: decadesOnly,
     }),
     y: axis(c, 'slow pairs (under one turn)', {
       type: 'linear',
@@ -51,7 +50,8 @@ export function createSlowChart(canvas, data) {
     data: {
       datasets: [
         {
-          label: 'slow pairs', data: [], parsing: false, stepped: 'middle', fill: 'origin',
+          label: 'slow pairs', data: [], parsing: false, normalized: true, spanGaps: true,
+          stepped: 'middle', fill: 'origin',
           borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
         },
         {
@@ -64,14 +64,31 @@ export function createSlowChart(canvas, data) {
     plugins: [guide],
   };
   fill(config, data, c);
+  htmlLegend(canvas, [
+    { text: 'slow pairs', mark: 'line', color: 'var(--c-slow)' },
+    { text: 'current gap', mark: 'dot', color: 'var(--c-mark)' },
+  ]);
   const chart = new window.Chart(canvas, config);
+  let themed = c;
+  let stale = false;
 
   return {
-    update(next) {
+    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
+    update(next, draw = true) {
       current = next;
       const theme = colors();
-      retheme(chart, theme);
+      if (theme !== themed) {
+        retheme(chart, theme);
+        themed = theme;
+      }
       fill(chart, next, theme);
+      stale = !draw;
+      if (draw) chart.update('none');
+    },
+    /** Draws data that arrived while the chart was out of view. */
+    redraw() {
+      if (!stale) return;
+      stale = false;
       chart.update('none');
     },
     destroy() {

@@ -1,7 +1,22 @@
 // Shared look for the charts: colours come from CSS custom properties (so dark
-// mode and embeds follow the page), read each time a chart is created or updated.
+// mode and embeds follow the page). They are read once and again only when the
+// colour scheme changes: getComputedStyle on every slider step forces a style
+// recalculation and costs more than the maths.
 
+let cached = null;
+
+/** The theme's colours; the same object until refreshColors() is called. */
 export function colors() {
+  if (!cached) cached = readColors();
+  return cached;
+}
+
+/** Forget the cached colours (after a colour-scheme change). */
+export function refreshColors() {
+  cached = null;
+}
+
+function readColors() {
   const css = getComputedStyle(document.documentElement);
   const read = (name) => css.getPropertyValue(name).trim();
   return {
@@ -44,14 +59,8 @@ export function baseOptions(c) {
     animation: false,
     interaction: { mode: 'nearest', intersect: false },
     plugins: {
-      legend: {
-        position: 'top',
-        align: 'start',
-        labels: {
-          color: c.ink, boxWidth: 14, boxHeight: 8, padding: 14, usePointStyle: true,
-          sort: (a, b) => a.datasetIndex - b.datasetIndex,
-        },
-      },
+      // Legends are HTML (htmlLegend): static, accessible, and not re-laid out on every update.
+      legend: { display: false },
       tooltip: {
         backgroundColor: c.surface,
         titleColor: c.ink,
@@ -63,33 +72,45 @@ export function baseOptions(c) {
   };
 }
 
-/** Legend entries drawn as the data look: styles[i] ('line', 'circle', 'rect') for dataset i. */
-export function legendStyles(styles) {
-  return (chart) => window.Chart.defaults.plugins.legend.labels.generateLabels(chart)
-    .map((item) => ({ ...item, pointStyle: styles[item.datasetIndex] || 'rect' }));
+/**
+ * A legend above the chart as plain HTML, built once: items are
+ * { text, mark: 'line' | 'dash' | 'dot' | 'box', color: CSS colour (a var(--…) follows the theme) }.
+ */
+export function htmlLegend(canvas, items) {
+  const box = canvas.closest('.chart-box');
+  const list = document.createElement('ul');
+  list.className = 'legend';
+  for (const item of items) {
+    const entry = document.createElement('li');
+    const mark = document.createElement('span');
+    mark.className = `mark mark-${item.mark}`;
+    mark.style.setProperty('--mark', item.color);
+    mark.setAttribute('aria-hidden', 'true');
+    entry.append(mark, item.text);
+    list.append(entry);
+  }
+  box.before(list);
+  return list;
 }
 
-/** Grid lines on a log axis at decades only: the minor lines would crowd the figure. */
-export function decadeGrid(color) {
-  return (context) => {
-    const value = context.tick && context.tick.value;
-    if (!(value > 0)) return color;
+/** Log axes keep their decade ticks only: fewer labels to lay out, and no crowded minor lines. */
+export function decadesOnly(scale) {
+  scale.ticks = scale.ticks.filter(({ value }) => {
     const exponent = Math.round(Math.log10(value));
-    return Math.abs(value - 10 ** exponent) <= 1e-9 * value ? color : 'transparent';
-  };
+    return Math.abs(value - 10 ** exponent) <= 1e-9 * value;
+  });
 }
 
 /** Re-theme an existing chart in place (after a colour-scheme change). */
 export function retheme(chart, c) {
   const { options } = chart;
-  options.plugins.legend.labels.color = c.ink;
   Object.assign(options.plugins.tooltip, {
     backgroundColor: c.surface, titleColor: c.ink, bodyColor: c.ink, borderColor: c.grid,
   });
   for (const scale of Object.values(options.scales)) {
     scale.title.color = c.muted;
     scale.ticks.color = c.muted;
-    scale.grid.color = scale.type === 'logarithmic' ? decadeGrid(c.grid) : c.grid;
+    scale.grid.color = c.grid;
     scale.border.color = c.grid;
   }
 }
