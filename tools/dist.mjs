@@ -47,14 +47,23 @@ async function bundle() {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
+// The served page preloads its ES modules; the dist builds have one bundled script instead.
+function dropModulePreloads(html) {
+  const start = html.indexOf('  <!-- modules:');
+  const end = html.indexOf('<!-- /modules -->\n');
+  if (start < 0 || end < start) throw new Error('web/index.html: the <!-- modules --> block is missing');
+  return html.slice(0, start) + html.slice(end + '<!-- /modules -->\n'.length);
+}
+
 async function main() {
-  const [html, css, chart, script] = await Promise.all([
+  const [source, css, chart, script] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
     bundle(),
   ]);
 
+  const html = dropModulePreloads(source);
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(folder, 'vendor'), { recursive: true });
   const folderHtml = swap(html, TAGS.app, '<script src="ropescope.js"></script>');

@@ -31,12 +31,19 @@ const loaded = readQuery(window.location.search);
 const state = loaded.state;
 const linkProblems = loaded.problems.map((p) =>
   `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`);
-let charts = null;
+const MAKERS = { angles: createAnglesChart, flatness: createFlatnessChart, slow: createSlowChart };
+const charts = {}; // name -> chart handle, made by ensureCharts
+let lastData = null;
 let failed = false;
 // Charts scrolled out of view get their new data at once (so Chart.getChart(canvas).data is
 // always current) but are drawn only when they come back into view: dragging a slider
-// then redraws what the reader can see. Until the first report, every chart counts as visible.
+// then redraws what the reader can see.
 const hidden = new Set();
+
+const inViewport = (el) => {
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
+};
 
 // ---- render: state -> wasm -> charts ----
 
@@ -64,15 +71,9 @@ function render() {
     showNotice(...linkProblems);
   }
   const data = figureData(model);
-  if (!charts) {
-    charts = {
-      angles: createAnglesChart($('chart-angles'), data.angles),
-      flatness: createFlatnessChart($('chart-flatness'), data.flatness),
-      slow: createSlowChart($('chart-slow'), data.slow),
-    };
-  } else {
-    for (const name of Object.keys(charts)) charts[name].update(data[name], !hidden.has(name));
-  }
+  lastData = data;
+  for (const name of Object.keys(charts)) charts[name].update(data[name], !hidden.has(name));
+  ensureCharts(false);
   $('caption-angles').textContent = captions.anglesCaption(state, model);
   $('caption-flatness').textContent = captions.flatnessCaption(state, model);
   $('caption-slow').textContent = captions.slowCaption(state, model);
@@ -139,13 +140,23 @@ function writeUrl() {
   else urlTimer = setTimeout(flushUrl, wait);
 }
 
+// Makes the charts that do not exist yet: at the first render only those on screen (the
+// first figure appears sooner), the rest (all: true) right after that first paint.
+function ensureCharts(all) {
+  for (const name of Object.keys(MAKERS)) {
+    const canvas = $(`chart-${name}`);
+    if (charts[name] || !lastData || (!all && !inViewport(canvas))) continue;
+    charts[name] = MAKERS[name](canvas, lastData[name]);
+  }
+}
+
 function watchVisibility() {
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       const name = entry.target.id.replace('chart-', '');
       if (entry.isIntersecting) {
         hidden.delete(name);
-        charts?.[name].redraw();
+        charts[name]?.redraw();
       } else {
         hidden.add(name);
       }
@@ -294,7 +305,10 @@ function start() {
     render();
   });
   render();
-  watchVisibility();
+  requestAnimationFrame(() => setTimeout(() => {
+    ensureCharts(true);
+    watchVisibility();
+  }, 0));
 }
 
 // For tests and benchmarks: the state, render(), and whether a URL update is still pending.
