@@ -77,6 +77,18 @@ static int check_pair_of_vectors(const double *q, int nq, const double *k, int n
     return rc;
 }
 
+/* rope_score and rope_add_score take the same arguments, checked the same way. */
+static int check_score_args(const double *q, int nq, const double *k, int nk, double m,
+                            double n, double base, const double *out)
+{
+    int rc = check_pair_of_vectors(q, nq, k, nk);
+    if (rc == ROPE_OK) rc = check_position(m);
+    if (rc == ROPE_OK) rc = check_position(n);
+    if (rc == ROPE_OK) rc = check_base(base);
+    if (rc == ROPE_OK && out == NULL) rc = ROPE_E_NULL;
+    return rc;
+}
+
 /* A result that overflowed (huge position times a huge theta) is reported,
  * never handed on as NaN. */
 static int check_results(const double *out, int n)
@@ -177,12 +189,8 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
 int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
                double base, double *out)
 {
-    int rc = check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_position(m);
-    if (rc == ROPE_OK) rc = check_position(n);
-    if (rc == ROPE_OK) rc = check_base(base);
+    int rc = check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
-    if (out == NULL) return ROPE_E_NULL;
     double sum = 0.0;
     for (int i = 0; i < nq / 2; i++) {
         double theta = theta_of(i, nq, base);
@@ -218,12 +226,8 @@ int rope_sin_pos(double pos, int d, double base, double *out)
 int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
                    double base, double *out)
 {
-    int rc = check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_position(m);
-    if (rc == ROPE_OK) rc = check_position(n);
-    if (rc == ROPE_OK) rc = check_base(base);
+    int rc = check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
-    if (out == NULL) return ROPE_E_NULL;
     double sum = 0.0;
     for (int j = 0; j < nq; j++) {
         double am = sin_pos_angle(m, j, nq, base), an = sin_pos_angle(n, j, nq, base);

@@ -1,7 +1,7 @@
 // Figure: the rotation angle of every pair at the current gap, on a log axis,
 // with the one-turn (2π) line. Pairs past one turn are coloured apart.
 // Data in: { angles, turns } — plain arrays, one value per pair.
-import { colors, axis, baseOptions, retheme, decadesOnly, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions, chartHandle, decadesOnly, htmlLegend } from './theme.js';
 import { num, decadeTick } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
@@ -97,31 +97,8 @@ export function createAnglesChart(canvas, data) {
   fill(config, data, c);
   htmlLegend(canvas, LEGEND);
   const chart = new window.Chart(canvas, config);
-  let themed = c;
-  let stale = false;
-
-  return {
-    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
-    update(next, draw = true) {
-      const theme = colors();
-      if (theme !== themed) {
-        retheme(chart, theme);
-        themed = theme;
-      }
-      turnsNow = next.turns;
-      anglesNow = next.angles;
-      fill(chart, next, theme);
-      stale = !draw;
-      if (draw) chart.update('none');
-    },
-    /** Draws data that arrived while the chart was out of view. */
-    redraw() {
-      if (!stale) return;
-      stale = false;
-      chart.update('none');
-    },
-    destroy() {
-      chart.destroy();
-    },
-  };
+  return chartHandle(chart, fill, (next) => {
+    turnsNow = next.turns;
+    anglesNow = next.angles;
+  });
 }

@@ -1,7 +1,7 @@
 // Figure: the attention score at a fixed gap as the pair slides along the
 // sequence — RoPE against additive — with the report's starts marked.
 // Data in: { starts, rope, add, marked: [{x, y}], from, to } — plain arrays.
-import { colors, axis, baseOptions, retheme, drawGuide, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions, chartHandle, drawGuide, htmlLegend } from './theme.js';
 import { num } from '../format.js';
 
 const points = (xs, ys) => xs.map((x, j) => ({ x, y: ys[j] }));
@@ -69,30 +69,7 @@ export function createFlatnessChart(canvas, data) {
     { text: "report's starts", mark: 'dot', color: 'var(--c-add)' },
   ]);
   const chart = new window.Chart(canvas, config);
-  let themed = c;
-  let stale = false;
-
-  return {
-    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
-    update(next, draw = true) {
-      current = next;
-      const theme = colors();
-      if (theme !== themed) {
-        retheme(chart, theme);
-        themed = theme;
-      }
-      fill(chart, next, theme);
-      stale = !draw;
-      if (draw) chart.update('none');
-    },
-    /** Draws data that arrived while the chart was out of view. */
-    redraw() {
-      if (!stale) return;
-      stale = false;
-      chart.update('none');
-    },
-    destroy() {
-      chart.destroy();
-    },
-  };
+  return chartHandle(chart, fill, (next) => {
+    current = next;
+  });
 }

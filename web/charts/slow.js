@@ -1,7 +1,7 @@
 // Figure: how many pairs stay under one turn as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
-import { colors, axis, baseOptions, retheme, drawGuide, decadesOnly, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions, chartHandle, drawGuide, decadesOnly, htmlLegend } from './theme.js';
 import { num, decadeTick } from '../format.js';
 
 function fill(target, data, c) {
@@ -69,30 +69,7 @@ export function createSlowChart(canvas, data) {
     { text: 'current gap', mark: 'dot', color: 'var(--c-mark)' },
   ]);
   const chart = new window.Chart(canvas, config);
-  let themed = c;
-  let stale = false;
-
-  return {
-    /** New data; drawn now, or (draw false: the chart is out of view) at the next redraw(). */
-    update(next, draw = true) {
-      current = next;
-      const theme = colors();
-      if (theme !== themed) {
-        retheme(chart, theme);
-        themed = theme;
-      }
-      fill(chart, next, theme);
-      stale = !draw;
-      if (draw) chart.update('none');
-    },
-    /** Draws data that arrived while the chart was out of view. */
-    redraw() {
-      if (!stale) return;
-      stale = false;
-      chart.update('none');
-    },
-    destroy() {
-      chart.destroy();
-    },
-  };
+  return chartHandle(chart, fill, (next) => {
+    current = next;
+  });
 }

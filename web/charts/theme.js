@@ -101,6 +101,38 @@ export function decadesOnly(scale) {
   });
 }
 
+/**
+ * The handle every figure returns. update(next, draw) puts new data into the chart and draws
+ * it now, or, with draw false (the chart is out of view), at the next redraw(); a changed
+ * colour scheme re-themes the chart first. onData(next) lets the figure keep what its plugins
+ * read.
+ */
+export function chartHandle(chart, fill, onData = () => {}) {
+  let themed = colors();
+  let stale = false;
+  return {
+    update(next, draw = true) {
+      const theme = colors();
+      if (theme !== themed) {
+        retheme(chart, theme);
+        themed = theme;
+      }
+      onData(next);
+      fill(chart, next, theme);
+      stale = !draw;
+      if (draw) chart.update('none');
+    },
+    redraw() {
+      if (!stale) return;
+      stale = false;
+      chart.update('none');
+    },
+    destroy() {
+      chart.destroy();
+    },
+  };
+}
+
 /** Re-theme an existing chart in place (after a colour-scheme change). */
 export function retheme(chart, c) {
   const { options } = chart;
