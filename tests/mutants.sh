@@ -15,7 +15,7 @@ OUT=build/mutants
 # from it so the two never drift apart; warnings stay on, but not as errors.
 CORE_SRC=$(sed -n 's/^CORE_SRC *= *//p' Makefile 2>/dev/null)
 STD=$(sed -n 's/^STD *= *//p' Makefile 2>/dev/null)
-: "${CORE_SRC:=c_src/rope.c c_src/report.c}"
+: "${CORE_SRC:=c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c}"
 : "${STD:=-std=c11 -D_POSIX_C_SOURCE=200809L}"
 FLAGS="$STD -O2 -Wall -Wextra -Ic_src"
 TIMEOUT=
@@ -142,16 +142,16 @@ echo "control original: passes ($(sed -n 's/^\(ROPE_TEST_SEED=[0-9]*\)$/\1/p' "$
 # Pair i must turn by pos * theta_i; the mistake takes theta of dimension j = 2i
 # (exponent 4i/d), and sin_pos's exponent 2j/d instead of 2(j//2)/d.
 mutant angle_per_dimension \
-    'rope.c:/^int rope_apply_rope(/,/^}/s|theta_of(i, d, base)|theta_of(2 * i, d, base)|' \
-    'rope.c:/^int rope_score(/,/^}/s|theta_of(i, nq, base)|theta_of(2 * i, nq, base)|' \
-    'rope.c:/^int rope_offset_sweep(/,/^}/s|theta_of(i, nq, base)|theta_of(2 * i, nq, base)|' \
-    'rope.c:/^static double sin_pos_angle(/,/^}/s|(double)(2 \* (j / 2))|(double)(2 * j)|'
+    'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(2 * i, d, base)|' \
+    'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'rope.c:/^double rope_sin_pos_angle(/,/^}/s|(double)(2 \* (j / 2))|(double)(2 * j)|'
 
 # Every pair turns by the same angle (theta_0 = 1 for all).
 mutant one_angle_for_all_pairs \
-    'rope.c:/^int rope_apply_rope(/,/^}/s|theta_of(i, d, base)|theta_of(0, d, base)|' \
-    'rope.c:/^int rope_score(/,/^}/s|theta_of(i, nq, base)|theta_of(0, nq, base)|' \
-    'rope.c:/^int rope_offset_sweep(/,/^}/s|theta_of(i, nq, base)|theta_of(0, nq, base)|'
+    'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(0, d, base)|' \
+    'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
+    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
 
 # Rotation by -angle: the sine changes sign (the sweep's additive part, which
 # uses the same sines as sin_pos values, is left alone).
@@ -160,25 +160,25 @@ mutant clockwise_rotation \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_sincos(a, &s, &c);|& s = -s;|' \
     'rope.c:/^int rope_score(/,/^}/s|rope_sincos(am, &sm, &cm);|& sm = -sm;|' \
     'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|& sn = -sn;|' \
-    'rope.c:s|double rq0 = q0 \* cm - q1 \* sm, rq1 = q0 \* sm + q1 \* cm;|double rq0 = q0 * cm + q1 * sm, rq1 = -q0 * sm + q1 * cm;|' \
-    'rope.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0 * cn + k1 * sn, rk1 = -k0 * sn + k1 * cn;|'
+    'rope_batch.c:s|double rq0 = q0 \* cm - q1 \* sm, rq1 = q0 \* sm + q1 \* cm;|double rq0 = q0 * cm + q1 * sm, rq1 = -q0 * sm + q1 * cm;|' \
+    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0 * cn + k1 * sn, rk1 = -k0 * sn + k1 * cn;|'
 
 # The score rotates the query but leaves the key where it is.
 mutant query_only_rotated \
     'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
-    'rope.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|'
+    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|'
 
 # The additive score adds P[m] to the query only: (q + P[m]) . k.
 mutant position_one_side \
     'rope.c:/^int rope_add_score(/,/^}/s|sum += (q\[j\] + pm) \* (k\[j\] + pn);|sum += (q[j] + pm) * k[j];|' \
-    'rope.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
-    'rope.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
+    'rope_batch.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
+    'rope_batch.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
 
 # Turns reported in radians: the division by 2*pi is forgotten.
 mutant turns_without_two_pi \
-    'rope.c:/^int rope_turns(/,/^}/s| / rope_two_pi||' \
-    'rope.c:/^static int count_slow(/,/^}/s| / rope_two_pi||' \
-    'rope.c:/^int rope_slow_pairs_batch(/,/^}/s| / rope_two_pi||'
+    'rope.c:/^int rope_turns(/,/^}/s| / ROPE_TWO_PI||' \
+    'rope.c:/^static int count_slow(/,/^}/s| / ROPE_TWO_PI||' \
+    'rope_batch.c:/^int rope_slow_pairs_batch(/,/^}/s| / ROPE_TWO_PI||'
 
 # apply_rope rotates the caller's vector in place as well as filling out.
 mutant input_modified_in_place \

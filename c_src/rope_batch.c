@@ -1,0 +1,143 @@
+/* ropescope's batch entry points: one call fills one chart, so nothing crosses
+ * the JS/wasm boundary per element. Meanings in rope.h. */
+#include <math.h>
+#include <stddef.h>
+
+#include "rope.h"
+#include "rope_internal.h"
+#include "rope_math.h"
+
+/* Starts per block in rope_offset_sweep: each block re-anchors its angles
+ * exactly, so rounding never accumulates past one complex product. */
+#define ROPE_SWEEP_BLOCK 64
+
+int rope_pair_angles(int d, double gap, double base, double *out)
+{
+    int rc = rope_check_dim(d);
+    if (rc == ROPE_OK) rc = rope_check_position(gap);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc != ROPE_OK) return rc;
+    if (d >= 2 && out == NULL) return ROPE_E_NULL;
+    for (int i = 0; i < d / 2; i++) out[i] = gap * rope_theta(i, d, base);
+    return rope_check_results(out, d / 2);
+}
+
+/* Pairs outer, deltas inner: one theta per pair instead of one per (pair, delta). */
+int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, int *out)
+{
+    int rc = rope_check_dim(d);
+    if (rc == ROPE_OK) rc = rope_check_positions(deltas, count);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc != ROPE_OK) return rc;
+    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    for (int j = 0; j < count; j++) out[j] = 0;
+    for (int i = 0; i < d / 2; i++) {
+        double theta = rope_theta(i, d, base);
+        if (!isfinite(theta)) return ROPE_E_RANGE;
+        for (int j = 0; j < count; j++)
+            if (deltas[j] * theta / ROPE_TWO_PI < 1.0) out[j]++;
+    }
+    return ROPE_OK;
+}
+
+/* Sums of squares accumulate in out, pairs outer, so each theta is computed once. */
+int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
+                   double base, double *out)
+{
+    int rc = rope_check_vector(vec, d);
+    if (rc == ROPE_OK) rc = rope_check_positions(positions, count);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc != ROPE_OK) return rc;
+    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    double before = 0.0;
+    rc = rope_norm(vec, d, &before);
+    if (rc != ROPE_OK) return rc;
+    for (int j = 0; j < count; j++) out[j] = 0.0;
+    for (int i = 0; i < d / 2; i++) {
+        double theta = rope_theta(i, d, base), x0 = vec[2 * i], x1 = vec[2 * i + 1];
+        for (int j = 0; j < count; j++) {
+            double s, c;
+            rope_sincos(positions[j] * theta, &s, &c);
+            double r0 = x0 * c - x1 * s, r1 = x0 * s + x1 * c;
+            out[j] += r0 * r0;
+            out[j] += r1 * r1;
+        }
+    }
+    for (int j = 0; j < count; j++) {
+        if (d % 2 == 1) out[j] += vec[d - 1] * vec[d - 1];
+        out[j] = fabs(sqrt(out[j]) - before);
+    }
+    return rope_check_results(out, count);
+}
+
+/* One pair's contribution to every start of the sweep. The angle at start j
+ * is the block's anchor angle (exact sin/cos) plus j_in_block * step * theta
+ * (a table of exact sin/cos shared by all blocks), joined by one complex
+ * product; the inner loop then has no dependence between starts. */
+static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
+                       double offset, double start0, double step, int count,
+                       double *rope_acc, double *add_acc)
+{
+    double tc[ROPE_SWEEP_BLOCK], ts[ROPE_SWEEP_BLOCK];
+    int table = count < ROPE_SWEEP_BLOCK ? count : ROPE_SWEEP_BLOCK;
+    for (int j = 0; j < table; j++) {
+        double a = (j * step) * theta;
+        rope_sincos(a, &ts[j], &tc[j]);
+    }
+    for (int b = 0; b < count; b += ROPE_SWEEP_BLOCK) {
+        double s = start0 + b * step;
+        double an = s * theta, am = (s + offset) * theta;
+        double acn, asn, acm, asm_;
+        rope_sincos(an, &asn, &acn);
+        rope_sincos(am, &asm_, &acm);
+        int len = count - b < ROPE_SWEEP_BLOCK ? count - b : ROPE_SWEEP_BLOCK;
+        double *ra = rope_acc + b, *aa = add_acc + b;
+        for (int j = 0; j < len; j++) {
+            double cn = acn * tc[j] - asn * ts[j], sn = asn * tc[j] + acn * ts[j];
+            double cm = acm * tc[j] - asm_ * ts[j], sm = asm_ * tc[j] + acm * ts[j];
+            double rq0 = q0 * cm - q1 * sm, rq1 = q0 * sm + q1 * cm;
+            double rk0 = k0 * cn - k1 * sn, rk1 = k0 * sn + k1 * cn;
+            ra[j] += rq0 * rk0 + rq1 * rk1;
+            /* sin_pos puts sin on the even element and cos on the odd one. */
+            aa[j] += (q0 + sm) * (k0 + sn) + (q1 + cm) * (k1 + cn);
+        }
+    }
+}
+
+int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
+                      double start0, double step, int count, double base, double *out)
+{
+    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
+    if (rc == ROPE_OK) rc = rope_check_position(offset);
+    if (rc == ROPE_OK) rc = rope_check_position(start0);
+    if (rc == ROPE_OK) rc = rope_check_position(step);
+    if (rc == ROPE_OK) rc = rope_check_count(count);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc != ROPE_OK) return rc;
+    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    if (count > 0 && (!isfinite(start0 + (count - 1) * step)
+                      || !isfinite(start0 + (count - 1) * step + offset) || !isfinite(start0 + offset)))
+        return ROPE_E_RANGE;
+    double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
+    for (int j = 0; j < count; j++) {
+        starts[j] = start0 + j * step;
+        rope_acc[j] = 0.0;
+        add_acc[j] = 0.0;
+    }
+    for (int i = 0; i < nq / 2; i++)
+        sweep_pair(q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base),
+                   offset, start0, step, count, rope_acc, add_acc);
+    if (nq % 2 == 1) {
+        /* The unpaired last element is not rotated, but still gets sin_pos. */
+        double ql = q[nq - 1], kl = k[nq - 1];
+        for (int j = 0; j < count; j++) {
+            double s = starts[j];
+            rope_acc[j] += ql * kl;
+            double sm, sn, unused;
+            rope_sincos(rope_sin_pos_angle(s + offset, nq - 1, nq, base), &sm, &unused);
+            rope_sincos(rope_sin_pos_angle(s, nq - 1, nq, base), &sn, &unused);
+            add_acc[j] += (ql + sm) * (kl + sn);
+        }
+    }
+    return rope_check_results(out, 3 * count);
+}
