@@ -66,7 +66,7 @@ export function createSlowChart(canvas, data) {
   fill(config, data, c);
   htmlLegend(canvas, [
     { text: 'slow pairs', mark: 'line', color: 'var(--c-slow)' },
-    { text: 'current gap', mark: 'dot', color: 'var(--c-mark)' },
+    { text: 'current gap', mark: 'disc', color: 'var(--c-mark)' },
   ]);
   const chart = new window.Chart(canvas, config);
   return chartHandle(chart, fill, (next) => {

@@ -74,7 +74,7 @@ export function baseOptions(c) {
 
 /**
  * A legend above the chart as plain HTML, built once: items are
- * { text, mark: 'line' | 'dash' | 'dot' | 'box', color: CSS colour (a var(--…) follows the theme) }.
+ * { text, mark: 'line' | 'dash' | 'dot' | 'disc' | 'box', color: CSS colour (a var(--…) follows the theme) }.
  */
 export function htmlLegend(canvas, items) {
   const box = canvas.closest('.chart-box');
