@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULTS, afterUpdate, allCharts, assertFiniteData, checkCaptions, checkCharts, controlValues,
+  DEFAULTS, afterUpdate, allCharts, anglesOf, assertFiniteData, checkCaptions, checkCharts, controlValues,
   launchBrowser, openPage, settle, startServer, stateFromUrl, text, typeInto, waitReady, pageUrl,
 } from './harness.mjs';
 
@@ -133,7 +133,7 @@ test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
   assert.equal(state.gap, 3, 'ArrowRight on #gap moves the gap from 2 to 3');
   assert.equal((await controlValues(page))['gap-num'], '3');
   let checked = await checkCharts(page, state);
-  assert.equal(checked.charts.angles.datasets[0].data[0], 3, 'pair 0 turns by 3 rad at gap 3');
+  assert.equal(anglesOf(checked.charts.angles)[0], 3, 'pair 0 turns by 3 rad at gap 3');
   await checkCaptions(page, state, checked);
 
   await afterUpdate(page, () => page.keyboard.press('ArrowLeft'));

@@ -246,11 +246,17 @@ function sampleIndexes(n) {
   return [...picked].sort((a, b) => a - b);
 }
 
-/** Fails on any NaN, Infinity or non-number in any chart dataset. */
+/** Every pair's angle from chart-angles data (each pair is in one of its two datasets). */
+export function anglesOf(chart) {
+  return chart.labels.map((_, i) => chart.datasets[0].data[i] ?? chart.datasets[1].data[i]);
+}
+
+/** Fails on any NaN, Infinity or non-number in any chart dataset (null marks "no bar"). */
 export function assertFiniteData(charts) {
   for (const [id, chart] of Object.entries(charts)) {
     if (!chart) continue;
     chart.datasets.forEach((ds, i) => ds.data.forEach((p, j) => {
+      if (p === null && id === 'angles') return;
       const values = p !== null && typeof p === 'object' ? [p.x, p.y] : [p];
       for (const v of values) {
         assert.ok(typeof v === 'number' && Number.isFinite(v),
@@ -294,13 +300,20 @@ export async function checkCharts(page, state, charts = CHARTS) {
   if (got.angles) {
     const { labels, datasets } = got.angles;
     const expected = ref[at.angles];
-    assert.equal(datasets[0].label, 'rotation angle');
-    assert.equal(datasets[1].label, 'one turn (2π)');
+    assert.equal(datasets[0].label, 'past one turn');
+    assert.equal(datasets[1].label, 'under one turn');
     assert.deepEqual(labels, expected.map((_, i) => i), `chart-angles labels ${where}`);
     assert.equal(datasets[0].data.length, dim / 2, `chart-angles has one bar per pair ${where}`);
-    datasets[0].data.forEach((y, i) => assertClose(y, expected[i], `chart-angles pair ${i} ${where}`));
-    datasets[1].data.forEach((y, i) => assertClose(y, TWO_PI, `chart-angles 2π line at ${i}`));
     assert.equal(datasets[1].data.length, dim / 2);
+    expected.forEach((want, i) => {
+      const [fast, slow] = [datasets[0].data[i], datasets[1].data[i]];
+      assert.ok((fast === null) !== (slow === null), `chart-angles pair ${i} is in exactly one dataset ${where}`);
+      assertClose(fast ?? slow, want, `chart-angles pair ${i} ${where}`);
+      // The split is by turns = angle / 2π; right at one turn either side is fine.
+      if (Math.abs(want / TWO_PI - 1) > 1e-9) {
+        assert.equal(fast !== null, want >= TWO_PI, `chart-angles pair ${i} coloured as ${fast !== null ? 'fast' : 'slow'} ${where}`);
+      }
+    });
   }
   if (got.flatness) {
     const [ropeSet, addSet, marks] = got.flatness.datasets;
@@ -384,7 +397,7 @@ export async function checkCaptions(page, state, checked) {
   const { charts } = checked;
   if (charts.angles && state.gap > 0) {
     const caption = await text(page, '#caption-angles');
-    const angles = charts.angles.datasets[0].data;
+    const angles = anglesOf(charts.angles);
     const slow = angles.filter((a) => a < TWO_PI).length;
     assertShows(caption, state.gap, '#caption-angles shows the gap');
     assertShows(caption, slow, '#caption-angles shows the number of slow pairs');

@@ -1,6 +1,9 @@
 // Figure: the rotation angle of every pair at the current gap, on a log axis,
 // with the one-turn (2π) line. Pairs past one turn are coloured apart.
 // Data in: { angles, turns } — plain arrays, one value per pair.
+// Out (Chart.getChart(canvas).data): datasets[0] holds the angles of the pairs past one
+// turn and datasets[1] those under one turn, null elsewhere; one colour per dataset keeps
+// Chart.js on its fast path (a colour per bar is resolved bar by bar on every update).
 import { colors, axis, baseOptions, chartHandle, decadesOnly, htmlLegend } from './theme.js';
 import { num, decadeTick } from '../format.js';
 
@@ -28,15 +31,40 @@ const LEGEND = [
   { text: 'one turn (2π)', mark: 'dash', color: 'var(--c-turn)' },
 ];
 
+// Up to 512 pairs: label about a dozen of them at round steps, so the axis lays out a
+// dozen ticks instead of measuring and skipping hundreds on every update.
+function everyNthPair(scale) {
+  const count = scale.ticks.length;
+  const rough = count / 12;
+  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
+  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
+}
+
 // Works on a chart or on its config before construction (same data/options shape).
 function fill(target, { angles, turns }, c) {
-  const [bars, line] = target.data.datasets;
+  const [fast, slow] = target.data.datasets;
   target.data.labels = angles.map((_, i) => i);
-  bars.data = angles;
-  bars.backgroundColor = turns.map((t) => (t >= 1 ? c.fast : c.slow));
-  line.data = angles.map(() => TWO_PI);
-  line.borderColor = c.turn;
+  fast.data = angles.map((a, i) => (turns[i] >= 1 ? a : null));
+  slow.data = angles.map((a, i) => (turns[i] >= 1 ? null : a));
+  fast.backgroundColor = c.fast;
+  slow.backgroundColor = c.slow;
   Object.assign(target.options.scales.y, yRange(angles));
+}
+
+// The one-turn line: one dashed stroke at y = 2π across the plot.
+function drawTurnLine(chart) {
+  const { ctx, chartArea, scales } = chart;
+  const y = scales.y.getPixelForValue(TWO_PI);
+  if (!Number.isFinite(y)) return;
+  ctx.save();
+  ctx.strokeStyle = colors().turn;
+  ctx.lineWidth = 2;
+  ctx.setLineDash([6, 4]);
+  ctx.beginPath();
+  ctx.moveTo(chartArea.left, y);
+  ctx.lineTo(chartArea.right, y);
+  ctx.stroke();
+  ctx.restore();
 }
 
 // With every angle 0 there are no bars to draw: say so inside the plot area.
@@ -59,7 +87,7 @@ export function createAnglesChart(canvas, data) {
   const c = colors();
   const options = baseOptions(c);
   options.interaction = { mode: 'index', intersect: false };
-  options.plugins.tooltip.filter = (item) => item.datasetIndex === 0;
+  options.plugins.tooltip.filter = (item) => item.raw !== null;
   options.plugins.tooltip.callbacks = {
     title: (items) => `pair ${items[0].label}`,
     label: (item) => {
@@ -70,8 +98,8 @@ export function createAnglesChart(canvas, data) {
   options.scales = {
     x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
       grid: { display: false },
-      // Up to 512 labels: measure a few for the layout instead of every one.
-      ticks: { maxRotation: 0, autoSkipPadding: 8, sampleSize: 4 },
+      ticks: { maxRotation: 0, autoSkip: false },
+      afterBuildTicks: everyNthPair,
     }),
     y: axis(c, 'angle over the gap (radians)', {
       type: 'logarithmic',
@@ -83,16 +111,20 @@ export function createAnglesChart(canvas, data) {
     type: 'bar',
     data: {
       labels: [],
+      // Each pair has a value in exactly one dataset: grouped false puts both in one slot.
       datasets: [
-        { label: 'rotation angle', data: [], barPercentage: 1, categoryPercentage: 0.9, order: 2 },
-        {
-          type: 'line', label: 'one turn (2π)', data: [], borderWidth: 2, borderDash: [6, 4],
-          pointRadius: 0, pointHitRadius: 0, fill: false, order: 1,
-        },
+        { label: 'past one turn', data: [], barPercentage: 1, categoryPercentage: 0.9, grouped: false },
+        { label: 'under one turn', data: [], barPercentage: 1, categoryPercentage: 0.9, grouped: false },
       ],
     },
     options,
-    plugins: [{ id: 'emptyNote', afterDatasetsDraw: (chart) => drawEmptyNote(chart, anglesNow) }],
+    plugins: [{
+      id: 'turnLineAndEmptyNote',
+      afterDatasetsDraw(chart) {
+        drawTurnLine(chart);
+        drawEmptyNote(chart, anglesNow);
+      },
+    }],
   };
   fill(config, data, c);
   htmlLegend(canvas, LEGEND);
