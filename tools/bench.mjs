@@ -7,65 +7,20 @@
 //                  at the defaults and at ?dim=1024&n=4096
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
 //   wasm size      build/rope.wasm
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
 const LOADS = 5;
 const SWEEP_STEPS = 50;
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const KB = 1024;
 
 // ---- serving web/ ----
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function serve(dir) {
-  const port = await freePort();
-  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'],
-    { cwd: dir, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 10000;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
-      throw new Error(`could not serve ${dir} on ${url}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url,
-    stop: () => new Promise((r) => {
-      if (child.exitCode !== null) return r();
-      child.once('exit', r);
-      child.kill('SIGTERM');
-    }),
-  };
-}
 
 // ---- statistics ----
 
@@ -167,8 +122,8 @@ function printTable(rows) {
 
 async function main() {
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/index.html is missing');
-  const server = await serve(WEB);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const server = await startServer(WEB);
+  const browser = await launchBrowser();
   const rows = [];
   try {
     console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);

@@ -1,25 +1,15 @@
 // The controls: every slider and number box redraws every chart to the
 // reference's numbers; bad typed values are named beside the box and leave the
 // charts as they were; the keyboard moves a slider.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULTS, afterUpdate, allCharts, anglesOf, assertFiniteData, checkCaptions, checkCharts, controlValues,
-  launchBrowser, openPage, settle, startServer, stateFromUrl, text, typeInto, waitReady, pageUrl,
+  openPage, settle, stateFromUrl, text, typeInto, waitReady, pageUrl,
+ useServerAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 // Each step: an action, the settings it must lead to, and the paired widget that must follow.
 const STEPS = [
@@ -39,7 +29,7 @@ const STEPS = [
 ];
 
 test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   let expected = { ...DEFAULTS };
@@ -73,7 +63,7 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
 });
 
 test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   const good = await allCharts(page);
@@ -124,7 +114,7 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
 });
 
 test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   await page.focus('#gap');

@@ -1,26 +1,16 @@
 // The report downloads: byte-for-byte what `build/ropescope report` writes for
 // the dim, base and gap on screen, and accepted by tests/check_report.py.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ROOT, afterUpdate, cliReport, launchBrowser, openPage, startServer, stateFromUrl, typeInto, waitReady, pageUrl,
+  ROOT, afterUpdate, cliReport, openPage, stateFromUrl, typeInto, waitReady, pageUrl,
+ useServerAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 async function download(page, button, filename) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
@@ -47,14 +37,14 @@ async function expectCliBytes(page, flags) {
 const flagsOf = (state) => ['--dim', String(state.dim), '--base', String(state.base), '--gap', String(state.gap)];
 
 test('default_downloads_should_equal_the_default_cli_report', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   await waitReady(p.page);
   await expectCliBytes(p.page, []);
   await p.close();
 });
 
 test('downloads_should_follow_the_settings_typed_in_the_boxes', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   await afterUpdate(page, () => typeInto(page, '#dim-num', '96'));
@@ -67,7 +57,7 @@ test('downloads_should_follow_the_settings_typed_in_the_boxes', async () => {
 });
 
 test('downloads_should_follow_the_sliders', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   await afterUpdate(page, () => page.fill('#dim', '200'));
@@ -81,7 +71,7 @@ test('downloads_should_follow_the_sliders', async () => {
 });
 
 test('downloads_should_follow_settings_from_the_url', async () => {
-  const p = await openPage(browser, `${server.url}?dim=18&base=123.5&gap=4095.25&n=256`);
+  const p = await openPage(env.browser, `${env.server.url}?dim=18&base=123.5&gap=4095.25&n=256`);
   await waitReady(p.page);
   await expectCliBytes(p.page, ['--dim', '18', '--base', '123.5', '--gap', '4095.25']);
   await p.close();

@@ -2,6 +2,7 @@
 // Chromium through playwright-core, a page wrapper that records every console
 // error/warning, page error and dialog, chart-data readers, and the Python
 // reference (tests/reference.py --batch) for expected values.
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -76,6 +77,20 @@ export async function startServer(dir = WEB) {
       await exited;
     },
   };
+}
+
+/** One server and one browser for the calling test file, started before its tests and stopped after. */
+export function useServerAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 export function launchBrowser() {

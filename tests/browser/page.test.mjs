@@ -1,32 +1,22 @@
 // The page as served over http: default load against the reference, captions,
 // URL round trip, embed and single-figure views, hostile query strings,
 // accessible labels, and a screenshot (build/screenshot.png).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
-  chartData, launchBrowser, openPage, startServer, stateFromUrl, text, typeInto, waitReady, pageUrl,
+  chartData, openPage, stateFromUrl, text, typeInto, waitReady, pageUrl,
+ useServerAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 const INPUTS = ['dim', 'dim-num', 'base', 'base-num', 'gap', 'gap-num', 'from-num', 'to-num', 'n', 'n-num'];
 
 test('page_should_load_the_defaults_and_match_the_reference', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   for (const id of CHARTS) {
@@ -64,7 +54,7 @@ test('page_should_load_the_defaults_and_match_the_reference', async () => {
 });
 
 test('url_state_should_round_trip_into_a_fresh_page', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   await afterUpdate(page, () => typeInto(page, '#dim-num', '48'));
@@ -80,7 +70,7 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
   const controls = await controlValues(page);
   await p.close();
 
-  const fresh = await openPage(browser, url);
+  const fresh = await openPage(env.browser, url);
   await waitReady(fresh.page);
   assert.deepEqual(await controlValues(fresh.page), controls, `controls after opening ${url}`);
   assert.deepEqual(await allCharts(fresh.page), charts, `charts after opening ${url}`);
@@ -92,7 +82,7 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
 
 // Charts out of view take new data at once but draw it when scrolled into view.
 test('offscreen_chart_should_draw_its_current_data_when_scrolled_into_view', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   const below = await page.evaluate(() =>
@@ -116,7 +106,7 @@ test('offscreen_chart_should_draw_its_current_data_when_scrolled_into_view', asy
 });
 
 test('embed_should_show_only_the_figures', async () => {
-  const p = await openPage(browser, `${server.url}?embed=1`);
+  const p = await openPage(env.browser, `${env.server.url}?embed=1`);
   const { page } = p;
   await waitReady(page);
   for (const id of CHARTS) assert.ok(await page.locator(`#chart-${id}`).isVisible(), `#chart-${id} visible in embed`);
@@ -133,7 +123,7 @@ test('embed_should_show_only_the_figures', async () => {
 for (const view of CHARTS) {
   test(`view_${view}_should_show_that_figure_alone`, async () => {
     for (const query of [`?embed=1&view=${view}`, `?view=${view}&gap=300`]) {
-      const p = await openPage(browser, `${server.url}${query}`);
+      const p = await openPage(env.browser, `${env.server.url}${query}`);
       const { page } = p;
       await waitReady(page, [view]);
       for (const id of CHARTS) {
@@ -172,13 +162,13 @@ const HOSTILE = [
 ];
 
 test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () => {
-  const clean = await openPage(browser, server.url);
+  const clean = await openPage(env.browser, env.server.url);
   await waitReady(clean.page);
   const scripts = await clean.page.evaluate(() => document.scripts.length);
   await clean.close();
 
   for (const { query, names, shown } of HOSTILE) {
-    const p = await openPage(browser, server.url + query);
+    const p = await openPage(env.browser, env.server.url + query);
     const { page } = p;
     await waitReady(page);
     const controls = await controlValues(page);
@@ -211,7 +201,7 @@ test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () =
 });
 
 test('every_control_should_have_an_accessible_label', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   const unlabeled = await page.evaluate(() => {
@@ -240,7 +230,7 @@ test('every_control_should_have_an_accessible_label', async () => {
 });
 
 test('page_should_save_a_screenshot', async () => {
-  const p = await openPage(browser, server.url);
+  const p = await openPage(env.browser, env.server.url);
   await waitReady(p.page);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   const path = join(ROOT, 'build/screenshot.png');
