@@ -2,7 +2,7 @@
 // Prints ropescope's performance figures next to their goals (`make bench`).
 // It measures and reports; it never fails on a slow figure.
 //
-//   cold load      'ropescope:first-chart' mark after navigation start, median of 5 fresh loads
+//   cold load      'ropescope:first-chart' mark after navigation start, median of 9 fresh loads
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
 //                  at the defaults and at ?dim=1024&n=4096
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
@@ -16,7 +16,8 @@ import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
-const LOADS = 5;
+// Cold loads vary by tens of ms on a small machine: nine give a steadier median than five.
+const LOADS = 9;
 const SWEEP_STEPS = 50;
 const KB = 1024;
 
