@@ -95,6 +95,13 @@ function checkList(name, value, maxLength, minLength = 0) {
 const checkVector = (name, value) => checkList(name, value, MAX_DIM);
 const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
 
+// d, one finite gap or delta, and base: what every per-pair function takes.
+function checkPairsArgs(d, name, value, base) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkFinite(name, value);
+  checkBase(base);
+}
+
 function checkSameLength(nameA, a, nameB, b) {
   if (a.length !== b.length) {
     throw new RangeError(
@@ -241,18 +248,14 @@ export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
 }
 
 export function turns(d, delta, base = THETA_BASE) {
-  checkInt('d', d, 0, MAX_DIM);
-  checkFinite('delta', delta);
-  checkBase(base);
+  checkPairsArgs(d, 'delta', delta, base);
   return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) =>
     wasm.rope_turns(d, delta, base, out),
   )[0];
 }
 
 export function slow_pairs(d, delta, base = THETA_BASE) {
-  checkInt('d', d, 0, MAX_DIM);
-  checkFinite('delta', delta);
-  checkBase(base);
+  checkPairsArgs(d, 'delta', delta, base);
   return run('slow_pairs', [], [[1, 'i32']], (out) =>
     wasm.rope_slow_pairs(d, delta, base, out),
   )[0][0];
@@ -262,9 +265,7 @@ export function slow_pairs(d, delta, base = THETA_BASE) {
 
 /** gap * theta_i for every pair, in radians. */
 export function pair_angles(d, gap, base = THETA_BASE) {
-  checkInt('d', d, 0, MAX_DIM);
-  checkFinite('gap', gap);
-  checkBase(base);
+  checkPairsArgs(d, 'gap', gap, base);
   return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) =>
     wasm.rope_pair_angles(d, gap, base, out),
   )[0];
