@@ -9,6 +9,12 @@
 #define ROPE_REPORT_JSON 0
 #define ROPE_REPORT_MARKDOWN 1
 
+/* The report's default settings (docs/SPEC.md, "The report"). */
+#define ROPE_REPORT_DEFAULT_OFFSET 2.0
+#define ROPE_REPORT_DEFAULT_STARTS 3, 10, 100, 4000
+#define ROPE_REPORT_DEFAULT_DELTAS 1, 16, 256, 4096
+#define ROPE_REPORT_DEFAULT_NORM_POSITIONS 0, 1, 7, 100, 4096
+
 typedef struct {
     int dim;
     double base;

@@ -20,6 +20,11 @@ const char *rope_strerror(int code)
     case ROPE_E_NULL: return "a required array is missing (NULL)";
     case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use a smaller position or a larger base";
     case ROPE_E_SPACE: return "output buffer is too small";
+    case ROPE_E_NOMEM: return "out of memory";
+    case ROPE_E_FAR: return "position is beyond 1e10, where doubles can no longer resolve the angle";
+    case ROPE_E_WORK: return "too much work for one call (dimension x count above 268435456)";
+    case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
+    case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";
     default: return "unknown error";
     }
 }

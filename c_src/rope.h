@@ -16,6 +16,11 @@
 #define ROPE_MAX_DIM 65536
 /* Largest number of starts, deltas or positions in one batch call. */
 #define ROPE_MAX_COUNT 65536
+/* Largest position magnitude any rotating function accepts: past it doubles no
+ * longer resolve the angle p * theta to the contract's tolerance. */
+#define ROPE_MAX_POSITION 1e10
+/* Largest work (dimension x count) one call may do, so nothing blocks for minutes. */
+#define ROPE_MAX_WORK 268435456
 
 #define ROPE_OK 0
 #define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */
@@ -27,6 +32,11 @@
 #define ROPE_E_NULL (-7)     /* a required pointer is NULL */
 #define ROPE_E_RANGE (-8)    /* inputs valid, but a result overflowed to Inf or NaN */
 #define ROPE_E_SPACE (-9)    /* the output buffer is too small */
+#define ROPE_E_NOMEM (-10)   /* memory for a temporary could not be allocated */
+#define ROPE_E_FAR (-11)     /* a position's magnitude exceeds ROPE_MAX_POSITION */
+#define ROPE_E_WORK (-12)    /* one call's work (d x count) exceeds ROPE_MAX_WORK */
+#define ROPE_E_SCALING (-13) /* a scaling parameter is missing or out of range */
+#define ROPE_E_CONFIG (-14)  /* a model config key is missing, mistyped or inconsistent */
 
 /* Text for a ROPE_E_* code (a static string; never NULL). */
 const char *rope_strerror(int code);
