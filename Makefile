@@ -11,7 +11,9 @@ CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
+CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c
+CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c
+CLI_HDR = c_src/cli.h c_src/cli_files.h
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -48,8 +50,8 @@ web: $(WEB_BUILT)
 build:
 	mkdir -p build
 
-build/ropescope: c_src/cli.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ c_src/cli.c $(CORE_SRC) -lm
+build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) -lm
@@ -77,7 +79,8 @@ build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
-WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o
+WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
+           build/wasm/parse.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 

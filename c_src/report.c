@@ -10,9 +10,9 @@
 
 #include "rope.h"
 
-static const double default_starts[] = {3, 10, 100, 4000};
-static const double default_deltas[] = {1, 16, 256, 4096};
-static const double default_norm_positions[] = {0, 1, 7, 100, 4096};
+static const double default_starts[] = {ROPE_REPORT_DEFAULT_STARTS};
+static const double default_deltas[] = {ROPE_REPORT_DEFAULT_DELTAS};
+static const double default_norm_positions[] = {ROPE_REPORT_DEFAULT_NORM_POSITIONS};
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -20,7 +20,7 @@ void rope_report_defaults(rope_report_options *o)
 {
     o->dim = ROPE_DIM;
     o->base = ROPE_THETA_BASE;
-    o->offset = 2.0;
+    o->offset = ROPE_REPORT_DEFAULT_OFFSET;
     o->starts = default_starts;
     o->n_starts = COUNT_OF(default_starts);
     o->deltas = default_deltas;
@@ -102,7 +102,8 @@ static int measure(const rope_report_options *o, measures *m)
     double *gaps = malloc((size_t)(o->n_norm_positions > 0 ? o->n_norm_positions : 1) * sizeof(double));
     if (!m->q || !m->k || !m->scan || !m->cross || !m->slow || !m->turns_first
         || !m->turns_last || !m->slow_lo || !m->slow_hi || !turns || !pm || !pn || !gaps) {
-        rc = ROPE_E_SPACE;
+        /* Not ROPE_E_SPACE: a caller would retry with a bigger buffer in vain. */
+        rc = ROPE_E_NOMEM;
         goto done;
     }
     rc = rope_demo_vectors(d, m->q, m->k);
@@ -159,7 +160,7 @@ static void put(writer *w, const char *fmt, ...)
     if (n > 0) w->len += (size_t)n;
 }
 
-/* %.17g always reads back to the same double (CONTRACT.md), and needs no
+/* %.17g always reads back to the same double (docs/SPEC.md), and needs no
  * strtod: the wasm build stays small. */
 static void put_number(writer *w, double v)
 {

@@ -1,5 +1,5 @@
 /*
- * The ropescope report (CONTRACT.md, "The report"): the JSON and Markdown
+ * The ropescope report (docs/SPEC.md, "The report"): the JSON and Markdown
  * texts for any settings, written into a caller-owned buffer. Nothing here
  * touches files, so the CLI and the page's download buttons share it.
  */
@@ -27,13 +27,19 @@ typedef struct {
     int n_norm_positions;
 } rope_report_options;
 
-/* Fill o with CONTRACT.md's default settings (arrays point at static data). */
+/* Fill o with the default settings (the ROPE_REPORT_DEFAULT_* macros, dim
+ * ROPE_DIM, base ROPE_THETA_BASE); its arrays point at static data the
+ * caller must not free. o never NULL. */
 void rope_report_defaults(rope_report_options *o);
 
 /* Write the report in format ROPE_REPORT_JSON or ROPE_REPORT_MARKDOWN.
- * buf: cap bytes, NUL-terminated on success. *len receives the text's length
- * (without the NUL) even when the return is ROPE_E_SPACE, so a caller can
- * retry with len + 1 bytes. Other negative codes are those of rope.h. */
+ * The caller allocates buf: cap bytes, NUL-terminated on success; buf may be
+ * NULL only when cap is 0 (a size query). o and len are never NULL. *len
+ * receives the text's length (without the NUL) even when the return is
+ * ROPE_E_SPACE, so a caller can retry with len + 1 bytes. The measurements
+ * need temporaries it mallocs and frees itself: ROPE_E_NOMEM if that fails
+ * (retrying with a bigger buffer will not help). Other negative codes are
+ * those of rope.h. */
 int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len);
 
 /* rope_report_build with the options spread out, for callers (WebAssembly)

@@ -1,4 +1,4 @@
-/* ropescope core: see rope.h and CONTRACT.md for the meaning of each function. */
+/* ropescope core: see rope.h and docs/SPEC.md for the meaning of each function. */
 #include "rope.h"
 
 #include <math.h>
@@ -7,22 +7,26 @@
 #include "rope_internal.h"
 #include "rope_math.h"
 
+/* The limits appear in messages exactly as rope.h defines them. */
+#define ROPE_STR(x) #x
+#define ROPE_XSTR(x) ROPE_STR(x)
+
 const char *rope_strerror(int code)
 {
     switch (code) {
     case ROPE_OK: return "ok";
-    case ROPE_E_DIM: return "dimension must be an integer in [0, 65536]";
+    case ROPE_E_DIM: return "dimension must be an integer in [0, " ROPE_XSTR(ROPE_MAX_DIM) "]";
     case ROPE_E_BASE: return "base must be a finite number > 0";
     case ROPE_E_POSITION: return "position, offset, gap, delta or angle must be a finite number";
     case ROPE_E_VALUE: return "vector entries must be finite numbers";
     case ROPE_E_LENGTH: return "vector lengths do not match";
-    case ROPE_E_COUNT: return "count must be an integer in [0, 65536]";
+    case ROPE_E_COUNT: return "count must be an integer in [0, " ROPE_XSTR(ROPE_MAX_COUNT) "]";
     case ROPE_E_NULL: return "a required array is missing (NULL)";
     case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use a smaller position or a larger base";
     case ROPE_E_SPACE: return "output buffer is too small";
     case ROPE_E_NOMEM: return "out of memory";
-    case ROPE_E_FAR: return "position is beyond 1e10, where doubles can no longer resolve the angle";
-    case ROPE_E_WORK: return "too much work for one call (dimension x count above 268435456)";
+    case ROPE_E_FAR: return "position is beyond " ROPE_XSTR(ROPE_MAX_POSITION) ", where doubles can no longer resolve the angle";
+    case ROPE_E_WORK: return "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK) ")";
     case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
     case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";
     default: return "unknown error";
@@ -47,6 +51,25 @@ int rope_check_base(double base)
 int rope_check_position(double pos)
 {
     return isfinite(pos) ? ROPE_OK : ROPE_E_POSITION;
+}
+
+int rope_check_rotating(double pos)
+{
+    if (!isfinite(pos)) return ROPE_E_POSITION;
+    return fabs(pos) > ROPE_MAX_POSITION ? ROPE_E_FAR : ROPE_OK;
+}
+
+int rope_check_work(int d, int count)
+{
+    return (long long)d * (long long)count > (long long)ROPE_MAX_WORK ? ROPE_E_WORK : ROPE_OK;
+}
+
+int rope_check_rotating_positions(const double *pos, int count)
+{
+    int rc = rope_check_positions(pos, count);
+    for (int j = 0; j < count && rc == ROPE_OK; j++)
+        if (fabs(pos[j]) > ROPE_MAX_POSITION) rc = ROPE_E_FAR;
+    return rc;
 }
 
 int rope_check_positions(const double *pos, int count)
@@ -82,8 +105,8 @@ static int check_score_args(const double *q, int nq, const double *k, int nk, do
                             double n, double base, const double *out)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_position(m);
-    if (rc == ROPE_OK) rc = rope_check_position(n);
+    if (rc == ROPE_OK) rc = rope_check_rotating(m);
+    if (rc == ROPE_OK) rc = rope_check_rotating(n);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc == ROPE_OK && out == NULL) rc = ROPE_E_NULL;
     return rc;
@@ -98,7 +121,7 @@ int rope_check_results(const double *out, int n)
     return ROPE_OK;
 }
 
-/* theta_i written as base^(-2i/d), the exponent divided exactly as CONTRACT.md does. */
+/* theta_i written as base^(-2i/d), the exponent divided exactly as docs/SPEC.md does. */
 double rope_theta(int i, int d, double base)
 {
     return rope_pow(base, (double)(-2 * i) / (double)d);
@@ -170,7 +193,7 @@ int rope_rotate_pair(double x0, double x1, double angle, double *out)
 int rope_apply_rope(const double *vec, int d, double pos, double base, double *out)
 {
     int rc = rope_check_vector(vec, d);
-    if (rc == ROPE_OK) rc = rope_check_position(pos);
+    if (rc == ROPE_OK) rc = rope_check_rotating(pos);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     if (d > 0 && out == NULL) return ROPE_E_NULL;
@@ -210,7 +233,7 @@ int rope_score(const double *q, int nq, const double *k, int nk, double m, doubl
 int rope_sin_pos(double pos, int d, double base, double *out)
 {
     int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_position(pos);
+    if (rc == ROPE_OK) rc = rope_check_rotating(pos);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     if (d > 0 && out == NULL) return ROPE_E_NULL;
@@ -240,27 +263,6 @@ int rope_add_score(const double *q, int nq, const double *k, int nk, double m, d
     }
     *out = sum;
     return rope_check_results(out, 1);
-}
-
-int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
-                     const double *starts, int count, double base, double *out)
-{
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_position(offset);
-    if (rc == ROPE_OK) rc = rope_check_positions(starts, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc != ROPE_OK) return rc;
-    if (count > 0 && out == NULL) return ROPE_E_NULL;
-    for (int j = 0; j < count; j++) {
-        double s = starts[j];
-        /* Both finite, yet their sum may not be: that is an overflow, not bad input. */
-        if (!isfinite(s + offset)) return ROPE_E_RANGE;
-        out[3 * j] = s;
-        rc = rope_score(q, nq, k, nk, s + offset, s, base, &out[3 * j + 1]);
-        if (rc == ROPE_OK) rc = rope_add_score(q, nq, k, nk, s + offset, s, base, &out[3 * j + 2]);
-        if (rc != ROPE_OK) return rc;
-    }
-    return ROPE_OK;
 }
 
 int rope_turns(int d, double delta, double base, double *out)

@@ -1,11 +1,16 @@
 /*
  * ropescope core: rotary position embedding (RoPE) and the additive sinusoidal
  * method, in doubles, with no I/O and no allocation. The meaning of every
- * function is fixed by CONTRACT.md; this header adds C's conventions:
- *   - the caller owns every buffer; "out: N doubles" says how many are written;
+ * function is fixed by docs/SPEC.md; this header adds C's conventions:
+ *   - the caller allocates and owns every buffer; nothing here allocates;
+ *     "out: N doubles" says how many are written;
+ *   - an out pointer may be NULL only where N is 0 (said per function);
+ *     an input array may be NULL only when its length is 0;
  *   - functions return 0 on success or a negative ROPE_E_* code, and write
  *     nothing useful on failure; rope_strerror(code) gives the text;
- *   - lengths and dimensions are `int` so that a negative one can be reported.
+ *   - lengths and dimensions are `int` so that a negative one can be reported;
+ *   - a position something is rotated by must be within ROPE_MAX_POSITION
+ *     (ROPE_E_FAR); a batch call's d x count must be within ROPE_MAX_WORK.
  */
 #ifndef ROPE_H
 #define ROPE_H
@@ -42,71 +47,94 @@
 const char *rope_strerror(int code);
 
 /* The demo vectors q[j] = cos(0.7 j + 0.3), k[j] = sin(0.4 j + 1.1).
- * out: q and k, d doubles each. */
+ * out: q and k, d doubles each (NULL allowed when d is 0). */
 int rope_demo_vectors(int d, double *q, double *k);
 
-/* Sum of a[j] * b[j], in index order. na must equal nb. */
+/* Sum of a[j] * b[j], in index order. na must equal nb. out: 1 double, never NULL. */
 int rope_dot(const double *a, int na, const double *b, int nb, double *out);
 
-/* Euclidean norm of a (sqrt of the sum of squares, in index order). */
+/* Euclidean norm of a (sqrt of the sum of squares, in index order).
+ * out: 1 double, never NULL. */
 int rope_norm(const double *a, int n, double *out);
 
 /* theta_i = base^(-2 i / d) for i < d / 2: one frequency per pair, in
- * radians per position. out: d / 2 doubles. */
+ * radians per position. out: d / 2 doubles (NULL allowed when d < 2). */
 int rope_thetas(int d, double base, double *out);
 
-/* Counterclockwise rotation of (x0, x1) by angle radians. out: 2 doubles. */
+/* Counterclockwise rotation of (x0, x1) by angle radians (any finite angle:
+ * an angle is not a position). out: 2 doubles, never NULL. */
 int rope_rotate_pair(double x0, double x1, double angle, double *out);
 
 /* Pair (vec[2i], vec[2i+1]) rotated by pos * theta_i; an odd last element is
- * copied unchanged. out: d doubles; out may not alias vec. */
+ * copied unchanged. out: d doubles (NULL allowed when d is 0); out may not
+ * alias vec. */
 int rope_apply_rope(const double *vec, int d, double pos, double base, double *out);
 
-/* dot(apply_rope(q, m), apply_rope(k, n)), computed without temporaries. */
+/* dot(apply_rope(q, m), apply_rope(k, n)), computed without temporaries.
+ * out: 1 double, never NULL. */
 int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
                double base, double *out);
 
 /* Sinusoidal position vector: element j is sin(pos / base^(2 (j / 2) / d)) for
- * even j and cos of the same angle for odd j. out: d doubles. */
+ * even j and cos of the same angle for odd j. out: d doubles (NULL allowed
+ * when d is 0). */
 int rope_sin_pos(double pos, int d, double base, double *out);
 
-/* dot(q + sin_pos(m), k + sin_pos(n)): the position is added to both sides. */
+/* dot(q + sin_pos(m), k + sin_pos(n)): the position is added to both sides.
+ * out: 1 double, never NULL. */
 int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
                    double base, double *out);
 
 /* For each starts[s]: (start, rope_score(q, k, start + offset, start),
- * add_score(q, k, start + offset, start)). out: 3 * count doubles, row-major. */
+ * add_score(q, k, start + offset, start)), bit-identical to those calls.
+ * out: 3 * count doubles, row-major (NULL allowed when count is 0). */
 int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
                      const double *starts, int count, double base, double *out);
 
-/* delta * theta_i / (2 pi): turns pair i makes over a gap of delta.
- * out: d / 2 doubles. */
+/* delta * theta_i / (2 pi): turns pair i makes over a gap of delta. Nothing
+ * is rotated, so any finite delta is accepted.
+ * out: d / 2 doubles (NULL allowed when d < 2). */
 int rope_turns(int d, double delta, double base, double *out);
 
-/* How many pairs make less than one full turn over a gap of delta. */
+/* How many pairs make less than one full turn over a gap of delta (any
+ * finite delta). out: 1 int, never NULL. */
 int rope_slow_pairs(int d, double delta, double base, int *out);
 
 /* ---- Batch entry points: one call fills one chart. ---- */
 
 /* gap * theta_i, the rotation angle of every pair over a gap, in radians.
- * out: d / 2 doubles. */
+ * out: d / 2 doubles (NULL allowed when d < 2). */
 int rope_pair_angles(int d, double gap, double base, double *out);
 
 /* offset_scan over the evenly spaced starts start0 + j * step, j < count, for
  * the dense flatness chart. Each angle is an exactly computed block anchor
  * joined to an exactly computed in-block step by one complex product, so the
  * inner loop needs no trigonometry and errors stay ~1e-15, far inside
- * CONTRACT.md's tolerance. out: 3 * count doubles, planar (unlike
- * offset_scan): count starts, then count rope scores, then count additive. */
+ * docs/SPEC.md's tolerance. out: 3 * count doubles, planar (unlike
+ * offset_scan): count starts, then count rope scores, then count additive
+ * (NULL allowed when count is 0). */
 int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
                       double start0, double step, int count, double base, double *out);
 
-/* slow_pairs(d, deltas[j], base) for each delta. out: count ints. */
+/* slow_pairs(d, deltas[j], base) for each delta.
+ * out: count ints (NULL allowed when count is 0). */
 int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, int *out);
 
 /* |norm(apply_rope(vec, positions[j])) - norm(vec)| for each position.
- * out: count doubles. */
+ * out: count doubles (NULL allowed when count is 0). */
 int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
                    double base, double *out);
+
+/* ---- The number grammar of every layer (docs/SPEC.md, "Numbers and lists"). ---- */
+
+/* text as a plain decimal: [+-]digits[.digits][(e|E)[+-]digits], nothing
+ * around it (no spaces, hex, inf or nan). ROPE_E_VALUE if text is not in that
+ * form, ROPE_E_RANGE if it overflows or a nonzero value underflows to 0.
+ * text and out never NULL (ROPE_E_NULL); out: 1 double. */
+int rope_parse_decimal(const char *text, double *out);
+
+/* text as an integer: [+-]digits only. ROPE_E_VALUE if not in that form,
+ * ROPE_E_RANGE if outside int. out: 1 int, never NULL. */
+int rope_parse_int(const char *text, int *out);
 
 #endif /* ROPE_H */

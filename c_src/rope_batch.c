@@ -14,7 +14,7 @@
 int rope_pair_angles(int d, double gap, double base, double *out)
 {
     int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_position(gap);
+    if (rc == ROPE_OK) rc = rope_check_rotating(gap);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     if (d >= 2 && out == NULL) return ROPE_E_NULL;
@@ -28,6 +28,7 @@ int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, i
     int rc = rope_check_dim(d);
     if (rc == ROPE_OK) rc = rope_check_positions(deltas, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_work(d, count);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++) out[j] = 0;
@@ -45,8 +46,9 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
                    double base, double *out)
 {
     int rc = rope_check_vector(vec, d);
-    if (rc == ROPE_OK) rc = rope_check_positions(positions, count);
+    if (rc == ROPE_OK) rc = rope_check_rotating_positions(positions, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_work(d, count);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     double before = 0.0;
@@ -68,6 +70,66 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
         out[j] = fabs(sqrt(out[j]) - before);
     }
     return rope_check_results(out, count);
+}
+
+/* Within ROPE_MAX_POSITION; false for NaN and the infinities a sum can overflow to. */
+static int near_enough(double pos)
+{
+    return fabs(pos) <= ROPE_MAX_POSITION;
+}
+
+/* Pairs outer, starts inner: each theta and each sin_pos divisor is computed
+ * once per pair instead of once per start. Every start's two sums take their
+ * terms in the order rope_score and rope_add_score do, so the results are
+ * bit-identical to calling those per start. */
+int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
+                     const double *starts, int count, double base, double *out)
+{
+    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
+    if (rc == ROPE_OK) rc = rope_check_position(offset);
+    if (rc == ROPE_OK) rc = rope_check_positions(starts, count);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_work(nq, count);
+    if (rc != ROPE_OK) return rc;
+    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    for (int j = 0; j < count; j++) {
+        /* The query sits at s + offset, the key at s: both are rotated. */
+        if (!near_enough(starts[j]) || !near_enough(starts[j] + offset)) return ROPE_E_FAR;
+        out[3 * j] = starts[j];
+        out[3 * j + 1] = 0.0;
+        out[3 * j + 2] = 0.0;
+    }
+    for (int i = 0; i < nq / 2; i++) {
+        double theta = rope_theta(i, nq, base);
+        /* sin_pos divides by base^(2(j/2)/d): the same divisor for both elements of pair i. */
+        double divisor = rope_pow(base, (double)(2 * i) / (double)nq);
+        double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
+        for (int j = 0; j < count; j++) {
+            double n = starts[j], m = n + offset;
+            double cm, sm, cn, sn;
+            rope_sincos(m * theta, &sm, &cm);
+            rope_sincos(n * theta, &sn, &cn);
+            out[3 * j + 1] += (q0 * cm - q1 * sm) * (k0 * cn - k1 * sn);
+            out[3 * j + 1] += (q0 * sm + q1 * cm) * (k0 * sn + k1 * cn);
+            double pcm, psm, pcn, psn;
+            rope_sincos(m / divisor, &psm, &pcm);
+            rope_sincos(n / divisor, &psn, &pcn);
+            /* sin_pos puts sin on the even element and cos on the odd one. */
+            out[3 * j + 2] += (q0 + psm) * (k0 + psn);
+            out[3 * j + 2] += (q1 + pcm) * (k1 + pcn);
+        }
+    }
+    if (nq % 2 == 1) {
+        double ql = q[nq - 1], kl = k[nq - 1];
+        for (int j = 0; j < count; j++) {
+            double n = starts[j], m = n + offset, sm, sn, unused;
+            out[3 * j + 1] += ql * kl;
+            rope_sincos(rope_sin_pos_angle(m, nq - 1, nq, base), &sm, &unused);
+            rope_sincos(rope_sin_pos_angle(n, nq - 1, nq, base), &sn, &unused);
+            out[3 * j + 2] += (ql + sm) * (kl + sn);
+        }
+    }
+    return rope_check_results(out, 3 * count);
 }
 
 /* One pair's contribution to every start of the sweep. The angle at start j
@@ -113,11 +175,16 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
     if (rc == ROPE_OK) rc = rope_check_position(step);
     if (rc == ROPE_OK) rc = rope_check_count(count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_work(nq, count);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
-    if (count > 0 && (!isfinite(start0 + (count - 1) * step)
-                      || !isfinite(start0 + (count - 1) * step + offset) || !isfinite(start0 + offset)))
-        return ROPE_E_RANGE;
+    /* Positions are linear in j: if both ends are near enough, all are. */
+    if (count > 0) {
+        double last = start0 + (count - 1) * step;
+        if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
+            || !near_enough(last + offset))
+            return ROPE_E_FAR;
+    }
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {
         starts[j] = start0 + j * step;

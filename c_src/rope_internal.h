@@ -1,6 +1,6 @@
 /*
  * What rope.c shares with rope_batch.c: argument checks that return ROPE_E_*
- * codes, and the two frequencies of CONTRACT.md. Not part of the public API.
+ * codes, and the two frequencies of docs/SPEC.md. Not part of the public API.
  */
 #ifndef ROPE_INTERNAL_H
 #define ROPE_INTERNAL_H
@@ -11,6 +11,13 @@ int rope_check_dim(int d);
 int rope_check_count(int count);
 int rope_check_base(double base);
 int rope_check_position(double pos);
+/* A position something is rotated by: finite (ROPE_E_POSITION) and within
+ * ROPE_MAX_POSITION (ROPE_E_FAR). */
+int rope_check_rotating(double pos);
+/* ROPE_E_WORK when d x count exceeds ROPE_MAX_WORK. */
+int rope_check_work(int d, int count);
+/* rope_check_positions, then each within ROPE_MAX_POSITION (ROPE_E_FAR). */
+int rope_check_rotating_positions(const double *pos, int count);
 /* count finite positions (count in [0, ROPE_MAX_COUNT]) */
 int rope_check_positions(const double *pos, int count);
 /* n finite entries, n in [0, ROPE_MAX_DIM] */

@@ -1,0 +1,56 @@
+/* What the ropescope CLI's files share: the output streams, the one-line
+ * error writer, the flag table and the two commands. Not part of the core. */
+#ifndef ROPE_CLI_H
+#define ROPE_CLI_H
+
+#include <stdio.h>
+
+#define ROPE_CLI_EXIT_USAGE 2 /* bad input: nothing was written */
+#define ROPE_CLI_EXIT_IO 1    /* an output could not be written */
+
+/* Where the commands print; rope_cli_run sets them for one call. */
+extern FILE *rope_cli_out;
+extern FILE *rope_cli_err;
+
+/* One line "ropescope: ..." on rope_cli_err (control characters shown as '?');
+ * returns code, so callers can `return rope_cli_fail(2, ...)`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int rope_cli_fail(int code, const char *fmt, ...);
+
+typedef enum { ROPE_FLAG_INT, ROPE_FLAG_NUMBER, ROPE_FLAG_LIST, ROPE_FLAG_TEXT } rope_flag_kind;
+
+/* One row of a command's flag table; the parser fills the last four fields. */
+typedef struct {
+    const char *name; /* "--dim" */
+    rope_flag_kind kind;
+    const char *text; /* the value as given; NULL when the flag is absent */
+    int integer;      /* ROPE_FLAG_INT */
+    double number;    /* ROPE_FLAG_NUMBER */
+    double *list;     /* ROPE_FLAG_LIST: malloc'd, free with rope_cli_free_flags */
+    int count;
+} rope_cli_flag;
+
+/* Parses "--flag value" pairs into the table: unknown, repeated or valueless
+ * flags and values outside the grammar of docs/SPEC.md are refused with one
+ * line naming the flag and value. Returns 0, or the exit code (message
+ * written). *help is set when --help or -h was given (usage is the caller's). */
+int rope_cli_parse_flags(const char *command, rope_cli_flag *flags, int n_flags, int argc,
+                         char **argv, int *help);
+void rope_cli_free_flags(rope_cli_flag *flags, int n_flags);
+/* The row named name (it must exist). */
+rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char *name);
+
+/* The limits as written in rope.h, for messages. */
+#define ROPE_CLI_STR(x) #x
+#define ROPE_CLI_XSTR(x) ROPE_CLI_STR(x)
+
+int rope_cli_report(int argc, char **argv);
+int rope_cli_scan(int argc, char **argv);
+
+/* The whole CLI: argv[0] is the program name. main() is a thin wrapper over
+ * it, and the fuzzer calls it in-process with its own streams. */
+int rope_cli_run(int argc, char **argv, FILE *out, FILE *err);
+
+#endif /* ROPE_CLI_H */

@@ -1,0 +1,138 @@
+/* The CLI's flag table parser and its one-line error writer. Numbers follow
+ * the core's grammar (rope_parse_decimal / rope_parse_int, docs/SPEC.md). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rope.h"
+
+int rope_cli_fail(int code, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* One line, always: a newline inside an echoed value is shown as '?'. */
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+    fprintf(rope_cli_err, "ropescope: %s\n", line);
+    fflush(rope_cli_err);
+    return code;
+}
+
+rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char *name)
+{
+    for (int j = 0; j < n_flags; j++)
+        if (strcmp(flags[j].name, name) == 0) return &flags[j];
+    return NULL;
+}
+
+void rope_cli_free_flags(rope_cli_flag *flags, int n_flags)
+{
+    for (int j = 0; j < n_flags; j++) {
+        free(flags[j].list);
+        flags[j].list = NULL;
+    }
+}
+
+/* Why text is not a number: the grammar, or the size of a double. */
+static int number_problem(const rope_cli_flag *f, int rc, const char *what)
+{
+    if (rc == ROPE_E_RANGE)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s' is outside what a double holds "
+                             "(it overflows, or a nonzero value rounds to 0)", f->name, what);
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a plain decimal number (like 2, -0.5 "
+                         "or 1e4; no spaces, hex, inf or nan), got '%s'", f->name, what);
+}
+
+/* Comma-separated plain decimals, spaces allowed after each comma. */
+static int parse_list(rope_cli_flag *f, const char *text)
+{
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    double *values = malloc((len / 2 + 1) * sizeof(double));
+    int n = 0, code = 0;
+    if (!copy || !values) {
+        code = rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory reading %s", f->name);
+    } else {
+        memcpy(copy, text, len + 1);
+        char *item = copy;
+        for (;;) {
+            char *comma = strchr(item, ',');
+            if (comma) *comma = '\0';
+            if (n > 0)
+                while (*item == ' ') item++;
+            if (n >= ROPE_MAX_COUNT) {
+                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s has more than %d numbers, got '%.40s...'",
+                                     f->name, ROPE_MAX_COUNT, text);
+                break;
+            }
+            int rc = rope_parse_decimal(item, &values[n]);
+            if (rc != ROPE_OK) {
+                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a comma-separated list of 1 to "
+                                     "%d plain decimal numbers, got '%s' (item %d '%s' %s)",
+                                     f->name, ROPE_MAX_COUNT, text, n + 1, item,
+                                     rc == ROPE_E_RANGE ? "does not fit a double" : "is not one");
+                break;
+            }
+            n++;
+            if (!comma) break;
+            item = comma + 1;
+        }
+    }
+    free(copy);
+    if (code != 0) {
+        free(values);
+        return code;
+    }
+    f->list = values;
+    f->count = n;
+    return 0;
+}
+
+static int parse_value(rope_cli_flag *f, const char *text)
+{
+    int rc;
+    f->text = text;
+    switch (f->kind) {
+    case ROPE_FLAG_INT:
+        rc = rope_parse_int(text, &f->integer);
+        if (rc == ROPE_OK) return 0;
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a whole number (digits, optional "
+                             "sign), got '%s'", f->name, text);
+    case ROPE_FLAG_NUMBER:
+        rc = rope_parse_decimal(text, &f->number);
+        return rc == ROPE_OK ? 0 : number_problem(f, rc, text);
+    case ROPE_FLAG_LIST:
+        return parse_list(f, text);
+    case ROPE_FLAG_TEXT:
+    default:
+        return 0;
+    }
+}
+
+int rope_cli_parse_flags(const char *command, rope_cli_flag *flags, int n_flags, int argc,
+                         char **argv, int *help)
+{
+    *help = 0;
+    for (int i = 0; i < argc; i += 2) {
+        const char *name = argv[i];
+        if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+            *help = 1;
+            return 0;
+        }
+        rope_cli_flag *f = rope_cli_flag_named(flags, n_flags, name);
+        if (f == NULL)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "unknown flag '%s' for '%s' (see 'ropescope "
+                                 "%s --help')", name, command, command);
+        if (i + 1 >= argc) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s needs a value", name);
+        if (f->text != NULL)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s is given twice ('%s' and '%s'); give it "
+                                 "once", name, f->text, argv[i + 1]);
+        int code = parse_value(f, argv[i + 1]);
+        if (code != 0) return code;
+    }
+    return 0;
+}

@@ -1,0 +1,146 @@
+/* `ropescope report`: measure, then write rope_report.json and rope_report.md
+ * into one folder as a pair, both or neither (README.md, "Guarantees"). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_files.h"
+#include "report.h"
+#include "rope.h"
+
+static const char report_usage[] =
+    "usage: ropescope report [--dim N] [--base B] [--gap G] [--starts a,b,...]\n"
+    "                        [--deltas a,b,...] [--norm-positions a,b,...] [--out DIR]\n"
+    "\n"
+    "Writes DIR/rope_report.json and DIR/rope_report.md (DIR defaults to '.', and is\n"
+    "created if missing) for the given settings, then prints where it wrote them.\n"
+    "Lists are comma-separated plain decimals; a space may follow each comma.\n"
+    "Defaults: --dim 64 --base 10000 --gap 2 --starts 3,10,100,4000\n"
+    "          --deltas 1,16,256,4096 --norm-positions 0,1,7,100,4096\n";
+
+enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
+
+static const char far_text[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
+                               ", where doubles can no longer resolve the angle";
+
+/* Each position the report rotates, named by the flag that placed it. */
+static int check_positions(const rope_report_options *o)
+{
+    for (int j = 0; j < o->n_starts; j++) {
+        double s = o->starts[j];
+        if (fabs(s) > ROPE_MAX_POSITION)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--starts: position %.17g %s", s, far_text);
+        if (!(fabs(s + o->offset) <= ROPE_MAX_POSITION))
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %.17g: query position %.17g (start "
+                                 "%.17g + gap) %s", o->offset, s + o->offset, s, far_text);
+    }
+    for (int j = 0; j < o->n_norm_positions; j++)
+        if (fabs(o->norm_positions[j]) > ROPE_MAX_POSITION)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--norm-positions: position %.17g %s",
+                                 o->norm_positions[j], far_text);
+    /* One core call rotates a vector of dim entries per listed position. */
+    static const char *const names[] = {"--starts", "--deltas", "--norm-positions"};
+    int counts[] = {o->n_starts, o->n_deltas, o->n_norm_positions};
+    for (int j = 0; j < 3; j++)
+        if ((long long)counts[j] * o->dim > (long long)ROPE_MAX_WORK)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s has %d numbers and --dim is %d: %d x %d "
+                                 "is above the work limit " ROPE_CLI_XSTR(ROPE_MAX_WORK), names[j],
+                                 counts[j], o->dim, counts[j], o->dim);
+    return 0;
+}
+
+static int read_options(rope_cli_flag *fl, rope_report_options *o)
+{
+    rope_report_defaults(o);
+    if (fl[F_DIM].text) o->dim = fl[F_DIM].integer;
+    if (fl[F_BASE].text) o->base = fl[F_BASE].number;
+    if (fl[F_GAP].text) o->offset = fl[F_GAP].number;
+    if (fl[F_STARTS].list) o->starts = fl[F_STARTS].list, o->n_starts = fl[F_STARTS].count;
+    if (fl[F_DELTAS].list) o->deltas = fl[F_DELTAS].list, o->n_deltas = fl[F_DELTAS].count;
+    if (fl[F_NORMS].list)
+        o->norm_positions = fl[F_NORMS].list, o->n_norm_positions = fl[F_NORMS].count;
+    if (o->dim < 0 || o->dim > ROPE_MAX_DIM)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim must be an integer in [0, %d], got '%s'",
+                             ROPE_MAX_DIM, fl[F_DIM].text);
+    if (o->base <= 0.0)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base must be a number > 0, got '%s'",
+                             fl[F_BASE].text);
+    if (fl[F_OUT].text && fl[F_OUT].text[0] == '\0')
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--out must name a folder, got ''");
+    return check_positions(o);
+}
+
+/* The text in a malloc'd buffer of exactly the size it needs. */
+static char *render(const rope_report_options *o, int format, int *len, int *rc)
+{
+    *rc = rope_report_build(o, format, NULL, 0, len);
+    if (*rc != ROPE_E_SPACE) return NULL;
+    char *buf = malloc((size_t)*len + 1);
+    if (!buf) {
+        *rc = ROPE_E_NOMEM;
+        return NULL;
+    }
+    *rc = rope_report_build(o, format, buf, *len + 1, len);
+    if (*rc == ROPE_OK) return buf;
+    free(buf);
+    return NULL;
+}
+
+static int measure_failed(const rope_cli_flag *fl, const rope_report_options *o, int rc)
+{
+    if (rc == ROPE_E_NOMEM)
+        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--dim %d: out of memory while measuring the "
+                             "report", o->dim);
+    /* Every value was in range, yet together they overflow: theta or a
+     * position times theta, both set by the base. */
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base %s with --dim %d and these positions cannot "
+                         "be measured: %s", fl[F_BASE].text ? fl[F_BASE].text : "10000", o->dim,
+                         rope_strerror(rc));
+}
+
+int rope_cli_report(int argc, char **argv)
+{
+    rope_cli_flag fl[N_FLAGS] = {
+        {"--dim", ROPE_FLAG_INT, NULL, 0, 0, NULL, 0},
+        {"--base", ROPE_FLAG_NUMBER, NULL, 0, 0, NULL, 0},
+        {"--gap", ROPE_FLAG_NUMBER, NULL, 0, 0, NULL, 0},
+        {"--starts", ROPE_FLAG_LIST, NULL, 0, 0, NULL, 0},
+        {"--deltas", ROPE_FLAG_LIST, NULL, 0, 0, NULL, 0},
+        {"--norm-positions", ROPE_FLAG_LIST, NULL, 0, 0, NULL, 0},
+        {"--out", ROPE_FLAG_TEXT, NULL, 0, 0, NULL, 0},
+    };
+    rope_report_options o;
+    int help = 0, rc = ROPE_OK, json_len = 0, md_len = 0;
+    char *json = NULL, *md = NULL;
+    int code = rope_cli_parse_flags("report", fl, N_FLAGS, argc, argv, &help);
+    if (code == 0 && help) {
+        fputs(report_usage, rope_cli_out);
+        code = fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        goto done;
+    }
+    if (code == 0) code = read_options(fl, &o);
+    if (code != 0) goto done;
+    json = render(&o, ROPE_REPORT_JSON, &json_len, &rc);
+    if (json) md = render(&o, ROPE_REPORT_MARKDOWN, &md_len, &rc);
+    if (!json || !md) {
+        code = measure_failed(fl, &o, rc);
+        goto done;
+    }
+    const char *dir = fl[F_OUT].text ? fl[F_OUT].text : ".";
+    rope_cli_text texts[2] = {{"rope_report.json", json, (size_t)json_len},
+                              {"rope_report.md", md, (size_t)md_len}};
+    code = rope_cli_write_pair(dir, texts);
+    if (code == 0) {
+        fprintf(rope_cli_out, "wrote %s/%s\nwrote %s/%s\n", dir, texts[0].name, dir, texts[1].name);
+        if (fflush(rope_cli_out) != 0 || ferror(rope_cli_out))
+            code = rope_cli_fail(ROPE_CLI_EXIT_IO, "the report was written, but cannot write to "
+                                 "standard output: %s", strerror(errno ? errno : EIO));
+    }
+done:
+    free(json);
+    free(md);
+    rope_cli_free_flags(fl, N_FLAGS);
+    return code;
+}

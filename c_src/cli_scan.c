@@ -1,0 +1,156 @@
+/* `ropescope scan`: start,rope,add CSV over evenly spaced starts. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rope.h"
+
+/* Rows computed per rope_offset_scan call, so memory stays small. */
+#define SCAN_CHUNK 4096
+/* Most rows one scan prints, whatever the dimension (about 600 MB of CSV). */
+#define SCAN_MAX_ROWS 10000000L
+
+static const char scan_usage[] =
+    "usage: ropescope scan [--dim N] [--base B] [--gap G] [--from S0] [--to S1] [--step K]\n"
+    "\n"
+    "Prints CSV 'start,rope,add': for start = S0, S0+K, ... up to S1, the RoPE and the\n"
+    "additive score of the demo vectors with the query at start+G and the key at start.\n"
+    "Defaults: --dim 64 --base 10000 --gap 2 --from 0 --to 100 --step 1\n";
+
+enum { F_DIM, F_BASE, F_GAP, F_FROM, F_TO, F_STEP, N_FLAGS };
+
+/* The value as the user wrote it, or the default printed. */
+static const char *shown(const rope_cli_flag *f, char *buf, size_t cap)
+{
+    if (f->text) return f->text;
+    if (f->kind == ROPE_FLAG_INT)
+        snprintf(buf, cap, "%d", f->integer);
+    else
+        snprintf(buf, cap, "%.17g", f->number);
+    return buf;
+}
+
+/* Every position a scan rotates is within ROPE_MAX_POSITION: the positions
+ * are linear in the row, so both ends (and both plus the gap) suffice. */
+static int check_far(rope_cli_flag *fl, double last)
+{
+    static const char far[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
+                              ", where doubles can no longer resolve the angle";
+    double from = fl[F_FROM].number, gap = fl[F_GAP].number;
+    char a[40], b[40];
+    if (fabs(from) > ROPE_MAX_POSITION)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--from: position %s %s",
+                             shown(&fl[F_FROM], a, sizeof a), far);
+    if (fabs(last) > ROPE_MAX_POSITION)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to: position %.17g %s", last, far);
+    if (!(fabs(from + gap) <= ROPE_MAX_POSITION) || !(fabs(last + gap) <= ROPE_MAX_POSITION))
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %.17g (start + gap) %s",
+                             shown(&fl[F_GAP], a, sizeof a),
+                             fabs(from + gap) > fabs(last + gap) ? from + gap : last + gap, far);
+    (void)b;
+    return 0;
+}
+
+static int check_settings(rope_cli_flag *fl, long *total)
+{
+    char a[40], b[40];
+    int dim = fl[F_DIM].integer;
+    double from = fl[F_FROM].number, to = fl[F_TO].number, step = fl[F_STEP].number;
+    if (dim < 0 || dim > ROPE_MAX_DIM)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim must be an integer in [0, %d], got '%s'",
+                             ROPE_MAX_DIM, shown(&fl[F_DIM], a, sizeof a));
+    if (fl[F_BASE].number <= 0.0)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base must be a number > 0, got '%s'",
+                             shown(&fl[F_BASE], a, sizeof a));
+    if (step <= 0.0)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--step must be a number > 0, got '%s'",
+                             shown(&fl[F_STEP], a, sizeof a));
+    if (to < from)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to must be >= --from (%s), got '%s'",
+                             shown(&fl[F_FROM], a, sizeof a), shown(&fl[F_TO], b, sizeof b));
+    /* A hair of slack so that --to lands on the last row despite rounding. */
+    double rows = floor((to - from) / step * (1.0 + 1e-12)) + 1.0;
+    if (!(rows <= (double)SCAN_MAX_ROWS))
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--step %s is too small: more than %ld rows "
+                             "from --from %s to --to %.17g", shown(&fl[F_STEP], a, sizeof a),
+                             SCAN_MAX_ROWS, shown(&fl[F_FROM], b, sizeof b), to);
+    if (rows * (double)dim > (double)ROPE_MAX_WORK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim %d with --step %s: %.0f rows x %d is above "
+                             "the work limit " ROPE_CLI_XSTR(ROPE_MAX_WORK), dim,
+                             shown(&fl[F_STEP], a, sizeof a), rows, dim);
+    *total = (long)rows;
+    return check_far(fl, from + (double)(*total - 1) * step);
+}
+
+/* Prints the rows; returns 0, or the exit code after one line naming the output. */
+static int print_rows(const rope_cli_flag *fl, const double *q, const double *k, long total)
+{
+    static double starts[SCAN_CHUNK], out[3 * SCAN_CHUNK];
+    int dim = fl[F_DIM].integer, rc = ROPE_OK, err = 0;
+    double from = fl[F_FROM].number, step = fl[F_STEP].number;
+    if (fputs("start,rope,add\n", rope_cli_out) < 0) err = errno;
+    for (long first = 0; first < total && rc == ROPE_OK && err == 0; first += SCAN_CHUNK) {
+        int n = (int)(total - first < SCAN_CHUNK ? total - first : SCAN_CHUNK);
+        for (int j = 0; j < n; j++) starts[j] = from + (double)(first + j) * step;
+        rc = rope_offset_scan(q, dim, k, dim, fl[F_GAP].number, starts, n, fl[F_BASE].number, out);
+        for (int j = 0; j < n && rc == ROPE_OK; j++)
+            fprintf(rope_cli_out, "%.17g,%.17g,%.17g\n", out[3 * j], out[3 * j + 1], out[3 * j + 2]);
+        if (ferror(rope_cli_out)) err = errno ? errno : EIO;
+    }
+    if (rc != ROPE_OK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "scan failed: %s", rope_strerror(rc));
+    if (err == 0 && fflush(rope_cli_out) != 0) err = errno;
+    if (err == 0 && ferror(rope_cli_out)) err = EIO;
+    if (err != 0)
+        return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the scan to standard output: %s",
+                             strerror(err));
+    return 0;
+}
+
+int rope_cli_scan(int argc, char **argv)
+{
+    rope_cli_flag fl[N_FLAGS] = {
+        {"--dim", ROPE_FLAG_INT, NULL, ROPE_DIM, 0, NULL, 0},
+        {"--base", ROPE_FLAG_NUMBER, NULL, 0, ROPE_THETA_BASE, NULL, 0},
+        {"--gap", ROPE_FLAG_NUMBER, NULL, 0, 2.0, NULL, 0},
+        {"--from", ROPE_FLAG_NUMBER, NULL, 0, 0.0, NULL, 0},
+        {"--to", ROPE_FLAG_NUMBER, NULL, 0, 100.0, NULL, 0},
+        {"--step", ROPE_FLAG_NUMBER, NULL, 0, 1.0, NULL, 0},
+    };
+    int help = 0;
+    long total = 0;
+    int code = rope_cli_parse_flags("scan", fl, N_FLAGS, argc, argv, &help);
+    if (code == 0 && help) {
+        fputs(scan_usage, rope_cli_out);
+        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+    }
+    if (code == 0) code = check_settings(fl, &total);
+    if (code != 0) return code;
+
+    int dim = fl[F_DIM].integer;
+    double *q = malloc((size_t)(dim > 0 ? dim : 1) * sizeof(double));
+    double *k = malloc((size_t)(dim > 0 ? dim : 1) * sizeof(double));
+    int rc = (q && k) ? rope_demo_vectors(dim, q, k) : ROPE_E_NOMEM;
+    if (rc == ROPE_OK) {
+        /* Scores are largest at one end of the range: if any row overflows,
+         * one of these does, so no CSV is ever cut short by an error. */
+        double ends[2] = {fl[F_FROM].number, fl[F_FROM].number + (double)(total - 1) * fl[F_STEP].number};
+        double rows[6];
+        rc = rope_offset_scan(q, dim, k, dim, fl[F_GAP].number, ends, 2, fl[F_BASE].number, rows);
+    }
+    char a[40], b[40];
+    if (rc == ROPE_E_NOMEM)
+        code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--dim %d: out of memory for the vectors", dim);
+    else if (rc != ROPE_OK)
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base %s with --dim %d, --gap %s and starts "
+                             "--from %.17g to --to %.17g cannot be scanned: %s",
+                             shown(&fl[F_BASE], a, sizeof a), dim, shown(&fl[F_GAP], b, sizeof b),
+                             fl[F_FROM].number, fl[F_TO].number, rope_strerror(rc));
+    else
+        code = print_rows(fl, q, k, total);
+    free(q);
+    free(k);
+    return code;
+}
