@@ -15,7 +15,9 @@ OUT=build/mutants
 # from it so the two never drift apart; warnings stay on, but not as errors.
 CORE_SRC=$(sed -n 's/^CORE_SRC *= *//p' Makefile 2>/dev/null)
 STD=$(sed -n 's/^STD *= *//p' Makefile 2>/dev/null)
-: "${CORE_SRC:=c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c}"
+TEST_LDFLAGS=$(sed -n 's/^TEST_LDFLAGS *= *//p' Makefile 2>/dev/null)
+: "${CORE_SRC:=c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c}"
+: "${TEST_LDFLAGS:=-Wl,--wrap=malloc}"
 : "${STD:=-std=c11 -D_POSIX_C_SOURCE=200809L}"
 FLAGS="$STD -O2 -Wall -Wextra -Ic_src"
 TIMEOUT=
@@ -68,7 +70,8 @@ compile() {
         fi
     done
     # shellcheck disable=SC2086 # objs is a word list
-    $CC -o "$dir/test_rope" $objs -lcmocka -lm >>"$dir/build.log" 2>&1
+    # shellcheck disable=SC2086 # TEST_LDFLAGS is a word list
+    $CC -o "$dir/test_rope" $objs $TEST_LDFLAGS -lcmocka -lm >>"$dir/build.log" 2>&1
 }
 
 # Unique names of the tests that failed, from cmocka's output.
@@ -145,13 +148,15 @@ mutant angle_per_dimension \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(2 * i, d, base)|' \
     'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope.c:/^double rope_sin_pos_angle(/,/^}/s|(double)(2 \* (j / 2))|(double)(2 * j)|'
 
 # Every pair turns by the same angle (theta_0 = 1 for all).
 mutant one_angle_for_all_pairs \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(0, d, base)|' \
     'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
-    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
+    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
+    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
 
 # Rotation by -angle: the sine changes sign (the sweep's additive part, which
 # uses the same sines as sin_pos values, is left alone).
@@ -166,7 +171,8 @@ mutant clockwise_rotation \
 # The score rotates the query but leaves the key where it is.
 mutant query_only_rotated \
     'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
-    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|'
+    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|' \
+    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_sincos(n \* theta, &sn, &cn);|sn = 0.0; cn = 1.0;|'
 
 # The additive score adds P[m] to the query only: (q + P[m]) . k.
 mutant position_one_side \

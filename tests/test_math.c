@@ -8,26 +8,11 @@
 #include <string.h>
 
 #include "rope_math.h"
+#include "testlib.h"
 
 #define SAMPLES 400000
 
 static int passed, failed;
-
-static uint64_t rng_state;
-
-/* splitmix64: small, seedable, the same on every platform. */
-static uint64_t next_u64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double uniform(double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(next_u64() >> 11) / 9007199254740992.0);
-}
 
 /* Distance in units in the last place, for finite doubles of the same sign. */
 static uint64_t ulps(double a, double b)
@@ -56,7 +41,7 @@ static void sincos_should_match_libm_within_one_ulp(double lo, double hi, const 
     char detail[160] = "";
     int ok = 1;
     for (int j = 0; j < SAMPLES && ok; j++) {
-        double x = uniform(lo, hi), s, c;
+        double x = rng_uniform(lo, hi), s, c;
         rope_sincos(x, &s, &c);
         double es = sin(x), ec = cos(x);
         int s_ok = fabs(es) > 1e-3 ? ulps(s, es) <= 1 : fabs(s - es) <= 1e-16;
@@ -77,7 +62,7 @@ static void sincos_should_match_libm_past_cody_waite(void)
     char detail[160] = "";
     int ok = 1;
     for (int j = 0; j < SAMPLES && ok; j++) {
-        double x = pow(10.0, uniform(5.9, 15.0)) * ((next_u64() & 1) ? 1.0 : -1.0), s, c;
+        double x = pow(10.0, rng_uniform(5.9, 15.0)) * ((rng_next() & 1) ? 1.0 : -1.0), s, c;
         rope_sincos(x, &s, &c);
         if (fabs(s - sin(x)) > 1e-15 || fabs(c - cos(x)) > 1e-15) {
             ok = 0;
@@ -109,9 +94,9 @@ static void pow_should_match_libm(double y_lo, double y_hi, uint64_t max_ulps, c
     char detail[160] = "";
     int ok = 1;
     for (int j = 0; j < SAMPLES && ok; j++) {
-        double base = pow(10.0, uniform(-3.0, 7.0));
-        double y = (next_u64() & 1) ? -2.0 * (double)(next_u64() % 4096) / 4096.0 * y_hi
-                                    : uniform(y_lo, y_hi);
+        double base = pow(10.0, rng_uniform(-3.0, 7.0));
+        double y = (rng_next() & 1) ? -2.0 * (double)(rng_next() % 4096) / 4096.0 * y_hi
+                                    : rng_uniform(y_lo, y_hi);
         double got = rope_pow(base, y), want = pow(base, y);
         if (!isfinite(want) || want < 1e-300) continue;
         if (ulps(got, want) > max_ulps) {
@@ -134,9 +119,8 @@ static void pow_should_handle_edges(void)
 
 int main(void)
 {
-    const char *env = getenv("ROPE_TEST_SEED");
-    rng_state = env ? strtoull(env, NULL, 10) : 1;
-    printf("test_math: ROPE_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+    if (testlib_read_seed("test_math") != 0) return 2;
+    rng_start(0);
     sincos_should_match_libm_within_one_ulp(-3.2, 3.2, "sincos_should_match_libm_near_zero");
     sincos_should_match_libm_within_one_ulp(-9000.0, 9000.0, "sincos_should_match_libm_to_9000");
     sincos_should_match_libm_within_one_ulp(-8.2e5, 8.2e5, "sincos_should_match_libm_to_8e5");

@@ -1,9 +1,9 @@
 /*
  * Unit tests of the ropescope core (c_src/rope.c) and report writer
- * (c_src/report.c) against CONTRACT.md.
+ * (c_src/report.c) against docs/SPEC.md.
  *
  * - Every float comparison goes through is_close() / assert_close():
- *   CONTRACT.md's tolerance abs(a - b) <= 1e-9 + 1e-6 * abs(b), never ==.
+ *   docs/SPEC.md's tolerance abs(a - b) <= 1e-9 + 1e-6 * abs(b), never ==.
  * - Expected values come from the contract's formulas, written out again
  *   here (the ref_* functions), or from hand-worked cases, never from the
  *   function under test.
@@ -30,6 +30,7 @@
 
 #include "report.h"
 #include "rope.h"
+#include "testlib.h"
 
 #define TEST_PI 3.14159265358979323846
 #define TEST_MAXD 256
@@ -58,10 +59,10 @@ static void note(const char *fmt, ...)
     va_end(ap);
 }
 
-/* CONTRACT.md, "Accuracy": the one float comparison used by every test. */
+/* docs/SPEC.md, "Accuracy": the one float comparison used by every test. */
 static int is_close(double a, double b)
 {
-    return fabs(a - b) <= 1e-9 + 1e-6 * fabs(b);
+    return testlib_close(a, b);
 }
 
 #define assert_close(a, b) close_or_fail((a), (b), #a, #b, __FILE__, __LINE__)
@@ -106,46 +107,13 @@ static void code_or_fail(int got, int want, const char *what, const char *file, 
     }                                       \
     static void name##_body(void)
 
-/* ------------------------------------------------------------------------ */
-/* Seeded random numbers (splitmix64: the same sequence on every platform)  */
-/* ------------------------------------------------------------------------ */
-
-static unsigned long long test_seed;
-static uint64_t rng_state;
-
-/* Each randomized test draws from its own stream, so adding or reordering
- * tests does not change the cases another test sees for a given seed. */
-static void rng_start(unsigned stream)
-{
-    rng_state = (uint64_t)test_seed + 0x632BE59BD9B4E019ull * (uint64_t)stream;
-}
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(rng_next() >> 11) * 0x1.0p-53);
-}
-
-/* Uniform integer in [lo, hi]. */
-static int rng_int(int lo, int hi)
-{
-    return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
-}
-
 static void rng_vector(double *v, int n)
 {
     for (int j = 0; j < n; j++) v[j] = rng_uniform(-1.0, 1.0);
 }
 
 /* ------------------------------------------------------------------------ */
-/* CONTRACT.md's formulas, written out plainly                              */
+/* docs/SPEC.md's formulas, written out plainly                              */
 /* ------------------------------------------------------------------------ */
 
 static double ref_theta(int i, int d, double base)
@@ -474,7 +442,7 @@ TEST(apply_rope_should_hold_rotation_properties_for_random_cases)
         double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
         rng_vector(v, d);
         memcpy(copy, v, sizeof v);
-        note("random case %d: d=%d pos=%.17g base=%.17g (seed %llu)", c, d, pos, base, test_seed);
+        note("random case %d: d=%d pos=%.17g base=%.17g (seed %llu)", c, d, pos, base, testlib_seed);
         assert_code(rope_apply_rope(v, d, 0.0, base, out), ROPE_OK);
         assert_vec_close(out, v, d);
         assert_code(rope_apply_rope(v, d, pos, base, out), ROPE_OK);
@@ -577,7 +545,7 @@ TEST(rope_score_should_depend_on_gap_only_for_random_cases)
         rng_vector(q, d);
         rng_vector(k, d);
         note("random case %d: d=%d m=%.17g n=%.17g shift=%.17g base=%.17g (seed %llu)", c, d, m,
-             n, shift, base, test_seed);
+             n, shift, base, testlib_seed);
         assert_code(rope_score(q, d, k, d, m, n, base, &a), ROPE_OK);
         assert_close(a, ref_rope_score(q, k, d, m, n, base));
         assert_code(rope_score(q, d, k, d, m + shift, n + shift, base, &b), ROPE_OK);
@@ -661,7 +629,7 @@ TEST(add_score_should_match_reference_for_random_cases)
         rng_vector(q, d);
         rng_vector(k, d);
         note("random case %d: d=%d m=%.17g n=%.17g base=%.17g (seed %llu)", c, d, m, n, base,
-             test_seed);
+             testlib_seed);
         assert_code(rope_add_score(q, d, k, d, m, n, base, &score), ROPE_OK);
         assert_close(score, ref_add_score(q, k, d, m, n, base));
     }
@@ -732,6 +700,41 @@ static void check_sweep(const double *q, const double *k, int d, double offset, 
 /* The sweep computes its angles its own way (block anchors times a step
  * table), so it is held to offset_scan and to the reference for block edges
  * (63, 64, 65, 130 starts), odd dims and fractional or negative starts. */
+/* offset_scan before it took pairs outer: one rope_score and one
+ * rope_add_score per start. Kept here to prove the results are the same bits. */
+static int scan_start_by_start(const double *q, const double *k, int d, double offset,
+                               const double *starts, int count, double base, double *out)
+{
+    for (int j = 0; j < count; j++) {
+        double s = starts[j];
+        out[3 * j] = s;
+        int rc = rope_score(q, d, k, d, s + offset, s, base, &out[3 * j + 1]);
+        if (rc == ROPE_OK) rc = rope_add_score(q, d, k, d, s + offset, s, base, &out[3 * j + 2]);
+        if (rc != ROPE_OK) return rc;
+    }
+    return ROPE_OK;
+}
+
+TEST(offset_scan_should_give_the_bits_of_score_and_add_score_per_start)
+{
+    double q[TEST_MAXD], k[TEST_MAXD], starts[40], got[120], want[120];
+    rng_start(7);
+    for (int c = 0; c < 200; c++) {
+        int d = rng_int(0, 130), count = rng_int(0, 40);
+        double offset = (c % 3 == 0) ? (double)rng_int(-50, 50) : rng_uniform(-1e4, 1e4);
+        double base = (c % 4 == 0) ? rng_uniform(1.5, 1e6) : ROPE_THETA_BASE;
+        rng_vector(q, d);
+        rng_vector(k, d);
+        for (int j = 0; j < count; j++)
+            starts[j] = (j % 2) ? (double)rng_int(-5000, 5000) : rng_uniform(-1e9, 1e9);
+        note("random case %d: d=%d count=%d offset=%.17g base=%.17g (seed %llu)", c, d, count,
+             offset, base, testlib_seed);
+        assert_code(rope_offset_scan(q, d, k, d, offset, starts, count, base, got), ROPE_OK);
+        assert_code(scan_start_by_start(q, k, d, offset, starts, count, base, want), ROPE_OK);
+        assert_memory_equal(got, want, (size_t)count * 3 * sizeof(double));
+    }
+}
+
 TEST(offset_sweep_should_match_offset_scan_in_planar_layout)
 {
     static const int dims[] = {0, 1, 2, 7, 63, 64};
@@ -835,7 +838,7 @@ TEST(slow_pairs_should_count_turns_below_one)
         double delta = (c % 2 == 0) ? rng_uniform(0.0, 5000.0) : (double)rng_int(0, 5000);
         double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
         note("random case %d: d=%d delta=%.17g base=%.17g (seed %llu)", c, d, delta, base,
-             test_seed);
+             testlib_seed);
         assert_code(rope_turns(d, delta, base, t), ROPE_OK);
         for (int i = 0; i < d / 2; i++) want += t[i] < 1.0;
         assert_code(rope_slow_pairs(d, delta, base, &n), ROPE_OK);
@@ -900,504 +903,314 @@ TEST(norm_gaps_should_measure_norm_change_after_rotation)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Bad input: one bad argument at a time, every other argument valid       */
+/* Bad input: a table of (function, argument, bad value, expected code),    */
+/* one bad argument at a time, every other argument valid                   */
 /* ------------------------------------------------------------------------ */
 
-static const double nonfinite[] = {NAN, INFINITY, -INFINITY};
-static const double bad_bases[] = {0.0, -0.0, -1.0, -10000.0, NAN, INFINITY, -INFINITY};
-static const int bad_dims[] = {-1, ROPE_MAX_DIM + 1, INT_MIN, INT_MAX};
-static const int bad_counts[] = {-1, ROPE_MAX_COUNT + 1, INT_MIN, INT_MAX};
+/* Every argument a public function takes, in one struct, so that one loop
+ * can vary any of them. */
+typedef struct {
+    const double *q, *k;
+    int nq, nk, d, count;
+    double base, x[3];
+    const double *list;
+    void *out;
+} call_args;
+
+typedef int (*call_fn)(const call_args *a);
+
+/* What an argument is, which decides its bad values and their codes. */
+enum {
+    K_NONE,
+    K_VEC,      /* vector + length: bad lengths, NULL, non-finite entries */
+    K_DIM,      /* a dimension */
+    K_COUNT,    /* a count of list entries */
+    K_BASE,     /* a base */
+    K_ROTATING, /* a position something is rotated by: non-finite, and beyond ROPE_MAX_POSITION */
+    K_REAL,     /* a gap or angle nothing is rotated by: non-finite only */
+    K_ENTRY,    /* a vector entry passed as a number: non-finite */
+    K_ROT_LIST, /* a list of rotating positions */
+    K_LIST,     /* a list of deltas */
+    K_OUT       /* the out pointer */
+};
+enum { S_Q, S_K, S_D, S_BASE, S_X0, S_X1, S_X2, S_LIST, S_COUNT, S_OUT, N_SLOTS };
 
 static const double good_q[8] = {0.9, -0.2, 0.4, 0.7, -0.5, 0.1, 0.3, -0.8};
 static const double good_k[8] = {0.1, 0.6, -0.7, 0.2, 0.5, -0.4, 0.9, 0.3};
 static const double good_list[3] = {0.0, 3.5, 100.0};
 static double ws[1024];
-static int ws_int[64];
-static char ws_text[16384];
+static double ws_out[2048];
+#define ws_text ((char *)ws_out)
 
-typedef int (*real_fn)(double x);
-typedef int (*int_fn)(int n);
-typedef int (*vec_fn)(const double *v, int n);
-typedef int (*pair_fn)(const double *q, int nq, const double *k, int nk);
-
-/* A real argument that must be finite: valid values pass, NaN and +-Inf give `code`. */
-#define reject_nonfinite(fn, code) reject_nonfinite_at(fn, #fn, code, __FILE__, __LINE__)
-static void reject_nonfinite_at(real_fn fn, const char *name, int code, const char *file,
-                                int line)
+static int call_demo(const call_args *a) { return rope_demo_vectors(a->d, a->out, ws + 512); }
+static int call_dot(const call_args *a) { return rope_dot(a->q, a->nq, a->k, a->nk, a->out); }
+static int call_norm(const call_args *a) { return rope_norm(a->q, a->nq, a->out); }
+static int call_thetas(const call_args *a) { return rope_thetas(a->d, a->base, a->out); }
+static int call_rotate(const call_args *a)
 {
-    static const double good[] = {0.0, 1.5, -2.25};
-    for (size_t j = 0; j < COUNT_OF(good); j++) {
-        note("%s(%g) must be accepted", name, good[j]);
-        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
-    }
-    for (size_t j = 0; j < COUNT_OF(nonfinite); j++) {
-        note("%s(%g) must be rejected", name, nonfinite[j]);
-        code_or_fail(fn(nonfinite[j]), code, name, file, line);
-    }
+    return rope_rotate_pair(a->x[0], a->x[1], a->x[2], a->out);
+}
+static int call_apply(const call_args *a)
+{
+    return rope_apply_rope(a->q, a->nq, a->x[0], a->base, a->out);
+}
+static int call_score(const call_args *a)
+{
+    return rope_score(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->base, a->out);
+}
+static int call_sin_pos(const call_args *a) { return rope_sin_pos(a->x[0], a->d, a->base, a->out); }
+static int call_add(const call_args *a)
+{
+    return rope_add_score(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->base, a->out);
+}
+static int call_scan(const call_args *a)
+{
+    return rope_offset_scan(a->q, a->nq, a->k, a->nk, a->x[0], a->list, a->count, a->base, a->out);
+}
+static int call_turns(const call_args *a) { return rope_turns(a->d, a->x[0], a->base, a->out); }
+static int call_slow(const call_args *a) { return rope_slow_pairs(a->d, a->x[0], a->base, a->out); }
+static int call_angles(const call_args *a)
+{
+    return rope_pair_angles(a->d, a->x[0], a->base, a->out);
+}
+static int call_sweep(const call_args *a)
+{
+    return rope_offset_sweep(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->x[2], a->count,
+                             a->base, a->out);
+}
+static int call_slow_batch(const call_args *a)
+{
+    return rope_slow_pairs_batch(a->d, a->list, a->count, a->base, a->out);
+}
+static int call_norm_gaps(const call_args *a)
+{
+    return rope_norm_gaps(a->q, a->nq, a->list, a->count, a->base, a->out);
+}
+/* The report with its starts, deltas or norm positions as the varied list. */
+static int call_report(const call_args *a, int which)
+{
+    int len;
+    const double *lists[3] = {good_list, good_list, good_list};
+    int counts[3] = {3, 3, 3};
+    lists[which] = a->list;
+    counts[which] = a->count;
+    return rope_report_write(ROPE_REPORT_MARKDOWN, a->d, a->base, a->x[0], lists[0], counts[0],
+                             lists[1], counts[1], lists[2], counts[2], a->out,
+                             a->out ? (int)sizeof ws_out : 16, &len);
+}
+static int call_report_starts(const call_args *a) { return call_report(a, 0); }
+static int call_report_deltas(const call_args *a) { return call_report(a, 1); }
+static int call_report_norms(const call_args *a) { return call_report(a, 2); }
+
+/* Each public function and the kind of each of its arguments (slot order:
+ * q, k, d, base, x0, x1, x2, list, count, out). */
+static const struct {
+    const char *name;
+    call_fn call;
+    unsigned char kind[N_SLOTS];
+} functions[] = {
+    {"demo_vectors", call_demo, {0, 0, K_DIM, 0, 0, 0, 0, 0, 0, K_OUT}},
+    {"dot", call_dot, {K_VEC, K_VEC, 0, 0, 0, 0, 0, 0, 0, K_OUT}},
+    {"norm", call_norm, {K_VEC, 0, 0, 0, 0, 0, 0, 0, 0, K_OUT}},
+    {"thetas", call_thetas, {0, 0, K_DIM, K_BASE, 0, 0, 0, 0, 0, K_OUT}},
+    {"rotate_pair", call_rotate, {0, 0, 0, 0, K_ENTRY, K_ENTRY, K_REAL, 0, 0, K_OUT}},
+    {"apply_rope", call_apply, {K_VEC, 0, 0, K_BASE, K_ROTATING, 0, 0, 0, 0, K_OUT}},
+    {"score", call_score, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, 0, 0, 0, K_OUT}},
+    {"sin_pos", call_sin_pos, {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, 0, 0, K_OUT}},
+    {"add_score", call_add, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, 0, 0, 0, K_OUT}},
+    {"offset_scan", call_scan, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+    {"turns", call_turns, {0, 0, K_DIM, K_BASE, K_REAL, 0, 0, 0, 0, K_OUT}},
+    {"slow_pairs", call_slow, {0, 0, K_DIM, K_BASE, K_REAL, 0, 0, 0, 0, K_OUT}},
+    {"pair_angles", call_angles, {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, 0, 0, K_OUT}},
+    {"offset_sweep", call_sweep,
+     {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, K_ROTATING, 0, K_COUNT, K_OUT}},
+    {"slow_pairs_batch", call_slow_batch, {0, 0, K_DIM, K_BASE, 0, 0, 0, K_LIST, K_COUNT, K_OUT}},
+    {"norm_gaps", call_norm_gaps, {K_VEC, 0, 0, K_BASE, 0, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+    {"report(starts)", call_report_starts,
+     {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+    {"report(deltas)", call_report_deltas, {0, 0, 0, 0, 0, 0, 0, K_LIST, K_COUNT, 0}},
+    {"report(norm_positions)", call_report_norms, {0, 0, 0, 0, 0, 0, 0, K_ROT_LIST, K_COUNT, 0}},
+};
+
+/* Bad numbers for each kind of number argument, and the code each must give;
+ * code ROPE_OK rows are good values that must be accepted. */
+static const struct {
+    unsigned char kind;
+    double value;
+    int code;
+} numbers[] = {
+    {K_BASE, 10000.0, ROPE_OK}, {K_BASE, 1.5, ROPE_OK}, {K_BASE, 0.5, ROPE_OK},
+    {K_BASE, 0.0, ROPE_E_BASE}, {K_BASE, -0.0, ROPE_E_BASE}, {K_BASE, -1.0, ROPE_E_BASE},
+    {K_BASE, NAN, ROPE_E_BASE}, {K_BASE, INFINITY, ROPE_E_BASE}, {K_BASE, -INFINITY, ROPE_E_BASE},
+    {K_ROTATING, 0.0, ROPE_OK}, {K_ROTATING, -2.25, ROPE_OK}, {K_ROTATING, 4096.5, ROPE_OK},
+    {K_ROTATING, NAN, ROPE_E_POSITION}, {K_ROTATING, INFINITY, ROPE_E_POSITION},
+    {K_ROTATING, -INFINITY, ROPE_E_POSITION}, {K_ROTATING, 2e10, ROPE_E_FAR},
+    {K_ROTATING, -1e16, ROPE_E_FAR}, {K_ROTATING, 1e308, ROPE_E_FAR},
+    {K_REAL, 0.0, ROPE_OK}, {K_REAL, -2.25, ROPE_OK}, {K_REAL, 1e16, ROPE_OK},
+    {K_REAL, NAN, ROPE_E_POSITION}, {K_REAL, INFINITY, ROPE_E_POSITION},
+    {K_REAL, -INFINITY, ROPE_E_POSITION},
+    {K_ENTRY, 0.0, ROPE_OK}, {K_ENTRY, -3.5, ROPE_OK}, {K_ENTRY, NAN, ROPE_E_VALUE},
+    {K_ENTRY, INFINITY, ROPE_E_VALUE}, {K_ENTRY, -INFINITY, ROPE_E_VALUE},
+    /* List entries: the same rules as one number of that kind. */
+    {K_ROT_LIST, 7.0, ROPE_OK}, {K_ROT_LIST, NAN, ROPE_E_POSITION},
+    {K_ROT_LIST, -INFINITY, ROPE_E_POSITION}, {K_ROT_LIST, 1e16, ROPE_E_FAR},
+    {K_LIST, 1e16, ROPE_OK}, {K_LIST, NAN, ROPE_E_POSITION}, {K_LIST, INFINITY, ROPE_E_POSITION},
+};
+
+static const struct {
+    unsigned char kind;
+    int value;
+    int code;
+} integers[] = {
+    {K_DIM, 1, ROPE_OK}, {K_DIM, 3, ROPE_OK}, {K_DIM, 8, ROPE_OK},
+    {K_DIM, -1, ROPE_E_DIM}, {K_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM}, {K_DIM, INT_MIN, ROPE_E_DIM},
+    {K_DIM, INT_MAX, ROPE_E_DIM},
+    {K_COUNT, 1, ROPE_OK}, {K_COUNT, 2, ROPE_OK}, {K_COUNT, -1, ROPE_E_COUNT},
+    {K_COUNT, ROPE_MAX_COUNT + 1, ROPE_E_COUNT}, {K_COUNT, INT_MIN, ROPE_E_COUNT},
+    {K_COUNT, INT_MAX, ROPE_E_COUNT},
+};
+
+static call_args good_args(void)
+{
+    call_args a = {good_q, good_k, 8, 8, 8, 3, ROPE_THETA_BASE, {1.5, 2.0, 0.5}, good_list, NULL};
+    a.out = ws_out; /* big enough for every function's output, the report's included */
+    return a;
 }
 
-#define reject_bad_base(fn) reject_bad_base_at(fn, #fn, __FILE__, __LINE__)
-static void reject_bad_base_at(real_fn fn, const char *name, const char *file, int line)
+static void expect(int fn, const call_args *a, int want, const char *what)
 {
-    static const double good[] = {ROPE_THETA_BASE, 1.5, 0.5};
-    for (size_t j = 0; j < COUNT_OF(good); j++) {
-        note("%s(base %g) must be accepted", name, good[j]);
-        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
-    }
-    for (size_t j = 0; j < COUNT_OF(bad_bases); j++) {
-        note("%s(base %g) must be rejected", name, bad_bases[j]);
-        code_or_fail(fn(bad_bases[j]), ROPE_E_BASE, name, file, line);
-    }
+    note("%s with %s", functions[fn].name, what);
+    code_or_fail(functions[fn].call(a), want, functions[fn].name, __FILE__, __LINE__);
 }
 
-#define reject_bad_int(fn, bad, code) \
-    reject_bad_int_at(fn, #fn, bad, (int)COUNT_OF(bad), code, __FILE__, __LINE__)
-static void reject_bad_int_at(int_fn fn, const char *name, const int *bad, int n_bad, int code,
-                              const char *file, int line)
+/* The vector slot (q or k): bad lengths, NULL, and a non-finite entry. */
+static void vary_vector(int fn, int slot)
 {
-    static const int good[] = {1, 3, 8};
-    for (size_t j = 0; j < COUNT_OF(good); j++) {
-        note("%s(%d) must be accepted", name, good[j]);
-        code_or_fail(fn(good[j]), ROPE_OK, name, file, line);
-    }
-    for (int j = 0; j < n_bad; j++) {
-        note("%s(%d) must be rejected", name, bad[j]);
-        code_or_fail(fn(bad[j]), code, name, file, line);
-    }
-}
-
-/* One vector argument: bad lengths, NULL, and NaN / +-Inf at several places. */
-#define reject_bad_vector(fn) reject_bad_vector_at(fn, #fn, __FILE__, __LINE__)
-static void reject_bad_vector_at(vec_fn fn, const char *name, const char *file, int line)
-{
-    static const int places[] = {0, 5, 7};
+    static const int bad_lengths[] = {-1, ROPE_MAX_DIM + 1, INT_MIN, INT_MAX};
+    static const double entries[] = {NAN, INFINITY, -INFINITY};
     double bad[8];
-    note("%s with valid vectors", name);
-    code_or_fail(fn(good_q, 8), ROPE_OK, name, file, line);
-    code_or_fail(fn(good_q, 7), ROPE_OK, name, file, line);
-    code_or_fail(fn(NULL, 0), ROPE_OK, name, file, line);
-    for (size_t j = 0; j < COUNT_OF(bad_dims); j++) {
-        note("%s with length %d", name, bad_dims[j]);
-        code_or_fail(fn(good_q, bad_dims[j]), ROPE_E_DIM, name, file, line);
+    char what[96];
+    for (size_t j = 0; j < COUNT_OF(bad_lengths); j++) {
+        call_args a = good_args();
+        *(slot == S_Q ? &a.nq : &a.nk) = bad_lengths[j];
+        snprintf(what, sizeof what, "vector %d of length %d", slot, bad_lengths[j]);
+        expect(fn, &a, ROPE_E_DIM, what);
     }
-    note("%s with NULL vector", name);
-    code_or_fail(fn(NULL, 8), ROPE_E_NULL, name, file, line);
-    for (size_t x = 0; x < COUNT_OF(nonfinite); x++)
-        for (size_t p = 0; p < COUNT_OF(places); p++) {
-            memcpy(bad, good_q, sizeof bad);
-            bad[places[p]] = nonfinite[x];
-            note("%s with v[%d] = %g", name, places[p], nonfinite[x]);
-            code_or_fail(fn(bad, 8), ROPE_E_VALUE, name, file, line);
+    call_args a = good_args();
+    *(slot == S_Q ? &a.q : &a.k) = NULL;
+    expect(fn, &a, ROPE_E_NULL, "a NULL vector of length 8");
+    for (size_t j = 0; j < COUNT_OF(entries); j++)
+        for (int at = 0; at < 8; at += 7) {
+            memcpy(bad, slot == S_Q ? good_q : good_k, sizeof bad);
+            bad[at] = entries[j];
+            a = good_args();
+            *(slot == S_Q ? &a.q : &a.k) = bad;
+            snprintf(what, sizeof what, "vector %d entry %d = %g", slot, at, entries[j]);
+            expect(fn, &a, ROPE_E_VALUE, what);
         }
 }
 
-/* Two vectors that must match: the above for each, plus mismatched lengths. */
-#define reject_bad_pair(fn) reject_bad_pair_at(fn, #fn, __FILE__, __LINE__)
-static void reject_bad_pair_at(pair_fn fn, const char *name, const char *file, int line)
+/* One number slot (x0..x2 or base) or a list entry set to each value of its kind. */
+static void vary_number(int fn, int slot, unsigned char kind)
 {
-    static const int places[] = {0, 5, 7};
-    double bad[8];
-    note("%s with valid vectors", name);
-    code_or_fail(fn(good_q, 8, good_k, 8), ROPE_OK, name, file, line);
-    code_or_fail(fn(good_q, 7, good_k, 7), ROPE_OK, name, file, line);
-    code_or_fail(fn(NULL, 0, NULL, 0), ROPE_OK, name, file, line);
-    note("%s with lengths 8 and 6", name);
-    code_or_fail(fn(good_q, 8, good_k, 6), ROPE_E_LENGTH, name, file, line);
-    code_or_fail(fn(good_q, 6, good_k, 8), ROPE_E_LENGTH, name, file, line);
-    code_or_fail(fn(good_q, 0, good_k, 1), ROPE_E_LENGTH, name, file, line);
-    for (size_t j = 0; j < COUNT_OF(bad_dims); j++) {
-        note("%s with length %d", name, bad_dims[j]);
-        code_or_fail(fn(good_q, bad_dims[j], good_k, bad_dims[j]), ROPE_E_DIM, name, file, line);
-        code_or_fail(fn(good_q, 8, good_k, bad_dims[j]), ROPE_E_DIM, name, file, line);
-        code_or_fail(fn(good_q, bad_dims[j], good_k, 8), ROPE_E_DIM, name, file, line);
+    char what[96];
+    for (size_t j = 0; j < COUNT_OF(numbers); j++) {
+        if (numbers[j].kind != kind) continue;
+        call_args a = good_args();
+        double list[3] = {good_list[0], good_list[1], good_list[2]};
+        if (slot == S_BASE) a.base = numbers[j].value;
+        else if (slot == S_LIST) list[2] = numbers[j].value, a.list = list;
+        else a.x[slot - S_X0] = numbers[j].value;
+        snprintf(what, sizeof what, "argument %d = %g", slot, numbers[j].value);
+        expect(fn, &a, numbers[j].code, what);
     }
-    note("%s with a NULL vector", name);
-    code_or_fail(fn(NULL, 8, good_k, 8), ROPE_E_NULL, name, file, line);
-    code_or_fail(fn(good_q, 8, NULL, 8), ROPE_E_NULL, name, file, line);
-    for (size_t x = 0; x < COUNT_OF(nonfinite); x++)
-        for (size_t p = 0; p < COUNT_OF(places); p++) {
-            memcpy(bad, good_q, sizeof bad);
-            bad[places[p]] = nonfinite[x];
-            note("%s with q[%d] = %g", name, places[p], nonfinite[x]);
-            code_or_fail(fn(bad, 8, good_k, 8), ROPE_E_VALUE, name, file, line);
-            note("%s with k[%d] = %g", name, places[p], nonfinite[x]);
-            code_or_fail(fn(good_q, 8, bad, 8), ROPE_E_VALUE, name, file, line);
+}
+
+static void vary_integer(int fn, int slot, unsigned char kind)
+{
+    char what[96];
+    for (size_t j = 0; j < COUNT_OF(integers); j++) {
+        if (integers[j].kind != kind) continue;
+        call_args a = good_args();
+        *(slot == S_D ? &a.d : &a.count) = integers[j].value;
+        snprintf(what, sizeof what, "argument %d = %d", slot, integers[j].value);
+        expect(fn, &a, integers[j].code, what);
+    }
+}
+
+TEST(every_function_should_reject_each_bad_argument_with_its_code)
+{
+    for (int fn = 0; fn < (int)COUNT_OF(functions); fn++) {
+        call_args a = good_args();
+        expect(fn, &a, ROPE_OK, "valid arguments");
+        for (int slot = 0; slot < N_SLOTS; slot++) {
+            unsigned char kind = functions[fn].kind[slot];
+            if (kind == K_VEC) vary_vector(fn, slot);
+            else if (kind == K_DIM || kind == K_COUNT) vary_integer(fn, slot, kind);
+            else if (kind != K_NONE && kind != K_OUT) vary_number(fn, slot, kind);
+            if (kind == K_OUT || kind == K_ROT_LIST || kind == K_LIST) {
+                a = good_args();
+                *(kind == K_OUT ? &a.out : (void **)&a.list) = NULL;
+                expect(fn, &a, ROPE_E_NULL, kind == K_OUT ? "a NULL out" : "a NULL list");
+            }
         }
-}
-
-/* Adapters: each varies one argument of one public function. */
-static int demo_dim(int d) { return rope_demo_vectors(d, ws, ws + 512); }
-static int dot_pair(const double *q, int nq, const double *k, int nk)
-{
-    return rope_dot(q, nq, k, nk, ws);
-}
-static int norm_vec(const double *v, int n) { return rope_norm(v, n, ws); }
-static int thetas_dim(int d) { return rope_thetas(d, ROPE_THETA_BASE, ws); }
-static int thetas_base(double x) { return rope_thetas(8, x, ws); }
-static int rotate_x0(double x) { return rope_rotate_pair(x, 0.5, 0.3, ws); }
-static int rotate_x1(double x) { return rope_rotate_pair(0.5, x, 0.3, ws); }
-static int rotate_angle(double x) { return rope_rotate_pair(0.5, -0.25, x, ws); }
-static int apply_vec(const double *v, int n) { return rope_apply_rope(v, n, 1.5, 1e4, ws); }
-static int apply_pos(double x) { return rope_apply_rope(good_q, 8, x, ROPE_THETA_BASE, ws); }
-static int apply_base(double x) { return rope_apply_rope(good_q, 8, 1.5, x, ws); }
-static int score_pair(const double *q, int nq, const double *k, int nk)
-{
-    return rope_score(q, nq, k, nk, 5.0, 2.0, ROPE_THETA_BASE, ws);
-}
-static int score_m(double x) { return rope_score(good_q, 8, good_k, 8, x, 2.0, 1e4, ws); }
-static int score_n(double x) { return rope_score(good_q, 8, good_k, 8, 5.0, x, 1e4, ws); }
-static int score_base(double x) { return rope_score(good_q, 8, good_k, 8, 5.0, 2.0, x, ws); }
-static int sin_pos_dim(int d) { return rope_sin_pos(3.0, d, ROPE_THETA_BASE, ws); }
-static int sin_pos_pos(double x) { return rope_sin_pos(x, 8, ROPE_THETA_BASE, ws); }
-static int sin_pos_base(double x) { return rope_sin_pos(3.0, 8, x, ws); }
-static int add_pair(const double *q, int nq, const double *k, int nk)
-{
-    return rope_add_score(q, nq, k, nk, 5.0, 2.0, ROPE_THETA_BASE, ws);
-}
-static int add_m(double x) { return rope_add_score(good_q, 8, good_k, 8, x, 2.0, 1e4, ws); }
-static int add_n(double x) { return rope_add_score(good_q, 8, good_k, 8, 5.0, x, 1e4, ws); }
-static int add_base(double x) { return rope_add_score(good_q, 8, good_k, 8, 5.0, 2.0, x, ws); }
-static int scan_pair(const double *q, int nq, const double *k, int nk)
-{
-    return rope_offset_scan(q, nq, k, nk, 2.0, good_list, 3, ROPE_THETA_BASE, ws);
-}
-static int scan_offset(double x)
-{
-    return rope_offset_scan(good_q, 8, good_k, 8, x, good_list, 3, ROPE_THETA_BASE, ws);
-}
-static int scan_start(double x)
-{
-    double starts[3] = {0.0, 3.5, x};
-    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, 3, ROPE_THETA_BASE, ws);
-}
-static int scan_first_start(double x)
-{
-    double starts[3] = {x, 3.5, 10.0};
-    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, 3, ROPE_THETA_BASE, ws);
-}
-static int scan_base(double x)
-{
-    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, good_list, 3, x, ws);
-}
-static int scan_count(int n)
-{
-    double starts[8] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0};
-    return rope_offset_scan(good_q, 8, good_k, 8, 2.0, starts, n, ROPE_THETA_BASE, ws);
-}
-static int turns_dim(int d) { return rope_turns(d, 16.0, ROPE_THETA_BASE, ws); }
-static int turns_delta(double x) { return rope_turns(8, x, ROPE_THETA_BASE, ws); }
-static int turns_base(double x) { return rope_turns(8, 16.0, x, ws); }
-static int slow_dim(int d) { return rope_slow_pairs(d, 16.0, ROPE_THETA_BASE, ws_int); }
-static int slow_delta(double x) { return rope_slow_pairs(8, x, ROPE_THETA_BASE, ws_int); }
-static int slow_base(double x) { return rope_slow_pairs(8, 16.0, x, ws_int); }
-static int angles_dim(int d) { return rope_pair_angles(d, 2.0, ROPE_THETA_BASE, ws); }
-static int angles_gap(double x) { return rope_pair_angles(8, x, ROPE_THETA_BASE, ws); }
-static int angles_base(double x) { return rope_pair_angles(8, 2.0, x, ws); }
-static int sweep_pair_fn(const double *q, int nq, const double *k, int nk)
-{
-    return rope_offset_sweep(q, nq, k, nk, 2.0, 0.0, 1.5, 3, ROPE_THETA_BASE, ws);
-}
-static int sweep_offset(double x)
-{
-    return rope_offset_sweep(good_q, 8, good_k, 8, x, 0.0, 1.5, 3, ROPE_THETA_BASE, ws);
-}
-static int sweep_start0(double x)
-{
-    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, x, 1.5, 3, ROPE_THETA_BASE, ws);
-}
-static int sweep_step(double x)
-{
-    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, x, 3, ROPE_THETA_BASE, ws);
-}
-static int sweep_base(double x)
-{
-    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.5, 3, x, ws);
-}
-static int sweep_count(int n)
-{
-    return rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.5, n, ROPE_THETA_BASE, ws);
-}
-static int batch_dim(int d) { return rope_slow_pairs_batch(d, good_list, 3, 1e4, ws_int); }
-static int batch_delta(double x)
-{
-    double deltas[3] = {1.0, x, 16.0};
-    return rope_slow_pairs_batch(8, deltas, 3, ROPE_THETA_BASE, ws_int);
-}
-static int batch_base(double x) { return rope_slow_pairs_batch(8, good_list, 3, x, ws_int); }
-static int batch_count(int n)
-{
-    double deltas[8] = {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0};
-    return rope_slow_pairs_batch(8, deltas, n, ROPE_THETA_BASE, ws_int);
-}
-static int gaps_vec(const double *v, int n)
-{
-    return rope_norm_gaps(v, n, good_list, 3, ROPE_THETA_BASE, ws);
-}
-static int gaps_pos(double x)
-{
-    double positions[3] = {0.0, 7.0, x};
-    return rope_norm_gaps(good_q, 8, positions, 3, ROPE_THETA_BASE, ws);
-}
-static int gaps_base(double x) { return rope_norm_gaps(good_q, 8, good_list, 3, x, ws); }
-static int gaps_count(int n)
-{
-    double positions[8] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0};
-    return rope_norm_gaps(good_q, 8, positions, n, ROPE_THETA_BASE, ws);
-}
-
-/* The report at dim 8 with one argument varied. */
-static int report_with(int dim, double base, double offset, const double *starts, int n_starts,
-                       const double *deltas, int n_deltas, const double *norms, int n_norms)
-{
-    int len = -1;
-    return rope_report_write(ROPE_REPORT_JSON, dim, base, offset, starts, n_starts, deltas,
-                             n_deltas, norms, n_norms, ws_text, (int)sizeof ws_text, &len);
-}
-static const double report_list[8] = {0.0, 1.0, 7.0, 100.0, 4096.0, 16.0, 3.0, 9.5};
-static int report_dim(int d)
-{
-    return report_with(d, 1e4, 2.0, report_list, 3, report_list, 3, report_list, 3);
-}
-static int report_base(double x)
-{
-    return report_with(8, x, 2.0, report_list, 3, report_list, 3, report_list, 3);
-}
-static int report_offset(double x)
-{
-    return report_with(8, 1e4, x, report_list, 3, report_list, 3, report_list, 3);
-}
-static int report_start(double x)
-{
-    double starts[3] = {3.0, x, 10.0};
-    return report_with(8, 1e4, 2.0, starts, 3, report_list, 3, report_list, 3);
-}
-static int report_delta(double x)
-{
-    double deltas[3] = {1.0, 16.0, x};
-    return report_with(8, 1e4, 2.0, report_list, 3, deltas, 3, report_list, 3);
-}
-static int report_norm_pos(double x)
-{
-    double norms[3] = {x, 1.0, 7.0};
-    return report_with(8, 1e4, 2.0, report_list, 3, report_list, 3, norms, 3);
-}
-static int report_starts_count(int n)
-{
-    return report_with(8, 1e4, 2.0, report_list, n, report_list, 3, report_list, 3);
-}
-static int report_deltas_count(int n)
-{
-    return report_with(8, 1e4, 2.0, report_list, 3, report_list, n, report_list, 3);
-}
-static int report_norms_count(int n)
-{
-    return report_with(8, 1e4, 2.0, report_list, 3, report_list, 3, report_list, n);
-}
-
-TEST(strerror_should_give_text_for_every_code)
-{
-    static const int codes[] = {ROPE_OK, ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
-                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
-                                ROPE_E_SPACE};
-    static const int unknown[] = {-10, 1, 42, -1000, INT_MIN, INT_MAX};
-    const char *unknown_text = rope_strerror(-10);
-    assert_non_null(unknown_text);
-    for (size_t a = 0; a < COUNT_OF(codes); a++) {
-        const char *text = rope_strerror(codes[a]);
-        note("code %d", codes[a]);
-        assert_non_null(text);
-        assert_true(strlen(text) > 0);
-        assert_string_not_equal(text, unknown_text);
-        for (size_t b = 0; b < a; b++) assert_string_not_equal(text, rope_strerror(codes[b]));
-    }
-    for (size_t j = 0; j < COUNT_OF(unknown); j++) {
-        const char *text = rope_strerror(unknown[j]);
-        note("unknown code %d", unknown[j]);
-        assert_non_null(text);
-        assert_true(strlen(text) > 0);
+        if (functions[fn].kind[S_Q] == K_VEC && functions[fn].kind[S_K] == K_VEC) {
+            a = good_args();
+            a.nk = 7;
+            expect(fn, &a, ROPE_E_LENGTH, "vectors of lengths 8 and 7");
+        }
     }
 }
 
-TEST(demo_vectors_should_reject_bad_input)
+/* The results-check: inputs in range whose results overflow. base 4.9e-324
+ * makes theta_31 of d = 64 overflow to +Inf. */
+TEST(functions_should_report_overflow_as_range)
 {
-    double q[2], k[2];
-    reject_bad_int(demo_dim, bad_dims, ROPE_E_DIM);
-    assert_code(rope_demo_vectors(2, NULL, k), ROPE_E_NULL);
-    assert_code(rope_demo_vectors(2, q, NULL), ROPE_E_NULL);
-}
-
-TEST(dot_should_reject_bad_input)
-{
+    double q[ROPE_DIM], k[ROPE_DIM], out[3 * ROPE_DIM];
+    static const double one[1] = {1.0};
     static const double big[2] = {1e200, 1e200};
-    double out;
-    reject_bad_pair(dot_pair);
-    assert_code(rope_dot(good_q, 8, good_k, 8, NULL), ROPE_E_NULL);
-    assert_code(rope_dot(big, 2, big, 2, &out), ROPE_E_RANGE);
-}
-
-TEST(norm_should_reject_bad_input)
-{
-    static const double big[2] = {1e200, 1e200};
-    double out;
-    reject_bad_vector(norm_vec);
-    assert_code(rope_norm(good_q, 8, NULL), ROPE_E_NULL);
-    assert_code(rope_norm(big, 2, &out), ROPE_E_RANGE);
-}
-
-TEST(thetas_should_reject_bad_input)
-{
-    double t[ROPE_DIM / 2];
-    reject_bad_int(thetas_dim, bad_dims, ROPE_E_DIM);
-    reject_bad_base(thetas_base);
-    assert_code(rope_thetas(2, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    /* base^(-62/64) of the smallest double overflows. */
-    assert_code(rope_thetas(ROPE_DIM, 4.9e-324, t), ROPE_E_RANGE);
-}
-
-TEST(rotate_pair_should_reject_bad_input)
-{
-    reject_nonfinite(rotate_x0, ROPE_E_VALUE);
-    reject_nonfinite(rotate_x1, ROPE_E_VALUE);
-    reject_nonfinite(rotate_angle, ROPE_E_POSITION);
-    assert_code(rope_rotate_pair(1.0, 0.0, 0.5, NULL), ROPE_E_NULL);
-}
-
-/* rope.h: ROPE_E_RANGE is for valid inputs whose result overflows; a
- * rotation of (1.5e308, -1.5e308) by pi/4 has a first coordinate of about
- * 2.1e308, past DBL_MAX. */
-TEST(rotate_pair_should_report_overflow_as_range)
-{
-    double out[2];
+    const double tiny = 4.9e-324;
+    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    assert_code(rope_dot(big, 2, big, 2, out), ROPE_E_RANGE);
+    assert_code(rope_norm(big, 2, out), ROPE_E_RANGE);
     assert_code(rope_rotate_pair(1.5e308, -1.5e308, TEST_PI / 4, out), ROPE_E_RANGE);
-}
-
-TEST(apply_rope_should_reject_bad_input)
-{
-    double out[4];
-    reject_bad_vector(apply_vec);
-    reject_nonfinite(apply_pos, ROPE_E_POSITION);
-    reject_bad_base(apply_base);
-    assert_code(rope_apply_rope(good_q, 8, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    /* theta_1 = (1e-300)^(-1/2) = 1e150, so the angle overflows. */
-    assert_code(rope_apply_rope(good_q, 4, 1e308, 1e-300, out), ROPE_E_RANGE);
-}
-
-TEST(rope_score_should_reject_bad_input)
-{
-    double out;
-    reject_bad_pair(score_pair);
-    reject_nonfinite(score_m, ROPE_E_POSITION);
-    reject_nonfinite(score_n, ROPE_E_POSITION);
-    reject_bad_base(score_base);
-    assert_code(rope_score(good_q, 8, good_k, 8, 1.0, 2.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_score(good_q, 4, good_k, 4, 1e308, 0.0, 1e-300, &out), ROPE_E_RANGE);
-    assert_code(rope_score(good_q, 4, good_k, 4, 0.0, 1e308, 1e-300, &out), ROPE_E_RANGE);
-}
-
-TEST(sin_pos_should_reject_bad_input)
-{
-    double out[4];
-    reject_bad_int(sin_pos_dim, bad_dims, ROPE_E_DIM);
-    reject_nonfinite(sin_pos_pos, ROPE_E_POSITION);
-    reject_bad_base(sin_pos_base);
-    assert_code(rope_sin_pos(1.0, 2, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_sin_pos(1e308, 4, 1e-300, out), ROPE_E_RANGE);
-}
-
-TEST(add_score_should_reject_bad_input)
-{
-    double out;
-    reject_bad_pair(add_pair);
-    reject_nonfinite(add_m, ROPE_E_POSITION);
-    reject_nonfinite(add_n, ROPE_E_POSITION);
-    reject_bad_base(add_base);
-    assert_code(rope_add_score(good_q, 8, good_k, 8, 1.0, 2.0, 1e4, NULL), ROPE_E_NULL);
-    assert_code(rope_add_score(good_q, 4, good_k, 4, 1e308, 0.0, 1e-300, &out), ROPE_E_RANGE);
-}
-
-TEST(offset_scan_should_reject_bad_input)
-{
-    static const double huge[1] = {1e308};
-    double rows[3];
-    reject_bad_pair(scan_pair);
-    reject_nonfinite(scan_offset, ROPE_E_POSITION);
-    reject_nonfinite(scan_start, ROPE_E_POSITION);
-    reject_nonfinite(scan_first_start, ROPE_E_POSITION);
-    reject_bad_base(scan_base);
-    reject_bad_int(scan_count, bad_counts, ROPE_E_COUNT);
-    assert_code(scan_count(0), ROPE_OK);
-    assert_code(rope_offset_scan(good_q, 8, good_k, 8, 2.0, NULL, 3, 1e4, ws), ROPE_E_NULL);
-    assert_code(rope_offset_scan(good_q, 8, good_k, 8, 2.0, good_list, 3, 1e4, NULL),
-                ROPE_E_NULL);
-    assert_code(rope_offset_scan(good_q, 4, good_k, 4, 0.0, huge, 1, 1e-300, rows),
+    assert_code(rope_thetas(ROPE_DIM, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_apply_rope(q, ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, 1.0, 0.0, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_offset_scan(q, ROPE_DIM, k, ROPE_DIM, 1.0, one, 1, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 1.0, 1.0, 1.0, 1, tiny, out),
                 ROPE_E_RANGE);
-    /* start + offset itself overflows: some error, never a silent Inf. */
-    assert_true(rope_offset_scan(good_q, 4, good_k, 4, 1e308, huge, 1, 1e4, rows) < 0);
-}
-
-TEST(offset_sweep_should_reject_bad_input)
-{
-    double out[3];
-    reject_bad_pair(sweep_pair_fn);
-    reject_nonfinite(sweep_offset, ROPE_E_POSITION);
-    reject_nonfinite(sweep_start0, ROPE_E_POSITION);
-    reject_nonfinite(sweep_step, ROPE_E_POSITION);
-    reject_bad_base(sweep_base);
-    reject_bad_int(sweep_count, bad_counts, ROPE_E_COUNT);
-    assert_code(sweep_count(0), ROPE_OK);
-    assert_code(rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.0, 3, 1e4, NULL),
-                ROPE_E_NULL);
-    assert_code(rope_offset_sweep(good_q, 4, good_k, 4, 0.0, 1e308, 0.0, 1, 1e-300, out),
-                ROPE_E_RANGE);
-    /* The last start itself overflows: some error, never a silent Inf. */
-    assert_true(rope_offset_sweep(good_q, 4, good_k, 4, 0.0, 1e308, 1e308, 3, 1e4, ws) < 0);
-}
-
-TEST(turns_should_reject_bad_input)
-{
-    double t[2];
-    reject_bad_int(turns_dim, bad_dims, ROPE_E_DIM);
-    reject_nonfinite(turns_delta, ROPE_E_POSITION);
-    reject_bad_base(turns_base);
-    assert_code(rope_turns(2, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_turns(4, 1e308, 1e-300, t), ROPE_E_RANGE);
-}
-
-TEST(slow_pairs_should_reject_bad_input)
-{
-    int n = -1;
-    reject_bad_int(slow_dim, bad_dims, ROPE_E_DIM);
-    reject_nonfinite(slow_delta, ROPE_E_POSITION);
-    reject_bad_base(slow_base);
-    assert_code(rope_slow_pairs(8, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
+    assert_code(rope_turns(ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_pair_angles(ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
+    assert_code(rope_norm_gaps(q, ROPE_DIM, one, 1, tiny, out), ROPE_E_RANGE);
     /* An overflowing number of turns is still "not slow": the count stays exact. */
+    int n = -1;
     assert_code(rope_slow_pairs(4, 1e308, 1e-300, &n), ROPE_OK);
     assert_int_equal(n, 0);
 }
 
-TEST(pair_angles_should_reject_bad_input)
+/* ROPE_MAX_WORK: d x count above it is refused before any work is done. */
+TEST(batch_functions_should_refuse_work_above_the_limit)
 {
-    double a[2];
-    reject_bad_int(angles_dim, bad_dims, ROPE_E_DIM);
-    reject_nonfinite(angles_gap, ROPE_E_POSITION);
-    reject_bad_base(angles_base);
-    assert_code(rope_pair_angles(2, 1.0, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_pair_angles(4, 1e308, 1e-300, a), ROPE_E_RANGE);
-}
-
-TEST(slow_pairs_batch_should_reject_bad_input)
-{
-    static const double huge[1] = {1e308};
-    int n = -1;
-    reject_bad_int(batch_dim, bad_dims, ROPE_E_DIM);
-    reject_nonfinite(batch_delta, ROPE_E_POSITION);
-    reject_bad_base(batch_base);
-    reject_bad_int(batch_count, bad_counts, ROPE_E_COUNT);
-    assert_code(batch_count(0), ROPE_OK);
-    assert_code(rope_slow_pairs_batch(8, NULL, 3, ROPE_THETA_BASE, ws_int), ROPE_E_NULL);
-    assert_code(rope_slow_pairs_batch(8, good_list, 3, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_slow_pairs_batch(4, huge, 1, 1e-300, &n), ROPE_OK);
-    assert_int_equal(n, 0);
+    int count = ROPE_MAX_WORK / ROPE_MAX_DIM + 1;
+    double *v = calloc((size_t)ROPE_MAX_DIM, sizeof(double));
+    double *list = calloc((size_t)count, sizeof(double));
+    int *slow = calloc((size_t)count, sizeof(int));
+    assert_non_null(v);
+    assert_non_null(list);
+    assert_non_null(slow);
+    assert_code(rope_offset_scan(v, ROPE_MAX_DIM, v, ROPE_MAX_DIM, 0.0, list, count, 1e4, ws),
+                ROPE_E_WORK);
+    assert_code(rope_offset_sweep(v, ROPE_MAX_DIM, v, ROPE_MAX_DIM, 0.0, 0.0, 1.0, count, 1e4, ws),
+                ROPE_E_WORK);
+    assert_code(rope_slow_pairs_batch(ROPE_MAX_DIM, list, count, 1e4, slow), ROPE_E_WORK);
+    assert_code(rope_norm_gaps(v, ROPE_MAX_DIM, list, count, 1e4, ws), ROPE_E_WORK);
+    /* Exactly at the limit is allowed (the cheapest batch function shows it). */
+    assert_code(rope_slow_pairs_batch(ROPE_MAX_DIM, list, count - 1, 1e4, slow), ROPE_OK);
+    assert_int_equal(slow[0], ROPE_MAX_DIM / 2);
+    free(v);
+    free(list);
+    free(slow);
 }
 
 TEST(slow_pairs_batch_should_accept_the_largest_count)
@@ -1416,18 +1229,27 @@ TEST(slow_pairs_batch_should_accept_the_largest_count)
     free(out);
 }
 
-TEST(norm_gaps_should_reject_bad_input)
+TEST(strerror_should_give_text_for_every_code)
 {
-    static const double huge[1] = {1e308};
-    double out[1];
-    reject_bad_vector(gaps_vec);
-    reject_nonfinite(gaps_pos, ROPE_E_POSITION);
-    reject_bad_base(gaps_base);
-    reject_bad_int(gaps_count, bad_counts, ROPE_E_COUNT);
-    assert_code(gaps_count(0), ROPE_OK);
-    assert_code(rope_norm_gaps(good_q, 8, NULL, 3, ROPE_THETA_BASE, ws), ROPE_E_NULL);
-    assert_code(rope_norm_gaps(good_q, 8, good_list, 3, ROPE_THETA_BASE, NULL), ROPE_E_NULL);
-    assert_code(rope_norm_gaps(good_q, 4, huge, 1, 1e-300, out), ROPE_E_RANGE);
+    static const int codes[] = {ROPE_OK, ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
+                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
+                                ROPE_E_SPACE, ROPE_E_NOMEM, ROPE_E_FAR, ROPE_E_WORK};
+    static const int unknown[] = {1, 42, -1000, INT_MIN, INT_MAX};
+    const char *unknown_text = rope_strerror(-1000);
+    for (size_t a = 0; a < COUNT_OF(codes); a++) {
+        const char *text = rope_strerror(codes[a]);
+        note("code %d", codes[a]);
+        assert_non_null(text);
+        assert_true(strlen(text) > 0);
+        assert_string_not_equal(text, unknown_text);
+        for (size_t b = 0; b < a; b++) assert_string_not_equal(text, rope_strerror(codes[b]));
+    }
+    for (size_t j = 0; j < COUNT_OF(unknown); j++) {
+        note("unknown code %d", unknown[j]);
+        assert_string_equal(rope_strerror(unknown[j]), unknown_text);
+    }
+    assert_non_null(strstr(rope_strerror(ROPE_E_FAR), "1e10"));
+    assert_non_null(strstr(rope_strerror(ROPE_E_DIM), "65536"));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1689,79 +1511,82 @@ TEST(report_build_should_reject_bad_input)
     char buf[64];
     int len = -1;
     rope_report_defaults(&o);
-    assert_code(rope_report_build(NULL, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+    assert_code(rope_report_build(NULL, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_NULL);
-    assert_code(rope_report_build(&o, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, NULL),
+    assert_code(rope_report_build(&o, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, NULL),
                 ROPE_E_NULL);
     assert_code(rope_report_build(&o, ROPE_REPORT_JSON, NULL, 64, &len), ROPE_E_NULL);
-    assert_code(rope_report_build(&o, 2, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
-    assert_code(rope_report_build(&o, -1, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
+    assert_code(rope_report_build(&o, 2, ws_text, (int)sizeof ws_out, &len), ROPE_E_VALUE);
+    assert_code(rope_report_build(&o, -1, ws_text, (int)sizeof ws_out, &len), ROPE_E_VALUE);
     assert_code(rope_report_build(&o, ROPE_REPORT_JSON, buf, -1, &len), ROPE_E_SPACE);
     bad = o;
     bad.starts = NULL;
-    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_NULL);
     bad = o;
     bad.deltas = NULL;
-    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_NULL);
     bad = o;
     bad.norm_positions = NULL;
-    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_NULL);
     bad = o;
-    bad.base = 1e-300;
     bad.starts = huge;
     bad.n_starts = 1;
-    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_text, &len),
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
+                ROPE_E_FAR);
+    bad = o;
+    bad.base = 4.9e-324; /* theta_31 of dim 64 overflows */
+    assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_RANGE);
 }
 
-TEST(report_write_should_reject_bad_input)
+/* The test build links with -Wl,--wrap=malloc: malloc_failure_in(n) makes the
+ * n-th malloc from now return NULL, as an exhausted heap would. */
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+static int malloc_countdown = -1;
+
+void *__wrap_malloc(size_t size)
+{
+    if (malloc_countdown >= 0 && malloc_countdown-- == 0) return NULL;
+    return __real_malloc(size);
+}
+
+/* Not ROPE_E_SPACE, which would send a caller retrying with a bigger buffer. */
+TEST(report_build_should_return_nomem_when_malloc_fails)
+{
+    rope_report_options o;
+    int len = -1, failures = 0, rc = ROPE_E_NOMEM;
+    rope_report_defaults(&o);
+    for (int n = 0; n < 64 && rc == ROPE_E_NOMEM; n++) {
+        note("malloc number %d fails", n);
+        malloc_countdown = n;
+        rc = rope_report_build(&o, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len);
+        malloc_countdown = -1;
+        if (rc == ROPE_E_NOMEM) failures++;
+        else assert_code(rc, ROPE_OK);
+    }
+    assert_code(rc, ROPE_OK);
+    assert_true(failures >= 10); /* every temporary's malloc was reached and failed once */
+}
+
+TEST(report_write_should_reject_bad_counts_and_format)
 {
     int len = -1;
-    reject_bad_int(report_dim, bad_dims, ROPE_E_DIM);
-    reject_bad_base(report_base);
-    reject_nonfinite(report_offset, ROPE_E_POSITION);
-    reject_nonfinite(report_start, ROPE_E_POSITION);
-    reject_nonfinite(report_delta, ROPE_E_POSITION);
-    reject_nonfinite(report_norm_pos, ROPE_E_POSITION);
-    reject_bad_int(report_starts_count, bad_counts, ROPE_E_COUNT);
-    reject_bad_int(report_deltas_count, bad_counts, ROPE_E_COUNT);
-    reject_bad_int(report_norms_count, bad_counts, ROPE_E_COUNT);
-    assert_code(report_starts_count(0), ROPE_E_COUNT); /* the spreads need a score */
-    assert_code(report_deltas_count(0), ROPE_OK);
-    assert_code(report_norms_count(0), ROPE_OK);
-    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, report_list, 3, report_list,
-                                  3, report_list, 3, NULL, 10, &len), ROPE_E_NULL);
-    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, report_list, 3, report_list,
-                                  3, report_list, 3, ws_text, (int)sizeof ws_text, NULL),
-                ROPE_E_NULL);
-    assert_code(rope_report_write(7, 8, 1e4, 2.0, report_list, 3, report_list, 3, report_list,
-                                  3, ws_text, (int)sizeof ws_text, &len), ROPE_E_VALUE);
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 0, good_list, 3,
+                                  good_list, 3, ws_text, (int)sizeof ws_out, &len),
+                ROPE_E_COUNT); /* the spreads need a score */
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 3, NULL, 0, NULL,
+                                  0, ws_text, (int)sizeof ws_out, &len), ROPE_OK);
+    assert_code(rope_report_write(7, 8, 1e4, 2.0, good_list, 3, good_list, 3, good_list, 3,
+                                  ws_text, (int)sizeof ws_out, &len), ROPE_E_VALUE);
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 3, good_list, 3,
+                                  good_list, 3, ws_text, (int)sizeof ws_out, NULL), ROPE_E_NULL);
 }
 
 /* ------------------------------------------------------------------------ */
-
-static int read_seed(void)
-{
-    const char *text = getenv("ROPE_TEST_SEED");
-    if (text != NULL && *text != '\0') {
-        char *end;
-        errno = 0;
-        test_seed = strtoull(text, &end, 10);
-        if (*end != '\0' || errno != 0 || text[0] == '-') {
-            fprintf(stderr, "ROPE_TEST_SEED must be a non-negative integer, not \"%s\"\n", text);
-            return -1;
-        }
-    } else {
-        test_seed = ((unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 16))
-                    & 0xffffffffull;
-    }
-    printf("ROPE_TEST_SEED=%llu\n", test_seed);
-    fflush(stdout);
-    return 0;
-}
 
 int main(void)
 {
@@ -1795,6 +1620,7 @@ int main(void)
         cmocka_unit_test(add_score_should_add_position_to_both_sides),
         cmocka_unit_test(add_score_should_match_reference_for_random_cases),
         cmocka_unit_test(offset_scan_should_put_query_at_start_plus_offset),
+        cmocka_unit_test(offset_scan_should_give_the_bits_of_score_and_add_score_per_start),
         cmocka_unit_test(offset_sweep_should_match_offset_scan_in_planar_layout),
         cmocka_unit_test(offset_sweep_should_match_offset_scan_for_random_cases),
         cmocka_unit_test(offset_sweep_should_keep_rope_flat_and_additive_moving),
@@ -1805,32 +1631,19 @@ int main(void)
         cmocka_unit_test(slow_pairs_batch_should_match_slow_pairs),
         cmocka_unit_test(norm_gaps_should_measure_norm_change_after_rotation),
         cmocka_unit_test(strerror_should_give_text_for_every_code),
-        cmocka_unit_test(demo_vectors_should_reject_bad_input),
-        cmocka_unit_test(dot_should_reject_bad_input),
-        cmocka_unit_test(norm_should_reject_bad_input),
-        cmocka_unit_test(thetas_should_reject_bad_input),
-        cmocka_unit_test(rotate_pair_should_reject_bad_input),
-        cmocka_unit_test(rotate_pair_should_report_overflow_as_range),
-        cmocka_unit_test(apply_rope_should_reject_bad_input),
-        cmocka_unit_test(rope_score_should_reject_bad_input),
-        cmocka_unit_test(sin_pos_should_reject_bad_input),
-        cmocka_unit_test(add_score_should_reject_bad_input),
-        cmocka_unit_test(offset_scan_should_reject_bad_input),
-        cmocka_unit_test(offset_sweep_should_reject_bad_input),
-        cmocka_unit_test(turns_should_reject_bad_input),
-        cmocka_unit_test(slow_pairs_should_reject_bad_input),
-        cmocka_unit_test(pair_angles_should_reject_bad_input),
-        cmocka_unit_test(slow_pairs_batch_should_reject_bad_input),
+        cmocka_unit_test(every_function_should_reject_each_bad_argument_with_its_code),
+        cmocka_unit_test(functions_should_report_overflow_as_range),
+        cmocka_unit_test(batch_functions_should_refuse_work_above_the_limit),
         cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
-        cmocka_unit_test(norm_gaps_should_reject_bad_input),
         cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
         cmocka_unit_test(report_build_should_state_the_default_numbers),
         cmocka_unit_test(report_build_should_write_the_four_markdown_headings),
         cmocka_unit_test(report_build_should_report_needed_length_when_buffer_is_too_small),
         cmocka_unit_test(report_write_should_give_the_same_bytes_as_report_build),
         cmocka_unit_test(report_build_should_reject_bad_input),
-        cmocka_unit_test(report_write_should_reject_bad_input),
+        cmocka_unit_test(report_build_should_return_nomem_when_malloc_fails),
+        cmocka_unit_test(report_write_should_reject_bad_counts_and_format),
     };
-    if (read_seed() != 0) return 2;
+    if (testlib_read_seed("test_rope") != 0) return 2;
     return cmocka_run_group_tests_name("ropescope core", tests, NULL, NULL);
 }
