@@ -3,6 +3,7 @@
 #ifndef ROPE_CLI_H
 #define ROPE_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define ROPE_CLI_EXIT_USAGE 2 /* bad input: nothing was written */
@@ -39,6 +40,9 @@ typedef struct {
 int rope_cli_parse_flags(const char *command, rope_cli_flag *flags, int n_flags, int argc,
                          char **argv, int *help);
 void rope_cli_free_flags(rope_cli_flag *flags, int n_flags);
+/* v in its shortest form that reads back exactly ("1e16", "0.1"); buf: 32 bytes. */
+const char *rope_cli_number(double v, char *buf, size_t cap);
+
 /* The row named name (it must exist). */
 rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char *name);
 

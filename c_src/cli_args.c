@@ -22,6 +22,24 @@ int rope_cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+const char *rope_cli_number(double v, char *buf, size_t cap)
+{
+    /* The shortest %g that reads back to v, with the exponent as people write it (1e16). */
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, cap, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        char *from = e + 1, *to = e + 1;
+        if (*from == '+') from++;
+        else if (*from == '-') *to++ = *from++;
+        while (*from == '0' && from[1] != '\0') from++;
+        memmove(to, from, strlen(from) + 1);
+    }
+    return buf;
+}
+
 rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char *name)
 {
     for (int j = 0; j < n_flags; j++)

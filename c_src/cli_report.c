@@ -28,18 +28,22 @@ static const char far_text[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
 /* Each position the report rotates, named by the flag that placed it. */
 static int check_positions(const rope_report_options *o)
 {
+    char a[32], b[32], c[32];
     for (int j = 0; j < o->n_starts; j++) {
         double s = o->starts[j];
         if (fabs(s) > ROPE_MAX_POSITION)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--starts: position %.17g %s", s, far_text);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--starts: position %s %s",
+                                 rope_cli_number(s, a, sizeof a), far_text);
         if (!(fabs(s + o->offset) <= ROPE_MAX_POSITION))
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %.17g: query position %.17g (start "
-                                 "%.17g + gap) %s", o->offset, s + o->offset, s, far_text);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start %s + "
+                                 "gap) %s", rope_cli_number(o->offset, a, sizeof a),
+                                 rope_cli_number(s + o->offset, b, sizeof b),
+                                 rope_cli_number(s, c, sizeof c), far_text);
     }
     for (int j = 0; j < o->n_norm_positions; j++)
         if (fabs(o->norm_positions[j]) > ROPE_MAX_POSITION)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--norm-positions: position %.17g %s",
-                                 o->norm_positions[j], far_text);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--norm-positions: position %s %s",
+                                 rope_cli_number(o->norm_positions[j], a, sizeof a), far_text);
     /* One core call rotates a vector of dim entries per listed position. */
     static const char *const names[] = {"--starts", "--deltas", "--norm-positions"};
     int counts[] = {o->n_starts, o->n_deltas, o->n_norm_positions};

@@ -25,11 +25,11 @@ enum { F_DIM, F_BASE, F_GAP, F_FROM, F_TO, F_STEP, N_FLAGS };
 static const char *shown(const rope_cli_flag *f, char *buf, size_t cap)
 {
     if (f->text) return f->text;
-    if (f->kind == ROPE_FLAG_INT)
+    if (f->kind == ROPE_FLAG_INT) {
         snprintf(buf, cap, "%d", f->integer);
-    else
-        snprintf(buf, cap, "%.17g", f->number);
-    return buf;
+        return buf;
+    }
+    return rope_cli_number(f->number, buf, cap);
 }
 
 /* Every position a scan rotates is within ROPE_MAX_POSITION: the positions
@@ -39,17 +39,18 @@ static int check_far(rope_cli_flag *fl, double last)
     static const char far[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
                               ", where doubles can no longer resolve the angle";
     double from = fl[F_FROM].number, gap = fl[F_GAP].number;
+    double query = fabs(from + gap) > fabs(last + gap) ? from + gap : last + gap;
     char a[40], b[40];
     if (fabs(from) > ROPE_MAX_POSITION)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--from: position %s %s",
                              shown(&fl[F_FROM], a, sizeof a), far);
     if (fabs(last) > ROPE_MAX_POSITION)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to: position %.17g %s", last, far);
-    if (!(fabs(from + gap) <= ROPE_MAX_POSITION) || !(fabs(last + gap) <= ROPE_MAX_POSITION))
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %.17g (start + gap) %s",
-                             shown(&fl[F_GAP], a, sizeof a),
-                             fabs(from + gap) > fabs(last + gap) ? from + gap : last + gap, far);
-    (void)b;
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to: position %s %s",
+                             rope_cli_number(last, a, sizeof a), far);
+    if (!(fabs(query) <= ROPE_MAX_POSITION))
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start + gap) %s",
+                             shown(&fl[F_GAP], a, sizeof a), rope_cli_number(query, b, sizeof b),
+                             far);
     return 0;
 }
 

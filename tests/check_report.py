@@ -22,8 +22,7 @@ from decimal import Decimal
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
-
-ABS_TOL, REL_TOL = 1e-9, 1e-6
+from testlib import close  # noqa: E402
 # The Markdown states numbers to at least 6 decimals.
 MD_DECIMALS = 6
 MD_TOL = 1e-6
@@ -41,10 +40,6 @@ HEADINGS = [
     "## 더하는 방식은 왜 다른가",
     "## 멀어지면 어느 성분이 남는가",
 ]
-
-
-def close(got, expect, abs_tol=ABS_TOL, rel_tol=REL_TOL):
-    return abs(got - expect) <= abs_tol + rel_tol * abs(expect)
 
 
 def is_number(x):

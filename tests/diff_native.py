@@ -23,6 +23,8 @@ DEFAULT_LIB = os.path.join(HERE, "..", "build", "librope.so")
 
 # rope.h's error codes.
 E_DIM, E_BASE, E_POSITION, E_VALUE, E_LENGTH, E_COUNT = -1, -2, -3, -4, -5, -6
+E_FAR, E_WORK = -11, -12
+LIMIT_CODES = {"far": E_FAR, "work": E_WORK}
 MAX_DIM = 65536
 
 INT_RESULTS = {"slow_pairs", "slow_pairs_batch"}
@@ -312,6 +314,21 @@ def main(argv):
         problem = mismatch(got, expect, fn in INT_RESULTS, tol)
         if problem:
             report_failure(title, problem)
+        else:
+            passed += 1
+
+    for index, case in enumerate(doc.get("limit_cases", [])):
+        fn, args, want = case["fn"], case["args"], LIMIT_CODES[case["error"]]
+        title = "%s_should_refuse_past_its_limit (limit case %d, args %s)" % (
+            fn, index, short(args, 200))
+        try:
+            rc, _ = run_case(lib, fn, args)
+        except CallError as e:
+            report_failure(title, str(e))
+            continue
+        if rc != want:
+            report_failure(title, "expected %d (%s), got %d (%s)" % (
+                want, lib.rope_strerror(want).decode(), rc, lib.rope_strerror(rc).decode()))
         else:
             passed += 1
 

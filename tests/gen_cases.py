@@ -7,7 +7,11 @@ tests/reference.py.
 Without --seed the seed comes from ROPE_TEST_SEED, else a random one; it is
 printed as ROPE_TEST_SEED=<n> so that any run can be reproduced. The file is
     {"seed": N, "tolerance": {"abs": 1e-9, "rel": 1e-6},
-     "cases": [{"fn": name, "args": [...contract order...], "expect": value}, ...]}
+     "cases": [{"fn": name, "args": [...contract order...], "expect": value}, ...],
+     "limit_cases": [{"fn": name, "args": [...], "error": "far" | "work"}, ...]}
+limit_cases are valid numbers past a documented limit (a position beyond
+MAX_POSITION, a call whose d x count exceeds MAX_WORK): the reference raises,
+and the core must return ROPE_E_FAR or ROPE_E_WORK.
 and is read by tests/diff_native.py and the JS tests. Integers (slow_pairs,
 slow_pairs_batch) compare exactly, every float as abs(a - b) <= abs + rel * abs(b).
 """
@@ -21,8 +25,9 @@ import sys
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
+import testlib  # noqa: E402
 
-TOLERANCE = {"abs": 1e-9, "rel": 1e-6}
+TOLERANCE = {"abs": testlib.ABS_TOL, "rel": testlib.REL_TOL}
 MAX_POS = 4096.0
 
 # Every function under test, each with the same share of the cases.
@@ -163,6 +168,74 @@ def dim_for(fn, draw):
     return draw.dim()
 
 
+def far(rng):
+    """A finite position past MAX_POSITION, of either sign, up to 1e300."""
+    magnitude = reference.MAX_POSITION * 10 ** rng.uniform(0.001, 290.0)
+    return magnitude if rng.random() < 0.5 else -magnitude
+
+
+def limit_args(fn, draw):
+    """Arguments for fn with exactly one value past a limit."""
+    rng = draw.rng
+    d = draw.dim(cap=16)
+    base = draw.base()
+    if fn == "apply_rope":
+        return [draw.vector(d), far(rng), base]
+    if fn in ("rope_score", "add_score"):
+        m, n = (far(rng), draw.position()) if rng.random() < 0.5 else (draw.position(), far(rng))
+        return [draw.vector(d), draw.vector(d), m, n, base]
+    if fn == "sin_pos":
+        return [far(rng), d, base]
+    if fn == "pair_angles":
+        return [d, far(rng), base]
+    if fn == "offset_scan":
+        starts = draw.positions(1, 6)
+        if rng.random() < 0.5:
+            starts[rng.randrange(len(starts))] = far(rng)
+            return [draw.vector(d), draw.vector(d), draw.offset(), starts, base]
+        return [draw.vector(d), draw.vector(d), far(rng), starts, base]  # s + offset is far
+    if fn == "offset_sweep":
+        return [draw.vector(d), draw.vector(d), draw.offset(), far(rng), 1.0, 3, base]
+    if fn == "norm_gaps":
+        positions = draw.positions(1, 6)
+        positions[rng.randrange(len(positions))] = far(rng)
+        return [draw.vector(d), positions, base]
+    raise ValueError("no limit case for %r" % (fn,))
+
+
+def work_args(fn, draw):
+    """Arguments whose d x count is just past MAX_WORK (zeros keep the file small)."""
+    rng = draw.rng
+    if fn == "slow_pairs_batch":
+        d = rng.randint(4097, 65536)
+        return [d, [1.0] * (reference.MAX_WORK // d + rng.randint(1, 3)), reference.THETA_BASE]
+    d = rng.randint(4097, 8192)
+    count = reference.MAX_WORK // d + 1
+    zeros = [0.0] * d
+    if fn == "offset_sweep":
+        return [zeros, zeros, 1.0, 0.0, 1.0, count, reference.THETA_BASE]
+    if fn == "offset_scan":
+        return [zeros, zeros, 1.0, [0.0] * count, reference.THETA_BASE]
+    raise ValueError("no work case for %r" % (fn,))
+
+
+def limit_cases(draw):
+    cases = []
+    plans = [(fn, limit_args) for fn in ("apply_rope", "rope_score", "add_score", "sin_pos",
+                                          "pair_angles", "offset_scan", "offset_sweep",
+                                          "norm_gaps") for _ in range(3)]
+    plans += [(fn, work_args) for fn in ("slow_pairs_batch", "offset_sweep", "offset_scan")]
+    for fn, make in plans:
+        args = make(fn, draw)
+        try:
+            reference.call(fn, args)
+        except reference.LimitError as e:
+            cases.append({"fn": fn, "args": args, "error": e.code})
+            continue
+        raise AssertionError("the reference accepted a limit case of %s: %r" % (fn, args))
+    return cases
+
+
 def generate(seed, count):
     draw = Draw(random.Random(seed))
     plan = []
@@ -193,7 +266,8 @@ def main(argv):
         env = os.environ.get("ROPE_TEST_SEED", "")
         seed = int(env) if env.strip() else random.SystemRandom().randrange(2 ** 32)
     cases = generate(seed, max(opts.count, 1))
-    doc = {"seed": seed, "tolerance": TOLERANCE, "cases": cases}
+    limits = limit_cases(Draw(random.Random(seed + 1)))
+    doc = {"seed": seed, "tolerance": TOLERANCE, "cases": cases, "limit_cases": limits}
     out_dir = os.path.dirname(opts.out)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
@@ -203,8 +277,8 @@ def main(argv):
         f.write("\n")
     os.replace(tmp, opts.out)
     size = os.path.getsize(opts.out)
-    print("ROPE_TEST_SEED=%d: wrote %d cases (%d functions) to %s, %.2f MB"
-          % (seed, len(cases), len({c["fn"] for c in cases}), opts.out, size / 1e6))
+    print("ROPE_TEST_SEED=%d: wrote %d cases (%d functions) and %d limit cases to %s, %.2f MB"
+          % (seed, len(cases), len({c["fn"] for c in cases}), len(limits), opts.out, size / 1e6))
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reference for CONTRACT.md, in plain Python (math, json, random).
+"""An independent reference for docs/SPEC.md, in plain Python (math, json, random).
 
 Every function is written the obvious way from the contract text: rotated
 vectors are built, then dotted; position vectors are built, then added. It
@@ -23,6 +23,8 @@ DIM = 64
 THETA_BASE = 10000.0
 MAX_DIM = 65536
 MAX_COUNT = 65536
+MAX_POSITION = 1e10
+MAX_WORK = 268435456
 
 DEFAULT_REPORT = {
     "dim": DIM,
@@ -34,7 +36,7 @@ DEFAULT_REPORT = {
 }
 
 
-# ---- input checks (CONTRACT.md, "Bad input") ----
+# ---- input checks (docs/SPEC.md, "Bad input") ----
 
 def _check_dim(d):
     if isinstance(d, bool) or not isinstance(d, int) or d < 0 or d > MAX_DIM:
@@ -49,6 +51,27 @@ def _check_base(base):
 def _check_position(name, value):
     if not _is_finite_number(value):
         raise ValueError("%s must be a finite number, got %r" % (name, value))
+
+
+class LimitError(ValueError):
+    """Valid numbers past a documented limit; code is "far" or "work"."""
+
+    def __init__(self, code, message):
+        ValueError.__init__(self, message)
+        self.code = code
+
+
+def _check_rotating(name, value):
+    """A position something is rotated by: finite, and within MAX_POSITION."""
+    _check_position(name, value)
+    if abs(value) > MAX_POSITION:
+        raise LimitError("far", "%s %r is beyond %g, where doubles can no longer resolve the "
+                         "angle" % (name, value, MAX_POSITION))
+
+
+def _check_work(d, count):
+    if d * count > MAX_WORK:
+        raise LimitError("work", "d x count = %d x %d is above %d" % (d, count, MAX_WORK))
 
 
 def _check_vector(name, vec):
@@ -107,7 +130,7 @@ def rotate_pair(x0, x1, angle):
 
 def apply_rope(vec, pos, base=THETA_BASE):
     _check_vector("vec", vec)
-    _check_position("pos", pos)
+    _check_rotating("pos", pos)
     out = list(vec)
     for i, theta in enumerate(thetas(len(vec), base)):
         out[2 * i], out[2 * i + 1] = rotate_pair(vec[2 * i], vec[2 * i + 1], pos * theta)
@@ -119,7 +142,7 @@ def rope_score(q, k, m, n, base=THETA_BASE):
 
 
 def sin_pos(pos, d, base=THETA_BASE):
-    _check_position("pos", pos)
+    _check_rotating("pos", pos)
     _check_dim(d)
     _check_base(base)
     out = []
@@ -138,10 +161,14 @@ def add_score(q, k, m, n, base=THETA_BASE):
 
 
 def offset_scan(q, k, offset, starts, base=THETA_BASE):
+    _check_vector("q", q)
+    _check_vector("k", k)
     _check_position("offset", offset)
     _check_count("the number of starts", len(starts))
     for s in starts:
         _check_position("start", s)
+    _check_base(base)
+    _check_work(len(q), len(starts))
     return [[s, rope_score(q, k, s + offset, s, base), add_score(q, k, s + offset, s, base)]
             for s in starts]
 
@@ -158,7 +185,7 @@ def slow_pairs(d, delta, base=THETA_BASE):
 # ---- the batch functions of the core ----
 
 def pair_angles(d, gap, base=THETA_BASE):
-    _check_position("gap", gap)
+    _check_rotating("gap", gap)
     return [gap * theta for theta in thetas(d, base)]
 
 
@@ -166,6 +193,8 @@ def offset_sweep(q, k, offset, start0, step, count, base=THETA_BASE):
     _check_position("start0", start0)
     _check_position("step", step)
     _check_count("count", count)
+    _check_vector("q", q)
+    _check_work(len(q), count)
     starts = [start0 + j * step for j in range(count)]
     rows = offset_scan(q, k, offset, starts, base)
     return [[r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]]
@@ -173,11 +202,20 @@ def offset_sweep(q, k, offset, start0, step, count, base=THETA_BASE):
 
 def slow_pairs_batch(d, deltas, base=THETA_BASE):
     _check_count("the number of deltas", len(deltas))
+    for delta in deltas:
+        _check_position("delta", delta)
+    _check_dim(d)
+    _check_base(base)
+    _check_work(d, len(deltas))
     return [slow_pairs(d, delta, base) for delta in deltas]
 
 
 def norm_gaps(vec, positions, base=THETA_BASE):
     _check_count("the number of positions", len(positions))
+    _check_vector("vec", vec)
+    for p in positions:
+        _check_rotating("position", p)
+    _check_work(len(vec), len(positions))
     before = norm(vec)
     return [abs(norm(apply_rope(vec, p, base)) - before) for p in positions]
 
@@ -185,7 +223,7 @@ def norm_gaps(vec, positions, base=THETA_BASE):
 # ---- the report ----
 
 def build_report(options=None):
-    """The 14-key report of CONTRACT.md; options may set dim, base, offset,
+    """The 14-key report of docs/SPEC.md; options may set dim, base, offset,
     starts, deltas and norm_positions (the rest take the defaults)."""
     opts = dict(DEFAULT_REPORT)
     for key, value in (options or {}).items():

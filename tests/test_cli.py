@@ -23,10 +23,11 @@ sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
 sys.path.insert(0, HERE)
 import check_report  # noqa: E402
 import reference  # noqa: E402
+import testlib  # noqa: E402
+from testlib import close  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 ROPESCOPE = os.path.abspath(os.environ.get("ROPESCOPE", os.path.join(ROOT, "build", "ropescope")))
-ABS_TOL, REL_TOL = 1e-9, 1e-6
 TIMEOUT = 120
 
 REPORT_NUMBER_FLAGS = ["--dim", "--base", "--gap"]
@@ -66,10 +67,6 @@ def crash_problem(rc, args):
     if rc < 0:
         return ["crashed with signal %d: ropescope %s" % (-rc, " ".join(map(repr, args)))]
     return []
-
-
-def close(got, expect):
-    return math.isfinite(got) and abs(got - expect) <= ABS_TOL + REL_TOL * abs(expect)
 
 
 def num(x):
@@ -163,8 +160,8 @@ def test_report(results, rng, tmp):
     with open(not_a_dir, "w") as f:
         f.write("keep me\n")
     results.record("report_should_fail_with_one_line_when_out_is_a_file",
-                   bad_input_problems(["report", "--out", not_a_dir], ["--out", not_a_dir],
-                                      tempfile.mkdtemp(dir=tmp), None)
+                   message_problems(["report", "--out", not_a_dir], 1, ["--out", not_a_dir],
+                                    tempfile.mkdtemp(dir=tmp))
                    + ([] if open(not_a_dir).read() == "keep me\n" else ["the file was changed"]))
 
 
@@ -335,10 +332,237 @@ def test_bad_input(results, tmp):
         shutil.rmtree(cwd, ignore_errors=True)
 
 
+# ---- (e) every message names its flag and value ----
+
+FAR = "beyond 1e10, where doubles can no longer resolve the angle"
+
+
+def message_cases(tmp):
+    """(args, exit code, strings the one stderr line must contain)."""
+    a_file = os.path.join(tmp, "plain_file")
+    with open(a_file, "w") as f:
+        f.write("x\n")
+    many = ",".join(["1"] * 4097)
+    return [
+        # Numbers are plain decimals: no spaces, hex, inf, nan, or digits-less parts.
+        (["scan", "--gap", " 2"], 2, ["--gap", "' 2'"]),
+        (["scan", "--gap", "2 "], 2, ["--gap", "'2 '"]),
+        (["scan", "--base", "0x10"], 2, ["--base", "0x10"]),
+        (["scan", "--from", "0x1p3"], 2, ["--from", "0x1p3"]),
+        (["scan", "--to", "Infinity"], 2, ["--to", "Infinity"]),
+        (["scan", "--step", ".5"], 2, ["--step", ".5"]),
+        (["scan", "--step", "5."], 2, ["--step", "5."]),
+        (["scan", "--step", "1e"], 2, ["--step", "1e"]),
+        (["scan", "--gap", "1_000"], 2, ["--gap", "1_000"]),
+        (["scan", "--dim", "+8.0"], 2, ["--dim", "+8.0"]),
+        (["scan", "--dim", " 8"], 2, ["--dim", "' 8'"]),
+        (["report", "--starts", " 1,2"], 2, ["--starts", "' 1,2'"]),
+        (["report", "--starts", "1 ,2"], 2, ["--starts", "'1 ,2'"]),
+        (["report", "--deltas", "0x10"], 2, ["--deltas", "0x10"]),
+        # Too big or too small for a double: refused, never rounded to inf or 0.
+        (["scan", "--base", "1e-400"], 2, ["--base", "1e-400"]),
+        (["scan", "--gap", "-1e400"], 2, ["--gap", "-1e400"]),
+        (["report", "--norm-positions", "1,2e-999"], 2, ["--norm-positions", "2e-999"]),
+        # A flag given twice.
+        (["scan", "--dim", "8", "--dim", "8"], 2, ["--dim", "twice"]),
+        (["scan", "--to", "5", "--from", "1", "--to", "6"], 2, ["--to", "twice", "'5'", "'6'"]),
+        (["report", "--starts", "1", "--starts", "2"], 2, ["--starts", "twice"]),
+        (["report", "--out", "a", "--out", "b"], 2, ["--out", "twice"]),
+        # Positions past MAX_POSITION, named by the flag that placed them.
+        (["scan", "--from", "1e16", "--to", "1e16"], 2, ["--from", "1e16", FAR]),
+        (["scan", "--from", "-2e10", "--to", "0", "--step", "1e9"], 2, ["--from", "-2e10", FAR]),
+        (["scan", "--to", "1e16", "--step", "1e15"], 2, ["--to", "1e16", FAR]),
+        (["scan", "--gap", "1e10", "--from", "1", "--to", "2"], 2, ["--gap", "1e10", FAR]),
+        (["report", "--starts", "3,1e16"], 2, ["--starts", "1e16", FAR]),
+        (["report", "--gap", "-1e16"], 2, ["--gap", "-1e16", FAR]),
+        (["report", "--norm-positions", "0,-3e10"], 2, ["--norm-positions", "-3e10", FAR]),
+        # Valid numbers that overflow together: the message talks about --base.
+        (["scan", "--base", "5e-324"], 2, ["--base", "5e-324"]),
+        (["report", "--base", "5e-324"], 2, ["--base", "5e-324"]),
+        # The work limit of one call.
+        (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "268435456"]),
+        (["report", "--dim", "65536", "--starts", many], 2, ["--starts", "4097", "65536",
+                                                              "268435456"]),
+        # Outputs that cannot be written: exit 1, naming --out and the folder.
+        (["report", "--out", os.path.join(a_file, "sub")], 1,
+         ["--out", os.path.join(a_file, "sub")]),
+        (["report", "--out", "/proc/ropescope-cannot-be-here"], 1,
+         ["--out", "/proc/ropescope-cannot-be-here"]),
+        (["report", "--out", ""], 2, ["--out", "''"]),
+    ]
+
+
+def message_problems(args, code, needles, cwd):
+    rc, out, err = run(args, cwd)
+    problems = crash_problem(rc, args)
+    if rc != code:
+        problems.append("exit %d, expected %d (stderr %r)" % (rc, code, err[:300]))
+    if out:
+        problems.append("stdout should be empty, got %r" % out[:200])
+    if len(err.splitlines()) != 1 or not err.endswith("\n"):
+        problems.append("stderr should be exactly one line, got %r" % err[:400])
+    for needle in needles:
+        if needle not in err:
+            problems.append("stderr does not name %r: %r" % (needle, err.strip()[:400]))
+    if os.listdir(cwd):
+        problems.append("files were written: %s" % os.listdir(cwd))
+    return problems
+
+
+def test_messages(results, tmp):
+    for args, code, needles in message_cases(tmp):
+        cwd = tempfile.mkdtemp(dir=tmp)
+        shown = " ".join(repr(a if len(a) < 60 else a[:60] + "...") for a in args)
+        results.record("cli_message_should_name_flag_and_value: ropescope %s" % shown,
+                       message_problems(args, code, needles, cwd))
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
+# ---- (f) the report's files: both or neither ----
+
+def folder_state(path):
+    """{name: ("link", target) | ("dir",) | ("file", bytes)} for the entries of path."""
+    state = {}
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if os.path.islink(full):
+            state[name] = ("link", os.readlink(full))
+        elif os.path.isdir(full):
+            state[name] = ("dir",)
+        else:
+            with open(full, "rb") as f:
+                state[name] = ("file", f.read())
+    return state
+
+
+def test_report_files(results, tmp):
+    # The second rename fails (rope_report.md is a folder): the first file is put back.
+    out = tempfile.mkdtemp(dir=tmp)
+    rc, _, err = run(["report", "--dim", "8", "--out", out], tmp)
+    problems = [] if rc == 0 else ["first report failed: %s" % err]
+    os.remove(os.path.join(out, "rope_report.md"))
+    os.makedirs(os.path.join(out, "rope_report.md", "inside"))
+    before = folder_state(out)
+    inode = os.stat(os.path.join(out, "rope_report.json")).st_ino
+    problems += message_problems(["report", "--dim", "16", "--out", out], 1,
+                                 ["--out", out, "rope_report.md"], tempfile.mkdtemp(dir=tmp))
+    if folder_state(out) != before:
+        problems.append("the folder changed: %s -> %s" % (sorted(before), sorted(folder_state(out))))
+    elif os.stat(os.path.join(out, "rope_report.json")).st_ino != inode:
+        problems.append("rope_report.json is not the very file it was")
+    results.record("report_should_leave_the_folder_as_it_was_when_the_second_rename_fails",
+                   problems)
+
+    # Links planted at temp-like names and at the report's own names: nothing is
+    # written through them, and the report replaces its own names' links.
+    out = tempfile.mkdtemp(dir=tmp)
+    victim = os.path.join(tmp, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("untouched\n")
+    planted = ["rope_report.json.tmp", "rope_report.md.tmp", ".rope_report.json.tmp",
+               ".rope_report.md.tmp", ".rope_report.json.XXXXXX", ".rope_report.md.XXXXXX"]
+    for name in planted + ["rope_report.json", "rope_report.md"]:
+        os.symlink(victim, os.path.join(out, name))
+    rc, _, err = run(["report", "--out", out], tmp)
+    problems = crash_problem(rc, []) + ([] if rc == 0 else ["exit %d: %s" % (rc, err)])
+    with open(victim) as f:
+        if f.read() != "untouched\n":
+            problems.append("the report wrote through a link")
+    for name in planted:
+        if not os.path.islink(os.path.join(out, name)):
+            problems.append("the link %s was removed or replaced" % name)
+    for name in ("rope_report.json", "rope_report.md"):
+        if os.path.islink(os.path.join(out, name)):
+            problems.append("%s is still a link" % name)
+    extra = set(os.listdir(out)) - set(planted) - {"rope_report.json", "rope_report.md"}
+    if extra:
+        problems.append("left behind: %s" % sorted(extra))
+    problems += check_report.check_files(os.path.join(out, "rope_report.json"),
+                                         os.path.join(out, "rope_report.md"), {})
+    results.record("report_should_never_write_through_a_link", problems)
+
+    # Thirty reports into one folder at once: one wins, whole, its two files a pair.
+    out = tempfile.mkdtemp(dir=tmp)
+    procs = [subprocess.Popen([ROPESCOPE, "report", "--dim", str(2 + j), "--gap", str(j),
+                               "--out", out], cwd=tmp, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE) for j in range(30)]
+    problems = []
+    for j, p in enumerate(procs):
+        _, err = p.communicate(timeout=TIMEOUT)
+        if p.returncode != 0:
+            problems.append("report %d: exit %d: %s" % (j, p.returncode, err.decode()[:200]))
+    if sorted(os.listdir(out)) != ["rope_report.json", "rope_report.md"]:
+        problems.append("the folder holds %s" % sorted(os.listdir(out)))
+    else:
+        import json
+        with open(os.path.join(out, "rope_report.json")) as f:
+            dim = json.load(f)["dim"]
+        settings = {"dim": dim, "offset": float(dim - 2)}
+        problems += check_report.check_files(os.path.join(out, "rope_report.json"),
+                                             os.path.join(out, "rope_report.md"), settings)
+    results.record("thirty_concurrent_reports_should_leave_one_whole_pair", problems)
+
+
+# ---- (g) outputs that fail ----
+
+def test_full_output(results, tmp):
+    if not os.path.exists("/dev/full"):
+        return
+    for args, needle in ((["scan"], "cannot write the scan to standard output: No space left"),
+                         (["scan", "--to", "100000"], "cannot write the scan to standard output"),
+                         (["report", "--out", os.path.join(tmp, "full")], "standard output")):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([ROPESCOPE] + args, cwd=tmp, stdout=full,
+                                  stderr=subprocess.PIPE, timeout=TIMEOUT)
+        err = proc.stderr.decode()
+        problems = crash_problem(proc.returncode, args)
+        if proc.returncode != 1:
+            problems.append("exit %d, expected 1" % proc.returncode)
+        if len(err.splitlines()) != 1 or needle not in err:
+            problems.append("stderr should be one line with %r, got %r" % (needle, err[:300]))
+        results.record("cli_should_exit_1_naming_a_full_output: ropescope %s" % " ".join(args),
+                       problems)
+
+
+# ---- (h) signals leave no temp file ----
+
+def test_signals(results, rng, tmp):
+    import signal
+    import time
+    # A large report (about 2 MB of Markdown), so the files take a while to write.
+    args = ["report", "--starts", ",".join(str(j) for j in range(20000))]
+    out = tempfile.mkdtemp(dir=tmp)
+    began = time.monotonic()
+    rc, _, err = run(args + ["--out", out], tmp)
+    took = time.monotonic() - began
+    problems = [] if rc == 0 else ["the uninterrupted report failed: %s" % err[:200]]
+    whole = folder_state(out)
+    for trial in range(12):
+        sig = signal.SIGTERM if trial % 2 == 0 else signal.SIGINT
+        proc = subprocess.Popen([ROPESCOPE] + args + ["--dim", str(8 + trial % 3), "--out", out],
+                                cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.0, took * 1.2))
+        proc.send_signal(sig)
+        proc.wait(timeout=TIMEOUT)
+        names = sorted(os.listdir(out))
+        if names != ["rope_report.json", "rope_report.md"]:
+            problems.append("after signal %d at trial %d the folder holds %s" % (sig, trial, names))
+            break
+        state = folder_state(out)
+        if state != whole:
+            # The report finished before the signal: it must be a whole new pair.
+            dim = 8 + trial % 3
+            problems += check_report.check_files(os.path.join(out, "rope_report.json"),
+                                                 os.path.join(out, "rope_report.md"),
+                                                 {"dim": dim, "starts": [float(j) for j in
+                                                                         range(20000)]})
+            whole = state
+    results.record("report_should_leave_no_temp_file_after_sigterm_or_sigint", problems)
+
+
 def main():
-    env_seed = os.environ.get("ROPE_TEST_SEED", "").strip()
-    seed = int(env_seed) if env_seed else random.SystemRandom().randrange(2 ** 32)
-    print("ROPE_TEST_SEED=%d (set it to reproduce this run); ropescope: %s" % (seed, ROPESCOPE))
+    seed = testlib.seed("test_cli")
+    print("ropescope: %s" % ROPESCOPE)
     if not os.access(ROPESCOPE, os.X_OK):
         print("cannot run %s (build it with `make native`)" % ROPESCOPE)
         return 1
@@ -350,6 +574,10 @@ def main():
         test_scan(results, rng, tmp)
         test_help(results, tmp)
         test_bad_input(results, tmp)
+        test_messages(results, tmp)
+        test_report_files(results, tmp)
+        test_full_output(results, tmp)
+        test_signals(results, rng, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("ROPE_TEST_SEED=%d" % seed)

@@ -229,7 +229,7 @@ TEST(norm_should_be_square_root_of_sum_of_squares)
     assert_close(out, 0.0);
     assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
     assert_code(rope_norm(q, ROPE_DIM, &out), ROPE_OK);
-    assert_close(out, 5.6944329562331983); /* norm_before in CONTRACT's default report */
+    assert_close(out, 5.6944329562331983); /* norm_before in the default report (docs/SPEC.md) */
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,4 +1,5 @@
 """Helpers every Python test shares: the contract's tolerance and the run's seed."""
+import math
 import os
 import random
 
@@ -7,8 +8,9 @@ REL_TOL = 1e-6
 
 
 def close(got, expect, abs_tol=ABS_TOL, rel_tol=REL_TOL):
-    """The contract's comparison: |got - expect| <= abs_tol + rel_tol * |expect|."""
-    return abs(got - expect) <= abs_tol + rel_tol * abs(expect)
+    """docs/SPEC.md's comparison: |got - expect| <= abs_tol + rel_tol * |expect|;
+    a got that is not finite is never close."""
+    return math.isfinite(got) and abs(got - expect) <= abs_tol + rel_tol * abs(expect)
 
 
 def seed(name="test"):

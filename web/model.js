@@ -2,7 +2,7 @@
 // One call per chart; nothing here touches the page.
 import * as rope from './rope.js';
 
-// The report's fixed settings (CONTRACT.md "The report").
+// The report's fixed settings (docs/SPEC.md "The report").
 export const REPORT_STARTS = [3, 10, 100, 4000];
 export const NORM_POSITIONS = [0, 1, 7, 100, 4096];
 // Positions up to here keep the contract's accuracy; past it angle error grows.

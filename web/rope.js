@@ -1,4 +1,4 @@
-// ropescope's JS module: every CONTRACT.md function, computed by the C core
+// ropescope's JS module: every docs/SPEC.md function, computed by the C core
 // compiled to WebAssembly. This file only checks arguments and moves numbers
 // in and out of the wasm heap; no RoPE math happens here.
 import { WASM_BASE64 } from './rope_wasm.js';
@@ -157,7 +157,7 @@ function run(fn, ins, outs, call) {
 
 const one = (fn, ins, call) => run(fn, ins, [[1, 'f64']], call)[0][0];
 
-// ---- CONTRACT.md functions ----
+// ---- docs/SPEC.md functions ----
 
 export function demo_vectors(d = DIM) {
   checkInt('d', d, 0, MAX_DIM);
@@ -374,7 +374,7 @@ function reportText(format, options) {
   }
 }
 
-/** The report of CONTRACT.md as an object; with no options, the default report. */
+/** The report of docs/SPEC.md as an object; with no options, the default report. */
 export function build_report(options) {
   return JSON.parse(reportText(REPORT_JSON, options));
 }

@@ -54,7 +54,7 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
     const checked = await checkCharts(page, state);
     await checkCaptions(page, state, checked);
     if (state.to > 4096) {
-      // CONTRACT.md: past position 4096 the page says that the angle error grows.
+      // docs/SPEC.md: past position 4096 the page says that the angle error grows.
       const caption = await text(page, '#caption-flatness');
       assert.match(caption, /4096/, `${step.what}: #caption-flatness says accuracy holds to 4096: "${caption}"`);
     }
