@@ -49,11 +49,16 @@ export function normReadout(model) {
     ` ${list(NORM_POSITIONS)}: ${num(model.norm.maxGap)} — rotation keeps the length.`;
 }
 
-/** A short text alternative for each canvas. */
-export function chartLabels(state, model) {
-  return {
-    angles: `Bar chart, log scale: rotation angle of each of ${model.pairs} pairs at gap ${position(state.gap)}, with the one-turn line at 2π.`,
-    flatness: `Line chart: attention score against start position for RoPE (spread ${num(model.spreads.rope)}) and additive (spread ${num(model.spreads.add)}).`,
-    slow: `Step chart, log x axis: number of slow pairs against gap from 1 to one million; ${model.slow.now} at the current gap.`,
-  };
+// Short text alternatives for the canvases (their aria-label).
+
+export function anglesLabel(state, model) {
+  return `Bar chart, log scale: rotation angle of each of ${model.pairs} pairs at gap ${position(state.gap)}, with the one-turn line at 2π.`;
+}
+
+export function flatnessLabel(state, model) {
+  return `Line chart: attention score against start position for RoPE (spread ${num(model.spreads.rope)}) and additive (spread ${num(model.spreads.add)}).`;
+}
+
+export function slowLabel(state, model) {
+  return `Step chart, log x axis: number of slow pairs against gap from 1 to one million; ${model.slow.now} at the current gap.`;
 }

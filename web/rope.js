@@ -11,6 +11,7 @@ export const MAX_COUNT = 65536;
 const REPORT_JSON = 0;
 const REPORT_MARKDOWN = 1;
 const E_SPACE = -9; // ROPE_E_SPACE: the report needs a larger buffer
+const E_NOMEM = -10; // ROPE_E_NOMEM
 const REPORT_DEFAULTS = Object.freeze({
   dim: DIM,
   base: THETA_BASE,
@@ -126,30 +127,46 @@ class CoreError extends RangeError {
   }
 }
 
-// ins: arrays copied in as doubles. outs: [count, 'f64' | 'i32'] buffers
-// the core fills. call(...pointers) returns the core's code. Results are
-// copied out as plain arrays: heap views detach when memory grows.
-function run(fn, ins, outs, call) {
+// Bytes per element of each output type. 'text' is a byte buffer read back as the
+// NUL-terminated UTF-8 string the core wrote into it.
+const OUT_BYTES = { f64: 8, i32: 4, text: 1 };
+
+function readOut(ptr, count, type) {
+  if (type === 'text') {
+    const bytes = new Uint8Array(wasm.memory.buffer, ptr, count);
+    const end = bytes.indexOf(0);
+    return new TextDecoder().decode(bytes.slice(0, end < 0 ? count : end));
+  }
+  const View = type === 'i32' ? Int32Array : Float64Array;
+  return Array.from(new View(wasm.memory.buffer, ptr, count));
+}
+
+/**
+ * The one path into the core. ins: arrays copied in as doubles. outs: [count, type] buffers
+ * the core fills (type 'f64' | 'i32' | 'text'). call(...pointers) gets the ins' pointers then
+ * the outs' and returns the core's code. A code other than 0 throws a CoreError naming fn,
+ * unless it is listed in tolerate; then the outputs are still read and the code comes back
+ * as the result's .code. Results are copied out as plain arrays (heap views detach when
+ * memory grows); every buffer is freed in finally.
+ */
+function run(fn, ins, outs, call, { tolerate = [] } = {}) {
   const pointers = [];
+  const alloc = (bytes) => {
+    const ptr = wasm.malloc(Math.max(bytes, 8));
+    if (!ptr) throw new CoreError(fn, E_NOMEM);
+    pointers.push(ptr);
+    return ptr;
+  };
   try {
     for (const values of ins) {
-      const ptr = wasm.malloc(Math.max(values.length, 1) * 8);
-      if (!ptr) throw new RangeError(`${fn}: out of memory`);
-      pointers.push(ptr);
-      new Float64Array(wasm.memory.buffer, ptr, values.length).set(values);
+      new Float64Array(wasm.memory.buffer, alloc(values.length * 8), values.length).set(values);
     }
-    for (const [count] of outs) {
-      const ptr = wasm.malloc(Math.max(count, 1) * 8);
-      if (!ptr) throw new RangeError(`${fn}: out of memory`);
-      pointers.push(ptr);
-    }
+    for (const [count, type] of outs) alloc(count * OUT_BYTES[type]);
     const code = call(...pointers);
-    if (code !== 0) throw new CoreError(fn, code);
-    return outs.map(([count, type], i) => {
-      const ptr = pointers[ins.length + i];
-      const View = type === 'i32' ? Int32Array : Float64Array;
-      return Array.from(new View(wasm.memory.buffer, ptr, count));
-    });
+    if (code !== 0 && !tolerate.includes(code)) throw new CoreError(fn, code);
+    const results = outs.map(([count, type], i) => readOut(pointers[ins.length + i], count, type));
+    results.code = code;
+    return results;
   } finally {
     for (const ptr of pointers) wasm.free(ptr);
   }
@@ -336,41 +353,21 @@ function reportOptions(options) {
   return o;
 }
 
+// The report is written into a 64 KB buffer; a longer one (ROPE_E_SPACE, with the length
+// it needs) is written again into a buffer that fits.
 function reportText(format, options) {
   const o = reportOptions(options);
   let cap = 1 << 16;
   for (;;) {
-    const pointers = [];
-    try {
-      const alloc = (bytes) => {
-        const ptr = wasm.malloc(Math.max(bytes, 8));
-        if (!ptr) throw new RangeError('build_report: out of memory');
-        pointers.push(ptr);
-        return ptr;
-      };
-      const copyIn = (values) => {
-        const ptr = alloc(values.length * 8);
-        new Float64Array(wasm.memory.buffer, ptr, values.length).set(values);
-        return ptr;
-      };
-      const starts = copyIn(o.starts);
-      const deltas = copyIn(o.deltas);
-      const norms = copyIn(o.norm_positions);
-      const buf = alloc(cap);
-      const lenPtr = alloc(4);
-      const code = wasm.rope_report_write(format, o.dim, o.base, o.offset,
+    const result = run('build_report', [o.starts, o.deltas, o.norm_positions], [[cap, 'text'], [1, 'i32']],
+      (starts, deltas, norms, buf, lenPtr) => wasm.rope_report_write(format, o.dim, o.base, o.offset,
         starts, o.starts.length, deltas, o.deltas.length, norms, o.norm_positions.length,
-        buf, cap, lenPtr);
-      const len = new Int32Array(wasm.memory.buffer, lenPtr, 1)[0];
-      if (code === E_SPACE && len + 1 > cap) {
-        cap = len + 1;
-        continue;
-      }
-      if (code !== 0) throw new CoreError('build_report', code);
-      return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, buf, len).slice());
-    } finally {
-      for (const ptr of pointers) wasm.free(ptr);
-    }
+        buf, cap, lenPtr),
+      { tolerate: [E_SPACE] });
+    const [text, [len]] = result;
+    if (result.code === 0) return text;
+    if (!(len + 1 > cap)) throw new CoreError('build_report', result.code);
+    cap = len + 1;
   }
 }
 

@@ -1,5 +1,8 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
+import { VIEWS } from './figures.js';
+
+export { VIEWS };
 
 const quote = (text) => {
   const s = String(text);
@@ -51,7 +54,6 @@ function choiceRow(name, def, values, toText, fromText) {
   };
 }
 
-export const VIEWS = ['all', 'angles', 'flatness', 'slow'];
 
 export const PARAMS = [
   numberRow('dim', 64, 2, 1024, { even: true }),
