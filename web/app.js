@@ -1,5 +1,5 @@
 // Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
-import { PARAM, readQuery, writeQuery } from './state.js';
+import { PARAM, PARAMS, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
@@ -10,25 +10,33 @@ const $ = (id) => document.getElementById(id);
 // A base from the log slider, kept to 4 significant digits so links stay readable.
 const roundBase = (value) => Number(value.toPrecision(4));
 
-// How each parameter's widgets map to its value. Boxes step with the arrow keys.
-const CONTROLS = {
-  dim: { range: true, step: (v, dir) => v + 2 * dir },
-  base: {
-    range: true,
-    toRange: (v) => Math.log10(v),
-    fromRange: (r) => roundBase(10 ** r),
-    step: (v, dir) => roundBase(10 ** (Math.log10(v) + 0.1 * dir)),
-  },
-  gap: { range: true, step: (v, dir) => v + dir },
-  from: { step: (v, dir) => v + dir },
-  to: { step: (v, dir) => v + dir },
-  n: { range: true, step: (v, dir) => v + 256 * dir },
-};
+// How each setting's widgets map to its value, from its row in state.js: a slider (linear,
+// or log10 of the value), and the arrow-key step of its box.
+function controlFor(row) {
+  const { slider } = row;
+  if (!slider) return { range: false, step: (v, dir) => v + dir };
+  const key = slider.keyStep ?? slider.step;
+  if (slider.log) {
+    return {
+      range: true,
+      min: Math.log10(row.min),
+      max: Math.log10(row.max),
+      toRange: (v) => Math.log10(v),
+      fromRange: (r) => roundBase(10 ** r),
+      step: (v, dir) => roundBase(10 ** (Math.log10(v) + key * dir)),
+    };
+  }
+  return { range: true, min: row.min, max: row.max, step: (v, dir) => v + key * dir };
+}
+
+const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
+  PARAMS.filter((row) => row.type !== 'choice').map((row) => [row.name, controlFor(row)]))));
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
-const linkProblems = loaded.problems.map((p) =>
-  `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`);
+const linkProblems = loaded.problems.map((p) => (p.name === null
+  ? `Link parameter ignored: ${p.message}.`
+  : `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`));
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let failed = false;
@@ -204,6 +212,9 @@ function wireControl(name) {
   });
   if (!control.range) return;
   const range = $(name);
+  range.min = String(control.min);
+  range.max = String(control.max);
+  range.step = String(PARAM[name].slider.step);
   range.addEventListener('input', () => {
     const raw = Number(range.value);
     const value = control.fromRange ? control.fromRange(raw) : raw;
@@ -276,9 +287,9 @@ function start() {
   showNotice(...linkProblems);
 
   for (const name of Object.keys(CONTROLS)) {
+    wireControl(name); // sets the slider's range first
     syncRange(name);
     syncBox(name);
-    wireControl(name);
   }
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));

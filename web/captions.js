@@ -1,6 +1,6 @@
 // Captions that read each figure's own numbers out loud. Plain text only.
 import { num, fixed, position, list } from './format.js';
-import { REPORT_STARTS, NORM_POSITIONS, ACCURATE_UP_TO } from './model.js';
+import { REPORT_STARTS, NORM_POSITIONS, ACCURATE_UP_TO, farthestPosition } from './model.js';
 
 export function anglesCaption(state, model) {
   const { pairs, angles, turns } = model;
@@ -25,9 +25,12 @@ export function flatnessCaption(state, model) {
     ` Additive spread ${num(spreads.add)} — the cross terms q·P[n] and P[m]·k carry absolute positions.` +
     ` At the report's starts ${list(REPORT_STARTS)}: RoPE spread ${num(spreads.reportRope)},` +
     ` additive spread ${num(spreads.reportAdd)}.`;
-  if (state.to > ACCURATE_UP_TO) {
-    text += ` Past position ~${ACCURATE_UP_TO} the angle error of floating point grows with the` +
-      ' position, so the RoPE spread grows too (it stays far below the additive one).';
+  // The query of the last start sits at to + gap: that is the farthest rotated position.
+  const far = farthestPosition(state);
+  if (far > ACCURATE_UP_TO) {
+    text += ` The query reaches position ${position(far)}, past ~${ACCURATE_UP_TO}: the angle error of` +
+      ' floating point grows with the position, so the RoPE spread grows too (it stays far below the' +
+      ' additive one).';
   }
   return text;
 }

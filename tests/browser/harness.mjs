@@ -5,22 +5,25 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import {
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+} from '../../web/rope_consts.js';
+import { ABS_TOL, close } from '../testlib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB = join(ROOT, 'web');
 export const CLI = join(ROOT, 'build/ropescope');
 export const CHARTS = ['angles', 'flatness', 'slow'];
 export const DEFAULTS = Object.freeze({ dim: 64, base: 10000, gap: 2, from: 0, to: 4096, n: 512 });
-export const REPORT_STARTS = [3, 10, 100, 4000];
-export const NORM_POSITIONS = [0, 1, 7, 100, 4096];
-export const ABS_TOL = 1e-9;
-export const REL_TOL = 1e-6;
+// The report's starts and norm positions: report.h's, through the generated constants.
+export {
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+} from '../../web/rope_consts.js';
+export { ABS_TOL, REL_TOL, close, cliReport } from '../testlib.mjs';
 const TWO_PI = 2 * Math.PI;
 
 export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -244,10 +247,6 @@ export function demoVectors(dim) {
   return vectorCache.get(dim);
 }
 
-export function close(a, b) {
-  return typeof a === 'number' && Math.abs(a - b) <= ABS_TOL + REL_TOL * Math.abs(b);
-}
-
 function assertClose(actual, expected, what) {
   assert.ok(close(actual, expected), `${what}: expected ${expected}, got ${actual}`);
 }
@@ -458,20 +457,4 @@ export async function typeInto(page, selector, value) {
     await page.keyboard.type(value);
   }
   await box.press('Tab');
-}
-
-// ---- the CLI ----
-
-export function cliReport(flags) {
-  const dir = mkdtempSync(join(tmpdir(), 'rope-cli-'));
-  try {
-    const run = spawnSync(CLI, ['report', ...flags, '--out', dir], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`ropescope report ${flags.join(' ')}: ${run.stderr}`);
-    return {
-      json: readFileSync(join(dir, 'rope_report.json'), 'utf8'),
-      md: readFileSync(join(dir, 'rope_report.md'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
