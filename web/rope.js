@@ -58,13 +58,11 @@ const wasm = (() => {
 
 // ---- argument checks: every message names the parameter and the value ----
 
-// 1e16 rather than 10000000000000000: limits and far positions read at a glance.
+// Far positions and work as a magnitude, 6 significant digits: 1e16 rather than
+// 10000000000000004, 5.11e10 rather than 51100000000.
 function showNumber(x) {
-  if (Number.isFinite(x) && Math.abs(x) >= 1e6) {
-    const exp = x.toExponential();
-    if (exp.length <= String(x).length) return exp.replace('e+', 'e');
-  }
-  return String(x);
+  if (!Number.isFinite(x) || Math.abs(x) < 1e6) return String(x);
+  return Number(x.toPrecision(6)).toExponential().replace('e+', 'e');
 }
 
 function show(value) {
@@ -150,7 +148,7 @@ function checkNearList(fn, name, values, offset = 0, offsetName = '') {
 // One call's work, d x count, must stay within MAX_WORK (ROPE_E_WORK in the core).
 function checkWork(fn, dName, d, countName, count) {
   if (d * count > MAX_WORK) {
-    throw new RangeError(`${fn}: ${dName} x ${countName} = ${d} x ${count} = ${showNumber(d * count)} is above` +
+    throw new RangeError(`${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
       ` ${MAX_WORK}, too much work for one call`);
   }
 }
