@@ -159,8 +159,8 @@ test-browser: all dist
 
 serve: deps
 	$(MAKE) --no-print-directory all
-	@echo "ropescope explorer: http://127.0.0.1:8000/"
-	cd web && $(PYTHON) -m http.server 8000 --bind 127.0.0.1
+	@echo "ropescope explorer: http://127.0.0.1:8000/ (127.0.0.1 only; the page's CSP sent as a header)"
+	$(NODE) tools/serve.mjs web 8000
 
 dist: $(WEB_BUILT)
 	$(NODE) tools/dist.mjs
