@@ -1,5 +1,16 @@
 // Helpers every JS test (tests/js and tests/browser) shares: the contract's
-// tolerance, the run's seed and a seeded generator.
+// tolerance, the run's seed, a seeded generator, the repository's paths and the
+// CLI's report files.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = join(ROOT, 'build/ropescope');
+
+// CONTRACT.md's tolerance, stated here once for every JS test.
 export const ABS_TOL = 1e-9;
 export const REL_TOL = 1e-6;
 
@@ -8,17 +19,27 @@ export function close(a, b, absTol = ABS_TOL, relTol = REL_TOL) {
   return typeof a === 'number' && Math.abs(a - b) <= absTol + relTol * Math.abs(b);
 }
 
-/** ROPE_TEST_SEED if set, else a fresh one; printed so a run can be repeated. */
-export function seed(name = 'test') {
+/** ROPE_TEST_SEED if set (a non-negative integer, else an error), else a fresh one. Not printed. */
+export function seedValue() {
   const text = process.env.ROPE_TEST_SEED;
-  const value = text ? Number(text) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
+  if (text !== undefined && text.trim() !== '') {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`ROPE_TEST_SEED must be a non-negative integer, got ${text}`);
+    return n >>> 0;
+  }
+  return (Math.random() * 2 ** 32) >>> 0;
+}
+
+/** seedValue(), printed so a run can be repeated. */
+export function seed(name = 'test') {
+  const value = seedValue();
   console.log(`${name}: ROPE_TEST_SEED=${value} (set it to reproduce this run)`);
   return value;
 }
 
 /** A small seeded generator (mulberry32): returns a function giving floats in [0, 1). */
-export function rng(seedValue) {
-  let a = seedValue >>> 0;
+export function rng(seedValue_) {
+  let a = seedValue_ >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -26,4 +47,19 @@ export function rng(seedValue) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** `ropescope report FLAGS` into a temporary folder: { json, md } as the CLI wrote them. */
+export function cliReport(flags) {
+  const dir = mkdtempSync(join(tmpdir(), 'rope-cli-'));
+  try {
+    const run = spawnSync(CLI, ['report', ...flags, '--out', dir], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`ropescope report ${flags.join(' ')} exited ${run.status}: ${run.stderr}`);
+    return {
+      json: readFileSync(join(dir, 'rope_report.json'), 'utf8'),
+      md: readFileSync(join(dir, 'rope_report.md'), 'utf8'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,7 @@
 // make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
 //   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -27,9 +28,29 @@ function swap(html, tag, replacement) {
 }
 
 // Inline JS must not close its own <script> element or open an HTML comment state.
-const inlineScript = (js) =>
-  `<script>${js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--')}</script>`;
-const inlineStyle = (css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+const scriptText = (js) => js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+const styleText = (css) => css.replace(/<\/(style)/gi, '<\\/$1');
+
+// CSP source for an inline element's exact text.
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/;
+
+/** The page's policy with some directives replaced: { 'script-src': "..." }. */
+function withDirectives(policy, replace) {
+  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
+  const names = directives.map((d) => d.split(/\s+/)[0]);
+  for (const name of Object.keys(replace)) {
+    if (!names.includes(name)) throw new Error(`web/index.html: the policy has no ${name}`);
+  }
+  return directives.map((d, i) => (Object.hasOwn(replace, names[i]) ? `${names[i]} ${replace[names[i]]}` : d))
+    .join('; ');
+}
+
+function setPolicy(html, policy) {
+  if (!CSP_META.test(html)) throw new Error('web/index.html: no Content-Security-Policy <meta>');
+  return html.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
+}
 
 async function bundle() {
   const result = await build({
@@ -73,9 +94,17 @@ async function main() {
     [join(folder, 'ropescope.js'), script],
   ];
 
-  let single = swap(html, TAGS.css, inlineStyle(css));
-  single = swap(single, TAGS.chart, inlineScript(chart));
-  single = swap(single, TAGS.app, inlineScript(script));
+  // The single file: everything inline, each inline script and the style allowed by its
+  // hash (no 'unsafe-inline'); the rest of the policy is the page's.
+  const [chartJs, appJs, styleCss] = [scriptText(chart), scriptText(script), styleText(css)];
+  const policy = CSP_META.exec(html)[1];
+  let single = setPolicy(html, withDirectives(policy, {
+    'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
+    'style-src': sha256(styleCss),
+  }));
+  single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
+  single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
+  single = swap(single, TAGS.app, `<script>${appJs}</script>`);
   written.push([join(out, 'ropescope.html'), single]);
 
   for (const [path, text] of written) await writeFile(path, text);

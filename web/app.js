@@ -1,38 +1,43 @@
 // Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
-import { PARAM, readQuery, writeQuery } from './state.js';
+import { PARAM, PARAMS, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
-import * as captions from './captions.js';
+import { normReadout } from './captions.js';
+import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
-import { createAnglesChart } from './charts/angles.js';
-import { createFlatnessChart } from './charts/flatness.js';
-import { createSlowChart } from './charts/slow.js';
 
 const $ = (id) => document.getElementById(id);
 
 // A base from the log slider, kept to 4 significant digits so links stay readable.
 const roundBase = (value) => Number(value.toPrecision(4));
 
-// How each parameter's widgets map to its value. Boxes step with the arrow keys.
-const CONTROLS = {
-  dim: { range: true, step: (v, dir) => v + 2 * dir },
-  base: {
-    range: true,
-    toRange: (v) => Math.log10(v),
-    fromRange: (r) => roundBase(10 ** r),
-    step: (v, dir) => roundBase(10 ** (Math.log10(v) + 0.1 * dir)),
-  },
-  gap: { range: true, step: (v, dir) => v + dir },
-  from: { step: (v, dir) => v + dir },
-  to: { step: (v, dir) => v + dir },
-  n: { range: true, step: (v, dir) => v + 256 * dir },
-};
+// How each setting's widgets map to its value, from its row in state.js: a slider (linear,
+// or log10 of the value), and the arrow-key step of its box.
+function controlFor(row) {
+  const { slider } = row;
+  if (!slider) return { range: false, step: (v, dir) => v + dir };
+  const key = slider.keyStep ?? slider.step;
+  if (slider.log) {
+    return {
+      range: true,
+      min: Math.log10(row.min),
+      max: Math.log10(row.max),
+      toRange: (v) => Math.log10(v),
+      fromRange: (r) => roundBase(10 ** r),
+      step: (v, dir) => roundBase(10 ** (Math.log10(v) + key * dir)),
+    };
+  }
+  return { range: true, min: row.min, max: row.max, step: (v, dir) => v + key * dir };
+}
+
+const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
+  PARAMS.filter((row) => row.type !== 'choice').map((row) => [row.name, controlFor(row)]))));
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
-const linkProblems = loaded.problems.map((p) =>
-  `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`);
-const MAKERS = { angles: createAnglesChart, flatness: createFlatnessChart, slow: createSlowChart };
-const charts = {}; // name -> chart handle, made by ensureCharts
+const linkProblems = loaded.problems.map((p) => (p.name === null
+  ? `Link parameter ignored: ${p.message}.`
+  : `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`));
+const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let failed = false;
 // Charts scrolled out of view get their new data at once (so Chart.getChart(canvas).data is
@@ -46,14 +51,6 @@ const inViewport = (el) => {
 };
 
 // ---- render: state -> wasm -> charts ----
-
-function figureData(model) {
-  return {
-    angles: { angles: model.angles, turns: model.turns },
-    flatness: { ...model.sweep, marked: model.marked, from: state.from, to: state.to },
-    slow: { ...model.slow, pairs: model.pairs, gap: state.gap },
-  };
-}
 
 function render() {
   performance.mark('ropescope:update-start');
@@ -70,16 +67,16 @@ function render() {
     failed = false;
     showNotice(...linkProblems);
   }
-  const data = figureData(model);
+  const data = Object.create(null);
+  for (const row of FIGURES) data[row.name] = row.data(model, state);
   lastData = data;
   for (const name of Object.keys(charts)) charts[name].update(data[name], !hidden.has(name));
   ensureCharts(false);
-  $('caption-angles').textContent = captions.anglesCaption(state, model);
-  $('caption-flatness').textContent = captions.flatnessCaption(state, model);
-  $('caption-slow').textContent = captions.slowCaption(state, model);
-  $('norm-readout').textContent = captions.normReadout(model);
-  const labels = captions.chartLabels(state, model);
-  for (const name of Object.keys(labels)) $(`chart-${name}`).setAttribute('aria-label', labels[name]);
+  for (const row of FIGURES) {
+    $(`caption-${row.name}`).textContent = row.caption(state, model);
+    $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model));
+  }
+  $('norm-readout').textContent = normReadout(model);
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
   return true;
@@ -143,17 +140,17 @@ function writeUrl() {
 // Makes the charts that do not exist yet: at the first render only those on screen (the
 // first figure appears sooner), the rest (all: true) right after that first paint.
 function ensureCharts(all) {
-  for (const name of Object.keys(MAKERS)) {
+  for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
     if (charts[name] || !lastData || (!all && !inViewport(canvas))) continue;
-    charts[name] = MAKERS[name](canvas, lastData[name]);
+    charts[name] = make(canvas, lastData[name]);
   }
 }
 
 function watchVisibility() {
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
-      const name = entry.target.id.replace('chart-', '');
+      const { name } = entry.target.dataset;
       if (entry.isIntersecting) {
         hidden.delete(name);
         charts[name]?.redraw();
@@ -162,7 +159,11 @@ function watchVisibility() {
       }
     }
   }, { rootMargin: '100px' });
-  for (const name of ['angles', 'flatness', 'slow']) observer.observe($(`chart-${name}`));
+  for (const { name } of FIGURES) {
+    const canvas = $(`chart-${name}`);
+    canvas.dataset.name = name;
+    observer.observe(canvas);
+  }
 }
 
 // Accept a checked value: widgets other than the one typed in follow, URL and figures update.
@@ -211,6 +212,9 @@ function wireControl(name) {
   });
   if (!control.range) return;
   const range = $(name);
+  range.min = String(control.min);
+  range.max = String(control.max);
+  range.step = String(PARAM[name].slider.step);
   range.addEventListener('input', () => {
     const raw = Number(range.value);
     const value = control.fromRange ? control.fromRange(raw) : raw;
@@ -248,7 +252,7 @@ const pageAddress = () => window.location.href.split(/[?#]/)[0];
 function updateEmbedCode() {
   const view = $('embed-view').value;
   const src = pageAddress() + writeQuery({ ...state, embed: true, view });
-  const height = view === 'all' ? 1400 : 480;
+  const height = embedHeight(view);
   const title = $('embed-view').selectedOptions[0].textContent;
   $('embed-code').value = `<iframe src="${src.replace(/"/g, '%22')}"` +
     ` title="ropescope: ${title}" width="100%" height="${height}"` +
@@ -268,15 +272,24 @@ async function copyText(text, statusId) {
 
 // ---- start ----
 
+// The figure sections and embed options, from the figures table (index.html lists none).
+function buildFigures() {
+  $('take').before(...FIGURES.map(figureElement));
+  $('embed-view').append(...FIGURES.map(embedOption));
+  // state.view is 'all' or a name from the table (state.js checks it).
+  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
+}
+
 function start() {
   document.body.classList.toggle('embed', state.embed);
+  buildFigures();
   if (state.view !== 'all') document.body.dataset.view = state.view;
   showNotice(...linkProblems);
 
   for (const name of Object.keys(CONTROLS)) {
+    wireControl(name); // sets the slider's range first
     syncRange(name);
     syncBox(name);
-    wireControl(name);
   }
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));

@@ -1,6 +1,6 @@
 // Captions that read each figure's own numbers out loud. Plain text only.
 import { num, fixed, position, list } from './format.js';
-import { REPORT_STARTS, NORM_POSITIONS, ACCURATE_UP_TO } from './model.js';
+import { REPORT_STARTS, NORM_POSITIONS, ACCURATE_UP_TO, farthestPosition } from './model.js';
 
 export function anglesCaption(state, model) {
   const { pairs, angles, turns } = model;
@@ -25,9 +25,12 @@ export function flatnessCaption(state, model) {
     ` Additive spread ${num(spreads.add)} — the cross terms q·P[n] and P[m]·k carry absolute positions.` +
     ` At the report's starts ${list(REPORT_STARTS)}: RoPE spread ${num(spreads.reportRope)},` +
     ` additive spread ${num(spreads.reportAdd)}.`;
-  if (state.to > ACCURATE_UP_TO) {
-    text += ` Past position ~${ACCURATE_UP_TO} the angle error of floating point grows with the` +
-      ' position, so the RoPE spread grows too (it stays far below the additive one).';
+  // The query of the last start sits at to + gap: that is the farthest rotated position.
+  const far = farthestPosition(state);
+  if (far > ACCURATE_UP_TO) {
+    text += ` The query reaches position ${position(far)}, past ~${ACCURATE_UP_TO}: the angle error of` +
+      ' floating point grows with the position, so the RoPE spread grows too (it stays far below the' +
+      ' additive one).';
   }
   return text;
 }
@@ -49,11 +52,16 @@ export function normReadout(model) {
     ` ${list(NORM_POSITIONS)}: ${num(model.norm.maxGap)} — rotation keeps the length.`;
 }
 
-/** A short text alternative for each canvas. */
-export function chartLabels(state, model) {
-  return {
-    angles: `Bar chart, log scale: rotation angle of each of ${model.pairs} pairs at gap ${position(state.gap)}, with the one-turn line at 2π.`,
-    flatness: `Line chart: attention score against start position for RoPE (spread ${num(model.spreads.rope)}) and additive (spread ${num(model.spreads.add)}).`,
-    slow: `Step chart, log x axis: number of slow pairs against gap from 1 to one million; ${model.slow.now} at the current gap.`,
-  };
+// Short text alternatives for the canvases (their aria-label).
+
+export function anglesLabel(state, model) {
+  return `Bar chart, log scale: rotation angle of each of ${model.pairs} pairs at gap ${position(state.gap)}, with the one-turn line at 2π.`;
+}
+
+export function flatnessLabel(state, model) {
+  return `Line chart: attention score against start position for RoPE (spread ${num(model.spreads.rope)}) and additive (spread ${num(model.spreads.add)}).`;
+}
+
+export function slowLabel(state, model) {
+  return `Step chart, log x axis: number of slow pairs against gap from 1 to one million; ${model.slow.now} at the current gap.`;
 }

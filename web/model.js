@@ -1,12 +1,17 @@
 // state -> numbers: every figure's data from the wasm core, as plain arrays.
 // One call per chart; nothing here touches the page.
 import * as rope from './rope.js';
+import { ROPE_REPORT_DEFAULT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS } from './rope_consts.js';
 
-// The report's fixed settings (docs/SPEC.md "The report").
-export const REPORT_STARTS = [3, 10, 100, 4000];
-export const NORM_POSITIONS = [0, 1, 7, 100, 4096];
-// Positions up to here keep the contract's accuracy; past it angle error grows.
+// The report's fixed settings (report.h, through the generated rope_consts.js).
+export const REPORT_STARTS = ROPE_REPORT_DEFAULT_STARTS;
+export const NORM_POSITIONS = ROPE_REPORT_DEFAULT_NORM_POSITIONS;
+// Positions up to here keep the contract's accuracy by definition (docs/SPEC.md, "Accuracy");
+// past it the angle error grows (the core refuses positions past ROPE_MAX_POSITION).
 export const ACCURATE_UP_TO = 4096;
+
+/** The largest position the figures rotate by: the query of the sweep's last start. */
+export const farthestPosition = ({ to, gap }) => to + gap;
 
 // Log-spaced gaps from 1 to 1e6 for the slow-pair curve (0.02 decade apart).
 const SLOW_POINTS = 301;

@@ -1,29 +1,52 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
+import { VIEWS } from './figures.js';
+
+export { VIEWS };
 
 const quote = (text) => {
   const s = String(text);
   return `'${s.length > 40 ? `${s.slice(0, 37)}...` : s}'`;
 };
 
-// A number row: Number() coercion, an empty box is not 0, then range and shape checks.
-function numberRow(name, def, min, max, { integer = false, even = false, relation } = {}) {
+// The CLI's number grammar (rope_parse_decimal): optional sign, digits, optional fraction,
+// optional exponent, nothing around it. No spaces, hex, binary, Infinity or NaN; integer
+// settings take digits only (rope_parse_int).
+const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/** text as a number under the CLI's grammar: { ok, value } or { ok: false, why }. */
+export function parseDecimal(text, { integer = false } = {}) {
+  if (typeof text !== 'string' || !(integer ? INTEGER : DECIMAL).test(text)) {
+    return { ok: false, why: integer ? 'not a whole number in digits' : 'not a plain decimal number' };
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) return { ok: false, why: 'too large' };
+  // A nonzero mantissa read as 0 underflowed (1e-400).
+  if (value === 0 && /[1-9]/.test(text.split(/[eE]/)[0])) return { ok: false, why: 'too small (rounds to 0)' };
+  return { ok: true, value };
+}
+
+// A number row: the CLI's grammar (an empty box is not 0), then range and shape checks.
+// slider: { step, log } when the setting has a range input (log: the slider holds log10).
+function numberRow(name, def, min, max, { integer = false, even = false, relation, slider } = {}) {
   const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
   const rule = `${name} must be ${kind} from ${min} to ${max}`;
   return {
     name,
-    type: integer ? 'int' : 'number',
+    type: integer || even ? 'int' : 'number',
     default: def,
     min,
     max,
     rule,
+    slider,
     // relation(value, state) -> '' when fine, else what is wrong (e.g. 'below to (4096)').
     relation,
     parse(text, state) {
-      const raw = String(text ?? '').trim();
-      const value = raw === '' ? NaN : Number(raw);
-      const bad = !Number.isFinite(value) || value < min || value > max ||
-        ((integer || even) && !Number.isInteger(value)) || (even && value % 2 !== 0);
+      const read = parseDecimal(typeof text === 'string' ? text : String(text ?? ''), { integer: integer || even });
+      if (!read.ok) return { ok: false, message: `${rule}, got ${quote(text)} (${read.why})` };
+      const { value } = read;
+      const bad = value < min || value > max || (even && value % 2 !== 0);
       if (bad) return { ok: false, message: `${rule}, got ${quote(text)}` };
       const clash = relation && state ? relation(value, state) : '';
       if (clash) return { ok: false, message: `${name} must be ${clash}, got ${quote(text)}` };
@@ -33,6 +56,9 @@ function numberRow(name, def, min, max, { integer = false, even = false, relatio
   };
 }
 
+// A lookup table with no prototype: 'constructor' or '__proto__' find nothing.
+const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
+
 function choiceRow(name, def, values, toText, fromText) {
   return {
     name,
@@ -41,7 +67,7 @@ function choiceRow(name, def, values, toText, fromText) {
     values,
     rule: `${name} must be one of ${values.map(toText).join(', ')}`,
     parse(text) {
-      const value = fromText(String(text ?? '').trim());
+      const value = fromText(String(text ?? ''));
       if (value === undefined) {
         return { ok: false, message: `${this.rule}, got ${quote(text)}` };
       }
@@ -51,38 +77,53 @@ function choiceRow(name, def, values, toText, fromText) {
   };
 }
 
-export const VIEWS = ['all', 'angles', 'flatness', 'slow'];
 
+const EMBED = table({ 0: false, 1: true, false: false, true: true });
+
+// The one table of the page's settings: defaults, ranges and sliders. index.html holds no
+// range: app.js sets every slider's min, max and step from here at startup.
 export const PARAMS = [
-  numberRow('dim', 64, 2, 1024, { even: true }),
-  numberRow('base', 10000, 10, 1e7),
-  numberRow('gap', 2, 0, 4096),
+  numberRow('dim', 64, 2, 1024, { even: true, slider: { step: 2 } }),
+  numberRow('base', 10000, 10, 1e7, { slider: { step: 0.01, keyStep: 0.1, log: true } }),
+  numberRow('gap', 2, 0, 4096, { slider: { step: 1 } }),
   numberRow('from', 0, 0, 65536, {
     relation: (v, s) => (v < s.to ? '' : `below to (${s.to})`),
   }),
   numberRow('to', 4096, 0, 65536, {
     relation: (v, s) => (v > s.from ? '' : `above from (${s.from})`),
   }),
-  numberRow('n', 512, 256, 4096, { integer: true }),
+  numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
-    (t) => ({ 0: false, 1: true, false: false, true: true })[t]),
+    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
   choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
 ];
 
-export const PARAM = Object.fromEntries(PARAMS.map((row) => [row.name, row]));
+/** Row by name; a null-prototype table, so only real settings are found. */
+export const PARAM = table(Object.fromEntries(PARAMS.map((row) => [row.name, row])));
 
 export function defaults() {
-  return Object.fromEntries(PARAMS.map((row) => [row.name, row.default]));
+  return Object.assign(Object.create(null), Object.fromEntries(PARAMS.map((row) => [row.name, row.default])));
 }
 
 /**
  * State from a query string. Bad values fall back to their default; each one is
- * listed in problems as { name, text, message } for the page to show.
+ * listed in problems as { name, text, message } for the page to show (name is null
+ * for a parameter that is not a setting: it is ignored).
  */
 export function readQuery(search) {
   const query = new URLSearchParams(search);
   const state = defaults();
   const problems = [];
+  const seen = new Set();
+  for (const name of query.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (!Object.hasOwn(PARAM, name)) {
+      problems.push({ name: null, text: name, message: `${quote(name)} is not a setting` });
+    } else if (query.getAll(name).length > 1) {
+      problems.push({ name, text: query.getAll(name).join(), message: `${name} is given more than once` });
+    }
+  }
   // Relations are checked after every value is read, so the order of params does not matter.
   for (const pass of ['value', 'relation']) {
     for (const row of PARAMS) {

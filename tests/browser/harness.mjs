@@ -4,23 +4,26 @@
 // reference (tests/reference.py --batch) for expected values.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serve } from '../../tools/serve.mjs';
+import {
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+} from '../../web/rope_consts.js';
+import { ABS_TOL, close } from '../testlib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB = join(ROOT, 'web');
 export const CLI = join(ROOT, 'build/ropescope');
 export const CHARTS = ['angles', 'flatness', 'slow'];
 export const DEFAULTS = Object.freeze({ dim: 64, base: 10000, gap: 2, from: 0, to: 4096, n: 512 });
-export const REPORT_STARTS = [3, 10, 100, 4000];
-export const NORM_POSITIONS = [0, 1, 7, 100, 4096];
-export const ABS_TOL = 1e-9;
-export const REL_TOL = 1e-6;
+// The report's starts and norm positions: report.h's, through the generated constants.
+export {
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+} from '../../web/rope_consts.js';
+export { ABS_TOL, REL_TOL, close, cliReport } from '../testlib.mjs';
 const TWO_PI = 2 * Math.PI;
 
 export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -28,55 +31,10 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
 
 // ---- server and browser ----
 
-async function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** python3 -m http.server on a free port serving dir; stop() ends that process. */
+/** tools/serve.mjs on a free port serving dir (with the page's CSP headers); stop() closes it. */
 export async function startServer(dir = WEB) {
-  const port = await freePort();
-  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 10000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`http.server exited: ${stderr}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`http.server did not answer on ${url}: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url,
-    port,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await serve(dir, 0);
+  return { url: server.url, port: server.port, policy: server.policy, stop: () => server.close() };
 }
 
 /** One server and one browser for the calling test file, started before its tests and stopped after. */
@@ -97,6 +55,14 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
 }
 
+// CSP violations the page has seen (window.__cspViolations, filled by the init script).
+async function collectCsp(page, problems) {
+  if (page.isClosed()) return;
+  const seen = await page.evaluate(() => window.__cspViolations ?? ['no CSP listener: the init script did not run'])
+    .catch((err) => [`could not read the CSP violations: ${err.message}`]);
+  for (const v of seen) problems.push(`CSP violation: ${v}`);
+}
+
 /**
  * A fresh context and page. Every console error or warning, uncaught page
  * error, dialog and failed request is recorded in `problems`; call
@@ -104,6 +70,14 @@ export function launchBrowser() {
  */
 export async function openPage(browser, url, { viewport = { width: 1280, height: 900 } } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
+  // Every Content-Security-Policy violation from the first byte on, for the clean check.
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}` +
+        ` (${e.sourceFile || ''}:${e.lineNumber || 0})`);
+    });
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {
@@ -128,12 +102,14 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
     page,
     context,
     problems,
-    assertClean(what = url) {
-      assert.deepEqual(problems, [], `${what}: console errors, page errors or dialogs`);
+    async assertClean(what = url) {
+      await collectCsp(page, problems);
+      assert.deepEqual(problems, [], `${what}: console errors, page errors, dialogs or CSP violations`);
     },
     async close() {
+      await collectCsp(page, problems);
       await context.close();
-      assert.deepEqual(problems, [], `${url}: console errors, page errors or dialogs`);
+      assert.deepEqual(problems, [], `${url}: console errors, page errors, dialogs or CSP violations`);
     },
   };
 }
@@ -242,10 +218,6 @@ const vectorCache = new Map();
 export function demoVectors(dim) {
   if (!vectorCache.has(dim)) vectorCache.set(dim, reference([{ fn: 'demo_vectors', args: [dim] }])[0]);
   return vectorCache.get(dim);
-}
-
-export function close(a, b) {
-  return typeof a === 'number' && Math.abs(a - b) <= ABS_TOL + REL_TOL * Math.abs(b);
 }
 
 function assertClose(actual, expected, what) {
@@ -458,20 +430,4 @@ export async function typeInto(page, selector, value) {
     await page.keyboard.type(value);
   }
   await box.press('Tab');
-}
-
-// ---- the CLI ----
-
-export function cliReport(flags) {
-  const dir = mkdtempSync(join(tmpdir(), 'rope-cli-'));
-  try {
-    const run = spawnSync(CLI, ['report', ...flags, '--out', dir], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`ropescope report ${flags.join(' ')}: ${run.stderr}`);
-    return {
-      json: readFileSync(join(dir, 'rope_report.json'), 'utf8'),
-      md: readFileSync(join(dir, 'rope_report.md'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

@@ -159,6 +159,15 @@ const HOSTILE = [
     shown: ['<img src=x', '1e-5', '256.5'],
   },
   { query: '?dim=3&gap=-1&from=5000&to=100', names: ['dim', 'gap', 'from'], shown: ['3', '-1', '5000'] },
+  // Prototype names are not values, and numbers follow the CLI's grammar.
+  { query: '?embed=constructor&view=toString', names: ['embed', 'view'], shown: ['constructor', 'toString'] },
+  { query: '?embed=__proto__&view=hasOwnProperty', names: ['embed', 'view'], shown: ['__proto__', 'hasOwnProperty'] },
+  { query: '?embed=valueOf', names: ['embed'], shown: ['valueOf'] },
+  {
+    query: '?gap=0x40&dim=0b1010&base=%2010000&n=512.0&from=1e-400&to=Infinity',
+    names: ['gap', 'dim', 'base', 'n', 'from', 'to'],
+    shown: ['0x40', '0b1010', ' 10000', '512.0', '1e-400', 'Infinity'],
+  },
 ];
 
 test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () => {

@@ -11,13 +11,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'build/ropescope');
-const ABS_TOL = 1e-9;
-const REL_TOL = 1e-6;
+import { join } from 'node:path';
+import {
+  ABS_TOL, REL_TOL, CLI, ROOT, cliReport, rng as mulberry32, seedValue,
+} from '../testlib.mjs';
 const INT_FUNCTIONS = new Set(['slow_pairs', 'slow_pairs_batch']);
 
 // rope.js instantiates its module synchronously on import; catching the
@@ -38,26 +35,7 @@ const wasmMemory = instances[0]?.exports?.memory;
 
 // ---- the seed and a seeded generator ----
 
-const SEED = (() => {
-  const env = process.env.ROPE_TEST_SEED;
-  if (env !== undefined && env.trim() !== '') {
-    const n = Number(env);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`ROPE_TEST_SEED must be a non-negative integer, got ${env}`);
-    return n;
-  }
-  return Math.floor(Math.random() * 2 ** 32);
-})();
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const SEED = seedValue();
 
 // ---- the cases file ----
 
@@ -408,20 +386,6 @@ test('build_report_should_reject_bad_options_naming_the_option_and_value', () =>
 });
 
 // ---- byte identity with the CLI ----
-
-function cliReport(flags) {
-  const dir = mkdtempSync(join(tmpdir(), 'rope-report-'));
-  try {
-    const run = spawnSync(CLI, ['report', ...flags, '--out', dir], { encoding: 'utf8' });
-    assert.equal(run.status, 0, `ropescope report ${flags.join(' ')} failed: ${run.stderr}`);
-    return {
-      json: readFileSync(join(dir, 'rope_report.json'), 'utf8'),
-      md: readFileSync(join(dir, 'rope_report.md'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function randomSettings(rnd) {
   const pick = (lo, hi) => lo + rnd() * (hi - lo);

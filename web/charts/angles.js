@@ -4,7 +4,8 @@
 // Out (Chart.getChart(canvas).data): datasets[0] holds the angles of the pairs past one
 // turn and datasets[1] those under one turn, null elsewhere; one colour per dataset keeps
 // Chart.js on its fast path (a colour per bar is resolved bar by bar on every update).
-import { colors, axis, baseOptions, chartHandle, decadesOnly, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions, decadesOnly } from './theme.js';
+import { makeChart } from './figure.js';
 import { num, decadeTick } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
@@ -126,11 +127,9 @@ export function createAnglesChart(canvas, data) {
       },
     }],
   };
-  fill(config, data, c);
-  htmlLegend(canvas, LEGEND);
-  const chart = new window.Chart(canvas, config);
-  return chartHandle(chart, fill, (next) => {
+  const onData = (next) => {
     turnsNow = next.turns;
     anglesNow = next.angles;
-  });
+  };
+  return makeChart(canvas, { config, data, fill, legend: LEGEND, onData });
 }

@@ -1,7 +1,8 @@
 // Figure: the attention score at a fixed gap as the pair slides along the
 // sequence — RoPE against additive — with the report's starts marked.
 // Data in: { starts, rope, add, marked: [{x, y}], from, to } — plain arrays.
-import { colors, axis, baseOptions, chartHandle, drawGuide, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions } from './theme.js';
+import { drawGuide, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 const points = (xs, ys) => xs.map((x, j) => ({ x, y: ys[j] }));
@@ -62,14 +63,13 @@ export function createFlatnessChart(canvas, data) {
     options,
     plugins: [guides],
   };
-  fill(config, data, c);
-  htmlLegend(canvas, [
+  const legend = [
     { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },
     { text: 'additive', mark: 'line', color: 'var(--c-add)' },
     { text: "report's starts", mark: 'dot', color: 'var(--c-add)' },
-  ]);
-  const chart = new window.Chart(canvas, config);
-  return chartHandle(chart, fill, (next) => {
+  ];
+  const onData = (next) => {
     current = next;
-  });
+  };
+  return makeChart(canvas, { config, data, fill, legend, onData });
 }

@@ -1,7 +1,8 @@
 // Figure: how many pairs stay under one turn as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
-import { colors, axis, baseOptions, chartHandle, drawGuide, decadesOnly, htmlLegend } from './theme.js';
+import { colors, axis, baseOptions, decadesOnly } from './theme.js';
+import { drawGuide, makeChart } from './figure.js';
 import { num, decadeTick } from '../format.js';
 
 function fill(target, data, c) {
@@ -63,13 +64,12 @@ export function createSlowChart(canvas, data) {
     options,
     plugins: [guide],
   };
-  fill(config, data, c);
-  htmlLegend(canvas, [
+  const legend = [
     { text: 'slow pairs', mark: 'line', color: 'var(--c-slow)' },
     { text: 'current gap', mark: 'disc', color: 'var(--c-mark)' },
-  ]);
-  const chart = new window.Chart(canvas, config);
-  return chartHandle(chart, fill, (next) => {
+  ];
+  const onData = (next) => {
     current = next;
-  });
+  };
+  return makeChart(canvas, { config, data, fill, legend, onData });
 }

@@ -72,65 +72,12 @@ export function baseOptions(c) {
   };
 }
 
-/**
- * A legend above the chart as plain HTML, built once: items are
- * { text, mark: 'line' | 'dash' | 'dot' | 'disc' | 'box', color: CSS colour (a var(--…) follows the theme) }.
- */
-export function htmlLegend(canvas, items) {
-  const box = canvas.closest('.chart-box');
-  const list = document.createElement('ul');
-  list.className = 'legend';
-  for (const item of items) {
-    const entry = document.createElement('li');
-    const mark = document.createElement('span');
-    mark.className = `mark mark-${item.mark}`;
-    mark.style.setProperty('--mark', item.color);
-    mark.setAttribute('aria-hidden', 'true');
-    entry.append(mark, item.text);
-    list.append(entry);
-  }
-  box.before(list);
-  return list;
-}
-
 /** Log axes keep their decade ticks only: fewer labels to lay out, and no crowded minor lines. */
 export function decadesOnly(scale) {
   scale.ticks = scale.ticks.filter(({ value }) => {
     const exponent = Math.round(Math.log10(value));
     return Math.abs(value - 10 ** exponent) <= 1e-9 * value;
   });
-}
-
-/**
- * The handle every figure returns. update(next, draw) puts new data into the chart and draws
- * it now, or, with draw false (the chart is out of view), at the next redraw(); a changed
- * colour scheme re-themes the chart first. onData(next) lets the figure keep what its plugins
- * read.
- */
-export function chartHandle(chart, fill, onData = () => {}) {
-  let themed = colors();
-  let stale = false;
-  return {
-    update(next, draw = true) {
-      const theme = colors();
-      if (theme !== themed) {
-        retheme(chart, theme);
-        themed = theme;
-      }
-      onData(next);
-      fill(chart, next, theme);
-      stale = !draw;
-      if (draw) chart.update('none');
-    },
-    redraw() {
-      if (!stale) return;
-      stale = false;
-      chart.update('none');
-    },
-    destroy() {
-      chart.destroy();
-    },
-  };
 }
 
 /** Re-theme an existing chart in place (after a colour-scheme change). */
@@ -145,20 +92,4 @@ export function retheme(chart, c) {
     scale.grid.color = c.grid;
     scale.border.color = c.grid;
   }
-}
-
-/** A dashed vertical guide at data value x (used for marked starts and the current gap). */
-export function drawGuide(chart, x, color) {
-  const { ctx, chartArea, scales } = chart;
-  const px = scales.x.getPixelForValue(x);
-  if (!Number.isFinite(px) || px < chartArea.left - 0.5 || px > chartArea.right + 0.5) return;
-  ctx.save();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 1;
-  ctx.setLineDash([4, 4]);
-  ctx.beginPath();
-  ctx.moveTo(px, chartArea.top);
-  ctx.lineTo(px, chartArea.bottom);
-  ctx.stroke();
-  ctx.restore();
 }

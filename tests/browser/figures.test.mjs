@@ -1,0 +1,72 @@
+// The figures table (web/figures.js) drives the page: every row gets its section, chart,
+// caption, aria-label and embed option, in table order, and a chart handle's destroy()
+// removes everything its create function inserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, useServerAndBrowser, waitReady } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+test('every_figures_table_row_should_have_its_section_chart_caption_and_embed_option', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  const rows = await page.evaluate(async () => {
+    const { FIGURES } = await import('./figures.js');
+    return FIGURES.map(({ name, title, number }) => ({ name, title, number }));
+  });
+  assert.ok(rows.length >= 3, 'the table has the three figures');
+  await waitReady(page, rows.map((r) => r.name));
+  const page_ = await page.evaluate(() => ({
+    sections: [...document.querySelectorAll('#figures > figure.fig')].map((f) => f.id),
+    options: [...document.querySelectorAll('#embed-view option')].map((o) => o.value),
+  }));
+  assert.deepEqual(page_.sections, rows.map((r) => `fig-${r.name}`), 'one section per row, in table order');
+  assert.deepEqual(page_.options, ['all', ...rows.map((r) => r.name)], 'one embed option per row');
+  for (const row of rows) {
+    const heading = await page.locator(`#title-${row.name}`).innerText();
+    assert.ok(heading.includes(row.title) && heading.startsWith(String(row.number)), `#title-${row.name}: ${heading}`);
+    assert.ok((await page.locator(`#caption-${row.name}`).innerText()).length > 20, `#caption-${row.name} is written`);
+    const label = await page.locator(`#chart-${row.name}`).getAttribute('aria-label');
+    assert.ok(label && label.length > 20, `#chart-${row.name} has an aria-label`);
+    assert.equal(await page.evaluate((n) => Boolean(window.Chart.getChart(document.getElementById(`chart-${n}`))),
+      row.name), true, `#chart-${row.name} holds a chart`);
+  }
+  await p.close();
+});
+
+test('chart_handle_destroy_should_remove_what_create_inserted', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  const results = await page.evaluate(async () => {
+    const { FIGURES } = await import('./figures.js');
+    const { computeModel } = await import('./model.js');
+    const model = computeModel(window.ropescope.state);
+    const out = [];
+    for (const row of FIGURES) {
+      const host = document.createElement('div');
+      host.innerHTML = '<div class="chart-box"><canvas></canvas></div>';
+      document.body.append(host);
+      const canvas = host.querySelector('canvas');
+      const before = host.innerHTML;
+      const handle = row.make(canvas, row.data(model, window.ropescope.state));
+      const made = Boolean(window.Chart.getChart(canvas)) && host.querySelectorAll('.legend').length === 1;
+      handle.update(row.data(model, window.ropescope.state));
+      handle.destroy();
+      out.push({
+        name: row.name, made, chartLeft: Boolean(window.Chart.getChart(canvas)),
+        legendsLeft: host.querySelectorAll('.legend').length,
+        childrenBefore: before.split('<').length, childrenAfter: host.innerHTML.split('<').length,
+      });
+      host.remove();
+    }
+    return out;
+  });
+  for (const r of results) {
+    assert.ok(r.made, `${r.name}: create made a chart and one legend`);
+    assert.equal(r.chartLeft, false, `${r.name}: destroy() destroyed the chart`);
+    assert.equal(r.legendsLeft, 0, `${r.name}: destroy() removed the legend`);
+    assert.equal(r.childrenAfter, r.childrenBefore, `${r.name}: nothing else left behind`);
+  }
+  await p.close();
+});

@@ -1,0 +1,115 @@
+// A fuzz loop over web/rope.js: random argument shapes (numbers, NaN, infinities, huge
+// and tiny values, strings, arrays of wrong lengths, typed arrays, objects with prototype
+// keys, ...) for ROPE_FUZZ_SECONDS (default 10). Every call must either return finite
+// numbers (or the report's text) or throw a RangeError/TypeError whose message names one
+// of the function's parameters; any other outcome fails. Prints the seed and the count.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as rope from '../../web/rope.js';
+import { rng, seed } from '../testlib.mjs';
+
+const SECONDS = Number(process.env.ROPE_FUZZ_SECONDS || 10);
+const REPORT_PARAMS = ['options', 'dim', 'base', 'offset', 'gap', 'starts', 'deltas', 'norm_positions'];
+
+// Each export: its parameter names and a call that works, to mutate from.
+const [Q, K] = rope.demo_vectors(8);
+const SPECS = {
+  demo_vectors: [['d'], [8]],
+  dot: [['a', 'b'], [Q, K]],
+  norm: [['vec'], [Q]],
+  thetas: [['d', 'base'], [8, 500]],
+  rotate_pair: [['x0', 'x1', 'angle'], [1, 0.5, 0.25]],
+  apply_rope: [['vec', 'pos', 'base'], [Q, 7, 500]],
+  rope_score: [['q', 'k', 'm', 'n', 'base'], [Q, K, 5, 3, 500]],
+  sin_pos: [['pos', 'd', 'base'], [3, 8, 500]],
+  add_score: [['q', 'k', 'm', 'n', 'base'], [Q, K, 5, 3, 500]],
+  offset_scan: [['q', 'k', 'offset', 'starts', 'base'], [Q, K, 2, [3, 10, 100], 500]],
+  turns: [['d', 'delta', 'base'], [8, 16, 500]],
+  slow_pairs: [['d', 'delta', 'base'], [8, 16, 500]],
+  pair_angles: [['d', 'gap', 'base'], [8, 16, 500]],
+  offset_sweep: [['q', 'k', 'offset', 'start0', 'step', 'count', 'base'], [Q, K, 2, 0, 0.5, 16, 500]],
+  slow_pairs_batch: [['d', 'deltas', 'base'], [8, [1, 16, 256], 500]],
+  norm_gaps: [['vec', 'positions', 'base'], [Q, [0, 1, 7], 500]],
+  build_report: [REPORT_PARAMS, [{ dim: 8, offset: 3 }]],
+  build_report_json: [REPORT_PARAMS, [{ starts: [1, 2] }]],
+  build_report_markdown: [REPORT_PARAMS, [{ base: 500 }]],
+};
+
+const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];
+
+function makeValue(r, depth = 0) {
+  const pick = (list) => list[Math.floor(r() * list.length)];
+  const kind = Math.floor(r() * 14);
+  switch (kind) {
+    case 0: return pick([NaN, Infinity, -Infinity, -0, 0, Number.MIN_VALUE, Number.MAX_VALUE, 2 ** 53 + 1]);
+    case 1: return (r() - 0.5) * 10 ** Math.floor(r() * 24 - 4); // up to ~1e20, either sign
+    case 2: return Math.floor(r() * 70000) - 1000; // around the dimension and count limits
+    case 3: return pick([1e10, -1e10, 1e10 + 1, 1e300, -1e300, 65536, 65537, 2 ** 28, 2 ** 31]);
+    case 4: return pick(['', '5', 'abc', '<script>', ' 7', '0x40', 'NaN', 'constructor']);
+    case 5: return pick([null, undefined, true, false, 5n, Symbol('s')]);
+    case 6:
+    case 7: {
+      const length = pick([0, 1, 2, 3, 7, 8, 9, 16, Math.floor(r() * 64)]);
+      return Array.from({ length }, () => (r() < 0.9 || depth > 0 ? (r() - 0.5) * 100 : makeValue(r, depth + 1)));
+    }
+    case 8: return pick([new Float64Array(8).fill(0.5), new Int32Array(3), new Uint8Array(5), new DataView(new ArrayBuffer(8))]);
+    case 9: {
+      const o = {};
+      for (let j = Math.floor(r() * 3); j >= 0; j--) o[pick([...PROTO_KEYS, 'dim', 'gap', 'offset', 'starts', 'x'])] = depth > 0 ? 1 : makeValue(r, depth + 1);
+      return o;
+    }
+    case 10: return JSON.parse(`{"__proto__": {"dim": ${Math.floor(r() * 100)}}}`);
+    case 11: return Object.create({ dim: 8 });
+    case 12: return pick([new Array(65537).fill(1), new Array(8192).fill(0.25)]);
+    default: return () => 1;
+  }
+}
+
+// A result is good if every number in it is finite (strings are the report's text).
+function finite(value) {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value === 'string') return true;
+  if (Array.isArray(value)) return value.every(finite);
+  if (value && typeof value === 'object') return Object.values(value).every(finite);
+  return false;
+}
+
+test(`rope_js_should_only_return_finite_numbers_or_throw_named_errors (${SECONDS} s)`, () => {
+  const s = seed('fuzz rope.js');
+  const r = rng(s);
+  const names = Object.keys(SPECS);
+  assert.deepEqual(Object.keys(rope).filter((k) => typeof rope[k] === 'function').sort(), [...names].sort(),
+    'every export is fuzzed');
+  const end = Date.now() + SECONDS * 1000;
+  let calls = 0;
+  let refused = 0;
+  while (Date.now() < end) {
+    for (let burst = 0; burst < 50; burst++) {
+      const fn = names[Math.floor(r() * names.length)];
+      const [params, good] = SPECS[fn];
+      // Mostly a good call with one or two arguments replaced; sometimes any shape at all.
+      let args;
+      if (r() < 0.15) {
+        args = Array.from({ length: Math.floor(r() * 9) }, () => makeValue(r));
+      } else {
+        args = good.map((a) => (Array.isArray(a) ? a.slice() : a && typeof a === 'object' ? { ...a } : a));
+        for (let j = 1 + Math.floor(r() * 2); j > 0; j--) args[Math.floor(r() * args.length)] = makeValue(r);
+      }
+      calls++;
+      let result;
+      try {
+        result = rope[fn](...args);
+      } catch (err) {
+        refused++;
+        const what = `${fn}(${args.map((a) => typeof a).join(', ')}) [seed ${s}, call ${calls}]`;
+        assert.ok(err instanceof RangeError || err instanceof TypeError, `${what}: threw ${err?.stack ?? err}`);
+        const named = params.some((p) => new RegExp(`(^|[^\\w])${p}([^\\w]|$)`).test(err.message));
+        assert.ok(named, `${what}: message names no parameter (${params.join(', ')}): ${err.message}`);
+        continue;
+      }
+      assert.ok(finite(result), `${fn} returned a non-finite result [seed ${s}, call ${calls}]`);
+    }
+  }
+  console.log(`fuzz rope.js: ${calls} calls (${refused} refused) in ${SECONDS} s, ROPE_TEST_SEED=${s}`);
+  assert.ok(calls > 1000, `only ${calls} calls`);
+});

@@ -1,0 +1,151 @@
+// Hardening of the JS layer (issue 7):
+//  - the limits of rope.h (MAX_POSITION, MAX_WORK) are checked before the core is called,
+//    and every message names the function, the parameter and the value (one table);
+//  - options are read by own keys: prototype names and a setting given twice are refused;
+//  - the page's URL values follow the CLI's decimal grammar, and prototype names are not
+//    settings or values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as rope from '../../web/rope.js';
+import * as C from '../../web/rope_consts.js';
+import { readQuery, parseDecimal } from '../../web/state.js';
+
+const [Q8, K8] = rope.demo_vectors(8);
+const WIDE = new Array(8192).fill(0.5); // 8192 x 65536 = 2^29 > MAX_WORK
+const MANY = new Array(65536).fill(1);
+
+function thrown(call) {
+  try {
+    call();
+  } catch (err) {
+    return err;
+  }
+  return null;
+}
+
+test('the_generated_constants_should_be_those_of_rope_h', () => {
+  assert.equal(C.ROPE_MAX_POSITION, 1e10);
+  assert.equal(C.ROPE_MAX_WORK, 2 ** 28);
+  assert.equal(rope.MAX_POSITION, C.ROPE_MAX_POSITION);
+  assert.equal(rope.MAX_WORK, C.ROPE_MAX_WORK);
+  assert.deepEqual([C.ROPE_E_SPACE, C.ROPE_E_NOMEM, C.ROPE_E_FAR, C.ROPE_E_WORK], [-9, -10, -11, -12]);
+  assert.ok(Object.isFrozen(C.ROPE_REPORT_DEFAULT_STARTS));
+  assert.deepEqual(rope.build_report().starts, [...C.ROPE_REPORT_DEFAULT_STARTS]);
+  assert.deepEqual(rope.build_report().deltas, [...C.ROPE_REPORT_DEFAULT_DELTAS]);
+});
+
+// [call, exact message]: far positions (ROPE_E_FAR) and too much work (ROPE_E_WORK).
+const FAR = 'where doubles can no longer resolve the angle';
+const LIMITS = [
+  [() => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]),
+    `offset_scan: starts[0] + offset = 1e16 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]),
+    `offset_scan: starts[3] = 1e16 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, -2e10]),
+    `offset_scan: starts[3] = -2e10 is beyond 1e10, ${FAR}`],
+  [() => rope.apply_rope(Q8, 1e11), `apply_rope: pos = 1e11 is beyond 1e10, ${FAR}`],
+  [() => rope.rope_score(Q8, K8, 1e10 + 1e6, 0), `rope_score: m = 1.0001e10 is beyond 1e10, ${FAR}`],
+  [() => rope.add_score(Q8, K8, 0, -1e12), `add_score: n = -1e12 is beyond 1e10, ${FAR}`],
+  [() => rope.sin_pos(3e10, 8), `sin_pos: pos = 3e10 is beyond 1e10, ${FAR}`],
+  [() => rope.pair_angles(8, 5e10), `pair_angles: gap = 5e10 is beyond 1e10, ${FAR}`],
+  [() => rope.norm_gaps(Q8, [0, 1, 2e10]), `norm_gaps: positions[2] = 2e10 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_sweep(Q8, K8, 2, 0, 1e8, 512),
+    `offset_sweep: start0 + (count - 1) * step = 5.11e10 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_sweep(Q8, K8, 2e10, 0, 1, 16), `offset_sweep: start0 + offset = 2e10 is beyond 1e10, ${FAR}`],
+  [() => rope.build_report({ starts: [3, 1e12] }), `build_report: starts[1] = 1e12 is beyond 1e10, ${FAR}`],
+  [() => rope.build_report({ norm_positions: [0, -1e11] }),
+    `build_report: norm_positions[1] = -1e11 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_sweep(WIDE, WIDE, 2, 0, 1, 65536),
+    'offset_sweep: q.length x count = 8192 x 65536 = 536870912 is above 268435456, too much work for one call'],
+  [() => rope.offset_scan(WIDE, WIDE, 2, MANY),
+    'offset_scan: q.length x starts.length = 8192 x 65536 = 536870912 is above 268435456, too much work for one call'],
+  [() => rope.slow_pairs_batch(65536, MANY),
+    'slow_pairs_batch: d x deltas.length = 65536 x 65536 = 4294967296 is above 268435456, too much work for one call'],
+  [() => rope.norm_gaps(WIDE, MANY),
+    'norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912 is above 268435456, too much work for one call'],
+];
+
+test('limits_should_be_refused_with_a_message_naming_the_parameter_and_value', () => {
+  for (const [call, message] of LIMITS) {
+    const err = thrown(call);
+    assert.ok(err instanceof RangeError, `${message}: threw ${err}`);
+    assert.equal(err.message, message);
+  }
+});
+
+test('positions_at_the_limit_should_still_be_computed', () => {
+  assert.ok(Number.isFinite(rope.rope_score(Q8, K8, 1e10, -1e10)));
+  assert.equal(rope.offset_scan(Q8, K8, 1, [1e10 - 1]).length, 1);
+  // Turns and slow pairs do not rotate a vector: a huge delta is fine there.
+  assert.equal(rope.slow_pairs(8, 1e15), 0);
+});
+
+test('report_options_should_be_own_settings_given_once', () => {
+  const cases = [
+    [{ toString: 1 }, TypeError, /options\.toString is not a setting/],
+    [{ constructor: 5 }, TypeError, /options\.constructor is not a setting/],
+    [{ valueOf: 5 }, TypeError, /options\.valueOf is not a setting/],
+    [{ hasOwnProperty: 5 }, TypeError, /options\.hasOwnProperty is not a setting/],
+    [JSON.parse('{"__proto__": {"dim": 8}}'), TypeError, /options\.__proto__ is not a setting/],
+    [{ offset: 1, gap: 2 }, TypeError, /offset is given twice, as offset and as gap/],
+    [{ gap: 2, offset: 1 }, TypeError, /offset is given twice, as gap and as offset/],
+  ];
+  for (const [options, Type, message] of cases) {
+    for (const fn of [rope.build_report, rope.build_report_json, rope.build_report_markdown]) {
+      const err = thrown(() => fn(options));
+      assert.ok(err instanceof Type, `${fn.name}(${Object.keys(options)}): threw ${err}`);
+      assert.match(err.message, message);
+    }
+  }
+  // Inherited settings are not settings given: only own keys count.
+  const inherited = Object.create({ dim: 8 });
+  assert.equal(rope.build_report_json(inherited), rope.build_report_json());
+  assert.equal(rope.build_report_json({ gap: 7 }), rope.build_report_json({ offset: 7 }));
+});
+
+// ---- the URL grammar ----
+
+test('parse_decimal_should_accept_the_cli_grammar_only', () => {
+  for (const [text, value] of [['0', 0], ['-0', -0], ['+5', 5], ['12.5', 12.5], ['1e3', 1000], ['1E-3', 0.001],
+    ['007', 7], ['2.50e+2', 250], ['0e0', 0], ['0.000', 0], ['1e-300', 1e-300]]) {
+    const got = parseDecimal(text);
+    assert.ok(got.ok, `${text} is a plain decimal: ${got.why}`);
+    assert.equal(got.value, value, text);
+  }
+  for (const text of ['', ' 5', '5 ', '\t5', '0x40', '0b1010', '0o17', 'Infinity', '-Infinity', 'NaN', '1e-400',
+    '1e400', '.5', '5.', '1e', 'e5', '1_000', '1,5', '--1', '+-1', '١٢', '５', '5e+', 'constructor', '1n']) {
+    assert.equal(parseDecimal(text).ok, false, `${JSON.stringify(text)} is refused`);
+  }
+  assert.equal(parseDecimal('1e2', { integer: true }).ok, false, 'integer settings take digits only');
+  assert.equal(parseDecimal('2.0', { integer: true }).ok, false);
+  assert.equal(parseDecimal('-12', { integer: true }).value, -12);
+});
+
+test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_value', () => {
+  const cases = [
+    ['gap=%205', 'gap', ' 5'], ['gap=5%20', 'gap', '5 '], ['gap=0x40', 'gap', '0x40'], ['dim=0b1010', 'dim', '0b1010'],
+    ['gap=Infinity', 'gap', 'Infinity'], ['gap=NaN', 'gap', 'NaN'], ['gap=1e-400', 'gap', '1e-400'],
+    ['n=512.0', 'n', '512.0'], ['n=5.12e2', 'n', '5.12e2'], ['dim=64.5', 'dim', '64.5'], ['base=', 'base', "''"],
+    ['embed=constructor', 'embed', 'constructor'], ['embed=toString', 'embed', 'toString'],
+    ['embed=valueOf', 'embed', 'valueOf'], ['embed=__proto__', 'embed', '__proto__'],
+    ['embed=hasOwnProperty', 'embed', 'hasOwnProperty'], ['view=constructor', 'view', 'constructor'],
+    ['view=toString', 'view', 'toString'], ['gap=3&gap=4', 'gap', 'more than once'],
+  ];
+  for (const [query, name, shown] of cases) {
+    const { state, problems } = readQuery(`?${query}`);
+    const problem = problems.find((p) => p.name === name);
+    assert.ok(problem, `?${query}: no problem reported for ${name}`);
+    assert.ok(problem.message.includes(name) && problem.message.includes(shown),
+      `?${query}: message should name ${name} and ${shown}: ${problem.message}`);
+    const fresh = readQuery('').state;
+    assert.deepEqual({ ...state }, { ...fresh }, `?${query}: every setting keeps its default`);
+  }
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    const { state, problems } = readQuery(`?${name}=1&gap=5`);
+    assert.match(problems[0].message, new RegExp(`'${name}' is not a setting`));
+    assert.equal(state.gap, 5, 'the good setting beside it is read');
+    assert.equal(Object.getPrototypeOf(state), null, 'the state has no prototype to pollute');
+  }
+  assert.deepEqual({ ...readQuery('?gap=1e3&n=1024&base=5e5&embed=1&view=slow').state },
+    { ...readQuery('').state, gap: 1000, n: 1024, base: 500000, embed: true, view: 'slow' });
+});

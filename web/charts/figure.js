@@ -1,0 +1,92 @@
+// What every chart module shares besides its look (theme.js): the HTML legend, the
+// handle app.js drives (update / redraw / destroy), and the dashed guide line.
+// A chart module's create function is usually one makeChart() call:
+//
+//   export function createXChart(canvas, data) {
+//     return makeChart(canvas, { config, data, fill, legend: LEGEND, onData });
+//   }
+import { colors, retheme } from './theme.js';
+
+/**
+ * A legend above the chart as plain HTML, built once: items are
+ * { text, mark: 'line' | 'dash' | 'dot' | 'disc' | 'box', color: CSS colour (a var(--…) follows the theme) }.
+ * Returns the inserted list, for destroy() to remove.
+ */
+export function htmlLegend(canvas, items) {
+  const box = canvas.closest('.chart-box') || canvas;
+  const list = document.createElement('ul');
+  list.className = 'legend';
+  for (const item of items) {
+    const entry = document.createElement('li');
+    const mark = document.createElement('span');
+    mark.className = `mark mark-${item.mark}`;
+    // CSSOM, not a style attribute: allowed under a style-src without 'unsafe-inline'.
+    mark.style.setProperty('--mark', item.color);
+    mark.setAttribute('aria-hidden', 'true');
+    entry.append(mark, item.text);
+    list.append(entry);
+  }
+  box.before(list);
+  return list;
+}
+
+/**
+ * The handle every figure returns. update(next, draw) puts new data into the chart and draws
+ * it now, or, with draw false (the chart is out of view), at the next redraw(); a changed
+ * colour scheme re-themes the chart first. onData(next) lets the figure keep what its plugins
+ * read. destroy() destroys the chart and removes the elements in `inserted` (its legend).
+ */
+export function chartHandle(chart, fill, onData = () => {}, inserted = []) {
+  let themed = colors();
+  let stale = false;
+  return {
+    update(next, draw = true) {
+      const theme = colors();
+      if (theme !== themed) {
+        retheme(chart, theme);
+        themed = theme;
+      }
+      onData(next);
+      fill(chart, next, theme);
+      stale = !draw;
+      if (draw) chart.update('none');
+    },
+    redraw() {
+      if (!stale) return;
+      stale = false;
+      chart.update('none');
+    },
+    destroy() {
+      chart.destroy();
+      for (const element of inserted) element.remove();
+    },
+  };
+}
+
+/**
+ * The usual create function in one call: fill(config, data, colors()) fills the config
+ * before construction (fill works on a chart or its config: same data/options shape),
+ * the legend goes above the canvas, and the chart's handle is returned.
+ */
+export function makeChart(canvas, { config, data, fill, legend = [], onData = () => {} }) {
+  fill(config, data, colors());
+  const inserted = legend.length ? [htmlLegend(canvas, legend)] : [];
+  const chart = new window.Chart(canvas, config);
+  return chartHandle(chart, fill, onData, inserted);
+}
+
+/** A dashed vertical guide at data value x (used for marked starts and the current gap). */
+export function drawGuide(chart, x, color) {
+  const { ctx, chartArea, scales } = chart;
+  const px = scales.x.getPixelForValue(x);
+  if (!Number.isFinite(px) || px < chartArea.left - 0.5 || px > chartArea.right + 0.5) return;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(px, chartArea.top);
+  ctx.lineTo(px, chartArea.bottom);
+  ctx.stroke();
+  ctx.restore();
+}
