@@ -5,6 +5,8 @@ import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
 const $ = (id) => document.getElementById(id);
 
 // A base from the log slider, kept to 4 significant digits so links stay readable.
