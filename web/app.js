@@ -59,6 +59,7 @@ function render() {
   let model;
   try {
     model = computeModel(state);
+    performance.mark('ropescope:model-end');
   } catch (err) {
     // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
     failed = true;
