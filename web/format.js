@@ -1,6 +1,8 @@
 // Number formatting for captions, readouts and axis ticks. Display only: no maths.
 
-const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+const SUPERSCRIPT = Object.assign(Object.create(null), {
+  '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹',
+});
 
 /** Compact: 4 significant digits, or e-notation ("6.6e-14") for very small or large values. */
 export function num(x, digits = 4) {
