@@ -5,6 +5,8 @@ import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
 const $ = (id) => document.getElementById(id);
 
 // A base from the log slider, kept to 4 significant digits so links stay readable.
@@ -57,6 +59,7 @@ function render() {
   let model;
   try {
     model = computeModel(state);
+    performance.mark('ropescope:model-end');
   } catch (err) {
     // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
     failed = true;
@@ -202,7 +205,7 @@ function wireControl(name) {
     if (box.getAttribute('aria-invalid') !== 'true') syncBox(name);
   });
   box.addEventListener('keydown', (event) => {
-    const dir = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
     if (!dir || box.getAttribute('aria-invalid') === 'true') return;
     event.preventDefault();
     const row = PARAM[name];
