@@ -218,14 +218,14 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc == ROPE_OK) rc = rope_check_work(nq, count);
     if (rc != ROPE_OK) return rc;
-    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    /* Nothing to write; out may be NULL, and NULL + 0 is not a pointer to offset. */
+    if (count == 0) return ROPE_OK;
+    if (out == NULL) return ROPE_E_NULL;
     /* Positions are linear in j: if both ends are near enough, all are. */
-    if (count > 0) {
-        double last = start0 + (count - 1) * step;
-        if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
-            || !near_enough(last + offset))
-            return ROPE_E_FAR;
-    }
+    double last = start0 + (count - 1) * step;
+    if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
+        || !near_enough(last + offset))
+        return ROPE_E_FAR;
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {
         starts[j] = start0 + j * step;

@@ -1228,6 +1228,16 @@ TEST(parse_decimal_should_accept_plain_decimals_only)
     assert_code(rope_parse_int("99999999999", &n), ROPE_E_RANGE);
 }
 
+/* A count of 0 writes nothing, so out may be NULL (found by the fuzzer: the
+ * sweep once offset a NULL out, undefined behaviour UBSan reports). */
+TEST(batch_functions_should_accept_count_zero_with_a_null_out)
+{
+    assert_code(rope_offset_sweep(good_q, 8, good_k, 8, 2.0, 0.0, 1.0, 0, 1e4, NULL), ROPE_OK);
+    assert_code(rope_offset_scan(good_q, 8, good_k, 8, 2.0, NULL, 0, 1e4, NULL), ROPE_OK);
+    assert_code(rope_norm_gaps(good_q, 8, NULL, 0, 1e4, NULL), ROPE_OK);
+    assert_code(rope_slow_pairs_batch(8, NULL, 0, 1e4, NULL), ROPE_OK);
+}
+
 /* ROPE_MAX_WORK: d x count above it is refused before any work is done. */
 TEST(batch_functions_should_refuse_work_above_the_limit)
 {
@@ -1673,6 +1683,7 @@ int main(void)
         cmocka_unit_test(every_function_should_reject_each_bad_argument_with_its_code),
         cmocka_unit_test(functions_should_report_overflow_as_range),
         cmocka_unit_test(batch_functions_should_refuse_work_above_the_limit),
+        cmocka_unit_test(batch_functions_should_accept_count_zero_with_a_null_out),
         cmocka_unit_test(parse_decimal_should_accept_plain_decimals_only),
         cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
         cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
