@@ -1,5 +1,6 @@
 # ropescope: the C core built natively (CLI, tests) and to WebAssembly (the page).
 CC ?= cc
+CLANG ?= clang
 EMCC ?= emcc
 PYTHON ?= python3
 NODE ?= node
@@ -32,14 +33,13 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-APT_PACKAGES = emscripten chromium libcmocka-dev
 WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.js web/ropescope.js
 # The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
 WEB_MODULES = $(filter-out web/ropescope.js,$(wildcard web/*.js web/charts/*.js))
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
-        test-cli test-js test-browser serve dist bench clean
+.PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
+        test-diff test-cli test-js test-browser serve dist bench clean
 
 all: native web
 
@@ -63,15 +63,17 @@ TEST_LDFLAGS = -Wl,--wrap=malloc
 build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
-build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
-	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
+# The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
+build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
 
+# clang's UBSan also catches arithmetic on a NULL pointer (NULL + 0), which gcc's misses.
 build/test_rope_asan: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR)
 	mkdir -p build/wasm
@@ -118,8 +120,8 @@ deps:
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
-	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
-	[ -f "$$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
+	command -v $(CLANG) >/dev/null 2>&1 || missing="$$missing clang"; \
+	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
@@ -148,12 +150,20 @@ test-math: build/test_math
 test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan
 
-# Random bytes as every function's arguments, under ASan + UBSan, for a fixed time.
+# Random bytes as every function's arguments and as the CLI's argv, under ASan +
+# UBSan, for FUZZ_SECONDS. The committed seeds in tests/fuzz-corpus are read;
+# what the run finds is written under build/, never into the repository.
 test-fuzz: build/fuzz_rope
 	mkdir -p build/fuzz-corpus
-	@build/fuzz_rope -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) build/fuzz-corpus \
+	@build/fuzz_rope -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) \
+	  -artifact_prefix=build/ build/fuzz-corpus tests/fuzz-corpus \
 	  > build/fuzz.log 2>&1 || { tail -40 build/fuzz.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz.log | sed 's/^/fuzz_rope: /'
+	@grep -E '(DONE|pulse|NEW|REDUCE) +cov:' build/fuzz.log | tail -1 | sed 's/^/fuzz_rope: last /'
+
+# The same for ten minutes (override with FUZZ_SECONDS=N).
+fuzz-long: FUZZ_SECONDS = 600
+fuzz-long: test-fuzz
 
 test-mutants:
 	sh tests/mutants.sh
@@ -180,6 +190,7 @@ dist: $(WEB_BUILT)
 	$(NODE) tools/dist.mjs
 
 bench: all
+	sh tools/bench_scan.sh build/ropescope
 	$(NODE) tools/bench.mjs
 
 clean:

@@ -46,9 +46,10 @@ const char *rope_cli_number(double v, char *buf, size_t cap);
 /* The row named name (it must exist). */
 rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char *name);
 
-/* The limits as written in rope.h, for messages. */
-#define ROPE_CLI_STR(x) #x
-#define ROPE_CLI_XSTR(x) ROPE_CLI_STR(x)
+/* The limits and defaults as written in rope.h and report.h, for messages and
+ * usage texts (variadic, so that a comma list stays one string). */
+#define ROPE_CLI_STR(...) #__VA_ARGS__
+#define ROPE_CLI_XSTR(...) ROPE_CLI_STR(__VA_ARGS__)
 
 int rope_cli_report(int argc, char **argv);
 int rope_cli_scan(int argc, char **argv);

@@ -17,8 +17,11 @@ static const char report_usage[] =
     "Writes DIR/rope_report.json and DIR/rope_report.md (DIR defaults to '.', and is\n"
     "created if missing) for the given settings, then prints where it wrote them.\n"
     "Lists are comma-separated plain decimals; a space may follow each comma.\n"
-    "Defaults: --dim 64 --base 10000 --gap 2 --starts 3,10,100,4000\n"
-    "          --deltas 1,16,256,4096 --norm-positions 0,1,7,100,4096\n";
+    "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(ROPE_THETA_BASE)
+    " --gap " ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_OFFSET) "\n"
+    "          --starts '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_STARTS) "'\n"
+    "          --deltas '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_DELTAS) "'\n"
+    "          --norm-positions '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_NORM_POSITIONS) "'\n";
 
 enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
 

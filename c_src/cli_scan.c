@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
 #include "rope.h"
 
 /* Rows computed per rope_offset_scan call, so memory stays small. */
@@ -17,7 +18,8 @@ static const char scan_usage[] =
     "\n"
     "Prints CSV 'start,rope,add': for start = S0, S0+K, ... up to S1, the RoPE and the\n"
     "additive score of the demo vectors with the query at start+G and the key at start.\n"
-    "Defaults: --dim 64 --base 10000 --gap 2 --from 0 --to 100 --step 1\n";
+    "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(ROPE_THETA_BASE)
+    " --gap " ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_OFFSET) " --from 0 --to 100 --step 1\n";
 
 enum { F_DIM, F_BASE, F_GAP, F_FROM, F_TO, F_STEP, N_FLAGS };
 
@@ -115,7 +117,7 @@ int rope_cli_scan(int argc, char **argv)
     rope_cli_flag fl[N_FLAGS] = {
         {"--dim", ROPE_FLAG_INT, NULL, ROPE_DIM, 0, NULL, 0},
         {"--base", ROPE_FLAG_NUMBER, NULL, 0, ROPE_THETA_BASE, NULL, 0},
-        {"--gap", ROPE_FLAG_NUMBER, NULL, 0, 2.0, NULL, 0},
+        {"--gap", ROPE_FLAG_NUMBER, NULL, 0, ROPE_REPORT_DEFAULT_OFFSET, NULL, 0},
         {"--from", ROPE_FLAG_NUMBER, NULL, 0, 0.0, NULL, 0},
         {"--to", ROPE_FLAG_NUMBER, NULL, 0, 100.0, NULL, 0},
         {"--step", ROPE_FLAG_NUMBER, NULL, 0, 1.0, NULL, 0},

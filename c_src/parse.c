@@ -1,6 +1,9 @@
 /* The plain-decimal grammar every layer reads numbers with (docs/SPEC.md,
- * "Numbers and lists"). The CLI calls these; the page calls them through the
- * wasm exports, so a URL and a command line accept exactly the same text. */
+ * "Numbers and lists"). The CLI parses with rope_parse_decimal; the page asks
+ * rope_decimal_form (exported to wasm) whether a text is in the grammar, so a
+ * URL and a command line accept exactly the same text. rope_parse_decimal is
+ * not exported: strtod with wasm's 128-bit long double would add 16 KB to a
+ * 27 KB module, and JS's Number() already rounds a decimal correctly. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -48,6 +51,14 @@ static int is_plain_decimal(const char *text, int *has_nonzero, int *is_integer)
         *is_integer = 0;
     }
     return *p == '\0';
+}
+
+int rope_decimal_form(const char *text)
+{
+    int nonzero, integer;
+    if (text == NULL) return ROPE_E_NULL;
+    if (!is_plain_decimal(text, &nonzero, &integer)) return ROPE_E_VALUE;
+    return nonzero;
 }
 
 int rope_parse_decimal(const char *text, double *out)

@@ -127,6 +127,13 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
 
 /* ---- The number grammar of every layer (docs/SPEC.md, "Numbers and lists"). ---- */
 
+/* Whether text is in the plain-decimal grammar [+-]digits[.digits][(e|E)[+-]digits]
+ * with nothing around it: 1 if it is and a mantissa digit is nonzero, 0 if it
+ * is and every mantissa digit is 0, ROPE_E_VALUE if it is not (ROPE_E_NULL for
+ * NULL). A caller converting the text itself must refuse a result that is not
+ * finite, and a 0 where this returned 1 (underflow), as rope_parse_decimal does. */
+int rope_decimal_form(const char *text);
+
 /* text as a plain decimal: [+-]digits[.digits][(e|E)[+-]digits], nothing
  * around it (no spaces, hex, inf or nan). ROPE_E_VALUE if text is not in that
  * form, ROPE_E_RANGE if it overflows or a nonzero value underflows to 0.

@@ -2,6 +2,7 @@
  * the JS/wasm boundary per element. Meanings in rope.h. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "rope.h"
 #include "rope_internal.h"
@@ -10,6 +11,9 @@
 /* Starts per block in rope_offset_sweep: each block re-anchors its angles
  * exactly, so rounding never accumulates past one complex product. */
 #define ROPE_SWEEP_BLOCK 64
+/* Rows per block of rope_offset_scan: the key's sines and cosines of a block
+ * are kept, so a query that sits exactly on another row's key reuses them. */
+#define ROPE_SCAN_BLOCK 256
 
 int rope_pair_angles(int d, double gap, double base, double *out)
 {
@@ -78,10 +82,57 @@ static int near_enough(double pos)
     return fabs(pos) <= ROPE_MAX_POSITION;
 }
 
-/* Pairs outer, starts inner: each theta and each sin_pos divisor is computed
- * once per pair instead of once per start. Every start's two sums take their
- * terms in the order rope_score and rope_add_score do, so the results are
- * bit-identical to calling those per start. */
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* For evenly spaced starts the query of row j sits on the key of row j + g:
+ * g is found once at row 0 and then verified bit for bit on each row. -1 if none. */
+static int query_row_shift(const double *starts, int count, double offset)
+{
+    for (int g = 0; g < count && g < ROPE_SCAN_BLOCK; g++)
+        if (same_bits(starts[g], starts[0] + offset)) return g;
+    return -1;
+}
+
+typedef struct {
+    double q0, q1, k0, k1, theta, divisor, offset;
+    int shift;
+} scan_pair;
+
+/* Pair p's terms for the rows [b, e): the same operations, in the same order,
+ * as rope_score and rope_add_score; a reused sine is that of the very same
+ * argument bits, so every result is bit-identical to theirs. */
+static void scan_block(const scan_pair *p, const double *starts, int b, int e, double *out)
+{
+    double kc[ROPE_SCAN_BLOCK], ks[ROPE_SCAN_BLOCK], pc[ROPE_SCAN_BLOCK], ps[ROPE_SCAN_BLOCK];
+    for (int j = b; j < e; j++) {
+        rope_sincos(starts[j] * p->theta, &ks[j - b], &kc[j - b]);
+        rope_sincos(starts[j] / p->divisor, &ps[j - b], &pc[j - b]);
+    }
+    for (int j = b; j < e; j++) {
+        double m = starts[j] + p->offset, cm, sm, pcm, psm;
+        int r = p->shift >= 0 ? j + p->shift : e;
+        if (r < e && same_bits(starts[r], m)) {
+            cm = kc[r - b], sm = ks[r - b], pcm = pc[r - b], psm = ps[r - b];
+        } else {
+            rope_sincos(m * p->theta, &sm, &cm);
+            rope_sincos(m / p->divisor, &psm, &pcm);
+        }
+        double cn = kc[j - b], sn = ks[j - b], pcn = pc[j - b], psn = ps[j - b];
+        out[3 * j + 1] += (p->q0 * cm - p->q1 * sm) * (p->k0 * cn - p->k1 * sn);
+        out[3 * j + 1] += (p->q0 * sm + p->q1 * cm) * (p->k0 * sn + p->k1 * cn);
+        /* sin_pos puts sin on the even element and cos on the odd one. */
+        out[3 * j + 2] += (p->q0 + psm) * (p->k0 + psn);
+        out[3 * j + 2] += (p->q1 + pcm) * (p->k1 + pcn);
+    }
+}
+
+/* Blocks of starts outer, pairs inner: each theta and each sin_pos divisor
+ * is computed once per block instead of once per start, and each start's
+ * sums still take their terms pair by pair, as rope_score and rope_add_score
+ * do, so the results are bit-identical to calling those per start. */
 int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
                      const double *starts, int count, double base, double *out)
 {
@@ -99,24 +150,14 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
         out[3 * j + 1] = 0.0;
         out[3 * j + 2] = 0.0;
     }
-    for (int i = 0; i < nq / 2; i++) {
-        double theta = rope_theta(i, nq, base);
-        /* sin_pos divides by base^(2(j/2)/d): the same divisor for both elements of pair i. */
-        double divisor = rope_pow(base, (double)(2 * i) / (double)nq);
-        double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
-        for (int j = 0; j < count; j++) {
-            double n = starts[j], m = n + offset;
-            double cm, sm, cn, sn;
-            rope_sincos(m * theta, &sm, &cm);
-            rope_sincos(n * theta, &sn, &cn);
-            out[3 * j + 1] += (q0 * cm - q1 * sm) * (k0 * cn - k1 * sn);
-            out[3 * j + 1] += (q0 * sm + q1 * cm) * (k0 * sn + k1 * cn);
-            double pcm, psm, pcn, psn;
-            rope_sincos(m / divisor, &psm, &pcm);
-            rope_sincos(n / divisor, &psn, &pcn);
-            /* sin_pos puts sin on the even element and cos on the odd one. */
-            out[3 * j + 2] += (q0 + psm) * (k0 + psn);
-            out[3 * j + 2] += (q1 + pcm) * (k1 + pcn);
+    int shift = count > 0 ? query_row_shift(starts, count, offset) : -1;
+    for (int b = 0; b < count; b += ROPE_SCAN_BLOCK) {
+        int e = count - b < ROPE_SCAN_BLOCK ? count : b + ROPE_SCAN_BLOCK;
+        for (int i = 0; i < nq / 2; i++) {
+            /* sin_pos divides by base^(2(j/2)/d): one divisor for both elements of pair i. */
+            scan_pair p = {q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base),
+                           rope_pow(base, (double)(2 * i) / (double)nq), offset, shift};
+            scan_block(&p, starts, b, e, out);
         }
     }
     if (nq % 2 == 1) {
@@ -177,14 +218,14 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc == ROPE_OK) rc = rope_check_work(nq, count);
     if (rc != ROPE_OK) return rc;
-    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    /* Nothing to write; out may be NULL, and NULL + 0 is not a pointer to offset. */
+    if (count == 0) return ROPE_OK;
+    if (out == NULL) return ROPE_E_NULL;
     /* Positions are linear in j: if both ends are near enough, all are. */
-    if (count > 0) {
-        double last = start0 + (count - 1) * step;
-        if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
-            || !near_enough(last + offset))
-            return ROPE_E_FAR;
-    }
+    double last = start0 + (count - 1) * step;
+    if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
+        || !near_enough(last + offset))
+        return ROPE_E_FAR;
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {
         starts[j] = start0 + j * step;

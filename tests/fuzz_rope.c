@@ -1,22 +1,46 @@
-/* libFuzzer target: any bytes become dims, bases, positions and vectors (NaN,
- * Inf, subnormals and huge values included) for every public function. The
- * core must never crash or read out of bounds, and whenever it returns
- * ROPE_OK its results must be finite: a NaN must never reach a chart. */
+/* libFuzzer target over the whole core, the report writer and the CLI.
+ *
+ * Any bytes become dims, bases, positions, vectors, counts and NULLs for
+ * every public function (NaN, Inf, subnormals and huge values included), with
+ * outputs malloc'd at exactly their documented size so that ASan sees any
+ * write past it. Whenever a function returns ROPE_OK its results must be
+ * finite, and the properties must hold: rotating by p then by -p gives the
+ * input back, and the score is the dot of the rotated vectors. The report is
+ * written into buffers of a fuzzed size up to the one that fits. The CLI runs
+ * in-process (rope_cli_run) on fuzzed argv, writing into a private temp folder
+ * that must afterwards hold both report files or neither, and no temp file. */
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "report.h"
 #include "rope.h"
 
 #define MAX_FUZZ_DIM 70
-#define MAX_FUZZ_COUNT 9
+#define MAX_FUZZ_COUNT 150 /* past two 64-start blocks of the sweep */
+#define MAX_TOKENS 12
+#define MAX_TOKEN 48
 
 typedef struct {
     const uint8_t *data;
     size_t size;
 } input;
+
+static uint8_t take_byte(input *in)
+{
+    uint8_t v = 0;
+    if (in->size > 0) {
+        v = in->data[0];
+        in->data++;
+        in->size--;
+    }
+    return v;
+}
 
 static double take_double(input *in)
 {
@@ -29,16 +53,27 @@ static double take_double(input *in)
     return v;
 }
 
-/* Mostly small dims, sometimes out of range, to reach both paths. */
+/* Mostly small values, sometimes out of range below and above. */
 static int take_dim(input *in)
 {
-    int v = 0;
-    if (in->size > 0) {
-        v = (int)in->data[0] - 8;
-        in->data++;
-        in->size--;
-    }
+    int v = (int)take_byte(in) - 8;
+    if (v == 247 - 8) return ROPE_MAX_DIM + 1;
     return v > MAX_FUZZ_DIM ? MAX_FUZZ_DIM : v;
+}
+
+static int take_count(input *in)
+{
+    int v = (int)take_byte(in) - 4;
+    if (v == 250) return ROPE_MAX_COUNT + 1;
+    return v > MAX_FUZZ_COUNT ? MAX_FUZZ_COUNT : v;
+}
+
+/* Exactly n doubles (at least one byte, so malloc(0) is never asked). */
+static double *exact(int n)
+{
+    double *p = malloc((size_t)(n > 0 ? n : 0) * sizeof(double) + (n > 0 ? 0 : 1));
+    if (!p) abort();
+    return p;
 }
 
 static void require_finite(int rc, const double *out, int n)
@@ -48,48 +83,233 @@ static void require_finite(int rc, const double *out, int n)
         if (!isfinite(out[j])) abort();
 }
 
+static int near(double a, double b, double scale)
+{
+    return fabs(a - b) <= 1e-9 + 1e-6 * scale;
+}
+
+static double sum_abs(const double *v, int n)
+{
+    double s = 0.0;
+    for (int j = 0; j < n; j++) s += fabs(v[j]);
+    return s;
+}
+
+/* Rotate-then-unrotate and score == dot(rotated), where positions are in the
+ * contract's range and the vectors moderate, so the tolerance is meaningful. */
+static void check_properties(const double *q, const double *k, int n, double m, double p,
+                             double base)
+{
+    if (fabs(m) > 4096 || fabs(p) > 4096 || !(base >= 2.0 && base <= 1e7)) return;
+    if (sum_abs(q, n) > 1e6 || sum_abs(k, n) > 1e6) return;
+    double *rq = exact(n), *rk = exact(n), *back = exact(n), score, dot;
+    if (rope_apply_rope(q, n, m, base, rq) == ROPE_OK
+        && rope_apply_rope(rq, n, -m, base, back) == ROPE_OK) {
+        double scale = sum_abs(q, n);
+        for (int j = 0; j < n; j++)
+            if (!near(back[j], q[j], scale)) abort();
+    }
+    if (rope_apply_rope(k, n, p, base, rk) == ROPE_OK
+        && rope_score(q, n, k, n, m, p, base, &score) == ROPE_OK
+        && rope_dot(rq, n, rk, n, &dot) == ROPE_OK) {
+        double scale = 0.0;
+        for (int j = 0; j < n; j++) scale += fabs(q[j] * k[j]);
+        if (!near(score, dot, scale)) abort();
+    }
+    free(rq);
+    free(rk);
+    free(back);
+}
+
+static void fuzz_core(input *in)
+{
+    int d = take_dim(in), n = d > 0 && d <= MAX_FUZZ_DIM ? d : 0;
+    int count = take_count(in), c = count > 0 && count <= MAX_FUZZ_COUNT ? count : 0;
+    uint8_t flags = take_byte(in);
+    int nk = (flags & 1) ? n + (int)(flags >> 5) - 3 : n; /* sometimes mismatched */
+    double base = take_double(in), m = take_double(in), pos = take_double(in);
+    double *q = exact(MAX_FUZZ_DIM + 4), *k = exact(MAX_FUZZ_DIM + 4), *starts = exact(c);
+    for (int j = 0; j < MAX_FUZZ_DIM + 4; j++) {
+        q[j] = take_double(in);
+        k[j] = take_double(in);
+    }
+    for (int j = 0; j < c; j++) starts[j] = (flags & 2) ? take_double(in) : j * 0.5 + m;
+    /* Any pointer may be NULL. */
+    const double *qa = (flags & 4) ? NULL : q, *sa = (flags & 8) ? NULL : starts;
+    int null_out = (flags & 16) != 0;
+    if (nk < 0 || nk > MAX_FUZZ_DIM) nk = n;
+    if (rope_strerror(d)[0] == '\0') abort();
+
+    double one;
+    /* An output of exactly len doubles (or NULL), checked finite on success. */
+#define CHECKED(len, call)                                    \
+    do {                                                      \
+        double *o = null_out ? NULL : exact(len);             \
+        int rc_ = (call);                                     \
+        require_finite(rc_, o, o ? (len) : 0);                \
+        free(o);                                              \
+    } while (0)
+    require_finite(rope_dot(qa, n, k, nk, null_out ? NULL : &one), &one, null_out ? 0 : 1);
+    require_finite(rope_norm(qa, n, null_out ? NULL : &one), &one, null_out ? 0 : 1);
+    CHECKED(n / 2, rope_thetas(d, base, o));
+    CHECKED(2, rope_rotate_pair(m, pos, base, o));
+    CHECKED(n, rope_apply_rope(qa, d, pos, base, o));
+    require_finite(rope_score(qa, n, k, nk, m, pos, base, &one), &one, 1);
+    CHECKED(n, rope_sin_pos(pos, d, base, o));
+    require_finite(rope_add_score(qa, n, k, nk, m, pos, base, &one), &one, 1);
+    CHECKED(3 * c, rope_offset_scan(qa, n, k, nk, m, sa, count, base, o));
+    CHECKED(n / 2, rope_turns(d, pos, base, o));
+    CHECKED(n / 2, rope_pair_angles(d, pos, base, o));
+    CHECKED(3 * c, rope_offset_sweep(qa, n, k, nk, m, pos, 1.0 + (flags >> 6), count, base, o));
+    CHECKED(c, rope_norm_gaps(qa, n, sa, count, base, o));
+#undef CHECKED
+    int one_int, *slow = malloc(c > 0 ? (size_t)c * sizeof(int) : 1);
+    if (!slow) abort();
+    (void)rope_slow_pairs(d, pos, base, null_out ? NULL : &one_int);
+    (void)rope_slow_pairs_batch(d, sa, count, base, null_out ? NULL : slow);
+    free(slow);
+    double *dq = exact(n), *dk = exact(n);
+    (void)rope_demo_vectors(d, null_out ? NULL : dq, dk);
+    free(dq);
+    free(dk);
+    check_properties(q, k, n, m, pos, base);
+
+    /* The report into a buffer of a fuzzed size up to the one that fits, and
+     * into exactly len + 1 bytes. */
+    int len = -1;
+    rope_report_options opt = {d, base, m, sa, count, starts, c, starts, c};
+    int format = (int)(flags >> 7), rc = rope_report_build(&opt, format, NULL, 0, &len);
+    if (rc == ROPE_E_SPACE) {
+        int sizes[2] = {(int)(take_byte(in) | (take_byte(in) << 8)) % (len + 2), len + 1};
+        for (int j = 0; j < 2; j++) {
+            char *buf = malloc((size_t)(sizes[j] > 0 ? sizes[j] : 1)); /* exactly cap bytes */
+            int got = -1;
+            if (!buf) abort();
+            rc = rope_report_write(format, d, base, m, sa, count, starts, c, starts, c,
+                                   sizes[j] ? buf : NULL, sizes[j], &got);
+            if (got != len) abort();
+            if (sizes[j] <= len ? rc != ROPE_E_SPACE : (rc != ROPE_OK || buf[len] != '\0'))
+                abort();
+            free(buf);
+        }
+    } else if (rc == ROPE_OK) {
+        abort(); /* a NULL buffer of 0 bytes never fits a report */
+    }
+    free(q);
+    free(k);
+    free(starts);
+}
+
+/* ---- The CLI, in-process ---- */
+
+static char folder[64];
+static char out_buf[1 << 16];
+
+static void clear_folder(void)
+{
+    DIR *dir = opendir(folder);
+    struct dirent *e;
+    char path[512];
+    if (!dir) return;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || strcmp(e->d_name, "..") == 0))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        unlink(path);
+    }
+    closedir(dir);
+}
+
+static void remove_folder(void)
+{
+    clear_folder();
+    rmdir(folder);
+}
+
+/* The folder holds both report files or neither, and nothing else. */
+static void check_folder(void)
+{
+    DIR *dir = opendir(folder);
+    struct dirent *e;
+    int json = 0, md = 0;
+    if (!dir) abort();
+    while ((e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (strcmp(e->d_name, "rope_report.json") == 0) json = 1;
+        else if (strcmp(e->d_name, "rope_report.md") == 0) md = 1;
+        else abort(); /* a temp file or backup was left behind */
+    }
+    closedir(dir);
+    if (json != md) abort();
+}
+
+static void fuzz_cli(input *in)
+{
+    static const char *const commands[] = {"report", "scan", "--help", "bogus"};
+    static const char *const words[] = {"--dim", "--base", "--gap", "--from", "--to", "--step",
+                                        "--starts", "--deltas", "--norm-positions", "--out",
+                                        "--help", "-h", "1e16", "-0", "1,2, 3", "0x10"};
+    char tokens[MAX_TOKENS][MAX_TOKEN];
+    char *argv[MAX_TOKENS + 6];
+    int argc = 0, has_out = 0, has_dim = 0;
+    argv[argc++] = (char *)"ropescope";
+    argv[argc++] = (char *)commands[take_byte(in) % 4];
+    int n = take_byte(in) % (MAX_TOKENS + 1);
+    for (int t = 0; t < n; t++) {
+        uint8_t kind = take_byte(in);
+        if (kind < 128) {
+            snprintf(tokens[t], MAX_TOKEN, "%s", words[kind % 16]);
+        } else { /* raw bytes up to a NUL or the token's end */
+            int len = 0;
+            while (len < MAX_TOKEN - 1 && in->size > 0) {
+                char ch = (char)take_byte(in);
+                if (ch == '\0') break;
+                tokens[t][len++] = ch;
+            }
+            tokens[t][len] = '\0';
+        }
+        const char *prev = argc > 2 ? argv[argc - 1] : "";
+        /* Keep every run small and every file inside the private folder. */
+        if (strcmp(prev, "--out") == 0) snprintf(tokens[t], MAX_TOKEN, "%s", folder);
+        if (strcmp(prev, "--dim") == 0 && strlen(tokens[t]) > 2) snprintf(tokens[t], MAX_TOKEN, "64");
+        has_out |= strcmp(tokens[t], "--out") == 0;
+        has_dim |= strcmp(tokens[t], "--dim") == 0;
+        argv[argc++] = tokens[t];
+    }
+    if (!has_out) {
+        argv[argc++] = (char *)"--out";
+        argv[argc++] = folder;
+    }
+    if (!has_dim) { /* the default 64 is slow under the sanitizers */
+        argv[argc++] = (char *)"--dim";
+        argv[argc++] = (char *)"6";
+    }
+    if (take_byte(in) & 1) clear_folder();
+    /* stdout is a 64 KB buffer that fails when full: a long scan stops at its first check. */
+    FILE *out = fmemopen(out_buf, sizeof out_buf, "w");
+    FILE *err = fopen("/dev/null", "w");
+    if (!out || !err) abort();
+    int code = rope_cli_run(argc, argv, out, err);
+    fclose(out);
+    fclose(err);
+    if (code < 0 || code > 2) abort();
+    check_folder();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     input in = {data, size};
-    double q[MAX_FUZZ_DIM], k[MAX_FUZZ_DIM], out[3 * MAX_FUZZ_DIM * MAX_FUZZ_COUNT];
-    double starts[MAX_FUZZ_COUNT];
-    int slow[MAX_FUZZ_COUNT];
-    int d = take_dim(&in), n = d > 0 ? d : 0;
-    int count = take_dim(&in) % MAX_FUZZ_COUNT;
-    double base = take_double(&in), m = take_double(&in), pos = take_double(&in);
-    for (int j = 0; j < n; j++) {
-        q[j] = take_double(&in);
-        k[j] = take_double(&in);
+    if (folder[0] == '\0') {
+        snprintf(folder, sizeof folder, "%s/ropescope-fuzz-XXXXXX",
+                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+        if (!mkdtemp(folder)) abort();
+        atexit(remove_folder);
     }
-    for (int j = 0; j < MAX_FUZZ_COUNT; j++) starts[j] = take_double(&in);
-    if (rope_strerror(d)[0] == '\0') abort();
-
-    double one;
-    require_finite(rope_dot(q, n, k, n, &one), &one, 1);
-    require_finite(rope_norm(q, n, &one), &one, 1);
-    require_finite(rope_thetas(d, base, out), out, n / 2);
-    require_finite(rope_rotate_pair(m, pos, base, out), out, 2);
-    require_finite(rope_apply_rope(q, d, pos, base, out), out, n);
-    require_finite(rope_score(q, n, k, n, m, pos, base, &one), &one, 1);
-    require_finite(rope_sin_pos(pos, d, base, out), out, n);
-    require_finite(rope_add_score(q, n, k, n, m, pos, base, &one), &one, 1);
-    require_finite(rope_offset_scan(q, n, k, n, m, starts, count, base, out), out, 3 * count);
-    require_finite(rope_turns(d, pos, base, out), out, n / 2);
-    require_finite(rope_pair_angles(d, pos, base, out), out, n / 2);
-    require_finite(rope_offset_sweep(q, n, k, n, m, pos, starts[0], count, base, out), out,
-                   3 * count);
-    require_finite(rope_norm_gaps(q, n, starts, count, base, out), out, count);
-    (void)rope_slow_pairs(d, pos, base, slow);
-    (void)rope_slow_pairs_batch(d, starts, count, base, slow);
-    (void)rope_demo_vectors(d, q, k);
-
-    char text[256];
-    int len = 0;
-    rope_report_options o = {d, base, m, starts, count, starts, count, starts, count};
-    int rc = rope_report_build(&o, (int)(size & 1), text, (int)sizeof text, &len);
-    if (rc == ROPE_OK && (len < 0 || (size_t)len >= sizeof text || text[len] != '\0')) abort();
-    if (rc == ROPE_E_SPACE && len < (int)sizeof text - 1) abort();
+    if (take_byte(&in) & 1)
+        fuzz_cli(&in);
+    else
+        fuzz_core(&in);
     return 0;
 }

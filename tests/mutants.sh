@@ -172,7 +172,7 @@ mutant clockwise_rotation \
 mutant query_only_rotated \
     'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
     'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|' \
-    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_sincos(n \* theta, &sn, &cn);|sn = 0.0; cn = 1.0;|'
+    'rope_batch.c:/^static void scan_block(/,/^}/s|double cn = kc\[j - b\], sn = ks\[j - b\]|double cn = 1.0, sn = 0.0|'
 
 # The additive score adds P[m] to the query only: (q + P[m]) . k.
 mutant position_one_side \
