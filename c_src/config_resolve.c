@@ -287,6 +287,12 @@ static int yarn(const ctx *x, rope_scaling *s, int l0_from)
     if (rc == ROPE_OK) rc = block_number(x, B_MSCALE, OPTIONAL, 0.0, 0, &s->mscale);
     if (rc == ROPE_OK) rc = block_number(x, B_MSCALE_ALL_DIM, OPTIONAL, 0.0, 0, &s->mscale_all_dim);
     if (rc != ROPE_OK) return rc;
+    /* g(s, m) must stay >= 1: a negative m could make the attention factor divide by zero. */
+    if (s->mscale < 0.0 || s->mscale_all_dim < 0.0)
+        return rope_config_fail(c, ROPE_E_SCALING, "%s must be >= 0, got %.17g",
+                                bname(x, s->mscale < 0.0 ? B_MSCALE : B_MSCALE_ALL_DIM, fast,
+                                      sizeof fast),
+                                s->mscale < 0.0 ? s->mscale : s->mscale_all_dim);
     const rope_config_value *t = &c->block[B_TRUNCATE];
     if (!absent(t) && t->kind != ROPE_CONFIG_BOOL) {
         char shown[96];
@@ -366,8 +372,8 @@ static int longrope(const ctx *x, rope_scaling *s, int l0_from)
         rope_config_warn(c, "%s.original_max_position_embeddings: transformers before v5 ignore "
                          "it for longrope", x->blk);
     if (!(s->seq_len > s->original_max) && s->max_position > s->original_max)
-        rope_config_warn(c, "%s.short_factor is used (sequence length %.17g, not above %.17g; 0 means none given); "
-                         "transformers up to v4.47 use long_factor whenever "
+        rope_config_warn(c, "%s.short_factor is used at sequence length %.17g (long_factor only "
+                         "above %.17g); transformers up to v4.47 use long_factor whenever "
                          "max_position_embeddings > original_max_position_embeddings",
                          x->blk, s->seq_len, s->original_max);
     return ROPE_OK;
