@@ -259,17 +259,15 @@ static int config_error(const rope_config *c, int from_flags)
     const char *msg = rope_config_message(c), *flag = NULL;
     size_t best = 0;
     for (int j = 0; j < 3; j++)
-        if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) flag = options[j][1];
+        if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return fail("%s: %s", options[j][1], msg);
     /* The longest key in the message: rope_scaling.new_rope_theta, not rope_theta. */
-    for (int j = 0; from_flags && !flag && j < N_KEY_FLAGS; j++) {
+    for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
         size_t len = strlen(key_flags[j].key);
         if (len > best && strstr(msg, key_flags[j].key)) {
             best = len;
             flag = key_flags[j].flag;
         }
     }
-    for (int j = 0; from_flags && best && j < N_KEY_FLAGS; j++)
-        if (strlen(key_flags[j].key) == best && strstr(msg, key_flags[j].key)) flag = key_flags[j].flag;
     return flag ? fail("%s: %s", flag, msg) : fail("%s", msg);
 }
 

@@ -181,10 +181,15 @@ static int rotary_dim(ctx *x, rope_scaling *s)
                                 "got %.17g", prf);
     int g_hidden = whole(x, K_HIDDEN_SIZE, &hidden), g_heads = g_hidden < 0 ? -1 : whole(x, K_HEADS, &heads);
     if (g_hidden < 0 || g_heads < 0) return c->code;
+    /* head_dim is checked even where qk_rope_head_dim wins (DeepSeek has both). */
+    double plain = 0.0;
+    int g_plain = whole(x, K_HEAD_DIM, &plain);
+    if (g_plain < 0) return g_plain;
     int g = whole(x, K_QK_ROPE_HEAD_DIM, &head);
     c->dim_source = "qk_rope_head_dim";
     if (g == 0) {
-        g = whole(x, K_HEAD_DIM, &head);
+        g = g_plain;
+        head = plain;
         c->dim_source = "head_dim";
     }
     if (g < 0) return g;
@@ -242,8 +247,10 @@ static int common(ctx *x, rope_scaling *s, int *l0_from)
     s->original_max = NAN;
     rc = top_or_block(x, K_ORIGINAL_MAX, B_ORIGINAL_MAX, 0, &s->original_max, l0_from);
     if (rc < 0) return rc;
-    if (*l0_from && need_positive(x, "original_max_position_embeddings", s->original_max) < 0)
-        return c->code;
+    char name[96];
+    const char *l0_name = *l0_from == 2 ? bname(x, B_ORIGINAL_MAX, name, sizeof name)
+                                        : "original_max_position_embeddings";
+    if (*l0_from && need_positive(x, l0_name, s->original_max) < 0) return c->code;
     return ROPE_OK;
 }
 

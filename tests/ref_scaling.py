@@ -184,6 +184,8 @@ def figures(r, train_len=None, gap=None):
                    "inv_freq_scaled": sc[i], "ratio": sc[i] / th[i], "band": bands[i]}
                   for i in range(len(th))],
     }
+    out["bands"] = {b: bands.count(b) for b in ("keep", "ramp", "divide", "ratio")}
+    out["resolved"] = extra
     if train_len is not None:
         rows, counts = training_range(r, sc, train_len, gap)
         out["range"] = dict(counts, critical_dimension=2 * counts["covered"],
