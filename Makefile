@@ -65,7 +65,7 @@ build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
 
 # The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
-build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c c_src/cli_scaling.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  -Ic_src -o $@ tests/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
@@ -170,6 +170,7 @@ test-scaling: build/librope.so build/ropescope $(WEB_BUILT)
 FUZZ_CONFIG_SECONDS ?= 5
 test-fuzz-config: build/fuzz_config
 	mkdir -p build/fuzz-config-corpus
+	@for f in web/models/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
 	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
 	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
