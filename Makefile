@@ -14,7 +14,8 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
 # Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
-SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/scaling_write.c
+SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
+              c_src/scaling_write.c
 SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -82,14 +83,15 @@ build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
 # The config reader and writers are cold code, like the report.
-build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
 WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
-           build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o
+           build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o \
+           build/wasm/scaling_write.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
