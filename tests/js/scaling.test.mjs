@@ -209,6 +209,10 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   assert.equal(scaling_from_config(parsed).base, 10000);
   const odd = scaling_from_config({ ...llama, rope_scaling: { ...llama.rope_scaling, extra: { a: [1, 'x'] } } });
   assert.ok(odd.warnings.some((w) => w.includes('rope_scaling.extra')));
+  // The text forms share the checks.
+  assert.throws(() => scaling_csv(null), TypeError);
+  assert.throws(() => scaling_json_text({ ...llama, rope_theta: -1 }), (e) => e instanceof RangeError && e.message.includes('rope_theta must be > 0, got -1'));
+  assert.throws(() => scaling_csv(llama, { gap: 3 }), (e) => e instanceof RangeError && e.message.includes('gap'));
   // The module keeps working after all of that.
   assert.equal(scaling_from_config(llama).bands.ramp, 6);
 });
