@@ -65,6 +65,10 @@ build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
 
+# The scaling math and the reader's C contract, under ASan + UBSan.
+build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+
 # The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
 build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c c_src/cli_scaling.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
@@ -164,7 +168,8 @@ test-cli: build/ropescope
 
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
-test-scaling: build/librope.so build/ropescope $(WEB_BUILT)
+test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build/test_scaling
 	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
 	$(PYTHON) tests/test_scaling_cli.py
 	SCALING_CASES=build/scaling_cases.json $(NODE) --test tests/js/scaling.test.mjs
