@@ -86,8 +86,8 @@ build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
-# The config reader and writers are cold code, like the report.
-build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# The scaling math, the config reader and its writers are cold code, like the report.
+build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
@@ -172,7 +172,8 @@ test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build/test_scaling
 	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
 	$(PYTHON) tests/test_scaling_cli.py
-	SCALING_CASES=build/scaling_cases.json $(NODE) --test tests/js/scaling.test.mjs
+	SCALING_CASES=build/scaling_cases.json SCALING_BAD=build/scaling_bad.json \
+	  $(NODE) --test tests/js/scaling.test.mjs
 
 FUZZ_CONFIG_SECONDS ?= 5
 test-fuzz-config: build/fuzz_config
@@ -183,7 +184,7 @@ test-fuzz-config: build/fuzz_config
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
 test-js: $(WEB_BUILT) test-diff
-	$(NODE) --test tests/js/*.test.mjs
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

@@ -313,6 +313,9 @@ def test_flags(results, tmp):
 
 
 def main():
+    global BAD_OUT
+    if len(sys.argv) == 3 and sys.argv[1] == "--bad-out":
+        BAD_OUT = sys.argv[2]
     results = Results()
     with tempfile.TemporaryDirectory() as tmp:
         test_facts(results, tmp)

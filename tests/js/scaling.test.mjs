@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scaling_from_config, scaling_csv, scaling_json_text } from '../../web/rope.js';
@@ -16,10 +17,13 @@ const CLI = path.join(ROOT, 'build', 'ropescope');
 const MODELS = path.join(ROOT, 'web', 'models');
 const PAIR_FIELDS = ['wavelength', 'inv_freq', 'inv_freq_scaled', 'ratio'];
 
-// The Python side writes the cases; run it when they are not there yet.
-function generated(file, script, args) {
-  if (!fs.existsSync(file)) {
-    const run = spawnSync('python3', [path.join(ROOT, 'tests', script), ...args], {
+// The Python side writes the cases (make test-scaling passes their files in
+// env); run alone, this test has them written afresh, never reusing old ones.
+function generated(envName, script, args) {
+  let file = process.env[envName];
+  if (!file) {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scaling-')), `${envName}.json`);
+    const run = spawnSync('python3', [path.join(ROOT, 'tests', script), ...args(file)], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROPE_TEST_SEED: String(seed('scaling')) },
     });
     assert.ok(fs.existsSync(file), `${script} did not write ${file}: ${run.stdout}${run.stderr}`);
@@ -80,8 +84,7 @@ function options(opts) {
 }
 
 test('scaling_from_config should agree with the reference on random configs', () => {
-  const file = process.env.SCALING_CASES ?? path.join(ROOT, 'build', 'scaling_cases.json');
-  const { seed: caseSeed, cases } = generated(file, 'diff_scaling.py', ['--cases', file]);
+  const { seed: caseSeed, cases } = generated('SCALING_CASES', 'diff_scaling.py', (file) => ['--cases', file]);
   console.log(`scaling cases from ROPE_TEST_SEED=${caseSeed}: ${cases.length}`);
   const failures = [];
   let identical = 0;
@@ -154,8 +157,7 @@ test('scaling output should be byte for byte the CLI\'s on every model config', 
 });
 
 test('bad configs should throw naming the key, or warn naming it, as the CLI does', () => {
-  const file = path.join(ROOT, 'build', 'scaling_bad.json');
-  const cases = generated(file, 'test_scaling_cli.py', []);
+  const cases = generated('SCALING_BAD', 'test_scaling_cli.py', (file) => ['--bad-out', file]);
   const problems = [];
   for (const c of cases) {
     let got = null, error = null;
