@@ -13,9 +13,13 @@ STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c
-CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c
-CLI_HDR = c_src/cli.h c_src/cli_files.h
+CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c
+CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
+# Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
+SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
+              c_src/scaling_write.c
+SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -39,7 +43,7 @@ WEB_MODULES = $(filter-out web/ropescope.js,$(wildcard web/*.js web/charts/*.js)
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config serve dist bench clean
 
 all: native web
 
@@ -52,11 +56,11 @@ web: $(WEB_BUILT)
 build:
 	mkdir -p build
 
-build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) -lm
+build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
-build/librope.so: $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) -lm
+build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
@@ -64,9 +68,20 @@ build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | bui
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
 # The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
-build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) | build
+build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) -lm
+	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+
+# The scaling math and the reader's C contract, under ASan + UBSan.
+build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+
+# The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
+# It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
+build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
+	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
@@ -75,18 +90,22 @@ build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_
 build/test_rope_asan: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
 	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
-build/wasm/%.o: c_src/%.c $(CORE_HDR)
+build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
 
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
+
+# The scaling math, the config reader and its writers are cold code, like the report.
+build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
 WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
-           build/wasm/parse.o
+           build/wasm/parse.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
+           build/wasm/config_method.o build/wasm/scaling_write.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -120,6 +139,7 @@ deps:
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
+	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	command -v $(CLANG) >/dev/null 2>&1 || missing="$$missing clang"; \
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
@@ -138,7 +158,7 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -175,8 +195,25 @@ test-diff: build/librope.so
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
+# Long context: the reference numbers of web/models/, native, CLI and wasm against
+# tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
+test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build/test_scaling
+	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
+	$(PYTHON) tests/test_scaling_cli.py
+	SCALING_CASES=build/scaling_cases.json SCALING_BAD=build/scaling_bad.json \
+	  $(NODE) --test tests/js/scaling.test.mjs
+
+FUZZ_CONFIG_SECONDS ?= 5
+test-fuzz-config: build/fuzz_config
+	mkdir -p build/fuzz-config-corpus
+	@for f in web/models/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
+	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
+	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
+	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
+
 test-js: $(WEB_BUILT) test-diff
-	$(NODE) --test tests/js/*.test.mjs
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

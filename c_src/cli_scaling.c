@@ -1,0 +1,306 @@
+/* `ropescope scaling`: reads a config.json with cJSON (or takes the same keys
+ * as flags), hands every key to the config reader, prints its output. */
+#include "cli_scaling.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "config.h"
+#include "rope.h"
+
+#define MAX_CONFIG_BYTES (1L << 20)
+
+static const char usage[] =
+    "usage: ropescope scaling --config FILE.json [--seq-len N] [--train-len N --gap N]\n"
+    "                         [--format table|json|csv]\n"
+    "       ropescope scaling --dim D [--base B] [--rope-type T] [--factor F] ... (no file)\n"
+    "\n"
+    "Prints what a model's RoPE scaling does to every pair: the inverse frequency\n"
+    "before and after scaling, the wavelength, the ratio and the band, the attention\n"
+    "factor and the softmax multiplier, and every warning about the config (also on\n"
+    "stderr). With --train-len and --gap it adds which angles each pair met in training.\n"
+    "\n"
+    "Instead of --config, flags named after the config keys:\n"
+    "  --dim (head_dim) --base (rope_theta) --partial-rotary-factor\n"
+    "  --max-position-embeddings --rope-type (default linear dynamic yarn longrope\n"
+    "  llama3 ntk base_change) --factor --original-max-position-embeddings\n"
+    "  --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale\n"
+    "  --mscale-all-dim --attention-factor --truncate true|false\n"
+    "  --short-factor a,b,... --long-factor a,b,... --new-base (base_change)\n"
+    "Files above 1 MiB are refused. Default format: table.\n";
+
+/* Each key flag is one config key; the reader applies the rules. The rows
+ * below them are the command's own options. */
+static const struct {
+    const char *flag, *key;
+    rope_flag_kind kind;
+} key_flags[] = {
+    {"--dim", "head_dim", ROPE_FLAG_NUMBER},
+    {"--base", "rope_theta", ROPE_FLAG_NUMBER},
+    {"--partial-rotary-factor", "partial_rotary_factor", ROPE_FLAG_NUMBER},
+    {"--max-position-embeddings", "max_position_embeddings", ROPE_FLAG_NUMBER},
+    {"--rope-type", "rope_scaling.rope_type", ROPE_FLAG_TEXT},
+    {"--factor", "rope_scaling.factor", ROPE_FLAG_NUMBER},
+    {"--original-max-position-embeddings", "rope_scaling.original_max_position_embeddings",
+     ROPE_FLAG_NUMBER},
+    {"--low-freq-factor", "rope_scaling.low_freq_factor", ROPE_FLAG_NUMBER},
+    {"--high-freq-factor", "rope_scaling.high_freq_factor", ROPE_FLAG_NUMBER},
+    {"--beta-fast", "rope_scaling.beta_fast", ROPE_FLAG_NUMBER},
+    {"--beta-slow", "rope_scaling.beta_slow", ROPE_FLAG_NUMBER},
+    {"--mscale", "rope_scaling.mscale", ROPE_FLAG_NUMBER},
+    {"--mscale-all-dim", "rope_scaling.mscale_all_dim", ROPE_FLAG_NUMBER},
+    {"--attention-factor", "rope_scaling.attention_factor", ROPE_FLAG_NUMBER},
+    {"--truncate", "rope_scaling.truncate", ROPE_FLAG_TEXT}, /* true or false */
+    {"--short-factor", "rope_scaling.short_factor", ROPE_FLAG_LIST},
+    {"--long-factor", "rope_scaling.long_factor", ROPE_FLAG_LIST},
+    {"--new-base", "rope_scaling.new_rope_theta", ROPE_FLAG_NUMBER},
+};
+#define N_KEY_FLAGS ((int)(sizeof key_flags / sizeof key_flags[0]))
+/* The options after the key flags in the table. */
+enum { OPT_CONFIG = N_KEY_FLAGS, OPT_SEQ_LEN, OPT_TRAIN_LEN, OPT_GAP, OPT_FORMAT, N_FLAGS };
+
+static void flag_table(rope_cli_flag *flags)
+{
+    memset(flags, 0, N_FLAGS * sizeof *flags);
+    for (int j = 0; j < N_KEY_FLAGS; j++) {
+        flags[j].name = key_flags[j].flag;
+        flags[j].kind = key_flags[j].kind;
+    }
+    flags[OPT_CONFIG] = (rope_cli_flag){.name = "--config", .kind = ROPE_FLAG_TEXT};
+    flags[OPT_SEQ_LEN] = (rope_cli_flag){.name = "--seq-len", .kind = ROPE_FLAG_NUMBER};
+    flags[OPT_TRAIN_LEN] = (rope_cli_flag){.name = "--train-len", .kind = ROPE_FLAG_NUMBER};
+    flags[OPT_GAP] = (rope_cli_flag){.name = "--gap", .kind = ROPE_FLAG_NUMBER};
+    flags[OPT_FORMAT] = (rope_cli_flag){.name = "--format", .kind = ROPE_FLAG_TEXT};
+}
+
+/* Hands one JSON value to the reader; objects one level down only. */
+static int put_json(rope_config *c, const char *key, const cJSON *item, int depth)
+{
+    if (cJSON_IsNumber(item))
+        return rope_config_put(c, key, ROPE_CONFIG_NUMBER, item->valuedouble, NULL, NULL, 0);
+    if (cJSON_IsString(item))
+        return rope_config_put(c, key, ROPE_CONFIG_STRING, 0.0, item->valuestring, NULL, 0);
+    if (cJSON_IsBool(item))
+        return rope_config_put(c, key, ROPE_CONFIG_BOOL, cJSON_IsTrue(item) ? 1.0 : 0.0, NULL,
+                               NULL, 0);
+    if (cJSON_IsNull(item)) return rope_config_put(c, key, ROPE_CONFIG_NULL, 0.0, NULL, NULL, 0);
+    if (cJSON_IsArray(item)) {
+        int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, item) all_numbers &= cJSON_IsNumber(e);
+        if (!all_numbers)
+            return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers",
+                                   NULL, 0);
+        double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+        if (!v) return ROPE_E_NOMEM;
+        cJSON_ArrayForEach(e, item) v[j++] = e->valuedouble;
+        int rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, v, n);
+        free(v);
+        return rc;
+    }
+    if (!cJSON_IsObject(item) || depth > 0)
+        return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0,
+                               cJSON_IsObject(item) ? "an object" : "an unknown value", NULL, 0);
+    int rc = rope_config_put(c, key, ROPE_CONFIG_OBJECT, 0.0, NULL, NULL, 0);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, item)
+    {
+        if (rc != ROPE_OK) break;
+        size_t len = strlen(key) + strlen(m->string) + 2;
+        char *path = malloc(len);
+        if (!path) return ROPE_E_NOMEM;
+        snprintf(path, len, "%s.%s", key, m->string);
+        rc = put_json(c, path, m, depth + 1);
+        free(path);
+    }
+    return rc;
+}
+
+static int read_config(rope_config *c, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is not a regular file", path);
+    }
+    if (st.st_size > MAX_CONFIG_BYTES) {
+        fclose(f);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is %lld bytes; the limit is %ld", path,
+                    (long long)st.st_size, MAX_CONFIG_BYTES);
+    }
+    size_t size = (size_t)st.st_size;
+    char *text = malloc(size + 1);
+    size_t got = text ? fread(text, 1, size, f) : 0;
+    fclose(f);
+    if (!text || got != size) {
+        free(text);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s'", path);
+    }
+    text[size] = '\0';
+    cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
+    int code = 0;
+    if (size == 0) {
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is empty, not a JSON object", path);
+    } else if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long offset = at && at >= text && at <= text + size ? (long)(at - text) : -1;
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is not JSON (it stops making sense at byte %ld)", path, offset);
+    } else if (!cJSON_IsObject(root)) {
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' holds JSON but not an object of config keys", path);
+    } else {
+        const cJSON *item;
+        int rc = ROPE_OK;
+        cJSON_ArrayForEach(item, root)
+        {
+            if (rc == ROPE_OK) rc = put_json(c, item->string, item, 0);
+        }
+        if (rc != ROPE_OK && c->code == 0) code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: %s", rope_strerror(rc));
+    }
+    cJSON_Delete(root);
+    free(text);
+    return code;
+}
+
+/* Hands one parsed key flag to the reader: 0, or 2 (its message is printed later). */
+static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
+{
+    int rc;
+    const char *key = key_flags[j].key;
+    if (strcmp(f->name, "--truncate") == 0) {
+        if (strcmp(f->text, "true") != 0 && strcmp(f->text, "false") != 0)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be true or false, got '%s'", f->name,
+                                 f->text);
+        rc = rope_config_put(c, key, ROPE_CONFIG_BOOL, f->text[0] == 't', NULL, NULL, 0);
+    } else if (f->kind == ROPE_FLAG_TEXT) {
+        rc = rope_config_put(c, key, ROPE_CONFIG_STRING, 0.0, f->text, NULL, 0);
+    } else if (f->kind == ROPE_FLAG_LIST) {
+        rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, f->list, f->count);
+    } else {
+        rc = rope_config_put(c, key, ROPE_CONFIG_NUMBER, f->number, NULL, NULL, 0);
+    }
+    return rc == ROPE_OK ? 0 : ROPE_CLI_EXIT_USAGE;
+}
+
+/* The reader names config keys; with flags, say which flag that is too. */
+static int config_error(const rope_config *c, int from_flags)
+{
+    static const char *const options[][2] = {
+        {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"}};
+    const char *msg = rope_config_message(c), *flag = NULL;
+    size_t best = 0;
+    for (int j = 0; j < 3; j++)
+        if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
+    /* The longest key in the message: rope_scaling.new_rope_theta, not rope_theta. */
+    for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
+        size_t len = strlen(key_flags[j].key);
+        if (len > best && strstr(msg, key_flags[j].key)) {
+            best = len;
+            flag = key_flags[j].flag;
+        }
+    }
+    return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg) : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
+}
+
+static char *render(rope_config *c, int format, double seq_len, double train_len, double gap,
+                    int *len, int *rc)
+{
+    int cap = 1 << 16;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        char *buf = malloc((size_t)cap);
+        if (!buf) {
+            *rc = ROPE_E_NOMEM;
+            return NULL;
+        }
+        *rc = rope_scaling_write(c, format, seq_len, train_len, gap, buf, cap, len);
+        if (*rc == ROPE_OK) return buf;
+        free(buf);
+        if (*rc != ROPE_E_SPACE) return NULL;
+        cap = *len + 1;
+    }
+    return NULL;
+}
+
+static int format_named(const char *text, int *format)
+{
+    static const char *const names[] = {"table", "json", "csv"};
+    static const int formats[] = {ROPE_SCALING_TABLE, ROPE_SCALING_JSON, ROPE_SCALING_CSV};
+    for (int j = 0; j < 3; j++)
+        if (strcmp(text, names[j]) == 0) {
+            *format = formats[j];
+            return 0;
+        }
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be table, json or csv, got '%s'", text);
+}
+
+/* The warnings on stderr, the text on stdout; every write checked. */
+static int print(const rope_config *c, const char *text, int len)
+{
+    for (int j = 0; j < rope_config_warning_count(c); j++)
+        if (fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(c, j)) < 0)
+            return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the warnings to standard error: %s",
+                                 strerror(errno ? errno : EIO));
+    if (fwrite(text, 1, (size_t)len, rope_cli_out) != (size_t)len || fflush(rope_cli_out) != 0)
+        return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the scaling table to standard output: %s",
+                             strerror(errno ? errno : EIO));
+    return 0;
+}
+
+static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
+{
+    int format = ROPE_SCALING_TABLE, from_flags = 0, help, code;
+    if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0) return code;
+    if (help) {
+        fputs(usage, rope_cli_out);
+        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+    }
+    const char *config = flags[OPT_CONFIG].text;
+    if (flags[OPT_FORMAT].text && (code = format_named(flags[OPT_FORMAT].text, &format)) != 0)
+        return code;
+    for (int j = 0; j < N_KEY_FLAGS; j++) from_flags |= flags[j].text != NULL;
+    if (config && from_flags)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config cannot be combined with config-key "
+                             "flags such as --dim or --factor");
+    if (!config && !from_flags)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "give --config FILE.json, or the config's keys "
+                             "as flags (--dim 128 ...)");
+    for (int j = 0; j < N_KEY_FLAGS; j++)
+        if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
+            return c->code ? config_error(c, 1) : code;
+    if (config && (code = read_config(c, config)) != 0) return code;
+    if (c->code) return config_error(c, from_flags);
+    /* --seq-len, --train-len, --gap: the writer checks their range. */
+    double seq_len = flags[OPT_SEQ_LEN].text ? flags[OPT_SEQ_LEN].number : 0.0;
+    double train_len = flags[OPT_TRAIN_LEN].text ? flags[OPT_TRAIN_LEN].number : NAN;
+    double gap = flags[OPT_GAP].text ? flags[OPT_GAP].number : NAN;
+    int len = 0, rc = ROPE_OK;
+    char *text = render(c, format, seq_len, train_len, gap, &len, &rc);
+    if (!text)
+        return c->code ? config_error(c, from_flags)
+                       : rope_cli_fail(rc == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
+                                       "scaling: %s", rope_strerror(rc));
+    code = print(c, text, len);
+    free(text);
+    return code;
+}
+
+int rope_cli_scaling(int argc, char **argv)
+{
+    /* The reader holds two factor lists of up to 32768 doubles: on the heap. */
+    rope_config *c = malloc(sizeof *c);
+    if (!c) return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory for the config");
+    rope_cli_flag flags[N_FLAGS];
+    flag_table(flags);
+    rope_config_init(c);
+    int code = run(c, flags, argc, argv);
+    rope_cli_free_flags(flags, N_FLAGS);
+    free(c);
+    return code;
+}

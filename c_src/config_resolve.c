@@ -1,0 +1,259 @@
+/* The key table of docs/SCALING.md: which keys each rope_type needs, where
+ * each figure comes from, what is an error and what only a warning. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "config_internal.h"
+
+#define BIT(k) ROPE_CONFIG_BIT(k)
+
+static const rope_config_rule rules[] = {
+    {"default", ROPE_SCALING_DEFAULT, 0, 0},
+    {"linear", ROPE_SCALING_LINEAR, BIT(B_FACTOR), 0},
+    {"dynamic", ROPE_SCALING_DYNAMIC, BIT(B_FACTOR), BIT(B_ORIGINAL_MAX)},
+    {"yarn", ROPE_SCALING_YARN, BIT(B_FACTOR),
+     BIT(B_ATTENTION_FACTOR) | BIT(B_BETA_FAST) | BIT(B_BETA_SLOW) | BIT(B_ORIGINAL_MAX)
+         | BIT(B_MSCALE) | BIT(B_MSCALE_ALL_DIM) | BIT(B_TRUNCATE)},
+    {"longrope", ROPE_SCALING_LONGROPE, BIT(B_SHORT_FACTOR) | BIT(B_LONG_FACTOR),
+     BIT(B_FACTOR) | BIT(B_ATTENTION_FACTOR) | BIT(B_ORIGINAL_MAX)},
+    {"llama3", ROPE_SCALING_LLAMA3,
+     BIT(B_FACTOR) | BIT(B_ORIGINAL_MAX) | BIT(B_LOW_FREQ) | BIT(B_HIGH_FREQ), 0},
+    {"ntk", ROPE_SCALING_NTK, BIT(B_FACTOR), 0},
+    {"base_change", ROPE_SCALING_BASE, BIT(B_NEW_ROPE_THETA), 0},
+};
+#define N_RULES ((int)(sizeof rules / sizeof rules[0]))
+/* Keys every block may hold. */
+static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL);
+
+const char *rope_config_bname(const rope_config_ctx *x, int j, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s.%s", x->blk, rope_config_block_names[j]);
+    return buf;
+}
+
+int rope_config_absent(const rope_config_value *v)
+{
+    return !v->set || v->kind == ROPE_CONFIG_NULL;
+}
+
+int rope_config_number(const rope_config_ctx *x, const rope_config_value *v, const char *name, int mode,
+                  double *out)
+{
+    char shown[96];
+    if (rope_config_absent(v)) {
+        if (mode != ROPE_CONFIG_REQUIRED) return 0;
+        return rope_config_fail(x->c, ROPE_E_CONFIG, "%s is missing (rope_type %s requires it)",
+                                name, x->rule->name);
+    }
+    rope_config_show(v, shown, sizeof shown);
+    if (v->kind != ROPE_CONFIG_NUMBER) {
+        if (mode == ROPE_CONFIG_OPTIONAL) {
+            rope_config_warn(x->c, "%s must be a number, got %s: ignored, the default is used",
+                             name, shown);
+            return 0;
+        }
+        return rope_config_fail(x->c, ROPE_E_CONFIG, "%s must be a number, got %s", name, shown);
+    }
+    if (!isfinite(v->number))
+        return rope_config_fail(x->c, ROPE_E_SCALING, "%s must be a finite number, got %s", name,
+                                shown);
+    *out = v->number;
+    return 1;
+}
+
+int rope_config_need_positive(const rope_config_ctx *x, const char *name, double v)
+{
+    if (v > 0.0) return ROPE_OK;
+    return rope_config_fail(x->c, ROPE_E_SCALING, "%s must be > 0, got %.17g", name, v);
+}
+
+int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback, int positive, double *out)
+{
+    char name[96];
+    rope_config_bname(x, j, name, sizeof name);
+    *out = fallback;
+    int got = rope_config_number(x, &x->c->block[j], name, mode, out);
+    if (got < 0) return got;
+    if (got == 0) *out = fallback;
+    return got == 1 && positive ? rope_config_need_positive(x, name, *out) : ROPE_OK;
+}
+
+static int find_rule(rope_config_ctx *x)
+{
+    rope_config *c = x->c;
+    x->rule = &rules[0];
+    if (c->top[K_ROPE_SCALING].kind != ROPE_CONFIG_OBJECT
+        && c->top[K_ROPE_PARAMETERS].kind != ROPE_CONFIG_OBJECT)
+        return ROPE_OK;
+    const rope_config_value *rt = &c->block[B_ROPE_TYPE], *alias = &c->block[B_TYPE];
+    const rope_config_value *v = rope_config_absent(rt) ? alias : rt;
+    char shown[96];
+    if (rope_config_absent(v))
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s.rope_type is missing (or its alias type)",
+                                x->blk);
+    rope_config_show(v, shown, sizeof shown);
+    const char *key = v == rt ? "rope_type" : "type";
+    if (v->kind != ROPE_CONFIG_STRING)
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s.%s must be a string, got %s", x->blk, key,
+                                shown);
+    if (v == rt && !rope_config_absent(alias) && (alias->kind != ROPE_CONFIG_STRING
+                                      || strcmp(alias->text, rt->text) != 0))
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s.type disagrees with %s.rope_type %s",
+                                x->blk, x->blk, shown);
+    for (int j = 0; j < N_RULES; j++)
+        if (strcmp(rules[j].name, v->text) == 0) x->rule = &rules[j];
+    if (strcmp(x->rule->name, v->text) != 0)
+        return rope_config_fail(c, ROPE_E_CONFIG,
+                                "%s.%s %s is not a rope_type (default, linear, dynamic, yarn, "
+                                "longrope, llama3; ropescope adds ntk, base_change)",
+                                x->blk, key, shown);
+    if (x->rule->type == ROPE_SCALING_NTK || x->rule->type == ROPE_SCALING_BASE)
+        rope_config_warn(c, "%s.%s %s is ropescope's own: transformers does not know it", x->blk,
+                         key, shown);
+    char name[96];
+    for (int j = 0; j < ROPE_CONFIG_BLOCK_KEYS; j++)
+        if (c->block[j].set && !(BIT(j) & (x->rule->required | x->rule->optional | always)))
+            rope_config_warn(c, "%s is not used by rope_type %s: ignored",
+                             rope_config_bname(x, j, name, sizeof name), x->rule->name);
+    return ROPE_OK;
+}
+
+/* A top-level number, or the block's copy (v5 rope_parameters holds it). */
+static int top_or_block(const rope_config_ctx *x, int top, int member, int block_wins, double *out, int *from)
+{
+    char name[96];
+    double a = 0.0, b = 0.0;
+    int ga = rope_config_number(x, &x->c->top[top], rope_config_top_names[top], ROPE_CONFIG_NEEDED, &a);
+    if (ga < 0) return ga;
+    int gb = rope_config_number(x, &x->c->block[member], rope_config_bname(x, member, name, sizeof name), ROPE_CONFIG_NEEDED, &b);
+    if (gb < 0) return gb;
+    *from = (ga && (!gb || !block_wins)) ? 1 : gb ? 2 : 0;
+    if (ga && gb && a != b)
+        rope_config_warn(x->c, "%s %.17g and %s %.17g disagree: the %s one is used",
+                         rope_config_top_names[top], a, name, b,
+                         *from == 1 ? "top-level" : "block's");
+    if (*from) *out = *from == 1 ? a : b;
+    return ROPE_OK;
+}
+
+/* A positive whole number of dimensions from a top-level key; 0 when absent. */
+static int whole(const rope_config_ctx *x, int key, double *out)
+{
+    const char *name = rope_config_top_names[key];
+    int got = rope_config_number(x, &x->c->top[key], name, ROPE_CONFIG_NEEDED, out);
+    if (got <= 0) return got;
+    if (!(*out >= 1.0 && *out <= 2147483647.0 && floor(*out) == *out))
+        return rope_config_fail(x->c, ROPE_E_SCALING, "%s must be a whole number >= 1, got %.17g",
+                                name, *out);
+    return 1;
+}
+
+static int rotary_dim(rope_config_ctx *x, rope_scaling *s)
+{
+    rope_config *c = x->c;
+    double prf = 1.0, head = 0.0, hidden = 0.0, heads = 0.0;
+    int from = 0, rc = top_or_block(x, K_PARTIAL, B_PARTIAL, 0, &prf, &from);
+    if (rc < 0) return rc;
+    if (!(prf > 0.0 && prf <= 1.0))
+        return rope_config_fail(c, ROPE_E_SCALING, "partial_rotary_factor must be in (0, 1], "
+                                "got %.17g", prf);
+    int g_hidden = whole(x, K_HIDDEN_SIZE, &hidden), g_heads = g_hidden < 0 ? -1 : whole(x, K_HEADS, &heads);
+    if (g_hidden < 0 || g_heads < 0) return c->code;
+    /* head_dim is checked even where qk_rope_head_dim wins (DeepSeek has both). */
+    double plain = 0.0;
+    int g_plain = whole(x, K_HEAD_DIM, &plain);
+    if (g_plain < 0) return g_plain;
+    int g = whole(x, K_QK_ROPE_HEAD_DIM, &head);
+    c->dim_source = "qk_rope_head_dim";
+    if (g == 0) {
+        g = g_plain;
+        head = plain;
+        c->dim_source = "head_dim";
+    }
+    if (g < 0) return g;
+    double split = g_hidden && g_heads ? floor(hidden / heads) : 0.0;
+    if (g == 0) {
+        if (!g_hidden || !g_heads)
+            return rope_config_fail(c, ROPE_E_CONFIG, "%s is missing (and so is head_dim)",
+                                    g_hidden ? "num_attention_heads" : "hidden_size");
+        if (split < 1.0)
+            return rope_config_fail(c, ROPE_E_SCALING, "hidden_size %.17g / num_attention_heads "
+                                    "%.17g is below 1", hidden, heads);
+        if (split * heads != hidden)
+            rope_config_warn(c, "hidden_size %.17g is not a multiple of num_attention_heads "
+                             "%.17g: head_dim %.17g is used", hidden, heads, split);
+        head = split;
+        c->dim_source = "hidden_size / num_attention_heads";
+    } else if (split > 0.0 && split != head) {
+        rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
+                         "num_attention_heads = %.17g (%d pairs)", c->dim_source, split,
+                         (int)floor(split * prf) / 2);
+    }
+    double d = floor(head * prf);
+    if (d > (double)ROPE_MAX_DIM)
+        return rope_config_fail(c, ROPE_E_SCALING, "%s %.17g x partial_rotary_factor %.17g "
+                                "gives a rotary dim above %d", c->dim_source, head, prf,
+                                ROPE_MAX_DIM);
+    if (d < 2.0 || fmod(d, 2.0) != 0.0)
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s %.17g x partial_rotary_factor %.17g gives "
+                                "rotary dim %.17g: RoPE needs an even dim of at least 2",
+                                c->dim_source, head, prf, d);
+    c->head_dim = head;
+    c->partial_rotary_factor = prf;
+    s->dim = (int)d;
+    return ROPE_OK;
+}
+
+/* rope_theta, the positions (max_position_embeddings and L0), the dim. */
+static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from)
+{
+    rope_config *c = x->c;
+    int from = 0, rc = top_or_block(x, K_ROPE_THETA, B_ROPE_THETA, 1, &s->base, &from);
+    if (rc < 0) return rc;
+    if (!from) {
+        s->base = 10000.0;
+        rope_config_warn(c, "rope_theta is missing: transformers' default 10000 is used");
+    }
+    if (rope_config_need_positive(x, "rope_theta", s->base) < 0) return c->code;
+    if ((rc = rotary_dim(x, s)) < 0) return rc;
+    s->max_position = NAN;
+    int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings", ROPE_CONFIG_NEEDED,
+                     &s->max_position);
+    if (got < 0) return got;
+    if (got && rope_config_need_positive(x, "max_position_embeddings", s->max_position) < 0) return c->code;
+    /* L0: the top-level key first (Phi-3; current transformers), then the block's. */
+    s->original_max = NAN;
+    rc = top_or_block(x, K_ORIGINAL_MAX, B_ORIGINAL_MAX, 0, &s->original_max, l0_from);
+    if (rc < 0) return rc;
+    char name[96];
+    const char *l0_name = *l0_from == 2 ? rope_config_bname(x, B_ORIGINAL_MAX, name, sizeof name)
+                                        : "original_max_position_embeddings";
+    if (*l0_from && rope_config_need_positive(x, l0_name, s->original_max) < 0) return c->code;
+    return ROPE_OK;
+}
+
+int rope_config_resolve(rope_config *c, double seq_len)
+{
+    if (c == NULL) return ROPE_E_NULL;
+    if (c->code != 0) return c->code;
+    if (!c->resolved) {
+        c->resolved = 1;
+        c->n_put_warnings = c->n_warnings;
+        c->n_put_dropped = c->n_dropped;
+    }
+    c->n_warnings = c->n_put_warnings;
+    c->n_dropped = c->n_put_dropped;
+    rope_scaling *s = &c->scaling;
+    memset(s, 0, sizeof *s);
+    s->seq_len = seq_len;
+    s->factor = s->attention_factor = NAN;
+    c->factor_shown = NAN;
+    rope_config_ctx x = {c, &rules[0], rope_config_block_name(c)};
+    int l0_from = 0, rc = find_rule(&x);
+    if (rc == ROPE_OK) rc = common(&x, s, &l0_from);
+    s->type = x.rule->type;
+    if (rc == ROPE_OK) rc = rope_config_resolve_method(&x, s, l0_from);
+    return rc < 0 ? rc : c->code;
+}
