@@ -35,7 +35,7 @@ WEB_BUILT = web/rope_wasm.js web/vendor/chart.umd.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
-        test-cli test-js test-browser serve dist bench clean
+        test-cli test-js test-browser test-explain serve dist bench clean
 
 all: native web
 
@@ -119,7 +119,8 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
+	  test-cli test-js test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -145,10 +146,16 @@ test-diff: build/librope.so
 	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json
 	$(PYTHON) tests/diff_native.py build/cases.json --dump build/native_results.json
 
+# The explainer functions against tests/ref_explain.py; the native results feed
+# the wasm test's bit-for-bit comparison (tests/js/explain.test.mjs).
+test-explain: build/librope.so
+	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
+	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
+
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
-test-js: $(WEB_BUILT) test-diff
+test-js: $(WEB_BUILT) test-diff test-explain
 	$(NODE) --test tests/js/*.test.mjs
 
 test-browser: all dist

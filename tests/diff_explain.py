@@ -10,7 +10,8 @@ decimals, per-pair terms summing to rope_score, the additive terms summing to
 add_score, heatmap cells against cos(p theta_i) with theta_i from rope_thetas,
 envelope extremes against a dense rope_offset_scan, and bad inputs giving
 their ROPE_E_* codes. Every call must leave nothing written past its output.
-Prints failures, the seed and "<n> passed, <m> failed"; exits 1 on a failure.
+With --dump, the native results go to a file for the wasm test to compare
+bit for bit. Prints failures, the seed and "<n> passed, <m> failed"; exits 1 on a failure.
 """
 import argparse
 import ctypes
@@ -137,7 +138,10 @@ class Tally:
 
 
 def run_cases(lib, doc, t):
+    """Returns the native results, None where a call failed."""
+    results = []
     for index, c in enumerate(doc["cases"]):
+        got = None
         try:
             rc, got = call(lib, c["fn"], c["args"])
             problem = "code %d" % rc if rc else mismatch(got, c["expect"],
@@ -146,6 +150,8 @@ def run_cases(lib, doc, t):
             problem = str(e)
         t.check(problem is None, "case %d %s%s: %s" % (index, c["fn"], json.dumps(c["args"])[:200],
                                                        problem))
+        results.append(got if problem is None else None)
+    return results
 
 
 def check_blog_numbers(lib, t):
@@ -274,13 +280,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases")
     ap.add_argument("--lib", default=DEFAULT_LIB)
+    ap.add_argument("--dump", help="write the native results here (the wasm test compares bits)")
     args = ap.parse_args()
     with open(args.cases) as f:
         doc = json.load(f)
     print("diff_explain: ROPE_TEST_SEED=%d (from %s)" % (doc["seed"], args.cases))
     lib = load(args.lib)
     t = Tally()
-    run_cases(lib, doc, t)
+    results = run_cases(lib, doc, t)
+    if args.dump:
+        with open(args.dump, "w") as f:
+            json.dump({"seed": doc["seed"], "results": results}, f)
     check_blog_numbers(lib, t)
     check_properties(lib, random.Random(doc["seed"] + 1), t)
     check_bad_inputs(lib, t)
