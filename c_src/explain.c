@@ -1,29 +1,18 @@
 /* ropescope explainer figures: the worked pair, the per-pair proof, the
- * additive breakdown, the heatmap and the random vectors. Meanings in
- * explain.h, formulas in docs/EXPLAIN.md. */
+ * additive breakdown and the heatmap. Meanings in explain.h, formulas in
+ * docs/EXPLAIN.md. */
 #include "explain.h"
 
 #include <math.h>
 #include <stddef.h>
 
+#include "explain_internal.h"
 #include "rope.h"
 #include "rope_internal.h"
 #include "rope_math.h"
 
-/* Finite, then within ROPE_MAX_POSITION: past it the angle p * theta is not
- * resolved by doubles to the contract's tolerance. */
-static int check_near(double pos)
-{
-    if (!isfinite(pos)) return ROPE_E_POSITION;
-    return fabs(pos) > ROPE_MAX_POSITION ? ROPE_E_FAR : ROPE_OK;
-}
-
-static int check_near_all(const double *pos, int count)
-{
-    int rc = rope_check_positions(pos, count);
-    for (int j = 0; j < count && rc == ROPE_OK; j++) rc = check_near(pos[j]);
-    return rc;
-}
+/* Starts per exactly anchored block in rope_add_terms_sweep. */
+#define ROPE_ADD_BLOCK 64
 
 /* dot(R(m t) q, R(n t) k) = q^T R(m t)^T R(n t) k = q^T R((n - m) t) k, and
  * expanding R((n - m) t) gives (q.k) cos((m - n) t) + (q0 k1 - q1 k0) sin((m - n) t). */
@@ -31,8 +20,8 @@ int rope_pair_example(double q0, double q1, double k0, double k1, double m, doub
                       double theta, double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
-    int rc = check_near(m);
-    if (rc == ROPE_OK) rc = check_near(n);
+    int rc = rope_check_near(m);
+    if (rc == ROPE_OK) rc = rope_check_near(n);
     if (rc == ROPE_OK && !isfinite(theta)) rc = ROPE_E_POSITION;
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
@@ -59,8 +48,8 @@ int rope_pair_terms(const double *q, int nq, const double *k, int nk, double m, 
                     double base, double *out)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_near(m);
-    if (rc == ROPE_OK) rc = check_near(n);
+    if (rc == ROPE_OK) rc = rope_check_near(m);
+    if (rc == ROPE_OK) rc = rope_check_near(n);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
@@ -82,44 +71,100 @@ int rope_pair_terms(const double *q, int nq, const double *k, int nk, double m, 
     return rope_check_results(out, ROPE_PAIR_TERMS_LEN(nq));
 }
 
+/* One start's share of the five blocks from the angle group g = elements
+ * (e, e + 1) of sin_pos, whose sin and cos at m and n are given. */
+static void add_group(const double *q, const double *k, int e, int odd, double sm, double cm,
+                      double sn, double cn, double *blocks, int count, int j)
+{
+    double *qpn = blocks + count, *pmk = blocks + 2 * count, *pmpn = blocks + 3 * count;
+    double *total = blocks + 4 * count;
+    qpn[j] += q[e] * sn;
+    pmk[j] += sm * k[e];
+    pmpn[j] += sm * sn;
+    total[j] += (q[e] + sm) * (k[e] + sn);
+    if (odd) {
+        qpn[j] += q[e + 1] * cn;
+        pmk[j] += cm * k[e + 1];
+        pmpn[j] += cm * cn;
+        total[j] += (q[e + 1] + cm) * (k[e + 1] + cn);
+    }
+}
+
+static void add_terms_start(const double *q, const double *k, int nq, int count, double *out)
+{
+    double dot = 0.0;
+    for (int j = 0; j < nq; j++) dot += q[j] * k[j];
+    for (int j = 0; j < count; j++) {
+        out[j] = dot;
+        out[count + j] = out[2 * count + j] = out[3 * count + j] = out[4 * count + j] = 0.0;
+    }
+}
+
 /* Elements 2i (sin) and 2i+1 (cos) of sin_pos share one angle, so each
  * (group, start) costs one sincos for m and one for n; the fifth block adds
- * (q[j] + P[m][j]) (k[j] + P[n][j]) in rope_add_score's order. */
+ * (q[j] + P[m][j]) (k[j] + P[n][j]) in rope_add_score's order, so it is
+ * rope_add_score bit for bit. */
 int rope_add_terms(const double *q, int nq, const double *k, int nk, double offset,
                    const double *starts, int count, double base, double *out)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_near(offset);
-    if (rc == ROPE_OK) rc = check_near_all(starts, count);
+    if (rc == ROPE_OK) rc = rope_check_near(offset);
+    if (rc == ROPE_OK) rc = rope_check_near_all(starts, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     if ((double)(nq > 0 ? nq : 1) * count > ROPE_MAX_WORK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++)
-        if (check_near(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
-    double *qk = out, *qpn = out + count, *pmk = out + 2 * count, *pmpn = out + 3 * count;
-    double *total = out + 4 * count, dot = 0.0;
-    for (int j = 0; j < nq; j++) dot += q[j] * k[j];
-    for (int j = 0; j < count; j++) {
-        qk[j] = dot;
-        qpn[j] = pmk[j] = pmpn[j] = total[j] = 0.0;
-    }
+        if (rope_check_near(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
+    add_terms_start(q, k, nq, count, out);
     for (int g = 0; 2 * g < nq; g++) {
         double div = rope_pow(base, (double)(2 * g) / (double)nq);
-        int e = 2 * g, odd = e + 1 < nq;
         for (int j = 0; j < count; j++) {
             double sm, cm, sn, cn;
             rope_sincos((starts[j] + offset) / div, &sm, &cm);
             rope_sincos(starts[j] / div, &sn, &cn);
-            qpn[j] += q[e] * sn;
-            pmk[j] += sm * k[e];
-            pmpn[j] += sm * sn;
-            total[j] += (q[e] + sm) * (k[e] + sn);
-            if (odd) {
-                qpn[j] += q[e + 1] * cn;
-                pmk[j] += cm * k[e + 1];
-                pmpn[j] += cm * cn;
-                total[j] += (q[e + 1] + cm) * (k[e + 1] + cn);
+            add_group(q, k, 2 * g, 2 * g + 1 < nq, sm, cm, sn, cn, out, count, j);
+        }
+    }
+    return rope_check_results(out, 5 * count);
+}
+
+/* As rope_offset_sweep does for the scores: each block of starts anchors its
+ * two angles exactly, and the in-block step j * step / div comes from one
+ * table shared by all blocks, joined by a complex product, so the inner loop
+ * needs no trigonometry and errors stay near 1e-15. */
+int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, double offset,
+                         double start0, double step, int count, double base, double *out)
+{
+    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
+    if (rc == ROPE_OK) rc = rope_check_near(offset);
+    if (rc == ROPE_OK) rc = rope_check_near(start0);
+    if (rc == ROPE_OK) rc = rope_check_position(step);
+    if (rc == ROPE_OK) rc = rope_check_count(count);
+    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc != ROPE_OK) return rc;
+    if ((double)(nq > 0 ? nq : 1) * count > ROPE_MAX_WORK) return ROPE_E_WORK;
+    if (count > 0 && out == NULL) return ROPE_E_NULL;
+    double end = start0 + (count > 0 ? count - 1 : 0) * step;
+    rc = rope_check_near(end);
+    if (rc == ROPE_OK) rc = rope_check_near(end + offset);
+    if (rc == ROPE_OK) rc = rope_check_near(start0 + offset);
+    if (rc != ROPE_OK) return rc;
+    add_terms_start(q, k, nq, count, out);
+    double tc[ROPE_ADD_BLOCK], ts[ROPE_ADD_BLOCK];
+    int table = count < ROPE_ADD_BLOCK ? count : ROPE_ADD_BLOCK;
+    for (int g = 0; 2 * g < nq; g++) {
+        double div = rope_pow(base, (double)(2 * g) / (double)nq);
+        for (int j = 0; j < table; j++) rope_sincos((j * step) / div, &ts[j], &tc[j]);
+        for (int b = 0; b < count; b += ROPE_ADD_BLOCK) {
+            double s = start0 + b * step, asm_, acm, asn, acn;
+            rope_sincos((s + offset) / div, &asm_, &acm);
+            rope_sincos(s / div, &asn, &acn);
+            int len = count - b < ROPE_ADD_BLOCK ? count - b : ROPE_ADD_BLOCK;
+            for (int j = 0; j < len; j++) {
+                double cm = acm * tc[j] - asm_ * ts[j], sm = asm_ * tc[j] + acm * ts[j];
+                double cn = acn * tc[j] - asn * ts[j], sn = asn * tc[j] + acn * ts[j];
+                add_group(q, k, 2 * g, 2 * g + 1 < nq, sm, cm, sn, cn, out, count, b + j);
             }
         }
     }
@@ -129,7 +174,7 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
 int rope_cos_grid(int d, const double *positions, int count, double base, double *out)
 {
     int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = check_near_all(positions, count);
+    if (rc == ROPE_OK) rc = rope_check_near_all(positions, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     int h = d / 2;
@@ -143,161 +188,4 @@ int rope_cos_grid(int d, const double *positions, int count, double base, double
         }
     }
     return rope_check_results(out, h * count);
-}
-
-#define ROPE_SPLITMIX_GAMMA 0x9e3779b97f4a7c15u
-/* Starts per rope_offset_sweep call in rope_offset_envelope: 3 x this many
- * doubles live on the stack. */
-#define ROPE_ENV_CHUNK 512
-
-/* splitmix64 (Steele, Lea, Flood 2014): draw n is mix(seed + (n + 1) gamma);
- * integer-only, so native and wasm agree bit for bit. The 53 high bits scaled
- * to [0, 2) and shifted by -1 are exact in doubles. */
-static double splitmix_at(uint64_t counter)
-{
-    uint64_t z = counter;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1p-52 - 1.0;
-}
-
-static double splitmix_uniform(uint64_t *state)
-{
-    *state += ROPE_SPLITMIX_GAMMA;
-    return splitmix_at(*state);
-}
-
-void rope_random_stream(uint64_t *state, double *out, int n)
-{
-    if (state == NULL || out == NULL) return;
-    for (int j = 0; j < n; j++) out[j] = splitmix_uniform(state);
-}
-
-int rope_random_vectors(int d, uint32_t seed, double *q, double *k)
-{
-    int rc = rope_check_dim(d);
-    if (rc != ROPE_OK) return rc;
-    if (d > 0 && (q == NULL || k == NULL)) return ROPE_E_NULL;
-    uint64_t state = seed;
-    rope_random_stream(&state, q, d);
-    rope_random_stream(&state, k, d);
-    return ROPE_OK;
-}
-
-/* Mean over the sample vectors v_p of (v_p[a]^2 + v_p[b]^2), drawing element
- * a of vector p directly as draw p * d + a of the stream. */
-static double sample_weight(uint32_t seed, int d, int samples, int a, int b)
-{
-    double sum = 0.0;
-    for (int p = 0; p < samples; p++) {
-        uint64_t at = (uint64_t)p * (uint64_t)d + (uint64_t)a + 1u;
-        double x = splitmix_at(seed + at * ROPE_SPLITMIX_GAMMA);
-        sum += x * x;
-        if (b >= 0) {
-            double y = splitmix_at(seed + (at + (uint64_t)(b - a)) * ROPE_SPLITMIX_GAMMA);
-            sum += y * y;
-        }
-    }
-    return sum / samples;
-}
-
-/* Two passes over the pairs so no scratch memory is needed: the bound's
- * running sums S_j borrow the first two output blocks, then the scores
- * overwrite them. A vector against itself scores |v_i|^2 cos(r theta_i) per
- * pair, so the sample mean is sum_i mean_p |v_p,i|^2 cos(r theta_i): one pass
- * over the samples, not one per distance. */
-int rope_decay(const double *q, int nq, const double *k, int nk, const double *distances,
-               int count, int samples, uint32_t seed, double base, double *out)
-{
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_near_all(distances, count);
-    if (rc == ROPE_OK && (samples < 1 || samples > ROPE_MAX_COUNT)) rc = ROPE_E_COUNT;
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc != ROPE_OK) return rc;
-    double cost = nq > 0 ? nq : 1;
-    if (cost * count > ROPE_MAX_WORK || cost * samples > ROPE_MAX_WORK) return ROPE_E_WORK;
-    if (count > 0 && out == NULL) return ROPE_E_NULL;
-    int h = nq / 2;
-    double *demo = out, *mean = out + count, *bound = out + 2 * count;
-    for (int j = 0; j < 3 * count; j++) out[j] = 0.0;
-    for (int i = 0; i < h; i++) {
-        double theta = rope_theta(i, nq, base);
-        for (int j = 0; j < count; j++) {
-            double s, c;
-            rope_sincos(distances[j] * theta, &s, &c);
-            demo[j] += c;
-            mean[j] += s;
-            bound[j] += sqrt(demo[j] * demo[j] + mean[j] * mean[j]);
-        }
-    }
-    for (int j = 0; j < count; j++) {
-        bound[j] = h > 0 ? bound[j] / h : 0.0;
-        demo[j] = mean[j] = 0.0;
-    }
-    for (int i = 0; i < h; i++) {
-        double theta = rope_theta(i, nq, base);
-        double w = sample_weight(seed, nq, samples, 2 * i, 2 * i + 1);
-        double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
-        for (int j = 0; j < count; j++) {
-            double s, c;
-            rope_sincos(distances[j] * theta, &s, &c);
-            /* rope_score's order, with the key at 0 left unrotated. */
-            demo[j] += (q0 * c - q1 * s) * k0;
-            demo[j] += (q0 * s + q1 * c) * k1;
-            mean[j] += w * c;
-        }
-    }
-    if (nq % 2 == 1) {
-        double w = sample_weight(seed, nq, samples, nq - 1, -1);
-        for (int j = 0; j < count; j++) {
-            demo[j] += q[nq - 1] * k[nq - 1];
-            mean[j] += w;
-        }
-    }
-    return rope_check_results(out, 3 * count);
-}
-
-int rope_offset_envelope(const double *q, int nq, const double *k, int nk, double offset,
-                         double from, double to, int bins, double base, double *out)
-{
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = check_near(offset);
-    if (rc == ROPE_OK) rc = check_near(from);
-    if (rc == ROPE_OK) rc = check_near(to);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc != ROPE_OK) return rc;
-    double first = ceil(from), last = floor(to);
-    double c = last >= first ? last - first + 1.0 : 0.0;
-    if (bins < 1 || bins > ROPE_MAX_COUNT || bins > c) return ROPE_E_COUNT;
-    if ((nq > 0 ? nq : 1) * c > ROPE_MAX_WORK) return ROPE_E_WORK;
-    if (check_near(first + offset) != ROPE_OK || check_near(last + offset) != ROPE_OK)
-        return ROPE_E_FAR;
-    if (out == NULL) return ROPE_E_NULL;
-    int64_t total = (int64_t)c, current = -1;
-    double buf[3 * ROPE_ENV_CHUNK];
-    double *lo_s = out + ROPE_ENV_FIRST * bins, *hi_s = out + ROPE_ENV_LAST * bins;
-    double *rmin = out + ROPE_ENV_ROPE_MIN * bins, *rmax = out + ROPE_ENV_ROPE_MAX * bins;
-    double *amin = out + ROPE_ENV_ADD_MIN * bins, *amax = out + ROPE_ENV_ADD_MAX * bins;
-    for (int64_t j0 = 0; j0 < total; j0 += ROPE_ENV_CHUNK) {
-        int len = (int)(total - j0 < ROPE_ENV_CHUNK ? total - j0 : ROPE_ENV_CHUNK);
-        rc = rope_offset_sweep(q, nq, k, nk, offset, first + (double)j0, 1.0, len, base, buf);
-        if (rc != ROPE_OK) return rc;
-        for (int t = 0; t < len; t++) {
-            int64_t b = (j0 + t) * bins / total;
-            double s = buf[t], r = buf[len + t], a = buf[2 * len + t];
-            if (b != current) {
-                current = b;
-                lo_s[b] = s;
-                rmin[b] = rmax[b] = r;
-                amin[b] = amax[b] = a;
-            }
-            hi_s[b] = s;
-            rmin[b] = r < rmin[b] ? r : rmin[b];
-            rmax[b] = r > rmax[b] ? r : rmax[b];
-            amin[b] = a < amin[b] ? a : amin[b];
-            amax[b] = a > amax[b] ? a : amax[b];
-        }
-    }
-    return rope_check_results(out, ROPE_ENV_BLOCKS * bins);
 }

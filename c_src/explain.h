@@ -65,6 +65,14 @@ int rope_pair_terms(const double *q, int nq, const double *k, int nk, double m, 
 int rope_add_terms(const double *q, int nq, const double *k, int nk, double offset,
                    const double *starts, int count, double base, double *out);
 
+/* rope_add_terms over the evenly spaced starts start0 + j * step, j < count
+ * (count in [0, ROPE_MAX_COUNT]), for a dense chart: each block of 64 starts
+ * anchors its angles exactly and steps inside the block by one complex
+ * product, about ten times faster, within ~1e-15 of rope_add_terms. Same
+ * output layout (the total then agrees with add_score to the tolerance). */
+int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, double offset,
+                         double start0, double step, int count, double base, double *out);
+
 /* ---- Long-range decay ---- */
 
 /* For each distance r = distances[j], out: 3 * count doubles, planar:

@@ -40,6 +40,7 @@ SIGNATURES = {
     "rope_pair_example": [D, D, D, D, D, D, D, PD],
     "rope_pair_terms": [PD, I, PD, I, D, D, D, PD],
     "rope_add_terms": [PD, I, PD, I, D, PD, I, D, PD],
+    "rope_add_terms_sweep": [PD, I, PD, I, D, D, D, I, D, PD],
     "rope_decay": [PD, I, PD, I, PD, I, I, U, D, PD],
     "rope_cos_grid": [I, PD, I, D, PD],
     "rope_random_vectors": [I, U, PD, PD],
@@ -91,6 +92,12 @@ def call(lib, fn, args):
         out = Out(5 * len(starts))
         rc = lib.rope_add_terms(arr(q), len(q), arr(k), len(k), offset, arr(starts), len(starts),
                                 base, out.buf)
+        return rc, out.values()
+    if fn == "add_terms_sweep":
+        q, k, offset, start0, step, count, base = args
+        out = Out(5 * count)
+        rc = lib.rope_add_terms_sweep(arr(q), len(q), arr(k), len(k), offset, start0, step, count,
+                                      base, out.buf)
         return rc, out.values()
     if fn == "decay":
         q, k, distances, samples, seed, base = args
@@ -247,6 +254,14 @@ def check_bad_inputs(lib, t):
         ("add_terms work", lib.rope_add_terms(big, 8192, big, 8192, 1, big, 65536, 1e4, out.buf),
          E_WORK),
         ("add_terms count", lib.rope_add_terms(q, 4, k, 4, 1, big, -1, 1e4, out.buf), E_COUNT),
+        ("add_terms_sweep far end",
+         lib.rope_add_terms_sweep(q, 4, k, 4, 1, 0, 1e9, 12, 1e4, out.buf), E_FAR),
+        ("add_terms_sweep NaN step",
+         lib.rope_add_terms_sweep(q, 4, k, 4, 1, 0, nan, 2, 1e4, out.buf), E_POSITION),
+        ("add_terms_sweep count",
+         lib.rope_add_terms_sweep(q, 4, k, 4, 1, 0, 1, 65537, 1e4, out.buf), E_COUNT),
+        ("add_terms_sweep work",
+         lib.rope_add_terms_sweep(big, 8192, big, 8192, 1, 0, 1, 65536, 1e4, out.buf), E_WORK),
         ("decay samples 0", lib.rope_decay(q, 4, k, 4, arr([1]), 1, 0, 1, 1e4, out.buf), E_COUNT),
         ("decay far", lib.rope_decay(q, 4, k, 4, arr([far]), 1, 1, 1, 1e4, out.buf), E_FAR),
         ("decay inf", lib.rope_decay(q, 4, k, 4, arr([inf]), 1, 1, 1, 1e4, out.buf), E_POSITION),

@@ -91,6 +91,10 @@ def add_terms(q, k, offset, starts, base):
     return [row[col] for col in range(5) for row in rows]
 
 
+def add_terms_sweep(q, k, offset, start0, step, count, base):
+    return add_terms(q, k, offset, [start0 + j * step for j in range(count)], base)
+
+
 def random_stream(seed, n):
     """splitmix64 from a 64-bit state `seed`: n uniform doubles in [-1, 1)."""
     out, state = [], seed
@@ -151,6 +155,7 @@ def offset_envelope(q, k, offset, lo, hi, bins, base):
 
 FUNCTIONS = {
     "pair_example": pair_example, "pair_terms": pair_terms, "add_terms": add_terms,
+    "add_terms_sweep": add_terms_sweep,
     "decay": decay, "cos_grid": cos_grid, "random_vectors": random_vectors,
     "offset_envelope": offset_envelope,
 }
@@ -183,6 +188,9 @@ def make_case(rng, fn):
     if fn == "add_terms":
         starts = [rng.uniform(0, 4096) for _ in range(rng.randint(0, 6))]
         return [vec(rng, d), vec(rng, d), rng.uniform(-100, 100), starts, base]
+    if fn == "add_terms_sweep":
+        return [vec(rng, d), vec(rng, d), rng.uniform(-100, 100), rng.uniform(-100, 4000),
+                rng.choice([1.0, 0.5, rng.uniform(0.01, 20)]), rng.randint(0, 150), base]
     if fn == "decay":
         dd = min(d, 16)
         r = [10 ** rng.uniform(0, 6) for _ in range(rng.randint(0, 5))]

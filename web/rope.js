@@ -483,6 +483,26 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
   return blocks(v, c, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
 }
 
+/** add_terms over the starts start0 + j * step, j < count (a dense chart):
+ * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
+export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNear('offset', offset);
+  checkNear('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkBase(base);
+  checkWork('add_terms_sweep', Math.max(q.length, 1) * count);
+  const end = start0 + Math.max(count - 1, 0) * step;
+  checkNear('start0 + (count - 1) * step', end);
+  checkNear('start0 + (count - 1) * step + offset', end + offset);
+  checkNear('start0 + offset', start0 + offset);
+  const v = run('add_terms_sweep', [q, k], [[5 * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  )[0];
+  return blocks(v, count, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
+}
+
 /** Per distance r: { score: rope_score(q, k, r, 0), mean: the mean of
  * rope_score(v, v, r, 0) over `samples` random vectors from seed, bound:
  * RoFormer's relative upper bound }. */

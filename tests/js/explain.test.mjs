@@ -31,6 +31,7 @@ function flat(fn, result) {
     case 'pair_terms':
       return [...result.terms, ...result.dots, ...result.crosses, result.sum, result.score];
     case 'add_terms':
+    case 'add_terms_sweep':
       return ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'].flatMap((key) => result[key]);
     case 'decay':
       return [...result.score, ...result.mean, ...result.bound];
@@ -164,6 +165,8 @@ test('explain_bindings_should_reject_bad_input_naming_parameter_and_value', () =
     [() => rope.pair_terms(q, k, 1, -Infinity), RangeError, /n must be a finite number, got -Infinity/],
     [() => rope.add_terms(q, k, 1, [3, 1e10]), RangeError, /starts\[1\] \+ offset must be within/],
     [() => rope.add_terms(q, k, 1, [3], 0), RangeError, /base must be a finite number > 0, got 0/],
+    [() => rope.add_terms_sweep(q, k, 1, 0, 1e9, 12), RangeError, /start0 \+ \(count - 1\) \* step must be within .*11000000000/],
+    [() => rope.add_terms_sweep(q, k, 1, 0, 1, 65537), RangeError, /count must be an integer in \[0, 65536\], got 65537/],
     [() => rope.decay(q, k, [1, 10], 0, 1), RangeError, /samples must be an integer in \[1, 65536\], got 0/],
     [() => rope.decay(q, k, [1, 10], 10, -1), RangeError, /seed must be an integer in \[0, 4294967295\], got -1/],
     [() => rope.decay(q, k, [1, -2e10], 10, 1), RangeError, /distances\[1\] must be within/],
