@@ -69,6 +69,12 @@ build/test_math: tests/test_math.c c_src/rope_math.c c_src/rope_math.h | build
 build/test_rope_asan: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
 
+build/test_explain: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+
+build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+
 build/wasm/%.o: c_src/%.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
@@ -155,7 +161,9 @@ test-diff: build/librope.so
 
 # The explainer functions against tests/ref_explain.py; the native results feed
 # the wasm test's bit-for-bit comparison (tests/js/explain.test.mjs).
-test-explain: build/librope.so
+test-explain: build/librope.so build/test_explain build/test_explain_asan
+	build/test_explain
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_explain_asan
 	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
 	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
@@ -178,6 +186,7 @@ dist: $(WEB_BUILT)
 
 bench: all
 	$(NODE) tools/bench.mjs
+	$(NODE) tools/bench_explain.mjs
 
 clean:
 	rm -rf build dist web/rope_wasm.js web/formulas_gen.js web/vendor
