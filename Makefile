@@ -11,10 +11,11 @@ CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/explain.c \
-           c_src/explain_scan.c
-CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/explain.h \
-           c_src/explain_internal.h
+CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
+CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
+# The explainer figures' functions (docs/EXPLAIN.md).
+CORE_SRC += c_src/explain.c c_src/explain_scan.c
+CORE_HDR += c_src/explain.h c_src/explain_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -85,8 +86,8 @@ build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
-WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
-           build/wasm/explain.o build/wasm/explain_scan.o
+WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o
+WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
