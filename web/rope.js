@@ -419,9 +419,12 @@ function checkWork(name, work) {
   }
 }
 
+// A 2-D vector [x0, x1].
 function checkPair(name, value) {
-  checkList(name, value, 2, 2);
-  return value;
+  if (isArrayLike(value) && value.length !== 2) {
+    throw new RangeError(`${name} must have exactly 2 elements, got ${value.length}`);
+  }
+  return checkList(name, value, 2, 2);
 }
 
 function checkVectors(q, k) {
