@@ -5,12 +5,12 @@
 // Writing a binding (new ones go in their own section at the end of this file):
 //   1. check every argument with the check* helpers below. Each throws a TypeError
 //      (wrong type) or RangeError (wrong value) whose message names the parameter and
-//      the value: checkInt, checkFinite, checkBase, checkVector, checkPositions,
+//      the value: checkInt, checkFinite, checkBase, checkVector(s), checkPositions,
 //      checkList, checkSameLength, checkNear / checkNearList (|position| <= 1e10 for
 //      anything the core rotates by), checkWork (d x count <= 2^28), checkOptions
 //      (an options object: own keys only, aliases, no key twice).
 //   2. call run(fn, ins, outs, call, { args }):
-//        ins   arrays copied into the heap as doubles;
+//        ins   arrays copied into the heap as doubles (a string: NUL-terminated UTF-8);
 //        outs  [count, 'f64' | 'i32' | 'text'] buffers the core fills;
 //        call  (...pointers) => wasm.rope_xxx(...), ins' pointers first, then outs';
 //              it returns the core's code;
@@ -138,6 +138,12 @@ function checkNear(fn, what, value) {
   }
 }
 
+// A finite position the core rotates by, within MAX_POSITION.
+function checkFiniteNear(fn, name, value) {
+  checkFinite(name, value);
+  checkNear(fn, name, value);
+}
+
 function checkNearList(fn, name, values, offset = 0, offsetName = '') {
   for (let j = 0; j < values.length; j++) {
     checkNear(fn, `${name}[${j}]`, values[j]);
@@ -195,6 +201,41 @@ function checkSameLength(nameA, a, nameB, b) {
   }
 }
 
+// Two vectors of one length: q and k.
+function checkVectors(q, k) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+}
+
+// q, k and the starts, each with start + offset, as the scans take them.
+function checkScan(fn, q, k, offset, starts, base) {
+  checkVectors(q, k);
+  checkFinite('offset', offset);
+  checkPositions('starts', starts);
+  checkBase(base);
+  checkWork(fn, 'q.length', q.length, 'starts.length', starts.length);
+  checkNearList(fn, 'starts', starts, offset, 'offset');
+}
+
+// The starts start0 + j * step, j < count, each with start + offset, as the sweeps take them.
+function checkSweep(fn, q, offset, start0, step, count, base) {
+  checkFinite('offset', offset);
+  checkFinite('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkBase(base);
+  checkWork(fn, 'q.length', q.length, 'count', count);
+  if (count > 0) {
+    // Positions are linear in j: both ends near enough means every start is.
+    const last = start0 + (count - 1) * step;
+    checkNear(fn, 'start0', start0);
+    checkNear(fn, 'start0 + offset', start0 + offset);
+    checkNear(fn, 'start0 + (count - 1) * step', last);
+    checkNear(fn, 'start0 + (count - 1) * step + offset', last + offset);
+  }
+}
+
 // ---- the wasm heap: malloc, copy in, call, copy out, free in finally ----
 
 function cString(ptr) {
@@ -236,8 +277,12 @@ function readOut(ptr, count, type) {
   return Array.from(new View(wasm.memory.buffer, ptr, count));
 }
 
+// A planar output (block b at flat[b * size ...]) as { name: block }.
+const blocks = (flat, size, names) =>
+  Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
+
 /**
- * The one path into the core. ins: arrays copied in as doubles. outs: [count, type] buffers
+ * The one path into the core. ins: arrays copied in as doubles (strings as C strings). outs: [count, type] buffers
  * the core fills (type 'f64' | 'i32' | 'text'). call(...pointers) gets the ins' pointers then
  * the outs' and returns the core's code. A code other than 0 throws a CoreError naming fn,
  * unless it is listed in tolerate; then the outputs are still read and the code comes back
@@ -254,12 +299,24 @@ function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
   };
   try {
     for (const values of ins) {
-      new Float64Array(wasm.memory.buffer, alloc(values.length * 8), values.length).set(values);
+      if (typeof values === 'string') {
+        const bytes = new TextEncoder().encode(values);
+        new Uint8Array(wasm.memory.buffer, alloc(bytes.length + 1), bytes.length + 1).set([...bytes, 0]);
+      } else {
+        new Float64Array(wasm.memory.buffer, alloc(values.length * 8), values.length).set(values);
+      }
     }
     for (const [count, type] of outs) alloc(count * OUT_BYTES[type]);
     const code = call(...pointers);
     if (code !== 0 && !tolerate.includes(code)) throw new CoreError(fn, code, args);
-    const results = outs.map(([count, type], i) => readOut(pointers[ins.length + i], count, type));
+    let results;
+    try {
+      results = outs.map(([count, type], i) => readOut(pointers[ins.length + i], count, type));
+    } catch (err) {
+      // An output too large for a JS array (within MAX_WORK, a 2 GB cos_grid) is out of memory too.
+      if (err instanceof RangeError) throw new CoreError(fn, C.ROPE_E_NOMEM, args);
+      throw err;
+    }
     results.code = code;
     return results;
   } finally {
@@ -307,8 +364,7 @@ export function rotate_pair(x0, x1, angle) {
 
 export function apply_rope(vec, pos, base = THETA_BASE) {
   checkVector('vec', vec);
-  checkFinite('pos', pos);
-  checkNear('apply_rope', 'pos', pos);
+  checkFiniteNear('apply_rope', 'pos', pos);
   checkBase(base);
   return run('apply_rope', [vec], [[vec.length, 'f64']], (pv, out) =>
     wasm.rope_apply_rope(pv, vec.length, pos, base, out),
@@ -316,13 +372,9 @@ export function apply_rope(vec, pos, base = THETA_BASE) {
 }
 
 function checkScoreArgs(fn, q, k, m, n, base) {
-  checkVector('q', q);
-  checkVector('k', k);
-  checkSameLength('q', q, 'k', k);
-  checkFinite('m', m);
-  checkFinite('n', n);
-  checkNear(fn, 'm', m);
-  checkNear(fn, 'n', n);
+  checkVectors(q, k);
+  checkFiniteNear(fn, 'm', m);
+  checkFiniteNear(fn, 'n', n);
   checkBase(base);
   return [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]];
 }
@@ -334,8 +386,7 @@ export function rope_score(q, k, m, n, base = THETA_BASE) {
 }
 
 export function sin_pos(pos, d, base = THETA_BASE) {
-  checkFinite('pos', pos);
-  checkNear('sin_pos', 'pos', pos);
+  checkFiniteNear('sin_pos', 'pos', pos);
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
   return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out),
@@ -349,14 +400,7 @@ export function add_score(q, k, m, n, base = THETA_BASE) {
 }
 
 export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
-  checkVector('q', q);
-  checkVector('k', k);
-  checkSameLength('q', q, 'k', k);
-  checkFinite('offset', offset);
-  checkPositions('starts', starts);
-  checkBase(base);
-  checkWork('offset_scan', 'q.length', q.length, 'starts.length', starts.length);
-  checkNearList('offset_scan', 'starts', starts, offset, 'offset');
+  checkScan('offset_scan', q, k, offset, starts, base);
   const flat = run('offset_scan', [q, k, starts], [[3 * starts.length, 'f64']], (pq, pk, ps, out) =>
     wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
   { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
@@ -387,32 +431,13 @@ export function pair_angles(d, gap, base = THETA_BASE) {
 
 /** offset_scan over starts start0 + j * step, j < count: { starts, rope, add }. */
 export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
-  checkVector('q', q);
-  checkVector('k', k);
-  checkSameLength('q', q, 'k', k);
-  checkFinite('offset', offset);
-  checkFinite('start0', start0);
-  checkFinite('step', step);
-  checkInt('count', count, 0, MAX_COUNT);
-  checkBase(base);
-  checkWork('offset_sweep', 'q.length', q.length, 'count', count);
-  if (count > 0) {
-    // Positions are linear in j: both ends near enough means every start is.
-    const last = start0 + (count - 1) * step;
-    checkNear('offset_sweep', 'start0', start0);
-    checkNear('offset_sweep', 'start0 + offset', start0 + offset);
-    checkNear('offset_sweep', 'start0 + (count - 1) * step', last);
-    checkNear('offset_sweep', 'start0 + (count - 1) * step + offset', last + offset);
-  }
+  checkVectors(q, k);
+  checkSweep('offset_sweep', q, offset, start0, step, count, base);
   const flat = run('offset_sweep', [q, k], [[3 * count, 'f64']], (pq, pk, out) =>
     wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
   { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
     ['base', base]] })[0];
-  return {
-    starts: flat.slice(0, count),
-    rope: flat.slice(count, 2 * count),
-    add: flat.slice(2 * count),
-  };
+  return blocks(flat, count, ['starts', 'rope', 'add']);
 }
 
 /** slow_pairs(d, delta, base) for every delta. */
@@ -493,27 +518,25 @@ export function build_report_markdown(options) {
 // lives in c_src/config_resolve.c only); the C writer's JSON or CSV text comes
 // back, byte for byte what `ropescope scaling` prints.
 
-const CONFIG_KIND = Object.freeze({ number: 0, string: 1, bool: 2, null: 3, list: 4, object: 5, other: 6 });
-const SCALING_JSON = 0;
-const SCALING_CSV = 1;
-const E_CONFIG = -14; // ROPE_E_CONFIG: a key missing, mistyped or inconsistent
-const SCALING_OPTIONS = Object.freeze(['seq_len', 'train_len', 'gap']);
+const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
+  seq_len: 0, train_len: NaN, gap: NaN,
+}));
 
 // Calls put(key, kind, number, text, list) for one value; objects one level down only,
 // like the CLI's cJSON walk.
 function walkValue(put, key, value, depth) {
-  if (typeof value === 'number') return put(key, CONFIG_KIND.number, value);
-  if (typeof value === 'string') return put(key, CONFIG_KIND.string, 0, value);
-  if (typeof value === 'boolean') return put(key, CONFIG_KIND.bool, value ? 1 : 0);
-  if (value === null) return put(key, CONFIG_KIND.null, 0);
+  if (typeof value === 'number') return put(key, C.ROPE_CONFIG_NUMBER, value);
+  if (typeof value === 'string') return put(key, C.ROPE_CONFIG_STRING, 0, value);
+  if (typeof value === 'boolean') return put(key, C.ROPE_CONFIG_BOOL, value ? 1 : 0);
+  if (value === null) return put(key, C.ROPE_CONFIG_NULL, 0);
   if (Array.isArray(value)) {
-    if (value.every((v) => typeof v === 'number')) return put(key, CONFIG_KIND.list, 0, null, value);
-    return put(key, CONFIG_KIND.other, 0, 'a list holding non-numbers');
+    if (value.every((v) => typeof v === 'number')) return put(key, C.ROPE_CONFIG_LIST, 0, null, value);
+    return put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
   }
   if (typeof value !== 'object' || depth > 0) {
-    return put(key, CONFIG_KIND.other, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
+    return put(key, C.ROPE_CONFIG_OTHER, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
   }
-  let code = put(key, CONFIG_KIND.object, 0);
+  let code = put(key, C.ROPE_CONFIG_OBJECT, 0);
   for (const member of Object.keys(value)) {
     if (code !== 0) break;
     code = walkValue(put, `${key}.${member}`, value[member], depth + 1);
@@ -521,59 +544,33 @@ function walkValue(put, key, value, depth) {
   return code;
 }
 
+// { seq_len, train_len, gap }: own keys only; a given value must be finite.
 function scalingOptions(opts) {
-  if (opts === undefined || opts === null) opts = {};
-  if (typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new TypeError(`options must be an object, got ${show(opts)}`);
+  const o = checkOptions('options', opts, SCALING_DEFAULTS);
+  for (const name of Object.keys(SCALING_DEFAULTS)) {
+    if (o[name] === undefined) o[name] = SCALING_DEFAULTS[name];
+    else if (opts && Object.hasOwn(opts, name)) checkFinite(name, o[name]);
   }
-  for (const key of Object.keys(opts)) {
-    if (!SCALING_OPTIONS.includes(key)) {
-      throw new TypeError(`options.${key} is not a scaling option (use ${SCALING_OPTIONS.join(', ')})`);
-    }
-  }
-  const value = (name, none) => (opts[name] === undefined ? none : checkFinite(name, opts[name]));
-  return { seq_len: value('seq_len', 0), train_len: value('train_len', NaN), gap: value('gap', NaN) };
+  return o;
 }
+
+// The reader's refusals (ROPE_E_CONFIG, ROPE_E_SCALING) carry a message naming the key.
+const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
 
 function scalingText(format, config, opts) {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw new TypeError(`config must be an object of config keys, got ${show(config)}`);
   }
   const o = scalingOptions(opts);
-  const encoder = new TextEncoder();
-  const reader = wasm.malloc(wasm.rope_config_size());
-  if (!reader) throw new RangeError('scaling: out of memory');
-  const alloc = (bytes, temps) => {
-    const ptr = wasm.malloc(Math.max(bytes, 8));
-    if (!ptr) throw new RangeError('scaling: out of memory');
-    temps.push(ptr);
-    return ptr;
-  };
-  const cText = (text, temps) => {
-    const bytes = encoder.encode(text);
-    const ptr = alloc(bytes.length + 1, temps);
-    const heap = new Uint8Array(wasm.memory.buffer, ptr, bytes.length + 1);
-    heap.set(bytes);
-    heap[bytes.length] = 0;
-    return ptr;
-  };
-  // The reader copies what it keeps, so each value's memory is freed at once.
-  const put = (key, kind, number, text = null, list = null) => {
-    const temps = [];
-    try {
-      const keyPtr = cText(key, temps);
-      const textPtr = text === null ? 0 : cText(text, temps);
-      let listPtr = 0;
-      if (list !== null) {
-        listPtr = alloc(list.length * 8, temps);
-        new Float64Array(wasm.memory.buffer, listPtr, list.length).set(list);
-      }
-      return wasm.rope_config_put(reader, keyPtr, kind, number, textPtr, listPtr,
-        list === null ? 0 : list.length);
-    } finally {
-      for (const ptr of temps) wasm.free(ptr);
-    }
-  };
+  const args = [['seq_len', o.seq_len], ['train_len', o.train_len], ['gap', o.gap]];
+  const size = wasm.rope_config_size();
+  const reader = wasm.malloc(size);
+  if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
+  // The reader copies what it keeps, so run() frees each value's memory at once.
+  const put = (key, kind, number, text = null, list = null) =>
+    run('scaling', [key, text ?? '', list ?? []], [], (pk, pt, pl) =>
+      wasm.rope_config_put(reader, pk, kind, number, text === null ? 0 : pt, pl, list === null ? 0 : list.length),
+    { tolerate: CONFIG_CODES, args: [['key', key]] }).code;
   try {
     wasm.rope_config_init(reader);
     let code = 0;
@@ -581,29 +578,22 @@ function scalingText(format, config, opts) {
       if (code !== 0) break;
       code = walkValue(put, key, config[key], 0);
     }
-    let cap = 1 << 16;
-    while (code === 0) {
-      const temps = [];
-      try {
-        const buf = alloc(cap, temps);
-        const lenPtr = alloc(4, temps);
-        code = wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr);
-        const len = new Int32Array(wasm.memory.buffer, lenPtr, 1)[0];
-        if (code === E_SPACE && len + 1 > cap) {
-          cap = len + 1;
-          code = 0;
-          continue;
-        }
-        if (code === 0) {
-          return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, buf, len).slice());
-        }
-      } finally {
-        for (const ptr of temps) wasm.free(ptr);
+    // Written into a 64 KB buffer; a longer text is written again into one that fits.
+    for (let cap = 1 << 16; code === 0;) {
+      const result = run('scaling', [], [[cap, 'text'], [1, 'i32']], (buf, lenPtr) =>
+        wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
+      { tolerate: [...CONFIG_CODES, C.ROPE_E_SPACE], args });
+      const [text, [len]] = result;
+      if (result.code === 0) return text;
+      code = result.code;
+      if (code === C.ROPE_E_SPACE && len + 1 > cap) {
+        cap = len + 1;
+        code = 0;
       }
     }
     const message = cString(wasm.rope_config_message(reader));
-    if (!message) throw new CoreError('scaling', code);
-    throw code === E_CONFIG ? new TypeError(message) : new RangeError(message);
+    if (!message) throw new CoreError('scaling', code, args);
+    throw code === C.ROPE_E_CONFIG ? new TypeError(message) : new RangeError(message);
   } finally {
     wasm.free(reader);
   }
@@ -612,15 +602,157 @@ function scalingText(format, config, opts) {
 /** What a model config's RoPE scaling does to each pair: the object `ropescope scaling
  *  --format json` prints. opts: { seq_len, train_len, gap } (train_len and gap together). */
 export function scaling_from_config(config, opts = {}) {
-  return JSON.parse(scalingText(SCALING_JSON, config, opts));
+  return JSON.parse(scalingText(C.ROPE_SCALING_JSON, config, opts));
 }
 
 /** The inv_freq CSV, byte for byte what `ropescope scaling --format csv` prints. */
 export function scaling_csv(config, opts = {}) {
-  return scalingText(SCALING_CSV, config, opts);
+  return scalingText(C.ROPE_SCALING_CSV, config, opts);
 }
 
 /** The JSON text itself (for a download identical to the CLI's). */
 export function scaling_json_text(config, opts = {}) {
-  return scalingText(SCALING_JSON, config, opts);
+  return scalingText(C.ROPE_SCALING_JSON, config, opts);
+}
+
+// ---- explainer ----
+// One wasm call per explainer figure (c_src/explain.h, docs/EXPLAIN.md).
+// Layouts are explain.h's planar blocks, handed out as named plain arrays.
+
+// A 2-D vector [x0, x1].
+function checkPair(name, value) {
+  if (isArrayLike(value) && value.length !== 2) {
+    throw new RangeError(`${name} must have exactly 2 elements, got ${value.length}`);
+  }
+  return checkList(name, value, 2, 2);
+}
+
+/** The 2-D worked example: q = [q0, q1] at m, k = [k0, k1] at n, explicit theta.
+ * { q_m, k_n, angle_m, angle_n, angle_gap, dot, cross, direct, formula }, where
+ * angle_gap = (m - n) theta, cross = q0 k1 - q1 k0 and
+ * formula = dot cos(angle_gap) + cross sin(angle_gap) equals direct. */
+export function pair_example(q, k, m, n, theta) {
+  checkPair('q', q);
+  checkPair('k', k);
+  checkFiniteNear('pair_example', 'm', m);
+  checkFiniteNear('pair_example', 'n', n);
+  checkFinite('theta', theta);
+  const v = run('pair_example', [], [[C.ROPE_EX_LEN, 'f64']], (out) =>
+    wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  return {
+    q_m: v.slice(C.ROPE_EX_QM0, C.ROPE_EX_QM1 + 1), k_n: v.slice(C.ROPE_EX_KN0, C.ROPE_EX_KN1 + 1),
+    angle_m: v[C.ROPE_EX_ANGLE_M], angle_n: v[C.ROPE_EX_ANGLE_N], angle_gap: v[C.ROPE_EX_ANGLE_MN],
+    dot: v[C.ROPE_EX_DOT], cross: v[C.ROPE_EX_CROSS], direct: v[C.ROPE_EX_DIRECT], formula: v[C.ROPE_EX_FORMULA],
+  };
+}
+
+/** Each pair's share of rope_score(q, k, m, n) at gap m - n:
+ * { terms, dots, crosses } (d/2 each), sum (of terms, plus the odd last
+ * product) and score (rope_score itself). */
+export function pair_terms(q, k, m, n, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('pair_terms', 'm', m);
+  checkFiniteNear('pair_terms', 'n', n);
+  checkBase(base);
+  const h = Math.floor(q.length / 2);
+  const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
+    wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]] })[0];
+  return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
+}
+
+const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
+
+/** add_score(q, k, s + offset, s) split per start s into its four terms:
+ * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
+export function add_terms(q, k, offset, starts, base = THETA_BASE) {
+  checkFiniteNear('add_terms', 'offset', offset);
+  checkScan('add_terms', q, k, offset, starts, base);
+  const c = starts.length;
+  const v = run('add_terms', [q, k, starts], [[ADD_TERMS.length * c, 'f64']], (pq, pk, ps, out) =>
+    wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
+  return blocks(v, c, ADD_TERMS);
+}
+
+/** add_terms over the starts start0 + j * step, j < count (a dense chart):
+ * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
+export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('add_terms_sweep', 'offset', offset);
+  checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
+  const v = run('add_terms_sweep', [q, k], [[ADD_TERMS.length * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
+    ['base', base]] })[0];
+  return blocks(v, count, ADD_TERMS);
+}
+
+/** Per distance r: { score: rope_score(q, k, r, 0), mean: the mean of
+ * rope_score(v, v, r, 0) over `samples` random vectors from seed, bound:
+ * RoFormer's relative upper bound }. */
+export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkPositions('distances', distances);
+  checkNearList('decay', 'distances', distances);
+  checkInt('samples', samples, 1, MAX_COUNT);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  checkBase(base);
+  checkWork('decay', 'q.length', q.length, 'distances.length', distances.length);
+  checkWork('decay', 'q.length', q.length, 'samples', samples);
+  const c = distances.length;
+  const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
+    wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
+  { args: [['q', q], ['k', k], ['distances', distances], ['samples', samples], ['seed', seed],
+    ['base', base]] })[0];
+  return blocks(v, c, ['score', 'mean', 'bound']);
+}
+
+/** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
+export function cos_grid(d, positions, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkPositions('positions', positions);
+  checkNearList('cos_grid', 'positions', positions);
+  checkBase(base);
+  const h = Math.floor(d / 2);
+  const c = positions.length;
+  checkWork('cos_grid', 'd / 2', h, 'positions.length', c);
+  const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
+    wasm.rope_cos_grid(d, pp, c, base, out),
+  { args: [['d', d], ['positions', positions], ['base', base]] })[0];
+  return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
+}
+
+/** [q, k], d values each, uniform in [-1, 1) from splitmix64 seeded with seed. */
+export function random_vectors(d, seed) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  return run('random_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
+    wasm.rope_random_vectors(d, seed, q, k), { args: [['d', d], ['seed', seed]] });
+}
+
+const ENVELOPE = ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max'];
+
+/** Every integer start in [from, to] in `bins` consecutive runs; per bin
+ * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
+export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('offset_envelope', 'offset', offset);
+  checkFiniteNear('offset_envelope', 'from', from);
+  checkFiniteNear('offset_envelope', 'to', to);
+  checkBase(base);
+  const starts = Math.floor(to) - Math.ceil(from) + 1;
+  if (!(starts >= 1)) {
+    throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
+  }
+  checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
+  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts);
+  checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset);
+  checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset);
+  const v = run('offset_envelope', [q, k], [[ENVELOPE.length * bins, 'f64']], (pq, pk, out) =>
+    wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['from', from], ['to', to], ['bins', bins],
+    ['base', base]] })[0];
+  return blocks(v, bins, ENVELOPE);
 }

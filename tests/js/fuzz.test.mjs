@@ -10,6 +10,10 @@ import { rng, seed } from '../testlib.mjs';
 
 const SECONDS = Number(process.env.ROPE_FUZZ_SECONDS || 10);
 const REPORT_PARAMS = ['options', 'dim', 'base', 'offset', 'gap', 'starts', 'deltas', 'norm_positions'];
+// The scaling functions' messages name the option or the config key (docs/SCALING.md's key table).
+const SCALING_CONFIG = { head_dim: 64, rope_theta: 10000, rope_scaling: { rope_type: 'linear', factor: 2 } };
+const SCALING_PARAMS = ['config', 'options', 'seq_len', 'train_len', 'gap', 'head_dim', 'rope_theta',
+  'rope_scaling', 'rope_scaling.rope_type', 'rope_scaling.factor', 'hidden_size', 'num_attention_heads'];
 
 // Each export: its parameter names and a call that works, to mutate from.
 const [Q, K] = rope.demo_vectors(8);
@@ -33,6 +37,17 @@ const SPECS = {
   build_report: [REPORT_PARAMS, [{ dim: 8, offset: 3 }]],
   build_report_json: [REPORT_PARAMS, [{ starts: [1, 2] }]],
   build_report_markdown: [REPORT_PARAMS, [{ base: 500 }]],
+  pair_example: [['q', 'k', 'm', 'n', 'theta'], [[0.9, 0.4], [0.3, -0.2], 5, 3, 0.1]],
+  pair_terms: [['q', 'k', 'm', 'n', 'base'], [Q, K, 5, 3, 500]],
+  add_terms: [['q', 'k', 'offset', 'starts', 'base'], [Q, K, 2, [3, 10, 100], 500]],
+  add_terms_sweep: [['q', 'k', 'offset', 'start0', 'step', 'count', 'base'], [Q, K, 2, 0, 0.5, 16, 500]],
+  decay: [['q', 'k', 'distances', 'samples', 'seed', 'base'], [Q, K, [0, 1, 16], 8, 7, 500]],
+  cos_grid: [['d', 'positions', 'base'], [8, [0, 1, 7], 500]],
+  random_vectors: [['d', 'seed'], [8, 7]],
+  offset_envelope: [['q', 'k', 'offset', 'from', 'to', 'bins', 'base'], [Q, K, 2, 0, 100, 10, 500]],
+  scaling_from_config: [SCALING_PARAMS, [SCALING_CONFIG, { seq_len: 100 }]],
+  scaling_csv: [SCALING_PARAMS, [SCALING_CONFIG, {}]],
+  scaling_json_text: [SCALING_PARAMS, [SCALING_CONFIG, { train_len: 4096, gap: 100 }]],
 };
 
 const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];
@@ -65,12 +80,14 @@ function makeValue(r, depth = 0) {
   }
 }
 
-// A result is good if every number in it is finite (strings are the report's text).
-function finite(value) {
+// A result is good if every number in it is finite (strings are the report's text); the
+// scaling object (parsed JSON) may also hold null and booleans.
+function finite(value, json = false) {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value === 'string') return true;
-  if (Array.isArray(value)) return value.every(finite);
-  if (value && typeof value === 'object') return Object.values(value).every(finite);
+  if (json && (value === null || typeof value === 'boolean')) return true;
+  if (Array.isArray(value)) return value.every((v) => finite(v, json));
+  if (value && typeof value === 'object') return Object.values(value).every((v) => finite(v, json));
   return false;
 }
 
@@ -107,7 +124,7 @@ test(`rope_js_should_only_return_finite_numbers_or_throw_named_errors (${SECONDS
         assert.ok(named, `${what}: message names no parameter (${params.join(', ')}): ${err.message}`);
         continue;
       }
-      assert.ok(finite(result), `${fn} returned a non-finite result [seed ${s}, call ${calls}]`);
+      assert.ok(finite(result, fn.startsWith('scaling')), `${fn} returned a non-finite result [seed ${s}, call ${calls}]`);
     }
   }
   console.log(`fuzz rope.js: ${calls} calls (${refused} refused) in ${SECONDS} s, ROPE_TEST_SEED=${s}`);
