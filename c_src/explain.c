@@ -107,12 +107,13 @@ static void add_terms_start(const double *q, const double *k, int nq, int count,
 int rope_add_terms(const double *q, int nq, const double *k, int nk, double offset,
                    const double *starts, int count, double base, double *out)
 {
+    /* Like rope_offset_scan: offset is never rotated by alone, only start + offset. */
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_near(offset);
+    if (rc == ROPE_OK) rc = rope_check_position(offset);
     if (rc == ROPE_OK) rc = rope_check_near_all(starts, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
-    if ((double)(nq > 0 ? nq : 1) * count > ROPE_MAX_WORK) return ROPE_E_WORK;
+    if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++)
         if (rope_check_near(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
@@ -143,7 +144,7 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
     if (rc == ROPE_OK) rc = rope_check_count(count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
-    if ((double)(nq > 0 ? nq : 1) * count > ROPE_MAX_WORK) return ROPE_E_WORK;
+    if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     double end = start0 + (count > 0 ? count - 1 : 0) * step;
     rc = rope_check_near(end);
@@ -178,7 +179,7 @@ int rope_cos_grid(int d, const double *positions, int count, double base, double
     if (rc == ROPE_OK) rc = rope_check_base(base);
     if (rc != ROPE_OK) return rc;
     int h = d / 2;
-    if ((double)h * count > ROPE_MAX_WORK) return ROPE_E_WORK;
+    if (rope_check_work(h, count) != ROPE_OK) return ROPE_E_WORK;
     if (h > 0 && count > 0 && out == NULL) return ROPE_E_NULL;
     for (int i = 0; i < h; i++) {
         double theta = rope_theta(i, d, base), *row = out + (size_t)i * (size_t)count;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "rope.h"
 
 static const double default_starts[] = {ROPE_REPORT_DEFAULT_STARTS};
@@ -33,7 +34,7 @@ void rope_report_defaults(rope_report_options *o)
 typedef struct {
     double *q, *k;       /* demo vectors, dim each */
     double *scan;        /* offset_scan rows: 3 * n_starts */
-    double *cross;       /* per start: q.k, q.P[n], P[m].k, P[m].P[n] */
+    double *cross;       /* rope_add_terms: q.k, q.P[n], P[m].k, P[m].P[n], total; planar */
     int *slow;           /* n_deltas */
     double *turns_first; /* n_deltas */
     double *turns_last;  /* n_deltas */
@@ -67,19 +68,12 @@ static double spread(const double *rows, int n, int col)
 
 /* The additive score's four terms, to show which of them move with the start:
  * (q + P[m]).(k + P[n]) = q.k + q.P[n] + P[m].k + P[m].P[n]. */
-static int cross_terms(const rope_report_options *o, const measures *m, double *pm, double *pn)
+/* The additive score's four terms per start (explain.h's rope_add_terms):
+ * m->cross holds 5 blocks of n_starts, planar; the report prints the first four. */
+static int cross_terms(const rope_report_options *o, const measures *m)
 {
-    int d = o->dim, rc = ROPE_OK;
-    for (int j = 0; j < o->n_starts && rc == ROPE_OK; j++) {
-        double s = o->starts[j], *t = &m->cross[4 * j];
-        rc = rope_sin_pos(s + o->offset, d, o->base, pm);
-        if (rc == ROPE_OK) rc = rope_sin_pos(s, d, o->base, pn);
-        if (rc == ROPE_OK) rc = rope_dot(m->q, d, m->k, d, &t[0]);
-        if (rc == ROPE_OK) rc = rope_dot(m->q, d, pn, d, &t[1]);
-        if (rc == ROPE_OK) rc = rope_dot(pm, d, m->k, d, &t[2]);
-        if (rc == ROPE_OK) rc = rope_dot(pm, d, pn, d, &t[3]);
-    }
-    return rc;
+    return rope_add_terms(m->q, o->dim, m->k, o->dim, o->offset, o->starts, o->n_starts, o->base,
+                          m->cross);
 }
 
 static int measure(const rope_report_options *o, measures *m)
@@ -91,17 +85,16 @@ static int measure(const rope_report_options *o, measures *m)
     m->q = malloc(vec * sizeof(double));
     m->k = malloc(vec * sizeof(double));
     m->scan = malloc((size_t)o->n_starts * 3 * sizeof(double));
-    m->cross = malloc((size_t)o->n_starts * 4 * sizeof(double));
+    m->cross = malloc((size_t)o->n_starts * 5 * sizeof(double));
     m->slow = malloc(nd * sizeof(int));
     m->turns_first = malloc(nd * sizeof(double));
     m->turns_last = malloc(nd * sizeof(double));
     m->slow_lo = malloc(nd * sizeof(int));
     m->slow_hi = malloc(nd * sizeof(int));
     double *turns = malloc(turn_len * sizeof(double));
-    double *pm = malloc(vec * sizeof(double)), *pn = malloc(vec * sizeof(double));
     double *gaps = malloc((size_t)(o->n_norm_positions > 0 ? o->n_norm_positions : 1) * sizeof(double));
     if (!m->q || !m->k || !m->scan || !m->cross || !m->slow || !m->turns_first
-        || !m->turns_last || !m->slow_lo || !m->slow_hi || !turns || !pm || !pn || !gaps) {
+        || !m->turns_last || !m->slow_lo || !m->slow_hi || !turns || !gaps) {
         /* Not ROPE_E_SPACE: a caller would retry with a bigger buffer in vain. */
         rc = ROPE_E_NOMEM;
         goto done;
@@ -109,7 +102,7 @@ static int measure(const rope_report_options *o, measures *m)
     rc = rope_demo_vectors(d, m->q, m->k);
     if (rc == ROPE_OK)
         rc = rope_offset_scan(m->q, d, m->k, d, o->offset, o->starts, o->n_starts, o->base, m->scan);
-    if (rc == ROPE_OK) rc = cross_terms(o, m, pm, pn);
+    if (rc == ROPE_OK) rc = cross_terms(o, m);
     if (rc == ROPE_OK) rc = rope_norm(m->q, d, &m->norm_before);
     if (rc == ROPE_OK)
         rc = rope_norm_gaps(m->q, d, o->norm_positions, o->n_norm_positions, o->base, gaps);
@@ -134,8 +127,6 @@ static int measure(const rope_report_options *o, measures *m)
         m->norm_max_gap = gaps[j] > m->norm_max_gap ? gaps[j] : m->norm_max_gap;
 done:
     free(turns);
-    free(pm);
-    free(pn);
     free(gaps);
     return rc;
 }
@@ -261,9 +252,10 @@ static void write_markdown(writer *w, const rope_report_options *o, const measur
     put(w, "| start | q.k | q.P[n] | P[m].k | P[m].P[n] | additive score |\n"
            "|---|---|---|---|---|---|\n");
     for (int j = 0; j < o->n_starts; j++) {
-        const double *t = &m->cross[4 * j];
-        put(w, "| %.17g | %.9f | %.9f | %.9f | %.9f | %.9f |\n", o->starts[j], t[0], t[1],
-            t[2], t[3], m->scan[3 * j + 2]);
+        const double *t = &m->cross[j];
+        int n = o->n_starts;
+        put(w, "| %.17g | %.9f | %.9f | %.9f | %.9f | %.9f |\n", o->starts[j], t[0], t[n],
+            t[2 * n], t[3 * n], m->scan[3 * j + 2]);
     }
     put(w, "\nq.k is fixed, and P[m].P[n] is a sum of cos((m - n)/base^(2i/d)) terms, so it "
            "depends on the gap alone. The cross terms q.P[n] and P[m].k each hold one absolute "

@@ -667,7 +667,6 @@ const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
 /** add_score(q, k, s + offset, s) split per start s into its four terms:
  * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
 export function add_terms(q, k, offset, starts, base = THETA_BASE) {
-  checkFiniteNear('add_terms', 'offset', offset);
   checkScan('add_terms', q, k, offset, starts, base);
   const c = starts.length;
   const v = run('add_terms', [q, k, starts], [[ADD_TERMS.length * c, 'f64']], (pq, pk, ps, out) =>
