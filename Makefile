@@ -97,7 +97,7 @@ build/test_explain: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
 
 build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p build/wasm

@@ -115,6 +115,7 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
     if (rc != ROPE_OK) return rc;
     if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
+    if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     for (int j = 0; j < count; j++)
         if (rope_check_near(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
     add_terms_start(q, k, nq, count, out);
@@ -146,6 +147,7 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
     if (rc != ROPE_OK) return rc;
     if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
+    if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     double end = start0 + (count > 0 ? count - 1 : 0) * step;
     rc = rope_check_near(end);
     if (rc == ROPE_OK) rc = rope_check_near(end + offset);
@@ -181,6 +183,7 @@ int rope_cos_grid(int d, const double *positions, int count, double base, double
     int h = d / 2;
     if (rope_check_work(h, count) != ROPE_OK) return ROPE_E_WORK;
     if (h > 0 && count > 0 && out == NULL) return ROPE_E_NULL;
+    if (count == 0) return ROPE_OK; /* out may be NULL: no row pointer into it */
     for (int i = 0; i < h; i++) {
         double theta = rope_theta(i, d, base), *row = out + (size_t)i * (size_t)count;
         for (int p = 0; p < count; p++) {

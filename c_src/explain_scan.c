@@ -85,6 +85,7 @@ int rope_decay(const double *q, int nq, const double *k, int nk, const double *d
     double cost = nq > 0 ? nq : 1;
     if (cost * count > ROPE_MAX_WORK || cost * samples > ROPE_MAX_WORK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
+    if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     int h = nq / 2;
     double *demo = out, *mean = out + count, *bound = out + 2 * count;
     for (int j = 0; j < 3 * count; j++) out[j] = 0.0;

@@ -8,7 +8,9 @@
  * input back, and the score is the dot of the rotated vectors. The report is
  * written into buffers of a fuzzed size up to the one that fits. The CLI runs
  * in-process (rope_cli_run) on fuzzed argv, writing into a private temp folder
- * that must afterwards hold both report files or neither, and no temp file. */
+ * that must afterwards hold both report files or neither, and no temp file;
+ * `scaling` runs there too, on fuzzed key flags. The explainer functions
+ * (explain.h) take the same fuzzed arguments with exact-size outputs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "report.h"
 #include "rope.h"
 
@@ -162,6 +165,30 @@ static void fuzz_core(input *in)
     CHECKED(n / 2, rope_pair_angles(d, pos, base, o));
     CHECKED(3 * c, rope_offset_sweep(qa, n, k, nk, m, pos, 1.0 + (flags >> 6), count, base, o));
     CHECKED(c, rope_norm_gaps(qa, n, sa, count, base, o));
+    /* The explainer (explain.h): each output exactly its documented length. */
+    uint8_t extra = take_byte(in);
+    int samples = (int)(extra & 7) - 1, bins = count, h = n / 2;
+    uint32_t seed = (uint32_t)extra * 2654435761u;
+    double span = (double)(extra >> 3) * 5.0; /* envelope starts: up to ~156 */
+    CHECKED(ROPE_EX_LEN, rope_pair_example(q[0], q[1], k[0], k[1], m, pos, base, o));
+    CHECKED(ROPE_PAIR_TERMS_LEN(n), rope_pair_terms(qa, n, k, nk, m, pos, base, o));
+    CHECKED(5 * c, rope_add_terms(qa, n, k, nk, m, sa, count, base, o));
+    CHECKED(5 * c, rope_add_terms_sweep(qa, n, k, nk, m, pos, 1.0 + (flags >> 6), count, base, o));
+    CHECKED(3 * c, rope_decay(qa, n, k, nk, sa, count, samples, seed, base, o));
+    CHECKED(h * c, rope_cos_grid(d, sa, count, base, o));
+    CHECKED(ROPE_ENV_BLOCKS * (bins > 0 ? bins : 0),
+            rope_offset_envelope(qa, n, k, nk, m, pos, pos + span, bins, base, o));
+    {
+        double *rq = null_out ? NULL : exact(n), *rk = exact(n);
+        int rc = rope_random_vectors(d, seed, rq, rk);
+        require_finite(rc, rq, rq ? n : 0);
+        require_finite(rc, rk, rq ? n : 0);
+        if (rc == ROPE_OK) /* uniform in [-1, 1) */
+            for (int j = 0; j < n; j++)
+                if (!(rq[j] >= -1.0 && rq[j] < 1.0 && rk[j] >= -1.0 && rk[j] < 1.0)) abort();
+        free(rq);
+        free(rk);
+    }
 #undef CHECKED
     int one_int, *slow = malloc(c > 0 ? (size_t)c * sizeof(int) : 1);
     if (!slow) abort();
@@ -245,20 +272,23 @@ static void check_folder(void)
 
 static void fuzz_cli(input *in)
 {
-    static const char *const commands[] = {"report", "scan", "--help", "bogus"};
+    static const char *const commands[] = {"report", "scan", "scaling", "--help", "bogus"};
     static const char *const words[] = {"--dim", "--base", "--gap", "--from", "--to", "--step",
                                         "--starts", "--deltas", "--norm-positions", "--out",
-                                        "--help", "-h", "1e16", "-0", "1,2, 3", "0x10"};
+                                        "--help", "-h", "1e16", "-0", "1,2, 3", "0x10",
+                                        "--rope-type", "yarn", "--factor", "--format", "json",
+                                        "--seq-len", "--train-len", "--short-factor"};
+#define N_WORDS ((int)(sizeof words / sizeof words[0]))
     char tokens[MAX_TOKENS][MAX_TOKEN];
     char *argv[MAX_TOKENS + 6];
     int argc = 0, has_out = 0, has_dim = 0;
     argv[argc++] = (char *)"ropescope";
-    argv[argc++] = (char *)commands[take_byte(in) % 4];
+    argv[argc++] = (char *)commands[take_byte(in) % 5];
     int n = take_byte(in) % (MAX_TOKENS + 1);
     for (int t = 0; t < n; t++) {
         uint8_t kind = take_byte(in);
         if (kind < 128) {
-            snprintf(tokens[t], MAX_TOKEN, "%s", words[kind % 16]);
+            snprintf(tokens[t], MAX_TOKEN, "%s", words[kind % N_WORDS]);
         } else { /* raw bytes up to a NUL or the token's end */
             int len = 0;
             while (len < MAX_TOKEN - 1 && in->size > 0) {
@@ -276,7 +306,8 @@ static void fuzz_cli(input *in)
         has_dim |= strcmp(tokens[t], "--dim") == 0;
         argv[argc++] = tokens[t];
     }
-    if (!has_out) {
+    /* scaling writes no files and takes no --out: it prints to the 64 KB buffer. */
+    if (!has_out && strcmp(argv[1], "scaling") != 0) {
         argv[argc++] = (char *)"--out";
         argv[argc++] = folder;
     }

@@ -241,6 +241,18 @@ static void offset_envelope_should_match_a_dense_scan(void **state)
     free(dense);
 }
 
+/* No starts, no output: a NULL out is fine and never offset (the fuzzer found
+ * NULL + 0 in cos_grid and decay). */
+static void count_zero_should_accept_a_null_out(void **state)
+{
+    (void)state;
+    double q[4] = {1, 2, 3, 4}, k[4] = {4, 3, 2, 1}, none[1] = {0};
+    assert_int_equal(rope_add_terms(q, 4, k, 4, 1, none, 0, 1e4, NULL), ROPE_OK);
+    assert_int_equal(rope_add_terms_sweep(q, 4, k, 4, 1, 0, 1, 0, 1e4, NULL), ROPE_OK);
+    assert_int_equal(rope_decay(q, 4, k, 4, none, 0, 1, 7, 1e4, NULL), ROPE_OK);
+    assert_int_equal(rope_cos_grid(4, none, 0, 1e4, NULL), ROPE_OK);
+}
+
 static void explain_should_reject_bad_input(void **state)
 {
     (void)state;
@@ -280,6 +292,7 @@ int main(void)
         cmocka_unit_test(cos_grid_should_hold_cos_of_position_times_theta),
         cmocka_unit_test(offset_envelope_should_match_a_dense_scan),
         cmocka_unit_test(explain_should_reject_bad_input),
+        cmocka_unit_test(count_zero_should_accept_a_null_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
