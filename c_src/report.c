@@ -3,13 +3,13 @@
 #include "report.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explain.h"
 #include "rope.h"
+#include "writer.h"
 
 static const double default_starts[] = {ROPE_REPORT_DEFAULT_STARTS};
 static const double default_deltas[] = {ROPE_REPORT_DEFAULT_DELTAS};
@@ -131,114 +131,84 @@ done:
     return rc;
 }
 
-/* An snprintf-like writer: it keeps counting past the end of the buffer so
- * the caller learns the size it needs. */
-typedef struct {
-    char *buf;
-    size_t cap, len;
-} writer;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(writer *w, const char *fmt, ...)
+static void put_numbers(rope_writer *w, const double *v, int n, int stride)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = w->len < w->cap ? w->cap - w->len : 0;
-    int n = vsnprintf(room ? w->buf + w->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) w->len += (size_t)n;
-}
-
-/* %.17g always reads back to the same double (docs/SPEC.md), and needs no
- * strtod: the wasm build stays small. */
-static void put_number(writer *w, double v)
-{
-    if (isfinite(v))
-        put(w, "%.17g", v);
-    else
-        put(w, "null");
-}
-
-static void put_numbers(writer *w, const double *v, int n, int stride)
-{
-    put(w, "[");
+    rope_put(w, "[");
     for (int j = 0; j < n; j++) {
-        if (j > 0) put(w, ", ");
-        put_number(w, v[j * stride]);
+        if (j > 0) rope_put(w, ", ");
+        rope_put_number(w, v[j * stride]);
     }
-    put(w, "]");
+    rope_put(w, "]");
 }
 
-static void write_json(writer *w, const rope_report_options *o, const measures *m)
+static void write_json(rope_writer *w, const rope_report_options *o, const measures *m)
 {
-    put(w, "{\n  \"dim\": %d,\n  \"base\": ", o->dim);
-    put_number(w, o->base);
-    put(w, ",\n  \"offset\": ");
-    put_number(w, o->offset);
-    put(w, ",\n  \"starts\": ");
+    rope_put(w, "{\n  \"dim\": %d,\n  \"base\": ", o->dim);
+    rope_put_number(w, o->base);
+    rope_put(w, ",\n  \"offset\": ");
+    rope_put_number(w, o->offset);
+    rope_put(w, ",\n  \"starts\": ");
     put_numbers(w, o->starts, o->n_starts, 1);
-    put(w, ",\n  \"deltas\": ");
+    rope_put(w, ",\n  \"deltas\": ");
     put_numbers(w, o->deltas, o->n_deltas, 1);
-    put(w, ",\n  \"rope_scores\": ");
+    rope_put(w, ",\n  \"rope_scores\": ");
     put_numbers(w, m->scan + 1, o->n_starts, 3);
-    put(w, ",\n  \"add_scores\": ");
+    rope_put(w, ",\n  \"add_scores\": ");
     put_numbers(w, m->scan + 2, o->n_starts, 3);
-    put(w, ",\n  \"rope_spread\": ");
-    put_number(w, m->rope_spread);
-    put(w, ",\n  \"add_spread\": ");
-    put_number(w, m->add_spread);
-    put(w, ",\n  \"norm_before\": ");
-    put_number(w, m->norm_before);
-    put(w, ",\n  \"norm_max_gap\": ");
-    put_number(w, m->norm_max_gap);
-    put(w, ",\n  \"slow_pairs\": [");
-    for (int j = 0; j < o->n_deltas; j++) put(w, "%s%d", j > 0 ? ", " : "", m->slow[j]);
-    put(w, "],\n  \"turns_first\": ");
+    rope_put(w, ",\n  \"rope_spread\": ");
+    rope_put_number(w, m->rope_spread);
+    rope_put(w, ",\n  \"add_spread\": ");
+    rope_put_number(w, m->add_spread);
+    rope_put(w, ",\n  \"norm_before\": ");
+    rope_put_number(w, m->norm_before);
+    rope_put(w, ",\n  \"norm_max_gap\": ");
+    rope_put_number(w, m->norm_max_gap);
+    rope_put(w, ",\n  \"slow_pairs\": [");
+    for (int j = 0; j < o->n_deltas; j++) rope_put(w, "%s%d", j > 0 ? ", " : "", m->slow[j]);
+    rope_put(w, "],\n  \"turns_first\": ");
     put_numbers(w, m->turns_first, o->n_deltas, 1);
-    put(w, ",\n  \"turns_last\": ");
+    rope_put(w, ",\n  \"turns_last\": ");
     put_numbers(w, m->turns_last, o->n_deltas, 1);
-    put(w, "\n}\n");
+    rope_put(w, "\n}\n");
 }
 
-static void put_list(writer *w, const double *v, int n)
+static void put_list(rope_writer *w, const double *v, int n)
 {
     for (int j = 0; j < n; j++) {
-        put(w, "%s", j > 0 ? ", " : "");
-        put_number(w, v[j]);
+        rope_put(w, "%s", j > 0 ? ", " : "");
+        rope_put_number(w, v[j]);
     }
 }
 
-static void write_markdown(writer *w, const rope_report_options *o, const measures *m)
+static void write_markdown(rope_writer *w, const rope_report_options *o, const measures *m)
 {
     int pairs = o->dim / 2;
-    put(w, "# ropescope report\n\n");
-    put(w, "## 무엇을 쟀나\n\nWhat was measured.\n\n");
-    put(w, "Settings: dim %d, base ", o->dim);
-    put_number(w, o->base);
-    put(w, ", gap (offset) ");
-    put_number(w, o->offset);
-    put(w, ", starts [");
+    rope_put(w, "# ropescope report\n\n");
+    rope_put(w, "## 무엇을 쟀나\n\nWhat was measured.\n\n");
+    rope_put(w, "Settings: dim %d, base ", o->dim);
+    rope_put_number(w, o->base);
+    rope_put(w, ", gap (offset) ");
+    rope_put_number(w, o->offset);
+    rope_put(w, ", starts [");
     put_list(w, o->starts, o->n_starts);
-    put(w, "], deltas [");
+    rope_put(w, "], deltas [");
     put_list(w, o->deltas, o->n_deltas);
-    put(w, "], norm positions [");
+    rope_put(w, "], norm positions [");
     put_list(w, o->norm_positions, o->n_norm_positions);
-    put(w, "].\n\n");
-    put(w, "The demo vectors are q[j] = cos(0.7j + 0.3) and k[j] = sin(0.4j + 1.1). "
+    rope_put(w, "].\n\n");
+    rope_put(w, "The demo vectors are q[j] = cos(0.7j + 0.3) and k[j] = sin(0.4j + 1.1). "
            "For each start s the query sits at position s + %.17g and the key at s, so every "
            "row below has the same gap. The norm of q is %.9f.\n\n",
         o->offset, m->norm_before);
 
-    put(w, "## 같은 간격이면 같은 점수다\n\nThe same gap gives the same score.\n\n");
-    put(w, "| start | query pos | key pos | RoPE score | additive score |\n|---|---|---|---|---|\n");
+    rope_put(w, "## 같은 간격이면 같은 점수다\n\nThe same gap gives the same score.\n\n");
+    rope_put(w, "| start | query pos | key pos | RoPE score | additive score |\n|---|---|---|---|---|\n");
     for (int j = 0; j < o->n_starts; j++) {
         const double *row = &m->scan[3 * j];
-        put(w, "| %.17g | %.17g | %.17g | %.12f | %.12f |\n", row[0], row[0] + o->offset,
+        rope_put(w, "| %.17g | %.17g | %.17g | %.12f | %.12f |\n", row[0], row[0] + o->offset,
             row[0], row[1], row[2]);
     }
-    put(w, "\nThe first RoPE score is %.9f, and the RoPE scores of all %d starts spread by "
+    rope_put(w, "\nThe first RoPE score is %.9f, and the RoPE scores of all %d starts spread by "
            "only %.3e. RoPE rotates pair i of q by m*theta_i and of k by n*theta_i; a dot "
            "product of two rotated pairs depends only on the angle between them, "
            "(m - n)*theta_i, so the score is a function of the gap alone. Rotation also keeps "
@@ -246,35 +216,35 @@ static void write_markdown(writer *w, const rope_report_options *o, const measur
            "floating-point rounding.\n\n",
         m->scan[1], o->n_starts, m->rope_spread, m->norm_before, m->norm_max_gap);
 
-    put(w, "## 더하는 방식은 왜 다른가\n\nWhy the additive method differs.\n\n");
-    put(w, "The additive score expands into four terms: (q + P[m]).(k + P[n]) = q.k + "
+    rope_put(w, "## 더하는 방식은 왜 다른가\n\nWhy the additive method differs.\n\n");
+    rope_put(w, "The additive score expands into four terms: (q + P[m]).(k + P[n]) = q.k + "
            "q.P[n] + P[m].k + P[m].P[n]. Measured at each start:\n\n");
-    put(w, "| start | q.k | q.P[n] | P[m].k | P[m].P[n] | additive score |\n"
+    rope_put(w, "| start | q.k | q.P[n] | P[m].k | P[m].P[n] | additive score |\n"
            "|---|---|---|---|---|---|\n");
     for (int j = 0; j < o->n_starts; j++) {
         const double *t = &m->cross[j];
         int n = o->n_starts;
-        put(w, "| %.17g | %.9f | %.9f | %.9f | %.9f | %.9f |\n", o->starts[j], t[0], t[n],
+        rope_put(w, "| %.17g | %.9f | %.9f | %.9f | %.9f | %.9f |\n", o->starts[j], t[0], t[n],
             t[2 * n], t[3 * n], m->scan[3 * j + 2]);
     }
-    put(w, "\nq.k is fixed, and P[m].P[n] is a sum of cos((m - n)/base^(2i/d)) terms, so it "
+    rope_put(w, "\nq.k is fixed, and P[m].P[n] is a sum of cos((m - n)/base^(2i/d)) terms, so it "
            "depends on the gap alone. The cross terms q.P[n] and P[m].k each hold one absolute "
            "position, not the difference, so they move as the start moves even at the same "
            "gap. The additive scores spread by %.9f, against %.3e for RoPE.\n\n",
         m->add_spread, m->rope_spread);
 
-    put(w, "## 멀어지면 어느 성분이 남는가\n\nWhich components remain as the gap grows.\n\n");
-    put(w, "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
+    rope_put(w, "## 멀어지면 어느 성분이 남는가\n\nWhich components remain as the gap grows.\n\n");
+    rope_put(w, "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
            "turns of pair %d |\n|---|---|---|---|---|\n", pairs, pairs > 0 ? pairs - 1 : 0);
     for (int j = 0; j < o->n_deltas; j++) {
-        put(w, "| %.17g | %d | ", o->deltas[j], m->slow[j]);
+        rope_put(w, "| %.17g | %d | ", o->deltas[j], m->slow[j]);
         if (m->slow[j] == 0)
-            put(w, "none");
+            rope_put(w, "none");
         else
-            put(w, "%d to %d", m->slow_lo[j], m->slow_hi[j]);
-        put(w, " | %.6g | %.6g |\n", m->turns_first[j], m->turns_last[j]);
+            rope_put(w, "%d to %d", m->slow_lo[j], m->slow_hi[j]);
+        rope_put(w, " | %.6g | %.6g |\n", m->turns_first[j], m->turns_last[j]);
     }
-    put(w, "\nPair i turns delta*theta_i/(2*pi) times over a gap of delta. A pair past one "
+    rope_put(w, "\nPair i turns delta*theta_i/(2*pi) times over a gap of delta. A pair past one "
            "full turn cannot tell a gap from that gap minus one turn (its angle wraps around), "
            "so it no longer tells near from far. As the gap grows, the fast pairs wrap first "
            "and only the slow pairs (the last, low-frequency ones) still turn less than once "
@@ -296,14 +266,12 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
     measures m;
     int rc = measure(o, &m);
     if (rc == ROPE_OK) {
-        writer w = {buf, (size_t)cap, 0};
+        rope_writer w = {buf, (size_t)cap, 0};
         if (format == ROPE_REPORT_JSON)
             write_json(&w, o, &m);
         else
             write_markdown(&w, o, &m);
-        /* At most 65536 starts and deltas keep every report far below 2 GiB. */
-        *len = (int)w.len;
-        if (w.len >= w.cap) rc = ROPE_E_SPACE;
+        rc = rope_writer_end(&w, len);
     }
     measures_free(&m);
     return rc;

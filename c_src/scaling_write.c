@@ -1,13 +1,13 @@
 /* The scaling figures of a config as JSON, CSV or a terminal table, written
  * into a caller-owned buffer: the CLI and the page share these bytes. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "config_internal.h"
+#include "writer.h"
 
 /* Everything one output states, computed once. */
 typedef struct {
@@ -53,62 +53,34 @@ static int compute(const rope_config *c, double train_len, double gap, figures *
     return rc;
 }
 
-/* An snprintf-like writer that keeps counting past the end of the buffer. */
-typedef struct {
-    char *buf;
-    size_t cap, len;
-} writer;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(writer *w, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = w->len < w->cap ? w->cap - w->len : 0;
-    int n = vsnprintf(room ? w->buf + w->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0) w->len += (size_t)n;
-}
-
-/* %.17g reads back to the same double; NaN (a figure that does not apply) is null. */
-static void put_number(writer *w, double v)
-{
-    if (isfinite(v))
-        put(w, "%.17g", v);
-    else
-        put(w, "null");
-}
-
 /* A JSON string: warnings hold only printable ASCII or UTF-8, but quotes and
  * backslashes (from echoed values) need escaping. */
-static void put_string(writer *w, const char *text)
+static void put_string(rope_writer *w, const char *text)
 {
-    put(w, "\"");
+    rope_put(w, "\"");
     for (const char *p = text; *p; p++) {
         if (*p == '"' || *p == '\\')
-            put(w, "\\%c", *p);
+            rope_put(w, "\\%c", *p);
         else if ((unsigned char)*p < 0x20)
-            put(w, "\\u%04x", (unsigned)(unsigned char)*p);
+            rope_put(w, "\\u%04x", (unsigned)(unsigned char)*p);
         else
-            put(w, "%c", *p);
+            rope_put(w, "%c", *p);
     }
-    put(w, "\"");
+    rope_put(w, "\"");
 }
 
-static void put_field(writer *w, const char *key, double v)
+static void put_field(rope_writer *w, const char *key, double v)
 {
-    put(w, ", \"%s\": ", key);
-    put_number(w, v);
+    rope_put(w, ", \"%s\": ", key);
+    rope_put_number(w, v);
 }
 
-static void write_resolved(writer *w, const rope_config *c, const figures *f)
+static void write_resolved(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
-    put(w, "  \"resolved\": {\"head_dim\": ");
-    put_number(w, c->head_dim);
-    put(w, ", \"head_dim_from\": ");
+    rope_put(w, "  \"resolved\": {\"head_dim\": ");
+    rope_put_number(w, c->head_dim);
+    rope_put(w, ", \"head_dim_from\": ");
     put_string(w, c->dim_source);
     put_field(w, "partial_rotary_factor", c->partial_rotary_factor);
     put_field(w, "max_position_embeddings", s->max_position);
@@ -122,111 +94,111 @@ static void write_resolved(writer *w, const rope_config *c, const figures *f)
         put_field(w, "beta_slow", s->beta_slow);
         put_field(w, "mscale", s->mscale);
         put_field(w, "mscale_all_dim", s->mscale_all_dim);
-        put(w, ", \"truncate\": %s, \"correction_range\": [", s->truncate ? "true" : "false");
-        put_number(w, f->lo);
-        put(w, ", ");
-        put_number(w, f->hi);
-        put(w, "]");
+        rope_put(w, ", \"truncate\": %s, \"correction_range\": [", s->truncate ? "true" : "false");
+        rope_put_number(w, f->lo);
+        rope_put(w, ", ");
+        rope_put_number(w, f->hi);
+        rope_put(w, "]");
     } else if (s->type == ROPE_SCALING_LLAMA3) {
         put_field(w, "low_freq_factor", s->low_freq_factor);
         put_field(w, "high_freq_factor", s->high_freq_factor);
     } else if (s->type == ROPE_SCALING_LONGROPE) {
-        put(w, ", \"factor_list\": \"%s\"", s->seq_len > s->original_max ? "long" : "short");
+        rope_put(w, ", \"factor_list\": \"%s\"", s->seq_len > s->original_max ? "long" : "short");
     }
-    put(w, "},\n");
+    rope_put(w, "},\n");
 }
 
-static void write_json(writer *w, const rope_config *c, const figures *f)
+static void write_json(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
-    put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d,\n  \"base\": ",
+    rope_put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d,\n  \"base\": ",
         rope_scaling_name(s->type), s->dim);
-    put_number(w, s->base);
-    put(w, ",\n  \"factor\": ");
-    put_number(w, c->factor_shown);
-    put(w, ",\n  \"attention_factor\": ");
-    put_number(w, f->attention);
-    put(w, ",\n  \"softmax_multiplier\": ");
-    put_number(w, f->softmax);
-    put(w, ",\n");
+    rope_put_number(w, s->base);
+    rope_put(w, ",\n  \"factor\": ");
+    rope_put_number(w, c->factor_shown);
+    rope_put(w, ",\n  \"attention_factor\": ");
+    rope_put_number(w, f->attention);
+    rope_put(w, ",\n  \"softmax_multiplier\": ");
+    rope_put_number(w, f->softmax);
+    rope_put(w, ",\n");
     write_resolved(w, c, f);
-    put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d},\n",
+    rope_put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d},\n",
         f->bands[0], f->bands[1], f->bands[2], f->bands[3]);
-    put(w, "  \"warnings\": [");
+    rope_put(w, "  \"warnings\": [");
     for (int j = 0; j < c->n_warnings; j++) {
-        put(w, "%s\n    ", j > 0 ? "," : "");
+        rope_put(w, "%s\n    ", j > 0 ? "," : "");
         put_string(w, c->warnings[j]);
     }
-    if (c->n_dropped > 0) put(w, ",\n    \"(%d more warnings not shown)\"", c->n_dropped);
-    put(w, "%s],\n  \"pairs\": [", c->n_warnings > 0 ? "\n  " : "");
+    if (c->n_dropped > 0) rope_put(w, ",\n    \"(%d more warnings not shown)\"", c->n_dropped);
+    rope_put(w, "%s],\n  \"pairs\": [", c->n_warnings > 0 ? "\n  " : "");
     for (int i = 0; i < f->pairs; i++) {
-        put(w, "%s\n    {\"i\": %d", i > 0 ? "," : "", i);
+        rope_put(w, "%s\n    {\"i\": %d", i > 0 ? "," : "", i);
         put_field(w, "wavelength", f->wavelength[i]);
         put_field(w, "inv_freq", f->theta[i]);
         put_field(w, "inv_freq_scaled", f->scaled[i]);
         put_field(w, "ratio", f->ratio[i]);
-        put(w, ", \"band\": \"%s\"}", rope_band_name(f->band[i]));
+        rope_put(w, ", \"band\": \"%s\"}", rope_band_name(f->band[i]));
     }
-    put(w, "%s]", f->pairs > 0 ? "\n  " : "");
+    rope_put(w, "%s]", f->pairs > 0 ? "\n  " : "");
     if (f->has_range) {
-        put(w, ",\n  \"range\": {\"train_len\": ");
-        put_number(w, f->train_len);
+        rope_put(w, ",\n  \"range\": {\"train_len\": ");
+        rope_put_number(w, f->train_len);
         put_field(w, "gap", f->gap);
-        put(w, ", \"covered\": %d, \"inside\": %d, \"unseen\": %d, \"critical_dimension\": %d,"
+        rope_put(w, ", \"covered\": %d, \"inside\": %d, \"unseen\": %d, \"critical_dimension\": %d,"
                "\n    \"pairs\": [", f->counts[0], f->counts[1], f->counts[2], 2 * f->counts[0]);
         for (int i = 0; i < f->pairs; i++) {
-            put(w, "%s\n      {\"i\": %d", i > 0 ? "," : "", i);
+            rope_put(w, "%s\n      {\"i\": %d", i > 0 ? "," : "", i);
             put_field(w, "trained_angle", f->trained[i]);
             put_field(w, "gap_angle", f->at_gap[i]);
-            put(w, ", \"status\": \"%s\"}", rope_range_name(f->status[i]));
+            rope_put(w, ", \"status\": \"%s\"}", rope_range_name(f->status[i]));
         }
-        put(w, "%s]}", f->pairs > 0 ? "\n    " : "");
+        rope_put(w, "%s]}", f->pairs > 0 ? "\n    " : "");
     }
-    put(w, "\n}\n");
+    rope_put(w, "\n}\n");
 }
 
-static void write_csv(writer *w, const figures *f)
+static void write_csv(rope_writer *w, const figures *f)
 {
-    put(w, "i,inv_freq,inv_freq_scaled,wavelength,ratio,band\n");
+    rope_put(w, "i,inv_freq,inv_freq_scaled,wavelength,ratio,band\n");
     for (int i = 0; i < f->pairs; i++)
-        put(w, "%d,%.17g,%.17g,%.17g,%.17g,%s\n", i, f->theta[i], f->scaled[i], f->wavelength[i],
+        rope_put(w, "%d,%.17g,%.17g,%.17g,%.17g,%s\n", i, f->theta[i], f->scaled[i], f->wavelength[i],
             f->ratio[i], rope_band_name(f->band[i]));
 }
 
-static void write_table(writer *w, const rope_config *c, const figures *f)
+static void write_table(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
-    put(w, "rope_type %s, rotary dim %d (%d pairs), base %.10g", rope_scaling_name(s->type),
+    rope_put(w, "rope_type %s, rotary dim %d (%d pairs), base %.10g", rope_scaling_name(s->type),
         s->dim, f->pairs, s->base);
-    if (!isnan(c->factor_shown)) put(w, ", factor %.10g", c->factor_shown);
-    put(w, "\nattention_factor %.10g, softmax multiplier %.10g\n", f->attention, f->softmax);
-    put(w, "head_dim %.10g (%s), partial_rotary_factor %.10g", c->head_dim, c->dim_source,
+    if (!isnan(c->factor_shown)) rope_put(w, ", factor %.10g", c->factor_shown);
+    rope_put(w, "\nattention_factor %.10g, softmax multiplier %.10g\n", f->attention, f->softmax);
+    rope_put(w, "head_dim %.10g (%s), partial_rotary_factor %.10g", c->head_dim, c->dim_source,
         c->partial_rotary_factor);
     if (s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE
         || s->type == ROPE_SCALING_LLAMA3)
-        put(w, ", original_max_position_embeddings %.10g", s->original_max);
-    if (s->type == ROPE_SCALING_YARN) put(w, ", correction range %.10g to %.10g", f->lo, f->hi);
-    if (f->base_used != s->base) put(w, ", scaled base %.10g", f->base_used);
-    put(w, "\nbands: %d keep, %d ramp, %d divide, %d ratio only\n", f->bands[0], f->bands[1],
+        rope_put(w, ", original_max_position_embeddings %.10g", s->original_max);
+    if (s->type == ROPE_SCALING_YARN) rope_put(w, ", correction range %.10g to %.10g", f->lo, f->hi);
+    if (f->base_used != s->base) rope_put(w, ", scaled base %.10g", f->base_used);
+    rope_put(w, "\nbands: %d keep, %d ramp, %d divide, %d ratio only\n", f->bands[0], f->bands[1],
         f->bands[2], f->bands[3]);
     if (f->has_range)
-        put(w, "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
+        rope_put(w, "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
                "dimension %d\n", f->train_len, f->gap, f->counts[0], f->counts[1], f->counts[2],
             2 * f->counts[0]);
-    for (int j = 0; j < c->n_warnings; j++) put(w, "warning: %s\n", c->warnings[j]);
+    for (int j = 0; j < c->n_warnings; j++) rope_put(w, "warning: %s\n", c->warnings[j]);
     /* The band column is padded only when more columns follow: no trailing blanks. */
     int pad = f->has_range ? 6 : 0;
-    put(w, "\n%5s %14s %14s %15s %12s  %-*s", "i", "wavelength", "inv_freq", "inv_freq_scaled",
+    rope_put(w, "\n%5s %14s %14s %15s %12s  %-*s", "i", "wavelength", "inv_freq", "inv_freq_scaled",
         "ratio", pad, "band");
-    if (f->has_range) put(w, " %14s %14s  %s", "trained_angle", "gap_angle", "status");
-    put(w, "\n");
+    if (f->has_range) rope_put(w, " %14s %14s  %s", "trained_angle", "gap_angle", "status");
+    rope_put(w, "\n");
     for (int i = 0; i < f->pairs; i++) {
-        put(w, "%5d %14.6g %14.6g %15.6g %12.6g  %-*s", i, f->wavelength[i], f->theta[i],
+        rope_put(w, "%5d %14.6g %14.6g %15.6g %12.6g  %-*s", i, f->wavelength[i], f->theta[i],
             f->scaled[i], f->ratio[i], pad, rope_band_name(f->band[i]));
         if (f->has_range)
-            put(w, " %14.6g %14.6g  %s", f->trained[i], f->at_gap[i],
+            rope_put(w, " %14.6g %14.6g  %s", f->trained[i], f->at_gap[i],
                 rope_range_name(f->status[i]));
-        put(w, "\n");
+        rope_put(w, "\n");
     }
 }
 
@@ -254,16 +226,14 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
     figures f;
     rc = compute(c, train_len, gap, &f);
     if (rc == ROPE_OK) {
-        writer w = {buf, (size_t)cap, 0};
+        rope_writer w = {buf, (size_t)cap, 0};
         if (format == ROPE_SCALING_JSON)
             write_json(&w, c, &f);
         else if (format == ROPE_SCALING_CSV)
             write_csv(&w, &f);
         else
             write_table(&w, c, &f);
-        /* At most 32768 pairs keep every text far below 2 GiB. */
-        *len = (int)w.len;
-        if (w.len >= w.cap) rc = ROPE_E_SPACE;
+        rc = rope_writer_end(&w, len);
     } else if (rc != ROPE_E_NOMEM) {
         rc = rope_config_fail(c, rc, "the config's figures cannot be computed: %s",
                               rope_strerror(rc));

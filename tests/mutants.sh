@@ -13,7 +13,7 @@ CC=${CC:-cc}
 OUT=build/mutants
 # The same sources and standard flags as the Makefile's build/test_rope, read
 # from it so the two never drift apart; warnings stay on, but not as errors.
-CORE_SRC=$(sed -n 's/^CORE_SRC *= *//p' Makefile 2>/dev/null)
+CORE_SRC=$(sed -n 's/^CORE_SRC *+\{0,1\}= *//p' Makefile 2>/dev/null | tr '\n' ' ')
 STD=$(sed -n 's/^STD *= *//p' Makefile 2>/dev/null)
 TEST_LDFLAGS=$(sed -n 's/^TEST_LDFLAGS *= *//p' Makefile 2>/dev/null)
 : "${CORE_SRC:=c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c}"

@@ -198,12 +198,14 @@ async function main() {
     await browser.close();
     await server.stop();
   }
+  // 64 KB: the module now also holds the scaling reader/writer and the explainer (the core alone was ~27 KB).
+  const WASM_GOAL_KB = 64;
   const wasm = join(ROOT, 'build/rope.wasm');
   if (existsSync(wasm)) {
     const bytes = statSync(wasm).size;
-    rows.push(row('build/rope.wasm', `${fmtKB(bytes)} (${bytes} B)`, '<= 32 KB', bytes <= 32 * KB));
+    rows.push(row('build/rope.wasm', `${fmtKB(bytes)} (${bytes} B)`, `<= ${WASM_GOAL_KB} KB`, bytes <= WASM_GOAL_KB * KB));
   } else {
-    rows.push(row('build/rope.wasm', 'not built', '<= 32 KB', null));
+    rows.push(row('build/rope.wasm', 'not built', `<= ${WASM_GOAL_KB} KB`, null));
   }
   console.log('');
   printTable(rows);

@@ -1,0 +1,27 @@
+/* An snprintf-like text writer shared by the report and the scaling writer:
+ * it keeps counting past the end of the buffer, so a caller that gets
+ * ROPE_E_SPACE learns the length it needs and can retry with len + 1 bytes. */
+#ifndef ROPE_WRITER_H
+#define ROPE_WRITER_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *buf;
+    size_t cap, len;
+} rope_writer;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void rope_put(rope_writer *w, const char *fmt, ...);
+
+/* %.17g, which always reads back to the same double (docs/SPEC.md) and needs
+ * no strtod, so the wasm build stays small; a NaN or infinity is null. */
+void rope_put_number(rope_writer *w, double v);
+
+/* *len = the text's length; ROPE_OK if it fit with its NUL, else ROPE_E_SPACE.
+ * The callers' limits (65536 starts, 32768 pairs) keep every text below 2 GiB. */
+int rope_writer_end(const rope_writer *w, int *len);
+
+#endif /* ROPE_WRITER_H */
