@@ -13,6 +13,9 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 
 CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
+# Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
+SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/scaling_write.c
+SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -30,12 +33,12 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-APT_PACKAGES = emscripten chromium libcmocka-dev
+APT_PACKAGES = emscripten chromium libcmocka-dev libcjson-dev
 WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
-        test-cli test-js test-browser serve dist bench clean
+        test-cli test-js test-browser test-scaling test-fuzz-config serve dist bench clean
 
 all: native web
 
@@ -48,11 +51,11 @@ web: $(WEB_BUILT)
 build:
 	mkdir -p build
 
-build/ropescope: c_src/cli.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ c_src/cli.c $(CORE_SRC) -lm
+build/ropescope: c_src/cli.c c_src/cli_scaling.c c_src/cli_scaling.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ c_src/cli.c c_src/cli_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
-build/librope.so: $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) -lm
+build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 build/test_rope: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
@@ -61,23 +64,32 @@ build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
 
+# The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
+build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  -Ic_src -o $@ tests/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+
 build/test_math: tests/test_math.c c_src/rope_math.c c_src/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
 
 build/test_rope_asan: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
 
-build/wasm/%.o: c_src/%.c $(CORE_HDR)
+build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
 
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
+# The config reader and writers are cold code, like the report.
+build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
-WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o
+WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
+           build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -104,6 +116,7 @@ deps:
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
+	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	[ -f "$$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
@@ -122,7 +135,7 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -150,6 +163,20 @@ test-diff: build/librope.so
 
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
+
+# Long context: the reference numbers of web/models/, native, CLI and wasm against
+# tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
+test-scaling: build/librope.so build/ropescope $(WEB_BUILT)
+	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
+	$(PYTHON) tests/test_scaling_cli.py
+	SCALING_CASES=build/scaling_cases.json $(NODE) --test tests/js/scaling.test.mjs
+
+FUZZ_CONFIG_SECONDS ?= 5
+test-fuzz-config: build/fuzz_config
+	mkdir -p build/fuzz-config-corpus
+	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
+	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
+	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
 test-js: $(WEB_BUILT) test-diff
 	$(NODE) --test tests/js/*.test.mjs

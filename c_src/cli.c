@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_scaling.h"
 #include "report.h"
 #include "rope.h"
 
@@ -42,6 +43,7 @@ static const char main_usage[] =
     "commands:\n"
     "  report   write rope_report.json and rope_report.md for the given settings\n"
     "  scan     print the RoPE and additive scores over a range of starts as CSV\n"
+    "  scaling  what a model config's RoPE scaling does to each pair (long context)\n"
     "\n"
     "Run 'ropescope <command> --help' for its flags.\n";
 
@@ -341,5 +343,6 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "report") == 0) return cmd_report(argc - 2, argv + 2);
     if (strcmp(argv[1], "scan") == 0) return cmd_scan(argc - 2, argv + 2);
+    if (strcmp(argv[1], "scaling") == 0) return rope_cli_scaling(argc - 2, argv + 2);
     return fail("unknown command '%s' (try 'ropescope --help')", argv[1]);
 }

@@ -177,3 +177,9 @@ double rope_pow(double base, double y)
     if (y == 0.0 || base == 1.0) return 1.0;
     return dd_exp(dd_mul_d(dd_log(base), y));
 }
+
+double rope_log(double x)
+{
+    dd l = dd_log(x);
+    return l.hi + l.lo;
+}

@@ -21,4 +21,8 @@ void rope_sincos(double x, double *s, double *c);
  * more at extreme exponents. Overflow gives +Inf, underflow 0. */
 double rope_pow(double base, double y);
 
+/* ln(x) for finite x > 0, within 1 ulp (the double-double log of rope_pow,
+ * rounded), so that native and wasm builds agree bit for bit. */
+double rope_log(double x);
+
 #endif /* ROPE_MATH_H */

@@ -478,3 +478,140 @@ export function build_report_json(options) {
 export function build_report_markdown(options) {
   return reportText(C.ROPE_REPORT_MARKDOWN, options);
 }
+
+// ---- long context (scaling) ----
+// A parsed config.json goes to the C config reader key by key (the key table
+// lives in c_src/config_resolve.c only); the C writer's JSON or CSV text comes
+// back, byte for byte what `ropescope scaling` prints.
+
+const CONFIG_KIND = Object.freeze({ number: 0, string: 1, bool: 2, null: 3, list: 4, object: 5, other: 6 });
+const SCALING_JSON = 0;
+const SCALING_CSV = 1;
+const E_CONFIG = -14; // ROPE_E_CONFIG: a key missing, mistyped or inconsistent
+const SCALING_OPTIONS = Object.freeze(['seq_len', 'train_len', 'gap']);
+
+// Calls put(key, kind, number, text, list) for one value; objects one level down only,
+// like the CLI's cJSON walk.
+function walkValue(put, key, value, depth) {
+  if (typeof value === 'number') return put(key, CONFIG_KIND.number, value);
+  if (typeof value === 'string') return put(key, CONFIG_KIND.string, 0, value);
+  if (typeof value === 'boolean') return put(key, CONFIG_KIND.bool, value ? 1 : 0);
+  if (value === null) return put(key, CONFIG_KIND.null, 0);
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'number')) return put(key, CONFIG_KIND.list, 0, null, value);
+    return put(key, CONFIG_KIND.other, 0, 'a list holding non-numbers');
+  }
+  if (typeof value !== 'object' || depth > 0) {
+    return put(key, CONFIG_KIND.other, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
+  }
+  let code = put(key, CONFIG_KIND.object, 0);
+  for (const member of Object.keys(value)) {
+    if (code !== 0) break;
+    code = walkValue(put, `${key}.${member}`, value[member], depth + 1);
+  }
+  return code;
+}
+
+function scalingOptions(opts) {
+  if (opts === undefined || opts === null) opts = {};
+  if (typeof opts !== 'object' || Array.isArray(opts)) {
+    throw new TypeError(`options must be an object, got ${show(opts)}`);
+  }
+  for (const key of Object.keys(opts)) {
+    if (!SCALING_OPTIONS.includes(key)) {
+      throw new TypeError(`options.${key} is not a scaling option (use ${SCALING_OPTIONS.join(', ')})`);
+    }
+  }
+  const value = (name, none) => (opts[name] === undefined ? none : checkFinite(name, opts[name]));
+  return { seq_len: value('seq_len', 0), train_len: value('train_len', NaN), gap: value('gap', NaN) };
+}
+
+function scalingText(format, config, opts) {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError(`config must be an object of config keys, got ${show(config)}`);
+  }
+  const o = scalingOptions(opts);
+  const encoder = new TextEncoder();
+  const reader = wasm.malloc(wasm.rope_config_size());
+  if (!reader) throw new RangeError('scaling: out of memory');
+  const alloc = (bytes, temps) => {
+    const ptr = wasm.malloc(Math.max(bytes, 8));
+    if (!ptr) throw new RangeError('scaling: out of memory');
+    temps.push(ptr);
+    return ptr;
+  };
+  const cText = (text, temps) => {
+    const bytes = encoder.encode(text);
+    const ptr = alloc(bytes.length + 1, temps);
+    const heap = new Uint8Array(wasm.memory.buffer, ptr, bytes.length + 1);
+    heap.set(bytes);
+    heap[bytes.length] = 0;
+    return ptr;
+  };
+  // The reader copies what it keeps, so each value's memory is freed at once.
+  const put = (key, kind, number, text = null, list = null) => {
+    const temps = [];
+    try {
+      const keyPtr = cText(key, temps);
+      const textPtr = text === null ? 0 : cText(text, temps);
+      let listPtr = 0;
+      if (list !== null) {
+        listPtr = alloc(list.length * 8, temps);
+        new Float64Array(wasm.memory.buffer, listPtr, list.length).set(list);
+      }
+      return wasm.rope_config_put(reader, keyPtr, kind, number, textPtr, listPtr,
+        list === null ? 0 : list.length);
+    } finally {
+      for (const ptr of temps) wasm.free(ptr);
+    }
+  };
+  try {
+    wasm.rope_config_init(reader);
+    let code = 0;
+    for (const key of Object.keys(config)) {
+      if (code !== 0) break;
+      code = walkValue(put, key, config[key], 0);
+    }
+    let cap = 1 << 16;
+    while (code === 0) {
+      const temps = [];
+      try {
+        const buf = alloc(cap, temps);
+        const lenPtr = alloc(4, temps);
+        code = wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr);
+        const len = new Int32Array(wasm.memory.buffer, lenPtr, 1)[0];
+        if (code === E_SPACE && len + 1 > cap) {
+          cap = len + 1;
+          code = 0;
+          continue;
+        }
+        if (code === 0) {
+          return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, buf, len).slice());
+        }
+      } finally {
+        for (const ptr of temps) wasm.free(ptr);
+      }
+    }
+    const message = cString(wasm.rope_config_message(reader));
+    if (!message) throw new CoreError('scaling', code);
+    throw code === E_CONFIG ? new TypeError(message) : new RangeError(message);
+  } finally {
+    wasm.free(reader);
+  }
+}
+
+/** What a model config's RoPE scaling does to each pair: the object `ropescope scaling
+ *  --format json` prints. opts: { seq_len, train_len, gap } (train_len and gap together). */
+export function scaling_from_config(config, opts = {}) {
+  return JSON.parse(scalingText(SCALING_JSON, config, opts));
+}
+
+/** The inv_freq CSV, byte for byte what `ropescope scaling --format csv` prints. */
+export function scaling_csv(config, opts = {}) {
+  return scalingText(SCALING_CSV, config, opts);
+}
+
+/** The JSON text itself (for a download identical to the CLI's). */
+export function scaling_json_text(config, opts = {}) {
+  return scalingText(SCALING_JSON, config, opts);
+}

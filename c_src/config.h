@@ -1,0 +1,104 @@
+/*
+ * The model config reader: a caller walks a parsed config.json (cJSON in the
+ * CLI, JSON.parse in the page) and hands each key and typed value to
+ * rope_config_put; rope_config_resolve then applies docs/SCALING.md's key
+ * table and fills a rope_scaling. The key table exists here only.
+ *
+ * Keys are paths: top-level names ("rope_theta", "head_dim", ...) and block
+ * members "rope_scaling.factor" or "rope_parameters.beta_fast". Other
+ * top-level keys are ignored (a config.json has many); unknown block members
+ * give a warning. Errors and warnings are C strings held in the reader, each
+ * naming its key. No allocation: the caller owns the reader (large, because
+ * it holds the factor lists: allocate it, do not put it on a small stack).
+ */
+#ifndef ROPE_CONFIG_H
+#define ROPE_CONFIG_H
+
+#include "rope.h"
+#include "scaling.h"
+
+/* Kinds of value a walker hands over. */
+#define ROPE_CONFIG_NUMBER 0 /* number: the value */
+#define ROPE_CONFIG_STRING 1 /* string: text */
+#define ROPE_CONFIG_BOOL 2   /* true/false: number 1 or 0 */
+#define ROPE_CONFIG_NULL 3   /* null */
+#define ROPE_CONFIG_LIST 4   /* an array of numbers: list, n */
+#define ROPE_CONFIG_OBJECT 5 /* an object; its members follow as "key.member" */
+#define ROPE_CONFIG_OTHER 6  /* anything else (a mixed array, a deeper object): text says what */
+
+#define ROPE_CONFIG_MAX_WARNINGS 24
+#define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
+#define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
+#define ROPE_CONFIG_TEXT 48     /* bytes of a string value kept (longer ones are cut) */
+#define ROPE_CONFIG_TOP_KEYS 10
+#define ROPE_CONFIG_BLOCK_KEYS 17
+
+typedef struct {
+    int set;   /* 0: never put */
+    int kind;  /* ROPE_CONFIG_* */
+    int block; /* block members: 0 rope_scaling, 1 rope_parameters */
+    double number;
+    int n;     /* list length */
+    char text[ROPE_CONFIG_TEXT];
+} rope_config_value;
+
+typedef struct {
+    rope_config_value top[ROPE_CONFIG_TOP_KEYS];
+    rope_config_value block[ROPE_CONFIG_BLOCK_KEYS];
+    double short_factor[ROPE_CONFIG_MAX_LIST];
+    double long_factor[ROPE_CONFIG_MAX_LIST];
+    int code; /* the first error's ROPE_E_* code, 0 while none */
+    char error[ROPE_CONFIG_MESSAGE];
+    int n_warnings, n_dropped;
+    int resolved, n_put_warnings, n_put_dropped; /* warnings from the puts, kept on re-resolving */
+    char warnings[ROPE_CONFIG_MAX_WARNINGS][ROPE_CONFIG_MESSAGE];
+    /* Filled by rope_config_resolve. */
+    rope_scaling scaling;
+    double head_dim, partial_rotary_factor;
+    double factor_shown; /* the factor the method uses; NaN for none */
+    const char *dim_source; /* the key(s) the head dim came from */
+} rope_config;
+
+/* Size in bytes of a rope_config, for callers that allocate it (WebAssembly). */
+int rope_config_size(void);
+
+/* An empty reader. */
+void rope_config_init(rope_config *c);
+
+/* Hands over one key and value. kind is ROPE_CONFIG_*; number is read for
+ * NUMBER and BOOL, text for STRING and OTHER (may be NULL), list (n doubles)
+ * for LIST. Returns 0, or the reader's first error code (ROPE_E_CONFIG: a key
+ * given twice, both blocks, a block that is not an object, a list too long;
+ * ROPE_E_NULL: c or key NULL). After an error further puts do nothing. */
+int rope_config_put(rope_config *c, const char *key, int kind, double number,
+                    const char *text, const double *list, int n);
+
+/* Applies the key table: fills c->scaling (seq_len is the current sequence
+ * length, 0 for none) and the warnings. Returns 0, ROPE_E_CONFIG (a key
+ * missing, mistyped or inconsistent) or ROPE_E_SCALING (a value out of
+ * range), with the message in rope_config_message. Can be called again. */
+int rope_config_resolve(rope_config *c, double seq_len);
+
+/* The error text ("" while none), naming the key and value. */
+const char *rope_config_message(const rope_config *c);
+
+/* Number of warnings and the i-th (NULL if i is out of range). */
+int rope_config_warning_count(const rope_config *c);
+const char *rope_config_warning(const rope_config *c, int i);
+
+/* Output formats of rope_scaling_write. */
+#define ROPE_SCALING_JSON 0
+#define ROPE_SCALING_CSV 1
+#define ROPE_SCALING_TABLE 2
+
+/* Resolves c, computes every figure and writes the JSON object, the inv_freq
+ * CSV or the terminal table (docs/SCALING.md, "Output"). seq_len: 0 or more
+ * (0: none); train_len > 0 and gap >= 0 together, or both NaN for no range.
+ * buf: cap bytes, NUL-terminated on success; *len gets the text's length even
+ * on ROPE_E_SPACE, so a caller can retry with len + 1 bytes. Errors: those of
+ * rope_config_resolve (message in c), ROPE_E_SCALING for a bad seq_len,
+ * train_len or gap (message too), ROPE_E_NULL, ROPE_E_NOMEM. */
+int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len,
+                       double gap, char *buf, int cap, int *len);
+
+#endif /* ROPE_CONFIG_H */

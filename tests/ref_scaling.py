@@ -1,0 +1,194 @@
+"""An independent reference for RoPE scaling (docs/SCALING.md), in plain float64
+Python: shares nothing with the C core. Used by tests/diff_scaling.py.
+
+resolve(config, seq_len) applies the key table to a parsed config.json (the
+valid cases; it raises RefError naming the key for the errors it predicts),
+and figures(resolved, train_len, gap) computes every per-pair number.
+"""
+import math
+
+TWO_PI = 2.0 * math.pi
+YARN_DEFAULTS = {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0}
+
+
+class RefError(Exception):
+    """A config the key table refuses; .key names the key."""
+
+    def __init__(self, key, text):
+        super().__init__("%s: %s" % (key, text))
+        self.key = key
+
+
+def thetas(d, base):
+    return [math.pow(base, -2.0 * i / d) for i in range(d // 2)]
+
+
+def g(s, m):
+    """YaRN's mscale: 1 for s <= 1, else 0.1 m ln s + 1."""
+    return 1.0 if s <= 1 else 0.1 * m * math.log(s) + 1.0
+
+
+def num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def resolve(config, seq_len=0.0):
+    """The resolved description: a dict with type, d, base and the method's values."""
+    block_name = "rope_parameters" if isinstance(config.get("rope_parameters"), dict) else "rope_scaling"
+    block = config.get(block_name) or {}
+    rope_type = block.get("rope_type", block.get("type")) if block else "default"
+    if rope_type is None:
+        raise RefError(block_name + ".rope_type", "missing")
+    base = block.get("rope_theta", config.get("rope_theta", 10000.0))
+    prf = config.get("partial_rotary_factor", block.get("partial_rotary_factor", 1.0))
+    head = config.get("qk_rope_head_dim")
+    if head is None:
+        head = config.get("head_dim")
+    if head is None:
+        head = config["hidden_size"] // config["num_attention_heads"]
+    d = int(head * prf)
+    if d % 2 or d < 2:
+        raise RefError("partial_rotary_factor", "odd rotary dim %d" % d)
+    max_pos = config.get("max_position_embeddings")
+    l0 = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
+    r = {"type": rope_type, "d": d, "base": float(base), "seq_len": seq_len, "max": max_pos,
+         "l0": l0, "factor": block.get("factor")}
+    if rope_type == "yarn":
+        for k, v in YARN_DEFAULTS.items():
+            r[k] = block.get(k, v)
+        r["truncate"] = block.get("truncate", True)
+        r["attention_factor"] = block.get("attention_factor")
+        if r["l0"] is None:
+            r["l0"] = max_pos
+    elif rope_type == "longrope":
+        if r["l0"] is None:
+            r["l0"] = max_pos
+        if r["factor"] is None:
+            r["factor"] = max_pos / r["l0"]
+        r["attention_factor"] = block.get("attention_factor")
+        r["short_factor"] = block["short_factor"]
+        r["long_factor"] = block["long_factor"]
+    elif rope_type == "llama3":
+        r["low"] = block["low_freq_factor"]
+        r["high"] = block["high_freq_factor"]
+    elif rope_type == "base_change":
+        r["new_base"] = block["new_rope_theta"]
+    return r
+
+
+def yarn_range(r):
+    d, base, l0 = r["d"], r["base"], r["l0"]
+
+    def cd(turns):
+        return d * math.log(l0 / (TWO_PI * turns)) / (2.0 * math.log(base))
+
+    lo, hi = cd(r["beta_fast"]), cd(r["beta_slow"])
+    if r["truncate"]:
+        lo, hi = math.floor(lo), math.ceil(hi)
+    lo, hi = max(lo, 0), min(hi, d - 1)
+    if lo == hi:
+        hi += 0.001
+    return float(lo), float(hi)
+
+
+def scaled(r):
+    """(theta', band) per pair and any figures the method adds (yarn's range)."""
+    d, base, t = r["d"], r["base"], r["type"]
+    th = thetas(d, base)
+    extra = {}
+    if t == "default":
+        return th[:], ["keep"] * len(th), extra
+    if t == "linear":
+        return [x / r["factor"] for x in th], ["divide"] * len(th), extra
+    if t in ("ntk", "dynamic", "base_change"):
+        if t == "base_change":
+            new = r["new_base"]
+        elif t == "ntk":
+            new = base * r["factor"] ** (d / (d - 2))
+        else:
+            s = max(r["seq_len"], r["max"])
+            new = base * (r["factor"] * s / r["max"] - (r["factor"] - 1)) ** (d / (d - 2))
+        extra["base_used"] = new
+        return thetas(d, new), ["ratio"] * len(th), extra
+    if t == "longrope":
+        lst = r["long_factor"] if r["seq_len"] > r["l0"] else r["short_factor"]
+        return [x / lst[i] for i, x in enumerate(th)], ["ratio"] * len(th), extra
+    if t == "yarn":
+        lo, hi = yarn_range(r)
+        extra["correction_range"] = [lo, hi]
+        out, bands = [], []
+        for i, x in enumerate(th):
+            ramp = min(max((i - lo) / (hi - lo), 0.0), 1.0)
+            out.append(x * (1 - ramp) + (x / r["factor"]) * ramp)
+            bands.append("keep" if ramp == 0 else "divide" if ramp == 1 else "ramp")
+        return out, bands, extra
+    if t == "llama3":
+        l0, f, low, high = r["l0"], r["factor"], r["low"], r["high"]
+        out, bands = [], []
+        for x in th:
+            lam = TWO_PI / x
+            if lam < l0 / high:
+                out.append(x)
+                bands.append("keep")
+            elif lam > l0 / low:
+                out.append(x / f)
+                bands.append("divide")
+            else:
+                s = (l0 / lam - low) / (high - low)
+                out.append((1 - s) * x / f + s * x)
+                bands.append("ramp")
+        return out, bands, extra
+    raise RefError("rope_type", "unknown %r" % t)
+
+
+def factors(r):
+    """(attention_factor, softmax multiplier)."""
+    if r["type"] == "yarn":
+        f, ms, mad = r["factor"], r["mscale"], r["mscale_all_dim"]
+        if r["attention_factor"] is not None:
+            att = r["attention_factor"]
+        elif ms and mad:
+            att = g(f, ms) / g(f, mad)
+        else:
+            att = g(f, 1.0)
+        return att, (g(f, mad) ** 2 if mad else 1.0)
+    if r["type"] == "longrope":
+        if r["attention_factor"] is not None:
+            return r["attention_factor"], 1.0
+        f = r["factor"]
+        return (1.0 if f <= 1 else math.sqrt(1 + math.log(f) / math.log(r["l0"]))), 1.0
+    return 1.0, 1.0
+
+
+def training_range(r, th_scaled, train_len, gap):
+    """Per pair (trained angle, gap angle, status) and the counts."""
+    rows, counts = [], {"covered": 0, "inside": 0, "unseen": 0}
+    for x, xs in zip(thetas(r["d"], r["base"]), th_scaled):
+        trained, at_gap = train_len * x, gap * xs
+        status = "covered" if trained >= TWO_PI else "unseen" if at_gap > trained else "inside"
+        counts[status] += 1
+        rows.append((trained, at_gap, status))
+    return rows, counts
+
+
+def figures(r, train_len=None, gap=None):
+    """Everything `ropescope scaling --format json` states, as plain values."""
+    th = thetas(r["d"], r["base"])
+    sc, bands, extra = scaled(r)
+    att, soft = factors(r)
+    out = {
+        "rope_type": r["type"], "rotary_dim": r["d"], "base": r["base"],
+        "factor": None if r["type"] in ("default", "base_change") else float(r["factor"]),
+        "attention_factor": att, "softmax_multiplier": soft, "extra": extra,
+        "pairs": [{"i": i, "wavelength": TWO_PI / th[i], "inv_freq": th[i],
+                   "inv_freq_scaled": sc[i], "ratio": sc[i] / th[i], "band": bands[i]}
+                  for i in range(len(th))],
+    }
+    out["bands"] = {b: bands.count(b) for b in ("keep", "ramp", "divide", "ratio")}
+    out["resolved"] = extra
+    if train_len is not None:
+        rows, counts = training_range(r, sc, train_len, gap)
+        out["range"] = dict(counts, critical_dimension=2 * counts["covered"],
+                            pairs=[{"i": i, "trained_angle": a, "gap_angle": b, "status": s}
+                                   for i, (a, b, s) in enumerate(rows)])
+    return out

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Long-context checks of `ropescope scaling` and of tests/ref_scaling.py:
+
+- the reference numbers of docs/SCALING.md (tests/scaling_facts.json) for the
+  nine configs in web/models/ and a few synthetic ones, through the CLI and
+  through the reference (so the reference itself is checked against the facts);
+- bad configs: every key of the key table missing, mistyped, null, a string,
+  "NaN" as text, negative and zero; factor lists of the wrong length; both
+  blocks; an unknown rope_type; a 5 MB file; not JSON; an empty file. Each
+  must give exit 2 with one stderr line naming the key and nothing on stdout,
+  or exit 0 with a warning naming it (a missing or null optional key may pass
+  silently: the table gives it a default). The list and the CLI's verdicts go
+  to build/scaling_bad.json for tests/js/scaling.test.mjs;
+- flags: the same output as the file, and every bad flag value refused.
+
+Ends with "<n> passed, <m> failed"; exits 1 on any failure.
+"""
+import copy
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import ref_scaling as ref  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+CLI = os.path.join(ROOT, "build", "ropescope")
+MODELS = os.path.join(ROOT, "web", "models")
+FACTS = os.path.join(HERE, "scaling_facts.json")
+BAD_OUT = os.path.join(ROOT, "build", "scaling_bad.json")
+
+# Optional keys whose absence (or null) the key table fills with a default.
+OPTIONAL = {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate", "attention_factor",
+            "original_max_position_embeddings", "factor", "partial_rotary_factor", "head_dim",
+            "qk_rope_head_dim", "rope_theta", "max_position_embeddings", "hidden_size",
+            "num_attention_heads"}
+# Values the table accepts as they are: 0 means "not set" for these.
+ZERO_OK = {"mscale", "mscale_all_dim"}
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def record(self, name, problems):
+        if problems:
+            self.failed += 1
+            print("FAIL %s" % name)
+            for p in problems[:6]:
+                print("  " + p)
+        else:
+            self.passed += 1
+
+
+def run(args):
+    p = subprocess.run([CLI, "scaling"] + args, capture_output=True, timeout=60)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def lookup(obj, path):
+    """A value at a dotted path; a _deg leaf is the radians value in degrees."""
+    deg = path.endswith("_deg")
+    for part in (path[:-4] if deg else path).split("."):
+        if isinstance(obj, list):
+            obj = obj[int(part)]
+        elif isinstance(obj, dict) and part in obj:
+            obj = obj[part]
+        else:
+            raise KeyError(path)
+    return math.degrees(obj) if deg else obj
+
+
+def digits_tolerance(text):
+    """Half a unit of the last digit written: '1.0366e-4' -> 5e-9."""
+    mant, _, exp = text.lower().partition("e")
+    decimals = len(mant.split(".")[1]) if "." in mant else 0
+    return 0.5 * 10 ** (int(exp or 0) - decimals) * (1 + 1e-9)
+
+
+def check_fact(out, path, want, problems, who):
+    if path == "warnings.*":
+        if not any(want in w for w in out.get("warnings", [])):
+            problems.append("%s: no warning containing %r" % (who, want))
+        return
+    try:
+        got = lookup(out, path)
+    except (KeyError, IndexError):
+        problems.append("%s: %s missing" % (who, path))
+        return
+    if isinstance(want, str) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        ok = abs(got - float(want)) <= digits_tolerance(want)
+    else:
+        ok = got == want
+    if not ok:
+        problems.append("%s: %s = %r, expected %r" % (who, path, got, want))
+
+
+def test_facts(results, tmp):
+    for case in json.load(open(FACTS))["cases"]:
+        if "model" in case:
+            path = os.path.join(MODELS, case["model"] + ".json")
+            config = json.load(open(path))
+        else:
+            config = case["config"]
+            path = write(tmp, "fact.json", json.dumps(config))
+        opts = case.get("opts", {})
+        args = ["--config", path, "--format", "json"]
+        for k in ("seq_len", "train_len", "gap"):
+            if k in opts:
+                args += ["--" + k.replace("_", "-"), str(opts[k])]
+        code, out, err = run(args)
+        problems = [] if code == 0 else ["exit %d: %s" % (code, err.strip())]
+        if code == 0:
+            got = json.loads(out)
+            for path_, want in case["checks"]:
+                check_fact(got, path_, want, problems, "cli")
+        r = ref.resolve(config, float(opts.get("seq_len", 0)))
+        mine = ref.figures(r, opts.get("train_len"), opts.get("gap"))
+        for path_, want in case["checks"]:
+            if path_.startswith(("warnings", "resolved.truncate", "resolved.head_dim_from", "resolved.factor_list")):
+                continue
+            check_fact(mine, path_, want, problems, "reference")
+        results.record("facts: %s" % case["name"], problems)
+
+
+def base_configs():
+    load = lambda name: json.load(open(os.path.join(MODELS, name + ".json")))
+    return {
+        "llama3": load("llama-3.1-8b"),
+        "yarn": load("deepseek-v3"),
+        "yarn-truncate": load("gpt-oss-20b"),
+        "longrope": load("phi-3.5-mini-instruct"),
+        "default": load("llama-2-7b"),
+        "linear": {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+                   "rope_theta": 10000.0, "rope_scaling": {"rope_type": "linear", "factor": 4.0}},
+        "dynamic": {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+                    "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}},
+        "v5": {"head_dim": 128, "max_position_embeddings": 131072,
+               "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0,
+                                   "original_max_position_embeddings": 32768, "partial_rotary_factor": 0.5}},
+    }
+
+
+BLOCK_KEYS = {
+    "llama3": ["rope_type", "factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"],
+    "yarn": ["type", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor",
+             "original_max_position_embeddings", "truncate"],
+    "yarn-truncate": ["truncate"],
+    "longrope": ["type", "short_factor", "long_factor", "factor", "attention_factor"],
+    "linear": ["rope_type", "factor"],
+    "dynamic": ["rope_type", "factor"],
+    "v5": ["rope_type", "rope_theta", "partial_rotary_factor", "factor"],
+}
+TOP_KEYS = ["rope_theta", "hidden_size", "num_attention_heads", "head_dim", "qk_rope_head_dim",
+            "max_position_embeddings", "original_max_position_embeddings", "partial_rotary_factor"]
+
+
+def mutations(value_is_list):
+    if value_is_list:
+        return [("missing", None), ("mistyped", 3.0), ("null", None), ("string", "abc"), ("nan-text", "NaN"),
+                ("negative", "neg-list"), ("zero", "zero-list")]
+    return [("missing", None), ("mistyped", [1, 2]), ("null", None), ("string", "abc"), ("nan-text", "NaN"),
+            ("negative", -2.0), ("zero", 0)]
+
+
+def bad_cases():
+    """(name, config, key, mutation) for every key of the table."""
+    cases = []
+    for kind, cfg in base_configs().items():
+        blk_name = "rope_parameters" if "rope_parameters" in cfg else "rope_scaling"
+        for key in BLOCK_KEYS.get(kind, []) + [k for k in TOP_KEYS if kind in ("default", "yarn", "llama3", "longrope")]:
+            in_block = key in BLOCK_KEYS.get(kind, [])
+            holder_path = blk_name if in_block else None
+            is_list = key in ("short_factor", "long_factor")
+            for mut, value in mutations(is_list):
+                c = copy.deepcopy(cfg)
+                holder = c[holder_path] if holder_path else c
+                if mut == "missing":
+                    holder.pop(key, None)
+                elif value == "neg-list":
+                    holder[key] = [-1.0] * len(holder.get(key, [1] * 48))
+                elif value == "zero-list":
+                    holder[key] = [0.0] * len(holder.get(key, [1] * 48))
+                else:
+                    holder[key] = value
+                cases.append({"name": "%s %s %s" % (kind, key, mut), "config": c, "key": key, "mutation": mut})
+    return cases
+
+
+def names(line, key):
+    """Whether a message names key as a whole word (head_dim, not qk_rope_head_dim)."""
+    return re.search(r"(^|[^a-z_])%s([^a-z_]|$)" % re.escape(key), line) is not None
+
+
+def judge(case, code, out, err):
+    """Problems with one bad config's result (empty: it behaved)."""
+    key, mut = case["key"], case["mutation"]
+    lines = err.splitlines()
+    if code == 2:
+        problems = []
+        if out:
+            problems.append("exit 2 but %d bytes on stdout" % len(out))
+        if len(lines) != 1 or not names(lines[0], key):
+            problems.append("exit 2 needs one stderr line naming %s, got %r" % (key, lines))
+        return problems
+    if code != 0:
+        return ["exit %d (crash?): %r" % (code, lines[-3:])]
+    try:
+        json.loads(out)
+    except ValueError:
+        return ["exit 0 but stdout is not JSON"]
+    silent_ok = (mut in ("missing", "null") and key in OPTIONAL) or (mut == "zero" and key in ZERO_OK)
+    if not silent_ok and not any(names(line, key) and "warning" in line for line in lines):
+        return ["exit 0 without a warning naming %s: %r" % (key, lines)]
+    return []
+
+
+def test_bad_configs(results, tmp):
+    verdicts = []
+    for case in bad_cases():
+        path = write(tmp, "bad.json", json.dumps(case["config"]))
+        code, out, err = run(["--config", path, "--format", "json"])
+        results.record("bad config: %s" % case["name"], judge(case, code, out, err))
+        verdicts.append(dict(case, cli_exit=code))
+    with open(BAD_OUT, "w") as f:
+        json.dump(verdicts, f)
+
+
+def expect_error(results, name, args, needle, tmp=None):
+    code, out, err = run(args)
+    lines = err.splitlines()
+    ok = code == 2 and not out and len(lines) == 1 and needle in lines[0]
+    results.record(name, [] if ok else ["exit %d, stdout %d bytes, stderr %r (wanted %r)" % (code, len(out), lines, needle)])
+
+
+def test_files(results, tmp):
+    llama = json.load(open(os.path.join(MODELS, "llama-3.1-8b.json")))
+    big = write(tmp, "big.json", json.dumps(dict(llama, padding="x" * (5 << 20))))
+    expect_error(results, "5 MB file", ["--config", big], "limit is 1048576")
+    expect_error(results, "not JSON", ["--config", write(tmp, "x.json", "{rope_theta: 1")], "not JSON")
+    expect_error(results, "empty file", ["--config", write(tmp, "e.json", "")], "empty")
+    expect_error(results, "top-level array", ["--config", write(tmp, "a.json", "[1, 2]")], "not an object")
+    expect_error(results, "missing file", ["--config", os.path.join(tmp, "nope.json")], "cannot open")
+    both = dict(llama, rope_parameters={"rope_type": "default", "rope_theta": 10000})
+    expect_error(results, "both blocks", ["--config", write(tmp, "b.json", json.dumps(both))], "rope_parameters")
+    unknown = copy.deepcopy(llama)
+    unknown["rope_scaling"]["rope_type"] = "su"
+    expect_error(results, "unknown rope_type", ["--config", write(tmp, "u.json", json.dumps(unknown))], "rope_scaling.rope_type \"su\"")
+    expect_error(results, "duplicate key", ["--config", write(tmp, "d.json", '{"head_dim": 64, "head_dim": 64}')], "head_dim is given twice")
+    expect_error(results, "block not an object", ["--config", write(tmp, "s.json", '{"head_dim": 64, "rope_scaling": "yarn"}')], "rope_scaling must be an object")
+    odd = {"head_dim": 100, "partial_rotary_factor": 0.25}
+    expect_error(results, "odd rotary dim", ["--config", write(tmp, "o.json", json.dumps(odd))], "partial_rotary_factor")
+    phi = json.load(open(os.path.join(MODELS, "phi-3.5-mini-instruct.json")))
+    short = copy.deepcopy(phi)
+    short["rope_scaling"]["short_factor"] = short["rope_scaling"]["short_factor"][:-1]
+    expect_error(results, "factor list too short", ["--config", write(tmp, "sf.json", json.dumps(short))], "rope_scaling.short_factor")
+    longer = copy.deepcopy(phi)
+    longer["rope_scaling"]["long_factor"] = longer["rope_scaling"]["long_factor"] + [70.0]
+    code, out, err = run(["--config", write(tmp, "lf.json", json.dumps(longer)), "--format", "json"])
+    results.record("factor list too long warns", [] if code == 0 and "rope_scaling.long_factor has 49 entries" in err else ["exit %d %r" % (code, err)])
+    unknown_key = copy.deepcopy(llama)
+    unknown_key["rope_scaling"]["beta_fastt"] = 32
+    code, out, err = run(["--config", write(tmp, "k.json", json.dumps(unknown_key))])
+    results.record("unknown block key warns", [] if code == 0 and "rope_scaling.beta_fastt" in err else ["exit %d %r" % (code, err)])
+
+
+def test_flags(results, tmp):
+    base = ["--dim", "128", "--base", "500000", "--rope-type", "llama3", "--factor", "8", "--low-freq-factor", "1",
+            "--high-freq-factor", "4", "--original-max-position-embeddings", "8192",
+            "--max-position-embeddings", "131072"]
+    same = []
+    for fmt in ("json", "csv", "table"):
+        a = run(base + ["--format", fmt])
+        b = run(["--config", os.path.join(MODELS, "llama-3.1-8b.json"), "--format", fmt])
+        if a[0] != 0 or a[1] != b[1].replace("(hidden_size / num_attention_heads)", "(head_dim)").replace(
+                '"hidden_size / num_attention_heads"', '"head_dim"') or a[1] == "":
+            same.append("%s differs from the config file's output" % fmt)
+    results.record("flags give the config's output", same)
+    code, out, err = run(base)
+    results.record("table shows the bands", [] if "bands: 29 keep, 6 ramp, 29 divide" in out else [out[:300]])
+    for bad in ["abc", "", "1e400", "0x10", " 1", "nan", "inf", "1e-400", "1,2", "--"]:
+        expect_error(results, "--factor %r" % bad, base[:6] + ["--factor", bad] + base[8:], "--factor")
+    expect_error(results, "--factor -1", base[:6] + ["--factor", "-1"] + base[8:], "--factor: rope_scaling.factor must be > 0")
+    expect_error(results, "--truncate maybe", ["--dim", "64", "--rope-type", "yarn", "--factor", "4", "--truncate", "maybe"], "--truncate")
+    expect_error(results, "--short-factor bad", ["--dim", "8", "--rope-type", "longrope", "--short-factor", "1,x"], "--short-factor")
+    expect_error(results, "--format xml", base + ["--format", "xml"], "--format")
+    expect_error(results, "--seq-len -5", base + ["--seq-len", "-5"], "--seq-len")
+    expect_error(results, "--train-len alone", base + ["--train-len", "4096"], "--train-len")
+    expect_error(results, "--gap -1", base + ["--train-len", "4096", "--gap", "-1"], "--gap")
+    expect_error(results, "--config with flags", ["--config", os.path.join(MODELS, "llama-3.1-8b.json"), "--dim", "64"], "--config")
+    expect_error(results, "unknown flag", base + ["--frobnicate", "1"], "--frobnicate")
+    expect_error(results, "missing value", base + ["--gap"], "--gap")
+    expect_error(results, "no input", [], "--config")
+    expect_error(results, "--dim 0", ["--dim", "0"], "--dim")
+    expect_error(results, "--new-base 0", ["--dim", "64", "--rope-type", "base_change", "--new-base", "0"], "--new-base")
+    code, out, err = run(["--help"])
+    results.record("--help", [] if code == 0 and "--config" in out and not err else ["exit %d" % code])
+
+
+def main():
+    results = Results()
+    with tempfile.TemporaryDirectory() as tmp:
+        test_facts(results, tmp)
+        test_bad_configs(results, tmp)
+        test_files(results, tmp)
+        test_flags(results, tmp)
+    print("%d passed, %d failed" % (results.passed, results.failed))
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
