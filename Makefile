@@ -34,7 +34,7 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev libcjson-dev
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor/chart.umd.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
@@ -101,6 +101,10 @@ web/rope_wasm.js: build/rope.wasm
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
 web/rope_consts.js: c_src/rope.h c_src/report.h tools/consts.mjs
 	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h
+
+# The model configs as a module: the page cannot fetch JSON from file://.
+web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs
+	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
 
 web/vendor/chart.umd.js: node_modules/chart.js/dist/chart.umd.js
 	mkdir -p web/vendor
@@ -196,4 +200,4 @@ bench: all
 	$(NODE) tools/bench.mjs
 
 clean:
-	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/vendor
+	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor

@@ -487,7 +487,8 @@ export function build_report_markdown(options) {
 const CONFIG_KIND = Object.freeze({ number: 0, string: 1, bool: 2, null: 3, list: 4, object: 5, other: 6 });
 const SCALING_JSON = 0;
 const SCALING_CSV = 1;
-const E_CONFIG = -14; // ROPE_E_CONFIG: a key missing, mistyped or inconsistent
+const E_CONFIG = C.ROPE_E_CONFIG; // a key missing, mistyped or inconsistent
+const E_SPACE = C.ROPE_E_SPACE; // the text needs a larger buffer
 const SCALING_OPTIONS = Object.freeze(['seq_len', 'train_len', 'gap']);
 
 // Calls put(key, kind, number, text, list) for one value; objects one level down only,
