@@ -1,5 +1,5 @@
 // make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
-//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
+//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -15,7 +15,7 @@ const BUDGET = 350 * 1024;
 
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
-  chart: '<script src="vendor/chart.umd.js"></script>',
+  chart: '<script src="vendor/chart.js"></script>',
   app: '<script type="module" src="app.js"></script>',
 };
 
@@ -80,7 +80,7 @@ async function main() {
   const [source, css, chart, script] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
-    readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
+    readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     bundle(),
   ]);
 
@@ -108,11 +108,11 @@ async function main() {
   written.push([join(out, 'ropescope.html'), single]);
 
   for (const [path, text] of written) await writeFile(path, text);
-  await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
+  await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));
 
   const size = (text) => Buffer.byteLength(text);
   const rows = [...written.map(([path, text]) => [path, size(text)]),
-    [join(folder, 'vendor', 'chart.umd.js'), size(chart)]];
+    [join(folder, 'vendor', 'chart.js'), size(chart)]];
   for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
   const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
   const singleBytes = size(single);

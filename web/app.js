@@ -7,6 +7,8 @@ import { setupDefaults, refreshColors } from './charts/theme.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { startLong } from './long.js';
 
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
 const $ = (id) => document.getElementById(id);
 
 const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
@@ -38,6 +40,7 @@ function render() {
   let model;
   try {
     model = computeModel(state);
+    performance.mark('ropescope:model-end');
   } catch (err) {
     // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
     failed = true;
