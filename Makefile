@@ -14,7 +14,8 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
 # Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
-SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/scaling_write.c
+SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
+              c_src/scaling_write.c
 SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -64,8 +65,12 @@ build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
 
+# The scaling math and the reader's C contract, under ASan + UBSan.
+build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+
 # The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
-build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+build/fuzz_config: tests/fuzz_config.c c_src/cli_scaling.c c_src/cli_scaling.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	clang $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  -Ic_src -o $@ tests/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
@@ -81,15 +86,16 @@ build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
-# The config reader and writers are cold code, like the report.
-build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# The scaling math, the config reader and its writers are cold code, like the report.
+build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
 WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
-           build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/scaling_write.o
+           build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o \
+           build/wasm/scaling_write.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -172,20 +178,23 @@ test-cli: build/ropescope
 
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
-test-scaling: build/librope.so build/ropescope $(WEB_BUILT)
+test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build/test_scaling
 	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
 	$(PYTHON) tests/test_scaling_cli.py
-	SCALING_CASES=build/scaling_cases.json $(NODE) --test tests/js/scaling.test.mjs
+	SCALING_CASES=build/scaling_cases.json SCALING_BAD=build/scaling_bad.json \
+	  $(NODE) --test tests/js/scaling.test.mjs
 
 FUZZ_CONFIG_SECONDS ?= 5
 test-fuzz-config: build/fuzz_config
 	mkdir -p build/fuzz-config-corpus
+	@for f in web/models/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
 	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
 	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
 test-js: $(WEB_BUILT) test-diff
-	$(NODE) --test tests/js/*.test.mjs
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

@@ -45,4 +45,40 @@ void rope_config_warn(rope_config *c, const char *fmt, ...)
 #endif
     ;
 
+#define ROPE_CONFIG_BIT(k) (1u << (k))
+
+/* One rope_type's row of the key table: bit masks of block members. */
+typedef struct {
+    const char *name;
+    int type;
+    unsigned required, optional;
+} rope_config_rule;
+
+/* One resolution in progress. */
+typedef struct {
+    rope_config *c;
+    const rope_config_rule *rule;
+    const char *blk;
+} rope_config_ctx;
+
+/* How strictly a value is read: missing is an error (REQUIRED); a wrong type
+ * is an error (NEEDED) or a warning and the default (OPTIONAL). */
+enum { ROPE_CONFIG_REQUIRED, ROPE_CONFIG_NEEDED, ROPE_CONFIG_OPTIONAL };
+
+/* The full name of block member j: "rope_scaling.factor". */
+const char *rope_config_bname(const rope_config_ctx *x, int j, char *buf, size_t cap);
+/* Never put, or null. */
+int rope_config_absent(const rope_config_value *v);
+/* 1 and *out set: a number; 0: absent (or an optional value of the wrong
+ * type, with a warning); negative: the error recorded. */
+int rope_config_number(const rope_config_ctx *x, const rope_config_value *v, const char *name,
+                       int mode, double *out);
+/* 0, or ROPE_E_SCALING recorded when v <= 0. */
+int rope_config_need_positive(const rope_config_ctx *x, const char *name, double v);
+/* Block member j with a default, checked > 0 when given and positive is set. */
+int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback,
+                             int positive, double *out);
+/* The rope_type's own keys and rules (config_method.c). */
+int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from);
+
 #endif /* ROPE_CONFIG_INTERNAL_H */

@@ -214,13 +214,15 @@ static void write_table(writer *w, const rope_config *c, const figures *f)
                "dimension %d\n", f->train_len, f->gap, f->counts[0], f->counts[1], f->counts[2],
             2 * f->counts[0]);
     for (int j = 0; j < c->n_warnings; j++) put(w, "warning: %s\n", c->warnings[j]);
-    put(w, "\n%5s %14s %14s %15s %12s  %-6s", "i", "wavelength", "inv_freq", "inv_freq_scaled",
-        "ratio", "band");
+    /* The band column is padded only when more columns follow: no trailing blanks. */
+    int pad = f->has_range ? 6 : 0;
+    put(w, "\n%5s %14s %14s %15s %12s  %-*s", "i", "wavelength", "inv_freq", "inv_freq_scaled",
+        "ratio", pad, "band");
     if (f->has_range) put(w, " %14s %14s  %s", "trained_angle", "gap_angle", "status");
     put(w, "\n");
     for (int i = 0; i < f->pairs; i++) {
-        put(w, "%5d %14.6g %14.6g %15.6g %12.6g  %-6s", i, f->wavelength[i], f->theta[i],
-            f->scaled[i], f->ratio[i], rope_band_name(f->band[i]));
+        put(w, "%5d %14.6g %14.6g %15.6g %12.6g  %-*s", i, f->wavelength[i], f->theta[i],
+            f->scaled[i], f->ratio[i], pad, rope_band_name(f->band[i]));
         if (f->has_range)
             put(w, " %14.6g %14.6g  %s", f->trained[i], f->at_gap[i],
                 rope_range_name(f->status[i]));

@@ -57,6 +57,7 @@ class Native:
         lib.rope_scaling_write.restype = ctypes.c_int
         self.lib = lib
         self.reader = ctypes.create_string_buffer(lib.rope_config_size())
+        self.text = None
 
     def put(self, key, value, depth=0):
         lib, c, k = self.lib, self.reader, key.encode()
@@ -100,7 +101,8 @@ class Native:
                 cap, rc = length.value + 1, 0
                 continue
             if rc == 0:
-                return json.loads(buf.raw[:length.value].decode()), None
+                self.text = buf.raw[:length.value].decode()
+                return json.loads(self.text), None
         return None, self.lib.rope_config_message(self.reader).decode()
 
 
@@ -278,8 +280,10 @@ def main():
         for n in range(args.count):
             cfg, opts = random_config(rng)
             exp = expected(cfg, opts)
-            cases.append({"config": cfg, "opts": opts, "expect": exp})
+            native.text = None
             problems = check_case(native, cfg, opts, exp, tmp, with_cli=True)
+            # The native bytes, for the wasm build to match bit for bit.
+            cases.append({"config": cfg, "opts": opts, "expect": exp, "native_text": native.text})
             if problems:
                 failed += 1
                 print("FAIL case %d: %s" % (n, json.dumps({"config": cfg, "opts": opts})))
