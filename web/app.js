@@ -312,6 +312,7 @@ function start() {
   }, 0));
 }
 
-// For tests and benchmarks: the state, render(), and whether a URL update is still pending.
-window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null });
+// For tests and benchmarks: the state, render(), whether a URL update is still pending, and
+// the query string the state writes (the URL is only rewritten after a change).
+window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null, query: () => writeQuery(state) });
 start();

@@ -162,9 +162,11 @@ export function computeLong(state) {
   const main = scalingOf(p, state, state.method);
   const plain = state.method === 'default' ? main : scalingOf(p, state, 'default');
   const compare = [];
+  // Each comparison at the same factor, with the preset's own values for its other parameters.
+  const base = { ...p.defaults, factor: state.factor, 'train-len': state['train-len'], 'target-gap': state['target-gap'] };
   for (const method of String(state.compare).split(',')) {
     if (!COMPARABLE.includes(method) || method === state.method) continue;
-    compare.push({ method, scaling: scalingOf(p, state, method) });
+    compare.push({ method, scaling: scalingOf(p, base, method) });
   }
   const pairs = main.pairs;
   const range = main.range.pairs;

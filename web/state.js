@@ -127,7 +127,8 @@ export const PARAMS = [
   longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
   longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
   longRow(choiceRow('method', null, METHOD_NAMES, (v) => v, (t) => (METHOD_NAMES.includes(t) ? t : undefined))),
-  methodParam(numberRow('factor', null, 0.01, 1e4)),
+  // The comparison lines use the factor too, whatever the method.
+  longRow(numberRow('factor', null, 0.01, 1e4), (s) => usesParam(s.method, 'factor') || s.compare !== ''),
   methodParam(numberRow('new-base', null, 2, 1e12)),
   methodParam(numberRow('orig-max', null, 1, 1e7, { integer: true })),
   methodParam(numberRow('low-freq', null, 0.001, 1e4)),
