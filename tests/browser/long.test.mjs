@@ -404,3 +404,19 @@ test('the_long_figures_should_be_embed_views', async () => {
   for (const view of LONG) assert.ok(options.includes(view), `#embed-view offers ${view}`);
   await p.close();
 });
+
+test('the_long_context_part_should_work_in_the_single_file_from_file_urls', async () => {
+  const { pathToFileURL } = await import('node:url');
+  const url = `${pathToFileURL(join(ROOT, 'dist/ropescope.html')).href}?preset=blog`;
+  const p = await openPage(env.browser, url);
+  const { page } = p;
+  await waitLong(page);
+  assert.match(await text(page, '#caption-range'), /46\.9°.*286\.5°.*35\.8°/s, 'the blog numbers from file://');
+  assert.equal(await page.inputValue('#config'), `${JSON.stringify(BLOG.config, null, 2)}\n`, 'the preset configs are inside the file');
+  await paste(page, MODELS['gpt-oss-20b']);
+  assert.equal((await text(page, '#config-msg')).trim(), '');
+  assert.match(await text(page, '#config-fields'), /truncate\s+false/);
+  await afterUpdate(page, () => page.selectOption('#preset', 'deepseek-v3'));
+  assert.match(await text(page, '#caption-scaling'), /keeps 11 pairs of 32 \(θ′ = θ\), ramps 12 and divides 9 by 40/);
+  await p.close();
+});
