@@ -191,5 +191,8 @@ export function startLong(appHooks) {
   showMethod();
   showNotes();
   startCheck();
-  renderCheck(preset(state.preset).text);
+  // The checker's table waits for the first paint: the first chart comes first.
+  requestAnimationFrame(() => setTimeout(() => {
+    if ($('config').value === '') renderCheck(preset(state.preset).text);
+  }, 0));
 }

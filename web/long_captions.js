@@ -23,7 +23,7 @@ const STATUS_WORDS = {
 };
 
 export function rangeCaption(state, model) {
-  const { main, plain: unscaledRun } = model;
+  const { main } = model;
   const r = main.range;
   const n = main.pairs.length;
   const last = n - 1;
@@ -35,7 +35,7 @@ export function rangeCaption(state, model) {
   text += ` At d ${main.rotary_dim}, pair ${last} (the slowest, θ = ${plain(main.pairs[last].inv_freq)})` +
     ` reached ${degrees(pair.trained_angle)} in training; at gap ${position(r.gap)}`;
   text += scaled
-    ? ` it goes from ${degrees(unscaledRun.range.pairs[last].gap_angle)} to ${degrees(pair.gap_angle)} ${methodPhrase(model)},` +
+    ? ` it goes from ${degrees(model.range.unscaled[last])} to ${degrees(pair.gap_angle)} ${methodPhrase(model)},` +
       ` against a trained range of ${degrees(pair.trained_angle)}: ${STATUS_WORDS[pair.status]}.`
     : ` it turns ${degrees(pair.gap_angle)}: ${STATUS_WORDS[pair.status]}.`;
   if (model.blog) {
@@ -75,7 +75,7 @@ export function scalingCaption(state, model) {
   text += ` Attention factor ${num(main.attention_factor)}`;
   text += main.softmax_multiplier !== 1 ? `, softmax multiplier ${num(main.softmax_multiplier)}.` : '.';
   if (compare.length) {
-    text += ` Dashed for comparison at factor ${num(compare[0].scaling.factor)}: ${list(compare.map((c) => METHOD[c.method].label))}.`;
+    text += ` Dashed for comparison at factor ${num(compare[0].factor)}: ${list(compare.map((c) => METHOD[c.method].label))}.`;
   }
   if (main.warnings.length) {
     text += ` The config reader notes ${plural(main.warnings.length, 'warning')}, listed beside the method.`;

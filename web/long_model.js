@@ -145,7 +145,27 @@ function roundExample(base, state) {
 
 const LONG_KEYS = ['preset', 'train-len', 'target-gap', 'method', ...Object.keys(KEY), 'compare'];
 const cache = new Map();
+const compareCache = new Map();
 const CACHE_SIZE = 32;
+
+function remember(table, key, value) {
+  if (table.size >= CACHE_SIZE) table.delete(table.keys().next().value);
+  table.set(key, value);
+}
+
+// A comparison line: the method at the state's factor with the preset's other values. Its
+// ratios depend on the gap only where the method reads the sequence length (dynamic), so a
+// gap sweep reads the others from the cache.
+function comparison(p, state, method) {
+  const seqLen = READS_SEQ_LEN.has(method) ? state['target-gap'] : null;
+  const key = [p.name, method, state.factor, seqLen].join('|');
+  if (!compareCache.has(key)) {
+    const config = configFor(p, { ...p.defaults, factor: state.factor }, method);
+    const scaling = rope.scaling_from_config(config, seqLen === null ? {} : { seq_len: seqLen });
+    remember(compareCache, key, { method, factor: scaling.factor, ratio: scaling.pairs.map((row) => row.ratio) });
+  }
+  return compareCache.get(key);
+}
 
 /**
  * Everything the long-context figures and captions show for a state. Throws (naming the
@@ -160,38 +180,33 @@ export function computeLong(state) {
     throw new RangeError(`method longrope needs short_factor and long_factor lists: preset ${state.preset} has none`);
   }
   const main = scalingOf(p, state, state.method);
-  const plain = state.method === 'default' ? main : scalingOf(p, state, 'default');
-  const compare = [];
-  // Each comparison at the same factor, with the preset's own values for its other parameters.
-  const base = { ...p.defaults, factor: state.factor, 'train-len': state['train-len'], 'target-gap': state['target-gap'] };
-  for (const method of String(state.compare).split(',')) {
-    if (!COMPARABLE.includes(method) || method === state.method) continue;
-    compare.push({ method, scaling: scalingOf(p, base, method) });
-  }
-  const pairs = main.pairs;
+  const compare = String(state.compare).split(',')
+    .filter((method) => COMPARABLE.includes(method) && method !== state.method)
+    .map((method) => comparison(p, state, method));
   const range = main.range.pairs;
+  // The unscaled angle at the gap, gap × θᵢ, from the core's batch entry (one call).
+  const unscaled = state.method === 'default' ? null
+    : rope.pair_angles(main.rotary_dim, state['target-gap'], main.base);
   const model = Object.freeze({
     preset: p,
     state: { ...state },
     main,
-    plain,
     compare,
     blog: state.preset === 'blog' ? roundExample(main.base, state) : null,
     range: Object.freeze({
       trained: range.map((row) => row.trained_angle),
       atGap: range.map((row) => row.gap_angle),
-      unscaled: state.method === 'default' ? null : plain.range.pairs.map((row) => row.gap_angle),
+      unscaled,
       status: range.map((row) => row.status),
     }),
     scaling: Object.freeze({
       method: state.method,
-      ratio: pairs.map((row) => row.ratio),
-      bands: pairs.map((row) => row.band),
-      compare: compare.map(({ method, scaling }) => ({ method, ratio: scaling.pairs.map((row) => row.ratio) })),
+      ratio: main.pairs.map((row) => row.ratio),
+      bands: main.pairs.map((row) => row.band),
+      compare: compare.map(({ method, ratio }) => ({ method, ratio })),
     }),
   });
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value);
-  cache.set(key, model);
+  remember(cache, key, model);
   return model;
 }
 

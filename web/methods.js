@@ -11,7 +11,7 @@ export const METHODS = Object.freeze([
   { value: 'ntk', label: 'NTK-aware, static', params: ['factor'] },
   { value: 'dynamic', label: 'dynamic NTK', params: ['factor'] },
   { value: 'yarn', label: 'YaRN', params: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'] },
-  { value: 'longrope', label: 'LongRoPE (the preset’s factor lists)', params: ['orig-max'] },
+  { value: 'longrope', label: 'LongRoPE (factor lists)', params: ['orig-max'] },
   { value: 'llama3', label: 'Llama 3 bands', params: ['factor', 'orig-max', 'low-freq', 'high-freq'] },
 ].map(Object.freeze));
 

@@ -87,7 +87,7 @@ async function waitLong(page) {
 }
 
 /** The range and scaling charts against reference figures `want` (and comparison figures). */
-function checkLongCharts(got, want, compare, where) {
+function checkLongCharts(got, want, compare, where, gap) {
   const n = want.pairs.length;
   const [trained, unscaled, ...byStatus] = got.range.datasets;
   assert.deepEqual(got.range.labels, want.pairs.map((p) => p.i), `chart-range labels ${where}`);
@@ -105,8 +105,13 @@ function checkLongCharts(got, want, compare, where) {
       }
     });
   });
-  if (want.rope_type === 'default') assert.deepEqual(unscaled.data, [], `chart-range: no unscaled dots without scaling ${where}`);
-  else assert.equal(unscaled.data.length, n, `chart-range: one unscaled dot per pair ${where}`);
+  if (want.rope_type === 'default') {
+    assert.deepEqual(unscaled.data, [], `chart-range: no unscaled dots without scaling ${where}`);
+  } else {
+    assert.equal(unscaled.data.length, n, `chart-range: one unscaled dot per pair ${where}`);
+    want.pairs.forEach((p, i) => assert.ok(close(unscaled.data[i], gap * p.inv_freq),
+      `chart-range pair ${i} unscaled angle ${unscaled.data[i]} vs gap x theta ${gap * p.inv_freq} ${where}`));
+  }
 
   const [main, ...others] = got.scaling.datasets;
   assert.equal(main.label, want.rope_type, `chart-scaling names the method ${where}`);
@@ -152,7 +157,7 @@ test('each_preset_should_load_and_its_figures_should_match_the_reference', async
     const compare = reference(['linear', 'ntk'].filter((m) => m !== want.rope_type).map((m) => ({
       config: { ...plain, rope_scaling: { rope_type: m, factor } }, train_len: train, gap,
     })));
-    checkLongCharts(await longCharts(page), want, compare, `(preset ${name})`);
+    checkLongCharts(await longCharts(page), want, compare, `(preset ${name})`, gap);
     await checkLongCaptions(page, want, `(preset ${name})`);
     // The checker holds the preset's config, read by the same reader.
     assert.equal(await page.inputValue('#config'), name === 'blog' ? `${JSON.stringify(BLOG.config, null, 2)}\n` : MODELS[name]);
@@ -308,7 +313,7 @@ test('the_url_should_round_trip_the_long_context_controls', async () => {
     { config: { ...plain, rope_scaling: { rope_type: 'llama3', factor: 6, original_max_position_embeddings: 32768, low_freq_factor: 1, high_freq_factor: 4 } }, train_len: 20000, gap: 300000 },
   ]);
   const charts = await longCharts(page);
-  checkLongCharts(charts, want, [linear, llama3], '(from the URL)');
+  checkLongCharts(charts, want, [linear, llama3], '(from the URL)', 300000);
   await checkLongCaptions(page, want, '(from the URL)');
 
   // Changed through the controls, then reloaded from the URL the page wrote: the same figures.
