@@ -116,7 +116,7 @@ function presetValues(name) {
 
 function loadPreset(name) {
   const changes = { preset: name, ...presetValues(name) };
-  for (const key of [...FROM_PRESET]) setMessage(key, '');
+  for (const key of FROM_PRESET) setMessage(key, '');
   if (tryChange('preset', changes, 'menu')) renderCheck(preset(name).text);
 }
 
