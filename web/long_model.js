@@ -167,6 +167,23 @@ function comparison(p, state, method) {
   return compareCache.get(key);
 }
 
+// The scaling figure's data, the same object while only the training length or (for methods
+// that do not read the sequence length) the gap changes: its chart then skips the update.
+const scalingCache = new Map();
+function scalingData(state, main, compare) {
+  const key = [...LONG_KEYS.filter((k) => k !== 'train-len' && k !== 'target-gap').map((k) => String(state[k])),
+    READS_SEQ_LEN.has(state.method) || compare.some((c) => READS_SEQ_LEN.has(c.method)) ? state['target-gap'] : ''].join('|');
+  if (!scalingCache.has(key)) {
+    remember(scalingCache, key, Object.freeze({
+      method: state.method,
+      ratio: main.pairs.map((row) => row.ratio),
+      bands: main.pairs.map((row) => row.band),
+      compare: compare.map(({ method, ratio }) => ({ method, ratio })),
+    }));
+  }
+  return scalingCache.get(key);
+}
+
 /**
  * Everything the long-context figures and captions show for a state. Throws (naming the
  * key) when the config reader refuses the settings; results are cached by the long settings,
@@ -199,12 +216,7 @@ export function computeLong(state) {
       unscaled,
       status: range.map((row) => row.status),
     }),
-    scaling: Object.freeze({
-      method: state.method,
-      ratio: main.pairs.map((row) => row.ratio),
-      bands: main.pairs.map((row) => row.band),
-      compare: compare.map(({ method, ratio }) => ({ method, ratio })),
-    }),
+    scaling: scalingData(state, main, compare),
   });
   remember(cache, key, model);
   return model;
