@@ -3,7 +3,8 @@
 // and error in words, the per-pair table, and inv_freq downloads byte for byte what
 // `ropescope scaling --config FILE --format json|csv` prints. Nothing here goes into the URL.
 import * as rope from './rope.js';
-import { num } from './format.js';
+// Six significant digits, as the CLI's table prints them; fields to ten.
+const digits = (x, n) => String(Number(x.toPrecision(n)));
 import { saveText } from './save.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +24,7 @@ const el = (tag, text, props = {}) => {
 
 function showValue(value) {
   if (value === null) return 'none';
-  if (typeof value === 'number') return num(value, 10);
+  if (typeof value === 'number') return digits(value, 10);
   if (Array.isArray(value)) return value.map(showValue).join(' to ');
   return String(value);
 }
@@ -58,8 +59,8 @@ function showResult(config, result) {
   $('config-warnings').classList.toggle('none', result.warnings.length === 0);
   $('config-pairs').querySelector('tbody').replaceChildren(...result.pairs.map((p) => {
     const tr = el('tr');
-    tr.append(el('td', String(p.i)), el('td', num(p.wavelength)), el('td', num(p.inv_freq)),
-      el('td', num(p.inv_freq_scaled)), el('td', num(p.ratio)), el('td', p.band));
+    tr.append(el('td', String(p.i)), el('td', digits(p.wavelength, 6)), el('td', digits(p.inv_freq, 6)),
+      el('td', digits(p.inv_freq_scaled, 6)), el('td', digits(p.ratio, 6)), el('td', p.band));
     return tr;
   }));
   $('config-result').hidden = false;

@@ -238,6 +238,9 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
       assert.ok((await text(page, '#config-warnings')).includes(warning), `${what}: #config-warnings lists "${warning}"`);
     }
   }
+  // A pasted config never goes into the URL.
+  const query = new URL(page.url()).search + await page.evaluate(() => window.ropescope.query());
+  for (const word of ['rope_scaling', 'hidden_size', 'config', 'deepseek']) assert.equal(query.includes(word), false, `the URL holds no ${word}`);
   await p.close();
 });
 
