@@ -78,7 +78,7 @@ export function createRangeChart(canvas, data) {
     }),
   };
   const point = (label, order) => ({
-    type: 'line', label, data: [], showLine: false, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
+    type: 'line', label, data: [], showLine: false, normalized: true, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
   });
   const config = {
     type: 'bar',
