@@ -126,7 +126,8 @@ function writeUrl() {
 function ensureCharts(all) {
   for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
-    if (charts[name] || !lastData || (!all && !inViewport(canvas))) continue;
+    // A row's data is null until its part is ready (the long-context part, after the first paint).
+    if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
   }
 }
@@ -287,7 +288,8 @@ function start() {
   $('embed-view').addEventListener('change', updateEmbedCode);
   $('embed-code').addEventListener('focus', (event) => event.target.select());
   updateEmbedCode();
-  // The long-context part: its controls write the same state, URL and figures.
+  // The long-context part: its controls write the same state, URL and figures. It starts
+  // after the first paint (its figures' data are null until then).
   startLong({ state, render, writeUrl, updateEmbedCode, showNotice: (...lines) => showNotice(...linkProblems, ...lines) });
 
   setupDefaults();

@@ -28,6 +28,12 @@ import { createScalingChart } from './charts/scaling.js';
 import * as longCaptions from './long_captions.js';
 import { longModel } from './long_model.js';
 
+// A long-context caption or label, empty until the part has started.
+const whenLong = (state, write) => {
+  const long = longModel(state);
+  return long ? write(state, long) : '';
+};
+
 const ROWS = [
   {
     name: 'flatness',
@@ -79,9 +85,9 @@ const ROWS = [
     height: 520,
     before: 'check',
     make: createRangeChart,
-    data: (model, state) => longModel(state).range,
-    caption: (state) => longCaptions.rangeCaption(state, longModel(state)),
-    label: (state) => longCaptions.rangeLabel(state, longModel(state)),
+    data: (model, state) => longModel(state)?.range ?? null,
+    caption: (state) => whenLong(state, longCaptions.rangeCaption),
+    label: (state) => whenLong(state, longCaptions.rangeLabel),
   },
   {
     name: 'scaling',
@@ -94,9 +100,9 @@ const ROWS = [
     height: 520,
     before: 'check',
     make: createScalingChart,
-    data: (model, state) => longModel(state).scaling,
-    caption: (state) => longCaptions.scalingCaption(state, longModel(state)),
-    label: (state) => longCaptions.scalingLabel(state, longModel(state)),
+    data: (model, state) => longModel(state)?.scaling ?? null,
+    caption: (state) => whenLong(state, longCaptions.scalingCaption),
+    label: (state) => whenLong(state, longCaptions.scalingLabel),
   },
 ];
 

@@ -4,7 +4,7 @@
 import { PARAM } from './state.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { METHODS, METHOD_PARAMS, COMPARABLE, PRESETS, usesParam } from './methods.js';
-import { BLOG, preset, methodAvailable, computeLong } from './long_model.js';
+import { BLOG, preset, methodAvailable, computeLong, settingsChecked } from './long_model.js';
 import { renderCheck, startCheck } from './check.js';
 
 const $ = (id) => document.getElementById(id);
@@ -171,13 +171,20 @@ function wire() {
 
 /**
  * Starts the long-context part. app: { state, render, writeUrl, updateEmbedCode, showNotice }.
- * Settings the URL left out take the preset's values; settings the core refuses with the
- * rest fall back to the preset's, and the notice says so.
+ * The menus are built now; the rest waits for the first paint (ready()). Settings the URL
+ * left out take the preset's values; settings the core refuses with the rest fall back to
+ * the preset's, and the notice says so.
  */
 export function startLong(appHooks) {
   app = appHooks;
   state = app.state;
   buildMenus();
+  requestAnimationFrame(() => setTimeout(ready, 0));
+}
+
+// After the first paint: the preset's values, the check of the link's settings, the
+// controls, the figures' first data and the checker.
+function ready() {
   const fromPreset = presetValues(state.preset);
   for (const name of FROM_PRESET) if (state[name] === null) state[name] = fromPreset[name];
   try {
@@ -186,13 +193,13 @@ export function startLong(appHooks) {
     Object.assign(state, fromPreset);
     app.showNotice(`Long-context settings from the link ignored: ${err.message}; using the preset ${state.preset}'s.`);
   }
+  settingsChecked();
   wire();
   for (const name of ['preset', 'compare', ...FROM_PRESET]) syncWidget(name);
+  startCheck();
+  renderCheck(preset(state.preset).text);
   showMethod();
   showNotes();
-  startCheck();
-  // The checker's table waits for the first paint: the first chart comes first.
-  requestAnimationFrame(() => setTimeout(() => {
-    if ($('config').value === '') renderCheck(preset(state.preset).text);
-  }, 0));
+  app.render();
+  app.updateEmbedCode();
 }

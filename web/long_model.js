@@ -223,9 +223,18 @@ export function computeLong(state) {
 }
 
 let lastGood = null;
-/** computeLong for the figures: the settings were checked before they reached the state,
- *  so this only falls back to the last good model if the core still refuses. */
+let checked = false;
+
+/** long.js calls this once the settings are filled in and checked (after the first paint). */
+export function settingsChecked() {
+  checked = true;
+}
+
+/** computeLong for the figures: null until the settings are checked; after that they were
+ *  checked before they reached the state, so this only falls back to the last good model if
+ *  the core still refuses. */
 export function longModel(state) {
+  if (!checked) return null;
   try {
     lastGood = computeLong(state);
   } catch (err) {
