@@ -89,8 +89,8 @@ function syncRange(name, moveThumb = true) {
   if (!control.range) return;
   const range = $(name);
   if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
-  // The base slider holds log10(base): screen readers should hear the base itself.
-  if (name === 'base') range.setAttribute('aria-valuetext', `base ${state.base}`);
+  // Log sliders (base, gap) hold log10 of the value: screen readers should hear the value itself.
+  if (PARAM[name].slider.log) range.setAttribute('aria-valuetext', `${name} ${state[name]}`);
 }
 
 function syncBox(name) {

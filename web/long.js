@@ -49,7 +49,11 @@ function setMessage(name, message) {
 
 function syncWidget(name, moveThumb = true) {
   const value = state[name];
-  if (SLIDERS.includes(name) && moveThumb) $(name).value = String(controlFor(PARAM[name]).toRange(value));
+  if (SLIDERS.includes(name)) {
+    if (moveThumb) $(name).value = String(controlFor(PARAM[name]).toRange(value));
+    // The slider holds log10 of the value: screen readers hear the value itself.
+    $(name).setAttribute('aria-valuetext', `${value} positions`);
+  }
   if (BOXES.includes(name)) $(`${name}-num`).value = String(value);
   if (name === 'truncate') $('truncate').value = String(value);
   if (name === 'method' || name === 'preset') $(name).value = value;

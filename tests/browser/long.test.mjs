@@ -382,6 +382,8 @@ test('the_main_gap_slider_should_be_logarithmic_from_1_to_1e6_with_0_by_preset',
   assert.equal(await page.getAttribute('#gap', 'max'), '6');
   await afterUpdate(page, () => page.fill('#gap', '6'));
   assert.equal(new URL(await pageUrl(page)).searchParams.get('gap'), '1000000');
+  assert.equal(await page.getAttribute('#gap', 'aria-valuetext'), 'gap 1000000', 'screen readers hear the gap, not its log');
+  assert.equal(await page.getAttribute('#target-gap', 'aria-valuetext'), '131072 positions');
   const angles = await chartData(page, 'angles');
   assert.ok(close(angles.datasets[0].data[0], 1e6), 'pair 0 turns by 1e6 rad');
   await afterUpdate(page, () => page.fill('#gap', '5.117'));
