@@ -168,6 +168,49 @@ test('each_preset_should_load_and_its_figures_should_match_the_reference', async
   await p.close();
 });
 
+// The config the page builds from its settings (web/README.md, long-context settings).
+const PARAM_KEYS = {
+  factor: 'factor', 'orig-max': 'original_max_position_embeddings', 'low-freq': 'low_freq_factor',
+  'high-freq': 'high_freq_factor', 'beta-fast': 'beta_fast', 'beta-slow': 'beta_slow', truncate: 'truncate',
+};
+
+test('random_methods_and_lengths_from_the_url_should_match_the_reference', async () => {
+  const next = rng(seed('long.test random settings'));
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  for (let round = 0; round < 4; round++) {
+    const name = pick(['llama-2-7b', 'llama-3.2-1b', 'qwen2.5-7b-instruct-yarn', 'gpt-oss-20b', 'mistral-7b-instruct-v0.2']);
+    const method = pick(['linear', 'ntk', 'dynamic', 'yarn', 'llama3']);
+    const settings = {
+      preset: name, method, 'train-len': String(Math.round(10 ** (2 + next() * 4))),
+      'target-gap': String(Math.round(10 ** (2 + next() * 5))), factor: String(Number((1 + next() * 39).toFixed(2))),
+      compare: '',
+    };
+    if (method === 'yarn' || method === 'llama3') settings['orig-max'] = String(pick([2048, 4096, 8192]));
+    if (method === 'yarn') Object.assign(settings, { 'beta-fast': String(pick([16, 32, 48])), 'beta-slow': String(pick([1, 2])), truncate: pick(['true', 'false']) });
+    if (method === 'llama3') Object.assign(settings, { 'low-freq': String(pick([1, 2])), 'high-freq': String(pick([4, 8])) });
+    const where = `(${new URLSearchParams(settings)})`;
+    await page.goto(`${env.server.url}?${new URLSearchParams(settings)}`);
+    await waitLong(page);
+    const [plain] = reference([{ config: JSON.parse(MODELS[name]) }]);
+    const config = {
+      head_dim: plain.rotary_dim, rope_theta: plain.base,
+      max_position_embeddings: JSON.parse(MODELS[name]).max_position_embeddings,
+      rope_scaling: { rope_type: method },
+    };
+    for (const [param, key] of Object.entries(PARAM_KEYS)) {
+      if (settings[param] !== undefined) config.rope_scaling[key] = param === 'truncate' ? settings[param] === 'true' : Number(settings[param]);
+    }
+    const gap = Number(settings['target-gap']);
+    const [want] = reference([{ config, train_len: Number(settings['train-len']), gap, seq_len: method === 'dynamic' ? gap : 0 }]);
+    checkLongCharts(await longCharts(page), want, [], where, gap);
+    await checkLongCaptions(page, want, where);
+  }
+  await p.assertClean('random settings');
+  await p.close();
+});
+
 test('the_blog_preset_captions_should_state_the_blog_numbers', async () => {
   const p = await openPage(env.browser, `${env.server.url}?preset=blog`);
   const { page } = p;
