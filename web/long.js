@@ -4,7 +4,7 @@
 import { PARAM } from './state.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { METHODS, METHOD_PARAMS, COMPARABLE, PRESETS, usesParam } from './methods.js';
-import { BLOG, preset, methodAvailable, computeLong, settingsChecked } from './long_model.js';
+import { BLOG, preset, methodAvailable, computeLong } from './long_model.js';
 import { renderCheck, startCheck } from './check.js';
 
 const $ = (id) => document.getElementById(id);
@@ -197,7 +197,6 @@ function ready() {
     Object.assign(state, fromPreset);
     app.showNotice(`Long-context settings from the link ignored: ${err.message}; using the preset ${state.preset}'s.`);
   }
-  settingsChecked();
   wire();
   for (const name of ['preset', 'compare', ...FROM_PRESET]) syncWidget(name);
   startCheck();

@@ -223,22 +223,16 @@ export function computeLong(state) {
 }
 
 let lastGood = null;
-let checked = false;
 
-/** long.js calls this once the settings are filled in and checked (after the first paint). */
-export function settingsChecked() {
-  checked = true;
-}
-
-/** computeLong for the figures: null until the settings are checked; after that they were
- *  checked before they reached the state, so this only falls back to the last good model if
- *  the core still refuses. */
+/** computeLong for the figures: null while long.js has not yet filled in the preset's values
+ *  (it does after the first paint) or if nothing good was ever computed; settings reach the
+ *  state only once the core accepts them, so a refusal falls back to the last good model. */
 export function longModel(state) {
-  if (!checked) return null;
+  if (LONG_KEYS.some((k) => state[k] === null || state[k] === undefined)) return null;
   try {
     lastGood = computeLong(state);
-  } catch (err) {
-    if (!lastGood) throw err;
+  } catch {
+    // Keep the last good model (null before the first).
   }
   return lastGood;
 }
