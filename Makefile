@@ -40,9 +40,9 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.js web/ropescope.js web/formulas_gen.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor/chart.js web/ropescope.js web/formulas_gen.js
 # The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
-WEB_MODULES = $(filter-out web/ropescope.js,$(wildcard web/*.js web/charts/*.js))
+WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.js web/charts/*.js))
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
@@ -134,8 +134,12 @@ web/formulas_gen.js: tools/formulas.mjs node_modules/chart.js/dist/chart.umd.js
 web/rope_consts.js: c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h tools/consts.mjs
 	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h
 
+# The model configs as a module: the page cannot fetch JSON from file://.
+web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs
+	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
+
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
-web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formulas_gen.js
+web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formulas_gen.js web/models_gen.js
 	npx --no-install esbuild web/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
@@ -257,4 +261,4 @@ bench: all
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/ropescope.js web/formulas_gen.js web/vendor
+	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/models_gen.js web/ropescope.js web/formulas_gen.js web/vendor

@@ -4,41 +4,22 @@ import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
+import { controlFor, wireSliderKeys } from './controls.js';
+import { startLong } from './long.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
 const $ = (id) => document.getElementById(id);
 
-// A base from the log slider, kept to 4 significant digits so links stay readable.
-const roundBase = (value) => Number(value.toPrecision(4));
-
-// How each setting's widgets map to its value, from its row in state.js: a slider (linear,
-// or log10 of the value), and the arrow-key step of its box.
-function controlFor(row) {
-  const { slider } = row;
-  if (!slider) return { range: false, step: (v, dir) => v + dir };
-  const key = slider.keyStep ?? slider.step;
-  if (slider.log) {
-    return {
-      range: true,
-      min: Math.log10(row.min),
-      max: Math.log10(row.max),
-      toRange: (v) => Math.log10(v),
-      fromRange: (r) => roundBase(10 ** r),
-      step: (v, dir) => roundBase(10 ** (Math.log10(v) + key * dir)),
-    };
-  }
-  return { range: true, min: row.min, max: row.max, step: (v, dir) => v + key * dir };
-}
-
 const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
-  PARAMS.filter((row) => row.type !== 'choice').map((row) => [row.name, controlFor(row)]))));
+  PARAMS.filter((row) => row.type !== 'choice' && !row.part).map((row) => [row.name, controlFor(row)]))));
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
 const linkProblems = loaded.problems.map((p) => (p.name === null
   ? `Link parameter ignored: ${p.message}.`
-  : `Link value ignored: ${p.message}; using the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}.`));
+  : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
+    : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let failed = false;
@@ -108,8 +89,8 @@ function syncRange(name, moveThumb = true) {
   if (!control.range) return;
   const range = $(name);
   if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
-  // The base slider holds log10(base): screen readers should hear the base itself.
-  if (name === 'base') range.setAttribute('aria-valuetext', `base ${state.base}`);
+  // Log sliders (base, gap) hold log10 of the value: screen readers should hear the value itself.
+  if (PARAM[name].slider.log) range.setAttribute('aria-valuetext', `${name} ${state[name]}`);
 }
 
 function syncBox(name) {
@@ -145,7 +126,8 @@ function writeUrl() {
 function ensureCharts(all) {
   for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
-    if (charts[name] || !lastData || (!all && !inViewport(canvas))) continue;
+    // A row's data is null until its part is ready (the long-context part, after the first paint).
+    if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
   }
 }
@@ -218,6 +200,7 @@ function wireControl(name) {
   range.min = String(control.min);
   range.max = String(control.max);
   range.step = String(PARAM[name].slider.step);
+  wireSliderKeys(range, PARAM[name], control, () => state[name], (value) => accept(name, value, 'key'));
   range.addEventListener('input', () => {
     const raw = Number(range.value);
     const value = control.fromRange ? control.fromRange(raw) : raw;
@@ -277,7 +260,8 @@ async function copyText(text, statusId) {
 
 // The figure sections and embed options, from the figures table (index.html lists none).
 function buildFigures() {
-  $('take').before(...FIGURES.map(figureElement));
+  // A row's section goes before the element its `before` names (the long-context rows), else before #take.
+  for (const row of FIGURES) $(row.before ?? 'take').before(figureElement(row));
   $('embed-view').append(...FIGURES.map(embedOption));
   // state.view is 'all' or a name from the table (state.js checks it).
   if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
@@ -304,6 +288,9 @@ function start() {
   $('embed-view').addEventListener('change', updateEmbedCode);
   $('embed-code').addEventListener('focus', (event) => event.target.select());
   updateEmbedCode();
+  // The long-context part: its controls write the same state, URL and figures. It starts
+  // after the first paint (its figures' data are null until then).
+  startLong({ state, render, writeUrl, updateEmbedCode, showNotice: (...lines) => showNotice(...linkProblems, ...lines) });
 
   setupDefaults();
   let drawn = false;
@@ -327,6 +314,7 @@ function start() {
   }, 0));
 }
 
-// For tests and benchmarks: the state, render(), and whether a URL update is still pending.
-window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null });
+// For tests and benchmarks: the state, render(), whether a URL update is still pending, and
+// the query string the state writes (the URL is only rewritten after a change).
+window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null, query: () => writeQuery(state) });
 start();

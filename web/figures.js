@@ -15,10 +15,24 @@
 //   data     (model, state) -> the chart's data (plain arrays and numbers)
 //   caption  (state, model) -> the caption's plain text
 //   label    (state, model) -> the canvas's aria-label
+//   before   (optional) id of the element the section goes before; default 'take'
+//
+// The long-context rows draw from their own model (long.js: longModel(state), cached by
+// the long settings); their caption and label functions take that model too.
 import * as captions from './captions.js';
 import { createAnglesChart } from './charts/angles.js';
 import { createFlatnessChart } from './charts/flatness.js';
 import { createSlowChart } from './charts/slow.js';
+import { createRangeChart } from './charts/range.js';
+import { createScalingChart } from './charts/scaling.js';
+import * as longCaptions from './long_captions.js';
+import { longModel } from './long_model.js';
+
+// A long-context caption or label, empty until the part has started.
+const whenLong = (state, write) => {
+  const long = longModel(state);
+  return long ? write(state, long) : '';
+};
 
 const ROWS = [
   {
@@ -59,6 +73,36 @@ const ROWS = [
     data: (model, state) => ({ ...model.slow, pairs: model.pairs, gap: state.gap }),
     caption: captions.slowCaption,
     label: captions.slowLabel,
+  },
+  {
+    name: 'range',
+    title: 'Which angles has each pair seen?',
+    lookfor: 'A bar is the angle a pair reached over the training length; a dot is the angle it meets at the ' +
+      'gap. Look for: pairs right of the one-turn line never turned fully in training, so a dot above their ' +
+      'bar is an angle the model never saw — unless the scaling pulls it back inside.',
+    fallback: 'Per pair: the angle reached in training and the angle at the gap after scaling.',
+    embed: 'angles seen in training',
+    height: 520,
+    before: 'check',
+    make: createRangeChart,
+    data: (model, state) => longModel(state)?.range ?? null,
+    caption: (state) => whenLong(state, longCaptions.rangeCaption),
+    label: (state) => whenLong(state, longCaptions.rangeLabel),
+  },
+  {
+    name: 'scaling',
+    title: 'What the method does to each pair',
+    lookfor: 'The ratio of each pair’s scaled frequency to its original one: 1 keeps it, 1/factor divides it. ' +
+      'Look for: which pairs a method leaves alone (the fast ones, which turned many times in training) and ' +
+      'which it slows down, compared with the other methods at the same factor.',
+    fallback: 'Per pair: scaled frequency over original frequency, with the bands shaded.',
+    embed: 'what the scaling does',
+    height: 520,
+    before: 'check',
+    make: createScalingChart,
+    data: (model, state) => longModel(state)?.scaling ?? null,
+    caption: (state) => whenLong(state, longCaptions.scalingCaption),
+    label: (state) => whenLong(state, longCaptions.scalingLabel),
   },
 ];
 

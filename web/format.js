@@ -102,3 +102,16 @@ export function linearTick(value, index, ticks) {
   }
   return groupThousands(fixedHalfUp(value, decimals));
 }
+
+/** An angle given in radians, written in degrees as the blog writes them: one decimal
+ *  ("46.9°", "297.0°"), two significant digits under 1° ("0.12°"). Display only. */
+export function degrees(radians) {
+  const deg = radians * (180 / Math.PI);
+  if (deg === 0) return '0°';
+  if (Math.abs(deg) < 1) return `${Number(deg.toPrecision(2))}°`;
+  if (Math.abs(deg) >= 1e6) return `${num(deg)}°`;
+  return `${deg.toFixed(1)}°`;
+}
+
+/** A small positive number in plain decimals to 4 significant digits ("0.0001", "0.000002455"). */
+export const plain = (x) => String(Number(x.toPrecision(4)));

@@ -25,8 +25,21 @@ function vectors(dim) {
 
 const spread = (values) => (values.length ? Math.max(...values) - Math.min(...values) : 0);
 
+// One-entry cache: a change in the long-context part renders again with the same settings here.
+let lastKey = '';
+let lastModel = null;
+
 /** Everything the figures, captions and readout show for one state. */
 export function computeModel({ dim, base, gap, from, to, n }) {
+  const key = `${dim}|${base}|${gap}|${from}|${to}|${n}`;
+  if (key !== lastKey) {
+    lastModel = buildModel({ dim, base, gap, from, to, n });
+    lastKey = key;
+  }
+  return lastModel;
+}
+
+function buildModel({ dim, base, gap, from, to, n }) {
   const [q, k] = vectors(dim);
 
   const angles = rope.pair_angles(dim, gap, base);

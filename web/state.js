@@ -1,6 +1,7 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
 import { VIEWS } from './figures.js';
+import { METHOD_NAMES, COMPARABLE, PRESETS, DEFAULT_PRESET, usesParam } from './methods.js';
 
 export { VIEWS };
 
@@ -79,13 +80,39 @@ function choiceRow(name, def, values, toText, fromText) {
 
 
 const EMBED = table({ 0: false, 1: true, false: false, true: true });
+const TRUTH = table({ true: true, false: false });
+
+// The long-context part (web/long.js wires these, not app.js). A default of null means
+// "the preset's value": long.js fills it in after reading the URL. `when` says whether the
+// URL carries the setting: a method's parameters only while that method is chosen.
+const longRow = (row, when) => ({ ...row, part: 'long', when });
+const methodParam = (row) => longRow(row, (s) => usesParam(s.method, row.name));
+
+// compare: a comma list of methods drawn as comparison lines, in COMPARABLE's order.
+function compareRow() {
+  const rule = `compare must be a comma list of ${COMPARABLE.join(', ')} (or empty)`;
+  return longRow({
+    name: 'compare',
+    type: 'choice',
+    default: 'linear,ntk',
+    rule,
+    parse(text) {
+      const items = String(text ?? '').split(',').filter((item) => item !== '');
+      const known = items.every((item) => COMPARABLE.includes(item));
+      if (!known || new Set(items).size !== items.length) return { ok: false, message: `${rule}, got ${quote(text)}` };
+      return { ok: true, value: COMPARABLE.filter((m) => items.includes(m)).join(',') };
+    },
+    serialize: (value) => value,
+  });
+}
 
 // The one table of the page's settings: defaults, ranges and sliders. index.html holds no
 // range: app.js sets every slider's min, max and step from here at startup.
 export const PARAMS = [
   numberRow('dim', 64, 2, 1024, { even: true, slider: { step: 2 } }),
   numberRow('base', 10000, 10, 1e7, { slider: { step: 0.01, keyStep: 0.1, log: true } }),
-  numberRow('gap', 2, 0, 4096, { slider: { step: 1 } }),
+  // A log slider from gap 1 to 1e6 moving by whole positions; 0 and fractions by box or preset.
+  numberRow('gap', 2, 0, 1e6, { slider: { step: 0.001, keyStep: 0.05, log: true, integer: true, from: 1 } }),
   numberRow('from', 0, 0, 65536, {
     relation: (v, s) => (v < s.to ? '' : `below to (${s.to})`),
   }),
@@ -96,6 +123,23 @@ export const PARAMS = [
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
   choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
+  longRow(choiceRow('preset', DEFAULT_PRESET, PRESETS, (v) => v, (t) => (PRESETS.includes(t) ? t : undefined))),
+  longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
+  longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
+  longRow(choiceRow('method', null, METHOD_NAMES, (v) => v, (t) => (METHOD_NAMES.includes(t) ? t : undefined))),
+  // The comparison lines use the factor too, whatever the method.
+  longRow(numberRow('factor', null, 0.01, 1e4), (s) => usesParam(s.method, 'factor') || s.compare !== ''),
+  methodParam(numberRow('new-base', null, 2, 1e12)),
+  methodParam(numberRow('orig-max', null, 1, 1e7, { integer: true })),
+  methodParam(numberRow('low-freq', null, 0.001, 1e4)),
+  methodParam(numberRow('high-freq', null, 0.001, 1e4)),
+  methodParam(numberRow('beta-fast', null, 0.001, 1e4)),
+  methodParam(numberRow('beta-slow', null, 0.001, 1e4)),
+  methodParam(choiceRow('truncate', null, [true, false], (v) => String(v),
+    (t) => (Object.hasOwn(TRUTH, t) ? TRUTH[t] : undefined))),
+  methodParam(numberRow('mscale', null, 0, 100)),
+  methodParam(numberRow('mscale-all-dim', null, 0, 100)),
+  compareRow(),
 ];
 
 /** Row by name; a null-prototype table, so only real settings are found. */
@@ -153,6 +197,7 @@ export function writeQuery(state) {
   for (const row of PARAMS) {
     const value = state[row.name];
     if (row.type === 'choice' && value === row.default) continue;
+    if (value === null || (row.when && !row.when(state))) continue;
     query.set(row.name, row.serialize(value));
   }
   return `?${query.toString()}`;

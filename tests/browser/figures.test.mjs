@@ -17,7 +17,7 @@ test('every_figures_table_row_should_have_its_section_chart_caption_and_embed_op
   assert.ok(rows.length >= 3, 'the table has the three figures');
   await waitReady(page, rows.map((r) => r.name));
   const page_ = await page.evaluate(() => ({
-    sections: [...document.querySelectorAll('#figures > figure.fig')].map((f) => f.id),
+    sections: [...document.querySelectorAll('figure.fig')].map((f) => f.id),
     options: [...document.querySelectorAll('#embed-view option')].map((o) => o.value),
   }));
   assert.deepEqual(page_.sections, rows.map((r) => `fig-${r.name}`), 'one section per row, in table order');

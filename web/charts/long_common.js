@@ -1,0 +1,102 @@
+// What the two long-context charts share: decade bounds for a log axis, the one-turn line,
+// a legend that can change with the data, and a handle that skips unchanged data.
+import { colors } from './theme.js';
+import { htmlLegend } from './figure.js';
+
+// The long figures' own colours (style.css), read once per theme like theme.js's.
+let longCached = null;
+let longFor = null;
+export function longColors() {
+  if (longFor !== colors()) {
+    const css = getComputedStyle(document.documentElement);
+    const read = (name) => css.getPropertyValue(name).trim();
+    longFor = colors();
+    longCached = {
+      trained: read('--c-trained'),
+      keep: read('--c-band-keep'),
+      ramp: read('--c-band-ramp'),
+      divide: read('--c-band-divide'),
+    };
+  }
+  return longCached;
+}
+
+/** Decade bounds holding every positive value (and `also`); [0.1, 10] when there is none. */
+export function decadeRange(lists, also = []) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const values of [...lists, also]) {
+    for (const v of values ?? []) {
+      if (!(v > 0) || !Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (lo === Infinity) return { min: 0.1, max: 10 };
+  const min = 10 ** Math.floor(Math.log10(lo) - 1e-9);
+  let max = 10 ** Math.ceil(Math.log10(hi * 1.5));
+  if (max <= min) max = min * 10;
+  return { min, max };
+}
+
+/** A dashed horizontal line across the plot at data value y. */
+export function drawLevel(chart, y, color) {
+  const { ctx, chartArea, scales } = chart;
+  const py = scales.y.getPixelForValue(y);
+  if (!Number.isFinite(py) || py < chartArea.top - 0.5 || py > chartArea.bottom + 0.5) return;
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.setLineDash([6, 4]);
+  ctx.beginPath();
+  ctx.moveTo(chartArea.left, py);
+  ctx.lineTo(chartArea.right, py);
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** A legend rebuilt only when its items change; remove() takes it off the page. */
+export function liveLegend(canvas) {
+  let list = null;
+  let shown = '';
+  return {
+    set(items) {
+      const key = JSON.stringify(items);
+      if (key === shown) return;
+      shown = key;
+      const next = htmlLegend(canvas, items);
+      if (list) {
+        list.replaceWith(next);
+      }
+      list = next;
+    },
+    remove() {
+      list?.remove();
+    },
+  };
+}
+
+/**
+ * Wraps a chart handle: the same data object under the same theme is not put in again
+ * (the long figures' data are cached while the main sliders move), only drawn if pending.
+ */
+export function skipUnchanged(handle, extraDestroy = () => {}) {
+  let last = null;
+  let theme = null;
+  return {
+    update(next, draw = true) {
+      if (next === last && colors() === theme) {
+        if (draw) handle.redraw();
+        return;
+      }
+      last = next;
+      theme = colors();
+      handle.update(next, draw);
+    },
+    redraw: () => handle.redraw(),
+    destroy() {
+      handle.destroy();
+      extraDestroy();
+    },
+  };
+}
