@@ -13,6 +13,9 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 
 CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h
+# The explainer figures' functions (docs/EXPLAIN.md).
+CORE_SRC += c_src/explain.c c_src/explain_scan.c
+CORE_HDR += c_src/explain.h c_src/explain_internal.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -31,11 +34,11 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js web/formulas_gen.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
-        test-cli test-js test-browser serve dist bench clean
+        test-cli test-js test-browser test-explain serve dist bench clean
 
 all: native web
 
@@ -67,6 +70,12 @@ build/test_math: tests/test_math.c c_src/rope_math.c c_src/rope_math.h | build
 build/test_rope_asan: tests/test_rope.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) -lcmocka -lm
 
+build/test_explain: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+
+build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+
 build/wasm/%.o: c_src/%.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
@@ -78,6 +87,7 @@ build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
 WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o
+WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -89,6 +99,11 @@ web/rope_wasm.js: build/rope.wasm
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
 web/rope_consts.js: c_src/rope.h c_src/report.h tools/consts.mjs
 	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h
+
+# TeX rendered to MathML at build time (temml), so the page loads no math library
+# or font. The chart.js prerequisite is where npm ci installs node_modules.
+web/formulas_gen.js: tools/formulas.mjs node_modules/chart.js/dist/chart.umd.js
+	$(NODE) tools/formulas.mjs $@
 
 web/vendor/chart.umd.js: node_modules/chart.js/dist/chart.umd.js
 	mkdir -p web/vendor
@@ -122,7 +137,8 @@ deps:
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-cli test-js test-browser
+	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
+	  test-cli test-js test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -148,10 +164,18 @@ test-diff: build/librope.so
 	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json
 	$(PYTHON) tests/diff_native.py build/cases.json --dump build/native_results.json
 
+# The explainer functions against tests/ref_explain.py; the native results feed
+# the wasm test's bit-for-bit comparison (tests/js/explain.test.mjs).
+test-explain: build/librope.so build/test_explain build/test_explain_asan
+	build/test_explain
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_explain_asan
+	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
+	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
+
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
-test-js: $(WEB_BUILT) test-diff
+test-js: $(WEB_BUILT) test-diff test-explain
 	$(NODE) --test tests/js/*.test.mjs
 
 test-browser: all dist
@@ -167,6 +191,7 @@ dist: $(WEB_BUILT)
 
 bench: all
 	$(NODE) tools/bench.mjs
+	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/vendor
+	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/formulas_gen.js web/vendor

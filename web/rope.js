@@ -478,3 +478,181 @@ export function build_report_json(options) {
 export function build_report_markdown(options) {
   return reportText(C.ROPE_REPORT_MARKDOWN, options);
 }
+
+// ---- explainer ----
+// One wasm call per explainer figure (c_src/explain.h, docs/EXPLAIN.md).
+// Layouts are explain.h's planar blocks, handed out as named plain arrays.
+
+export const MAX_POSITION = 1e10; // ROPE_MAX_POSITION in rope.h
+export const MAX_WORK = 268435456; // ROPE_MAX_WORK in rope.h
+
+// A finite position, gap or distance within MAX_POSITION.
+function checkNear(name, value) {
+  checkFinite(name, value);
+  if (Math.abs(value) > MAX_POSITION) {
+    throw new RangeError(
+      `${name} must be within ±1e10 (beyond it doubles no longer resolve the angle), got ${show(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkNearList(name, value) {
+  checkPositions(name, value);
+  for (let j = 0; j < value.length; j++) checkNear(`${name}[${j}]`, value[j]);
+  return value;
+}
+
+function checkWork(name, work) {
+  if (work > MAX_WORK) {
+    throw new RangeError(`${name} is too much work for one call (${work} > ${MAX_WORK})`);
+  }
+}
+
+function checkPair(name, value) {
+  checkList(name, value, 2, 2);
+  return value;
+}
+
+function checkVectors(q, k) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+}
+
+const blocks = (flat, size, names) =>
+  Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
+
+/** The 2-D worked example: q = [q0, q1] at m, k = [k0, k1] at n, explicit theta.
+ * { q_m, k_n, angle_m, angle_n, angle_gap, dot, cross, direct, formula }, where
+ * angle_gap = (m - n) theta, cross = q0 k1 - q1 k0 and
+ * formula = dot cos(angle_gap) + cross sin(angle_gap) equals direct. */
+export function pair_example(q, k, m, n, theta) {
+  checkPair('q', q);
+  checkPair('k', k);
+  checkNear('m', m);
+  checkNear('n', n);
+  checkFinite('theta', theta);
+  const v = run('pair_example', [], [[11, 'f64']], (out) =>
+    wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
+  )[0];
+  return {
+    q_m: v.slice(0, 2), k_n: v.slice(2, 4), angle_m: v[4], angle_n: v[5], angle_gap: v[6],
+    dot: v[7], cross: v[8], direct: v[9], formula: v[10],
+  };
+}
+
+/** Each pair's share of rope_score(q, k, m, n) at gap m - n:
+ * { terms, dots, crosses } (d/2 each), sum (of terms, plus the odd last
+ * product) and score (rope_score itself). */
+export function pair_terms(q, k, m, n, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNear('m', m);
+  checkNear('n', n);
+  checkBase(base);
+  const h = Math.floor(q.length / 2);
+  const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
+    wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
+  )[0];
+  return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
+}
+
+/** add_score(q, k, s + offset, s) split per start s into its four terms:
+ * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
+export function add_terms(q, k, offset, starts, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNear('offset', offset);
+  checkNearList('starts', starts);
+  checkBase(base);
+  checkWork('add_terms', Math.max(q.length, 1) * starts.length);
+  starts.forEach((s, j) => checkNear(`starts[${j}] + offset`, s + offset));
+  const c = starts.length;
+  const v = run('add_terms', [q, k, starts], [[5 * c, 'f64']], (pq, pk, ps, out) =>
+    wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
+  )[0];
+  return blocks(v, c, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
+}
+
+/** add_terms over the starts start0 + j * step, j < count (a dense chart):
+ * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
+export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNear('offset', offset);
+  checkNear('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkBase(base);
+  checkWork('add_terms_sweep', Math.max(q.length, 1) * count);
+  const end = start0 + Math.max(count - 1, 0) * step;
+  checkNear('start0 + (count - 1) * step', end);
+  checkNear('start0 + (count - 1) * step + offset', end + offset);
+  checkNear('start0 + offset', start0 + offset);
+  const v = run('add_terms_sweep', [q, k], [[5 * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  )[0];
+  return blocks(v, count, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
+}
+
+/** Per distance r: { score: rope_score(q, k, r, 0), mean: the mean of
+ * rope_score(v, v, r, 0) over `samples` random vectors from seed, bound:
+ * RoFormer's relative upper bound }. */
+export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNearList('distances', distances);
+  checkInt('samples', samples, 1, MAX_COUNT);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  checkBase(base);
+  const cost = Math.max(q.length, 1);
+  checkWork('decay (dimension x distances)', cost * distances.length);
+  checkWork('decay (dimension x samples)', cost * samples);
+  const c = distances.length;
+  const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
+    wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
+  )[0];
+  return blocks(v, c, ['score', 'mean', 'bound']);
+}
+
+/** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
+export function cos_grid(d, positions, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkNearList('positions', positions);
+  checkBase(base);
+  const h = Math.floor(d / 2);
+  const c = positions.length;
+  checkWork('cos_grid', h * c);
+  const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
+    wasm.rope_cos_grid(d, pp, c, base, out),
+  )[0];
+  return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
+}
+
+/** [q, k], d values each, uniform in [-1, 1) from splitmix64 seeded with seed. */
+export function random_vectors(d, seed) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  return run('random_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
+    wasm.rope_random_vectors(d, seed, q, k),
+  );
+}
+
+/** Every integer start in [from, to] in `bins` consecutive runs; per bin
+ * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
+export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkNear('offset', offset);
+  checkNear('from', from);
+  checkNear('to', to);
+  checkBase(base);
+  const starts = Math.floor(to) - Math.ceil(from) + 1;
+  if (!(starts >= 1)) {
+    throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
+  }
+  checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
+  checkWork('offset_envelope', Math.max(q.length, 1) * starts);
+  checkNear('from + offset', Math.ceil(from) + offset);
+  checkNear('to + offset', Math.floor(to) + offset);
+  const v = run('offset_envelope', [q, k], [[6 * bins, 'f64']], (pq, pk, out) =>
+    wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
+  )[0];
+  return blocks(v, bins, ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max']);
+}
