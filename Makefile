@@ -34,7 +34,8 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js web/formulas_gen.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js web/vendor/chartjs-chart-matrix.min.js \
+            web/formulas_gen.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
@@ -108,6 +109,11 @@ web/formulas_gen.js: tools/formulas.mjs node_modules/chart.js/dist/chart.umd.js
 web/vendor/chart.umd.js: node_modules/chart.js/dist/chart.umd.js
 	mkdir -p web/vendor
 	cp $< $@
+
+# The heatmap's matrix controller (MIT); its UMD build registers itself with window.Chart.
+web/vendor/chartjs-chart-matrix.min.js: node_modules/chart.js/dist/chart.umd.js
+	mkdir -p web/vendor
+	cp node_modules/chartjs-chart-matrix/dist/chartjs-chart-matrix.min.js $@
 
 node_modules/chart.js/dist/chart.umd.js: package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -16,6 +16,7 @@ const BUDGET = 350 * 1024;
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
   chart: '<script src="vendor/chart.umd.js"></script>',
+  matrix: '<script src="vendor/chartjs-chart-matrix.min.js"></script>',
   app: '<script type="module" src="app.js"></script>',
 };
 
@@ -77,10 +78,11 @@ function dropModulePreloads(html) {
 }
 
 async function main() {
-  const [source, css, chart, script] = await Promise.all([
+  const [source, css, chart, matrix, script] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
+    readFile(join(web, 'vendor', 'chartjs-chart-matrix.min.js'), 'utf8'),
     bundle(),
   ]);
 
@@ -96,23 +98,26 @@ async function main() {
 
   // The single file: everything inline, each inline script and the style allowed by its
   // hash (no 'unsafe-inline'); the rest of the policy is the page's.
-  const [chartJs, appJs, styleCss] = [scriptText(chart), scriptText(script), styleText(css)];
+  const [chartJs, matrixJs, appJs, styleCss] = [scriptText(chart), scriptText(matrix), scriptText(script), styleText(css)];
   const policy = CSP_META.exec(html)[1];
   let single = setPolicy(html, withDirectives(policy, {
-    'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
+    'script-src': `${sha256(chartJs)} ${sha256(matrixJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
     'style-src': sha256(styleCss),
   }));
   single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
+  single = swap(single, TAGS.matrix, `<script>${matrixJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);
   written.push([join(out, 'ropescope.html'), single]);
 
   for (const [path, text] of written) await writeFile(path, text);
   await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
+  await copyFile(join(web, 'vendor', 'chartjs-chart-matrix.min.js'), join(folder, 'vendor', 'chartjs-chart-matrix.min.js'));
 
   const size = (text) => Buffer.byteLength(text);
   const rows = [...written.map(([path, text]) => [path, size(text)]),
-    [join(folder, 'vendor', 'chart.umd.js'), size(chart)]];
+    [join(folder, 'vendor', 'chart.umd.js'), size(chart)],
+    [join(folder, 'vendor', 'chartjs-chart-matrix.min.js'), size(matrix)]];
   for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
   const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
   const singleBytes = size(single);

@@ -39,3 +39,6 @@ export function list(items) {
   if (items.length < 2) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
+
+/** "1 pair", "3 pairs": a count with its noun in the right number (nouns ending in -s not needed). */
+export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
