@@ -483,13 +483,15 @@ export function build_report_markdown(options) {
 // One wasm call per explainer figure (c_src/explain.h, docs/EXPLAIN.md).
 // Layouts are explain.h's planar blocks, handed out as named plain arrays.
 
-export const MAX_POSITION = 1e10; // ROPE_MAX_POSITION in rope.h
-export const MAX_WORK = 268435456; // ROPE_MAX_WORK in rope.h
+// rope.h's ROPE_MAX_POSITION and ROPE_MAX_WORK, checked here so the message
+// names the parameter (the core's code would not).
+const EXPLAIN_MAX_POSITION = 1e10;
+const EXPLAIN_MAX_WORK = 268435456;
 
 // A finite position, gap or distance within MAX_POSITION.
 function checkNear(name, value) {
   checkFinite(name, value);
-  if (Math.abs(value) > MAX_POSITION) {
+  if (Math.abs(value) > EXPLAIN_MAX_POSITION) {
     throw new RangeError(
       `${name} must be within ±1e10 (beyond it doubles no longer resolve the angle), got ${show(value)}`,
     );
@@ -504,14 +506,17 @@ function checkNearList(name, value) {
 }
 
 function checkWork(name, work) {
-  if (work > MAX_WORK) {
-    throw new RangeError(`${name} is too much work for one call (${work} > ${MAX_WORK})`);
+  if (work > EXPLAIN_MAX_WORK) {
+    throw new RangeError(`${name} is too much work for one call (${work} > ${EXPLAIN_MAX_WORK})`);
   }
 }
 
+// A 2-D vector [x0, x1].
 function checkPair(name, value) {
-  checkList(name, value, 2, 2);
-  return value;
+  if (isArrayLike(value) && value.length !== 2) {
+    throw new RangeError(`${name} must have exactly 2 elements, got ${value.length}`);
+  }
+  return checkList(name, value, 2, 2);
 }
 
 function checkVectors(q, k) {

@@ -299,6 +299,47 @@ const EXPORTS = {
   norm_gaps: { args: [Q8, [0, 1, 7], 500], params: [['vec', 'vec'], ['positions', 'list'], ['base', 'base']] },
 };
 
+// The explainer bindings (docs/EXPLAIN.md), with the two kinds of value only they take.
+Object.assign(BAD, {
+  pair: ['abc', '<script>', null, undefined, {}, 5, { at: 1, value: NaN }, { at: 0, value: 'abc' },
+    { at: 1, value: null }, { length: 3 }, { length: 1 }],
+  seed: [...NOT_NUMBERS, -1, 2.5, 2 ** 32, undefined],
+});
+Object.assign(EXPORTS, {
+  pair_example: {
+    args: [[0.9, 0.4], [0.3, -0.2], 3, 7, 0.1],
+    params: [['q', 'pair'], ['k', 'pair'], ['m', 'num'], ['n', 'num'], ['theta', 'num']],
+  },
+  pair_terms: {
+    args: [Q8, K8, 5, 3, 500],
+    params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
+  },
+  add_terms: {
+    args: [Q8, K8, 2, [3, 10, 100], 500],
+    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['starts', 'list'], ['base', 'base']], pair: [0, 1],
+  },
+  add_terms_sweep: {
+    args: [Q8, K8, 2, 0, 0.5, 16, 500],
+    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['start0', 'num'], ['step', 'num'],
+      ['count', 'count'], ['base', 'base']],
+    pair: [0, 1],
+  },
+  decay: {
+    args: [Q8, K8, [1, 10, 1e6], 5, 7, 500],
+    params: [['q', 'vec'], ['k', 'vec'], ['distances', 'list'], ['samples', 'count'], ['seed', 'seed'],
+      ['base', 'base']],
+    pair: [0, 1],
+  },
+  cos_grid: { args: [8, [0, 1, 7], 500], params: [['d', 'dim'], ['positions', 'list'], ['base', 'base']] },
+  random_vectors: { args: [8, 7], params: [['d', 'dim'], ['seed', 'seed']] },
+  offset_envelope: {
+    args: [Q8, K8, 2, 0, 100, 4, 500],
+    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['from', 'num'], ['to', 'num'], ['bins', 'count'],
+      ['base', 'base']],
+    pair: [0, 1],
+  },
+});
+
 function expectRejected(call, name, show, what) {
   let error;
   try {
