@@ -34,8 +34,7 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.umd.js web/vendor/chartjs-chart-matrix.min.js \
-            web/formulas_gen.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.js web/formulas_gen.js
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
@@ -106,14 +105,11 @@ web/rope_consts.js: c_src/rope.h c_src/report.h tools/consts.mjs
 web/formulas_gen.js: tools/formulas.mjs node_modules/chart.js/dist/chart.umd.js
 	$(NODE) tools/formulas.mjs $@
 
-web/vendor/chart.umd.js: node_modules/chart.js/dist/chart.umd.js
+# Chart.js with only the controllers, elements, scales and plugins the figures use.
+web/vendor/chart.js: tools/chart_entry.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor
-	cp $< $@
-
-# The heatmap's matrix controller (MIT); its UMD build registers itself with window.Chart.
-web/vendor/chartjs-chart-matrix.min.js: node_modules/chart.js/dist/chart.umd.js
-	mkdir -p web/vendor
-	cp node_modules/chartjs-chart-matrix/dist/chartjs-chart-matrix.min.js $@
+	npx --no-install esbuild $< --bundle --format=iife --minify --target=es2020 \
+	  --legal-comments=eof --log-level=warning --outfile=$@
 
 node_modules/chart.js/dist/chart.umd.js: package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -1,5 +1,5 @@
 // make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
-//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
+//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -15,8 +15,7 @@ const BUDGET = 350 * 1024;
 
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
-  chart: '<script src="vendor/chart.umd.js"></script>',
-  matrix: '<script src="vendor/chartjs-chart-matrix.min.js"></script>',
+  chart: '<script src="vendor/chart.js"></script>',
   app: '<script type="module" src="app.js"></script>',
 };
 
@@ -78,11 +77,10 @@ function dropModulePreloads(html) {
 }
 
 async function main() {
-  const [source, css, chart, matrix, script] = await Promise.all([
+  const [source, css, chart, script] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
-    readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
-    readFile(join(web, 'vendor', 'chartjs-chart-matrix.min.js'), 'utf8'),
+    readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     bundle(),
   ]);
 
@@ -98,26 +96,23 @@ async function main() {
 
   // The single file: everything inline, each inline script and the style allowed by its
   // hash (no 'unsafe-inline'); the rest of the policy is the page's.
-  const [chartJs, matrixJs, appJs, styleCss] = [scriptText(chart), scriptText(matrix), scriptText(script), styleText(css)];
+  const [chartJs, appJs, styleCss] = [scriptText(chart), scriptText(script), styleText(css)];
   const policy = CSP_META.exec(html)[1];
   let single = setPolicy(html, withDirectives(policy, {
-    'script-src': `${sha256(chartJs)} ${sha256(matrixJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
+    'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
     'style-src': sha256(styleCss),
   }));
   single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
-  single = swap(single, TAGS.matrix, `<script>${matrixJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);
   written.push([join(out, 'ropescope.html'), single]);
 
   for (const [path, text] of written) await writeFile(path, text);
-  await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
-  await copyFile(join(web, 'vendor', 'chartjs-chart-matrix.min.js'), join(folder, 'vendor', 'chartjs-chart-matrix.min.js'));
+  await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));
 
   const size = (text) => Buffer.byteLength(text);
   const rows = [...written.map(([path, text]) => [path, size(text)]),
-    [join(folder, 'vendor', 'chart.umd.js'), size(chart)],
-    [join(folder, 'vendor', 'chartjs-chart-matrix.min.js'), size(matrix)]];
+    [join(folder, 'vendor', 'chart.js'), size(chart)]];
   for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
   const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
   const singleBytes = size(single);

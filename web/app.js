@@ -7,6 +7,8 @@ import { setupDefaults, refreshColors } from './charts/theme.js';
 import { lockedMove, renderWorked } from './teach.js';
 import { wireActions, vectorsReadout } from './actions.js';
 
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
 const $ = (id) => document.getElementById(id);
 
 // A base from the log slider, kept to 4 significant digits so links stay readable.
@@ -59,6 +61,7 @@ function render() {
   let model;
   try {
     model = computeModel(state);
+    performance.mark('ropescope:model-end');
   } catch (err) {
     // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
     failed = true;

@@ -38,7 +38,7 @@ export function createCircleChart(canvas, data) {
   };
   const vec = { parsing: false, showLine: true, fill: false, pointRadius: [0, 5], pointHoverRadius: [0, 6] };
   const config = {
-    type: 'scatter',
+    type: 'line',
     data: {
       datasets: [
         { label: 'unit circle', data: [], parsing: false, showLine: true, pointRadius: 0, pointHoverRadius: 0, borderWidth: 1 },
