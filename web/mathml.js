@@ -15,15 +15,12 @@ const ATTRIBUTES = new Set(['xmlns', 'display', 'class', 'mathvariant', 'stretch
   'framespacing', 'rowalign', 'align', 'mathsize', 'mathcolor', 'mathbackground']);
 
 // temml writes a few inline styles (table cell padding, display): a style attribute would be
-// refused by the page's CSP, so each one is moved to the element's CSSOM style instead.
+// refused by the page's CSP (even while parsing), so the markup's style="..." is renamed to
+// data-css="..." before the parse and applied through the element's CSSOM style after it.
 const DECLARATION = /^\s*([a-z-]+)\s*:\s*([^;]+?)\s*$/;
 
 function check(node, name) {
   for (const el of [node, ...node.querySelectorAll('*')]) {
-    if (el.hasAttribute('style')) {
-      el.setAttribute('data-css', el.getAttribute('style'));
-      el.removeAttribute('style');
-    }
     if (el.namespaceURI !== MATHML_NS || !ELEMENTS.has(el.localName)) {
       throw new Error(`formula ${name}: <${el.localName}> is not allowed`);
     }
@@ -36,7 +33,8 @@ function check(node, name) {
 /** The <math> element of formula `name`, labelled with its TeX for screen readers that lack MathML. */
 export function formula(name) {
   if (!Object.hasOwn(FORMULAS, name)) throw new Error(`no formula named ${name}`);
-  const doc = new DOMParser().parseFromString(FORMULAS[name], 'text/html');
+  const markup = FORMULAS[name].replace(/ style="/g, ' data-css="');
+  const doc = new DOMParser().parseFromString(markup, 'text/html');
   const math = doc.body.firstElementChild;
   if (!math || doc.body.children.length !== 1) throw new Error(`formula ${name}: not one <math> element`);
   check(math, name);

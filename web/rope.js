@@ -497,8 +497,9 @@ export function build_report_markdown(options) {
 const EXPLAIN_MAX_POSITION = 1e10;
 const EXPLAIN_MAX_WORK = 268435456;
 
-// A finite position, gap or distance within MAX_POSITION.
-function checkNear(name, value) {
+// A finite position, gap or distance within MAX_POSITION. (The explainer's checks name one
+// argument, not the call: their own names keep them apart from checkNear / checkWork above.)
+function checkNearOne(name, value) {
   checkFinite(name, value);
   if (Math.abs(value) > EXPLAIN_MAX_POSITION) {
     throw new RangeError(
@@ -508,13 +509,13 @@ function checkNear(name, value) {
   return value;
 }
 
-function checkNearList(name, value) {
+function checkNearListOne(name, value) {
   checkPositions(name, value);
-  for (let j = 0; j < value.length; j++) checkNear(`${name}[${j}]`, value[j]);
+  for (let j = 0; j < value.length; j++) checkNearOne(`${name}[${j}]`, value[j]);
   return value;
 }
 
-function checkWork(name, work) {
+function checkWorkOne(name, work) {
   if (work > EXPLAIN_MAX_WORK) {
     throw new RangeError(`${name} is too much work for one call (${work} > ${EXPLAIN_MAX_WORK})`);
   }
@@ -544,8 +545,8 @@ const blocks = (flat, size, names) =>
 export function pair_example(q, k, m, n, theta) {
   checkPair('q', q);
   checkPair('k', k);
-  checkNear('m', m);
-  checkNear('n', n);
+  checkNearOne('m', m);
+  checkNearOne('n', n);
   checkFinite('theta', theta);
   const v = run('pair_example', [], [[11, 'f64']], (out) =>
     wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
@@ -561,8 +562,8 @@ export function pair_example(q, k, m, n, theta) {
  * product) and score (rope_score itself). */
 export function pair_terms(q, k, m, n, base = THETA_BASE) {
   checkVectors(q, k);
-  checkNear('m', m);
-  checkNear('n', n);
+  checkNearOne('m', m);
+  checkNearOne('n', n);
   checkBase(base);
   const h = Math.floor(q.length / 2);
   const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
@@ -575,11 +576,11 @@ export function pair_terms(q, k, m, n, base = THETA_BASE) {
  * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
 export function add_terms(q, k, offset, starts, base = THETA_BASE) {
   checkVectors(q, k);
-  checkNear('offset', offset);
-  checkNearList('starts', starts);
+  checkNearOne('offset', offset);
+  checkNearListOne('starts', starts);
   checkBase(base);
-  checkWork('add_terms', Math.max(q.length, 1) * starts.length);
-  starts.forEach((s, j) => checkNear(`starts[${j}] + offset`, s + offset));
+  checkWorkOne('add_terms', Math.max(q.length, 1) * starts.length);
+  starts.forEach((s, j) => checkNearOne(`starts[${j}] + offset`, s + offset));
   const c = starts.length;
   const v = run('add_terms', [q, k, starts], [[5 * c, 'f64']], (pq, pk, ps, out) =>
     wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
@@ -591,16 +592,16 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
  * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
 export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
   checkVectors(q, k);
-  checkNear('offset', offset);
-  checkNear('start0', start0);
+  checkNearOne('offset', offset);
+  checkNearOne('start0', start0);
   checkFinite('step', step);
   checkInt('count', count, 0, MAX_COUNT);
   checkBase(base);
-  checkWork('add_terms_sweep', Math.max(q.length, 1) * count);
+  checkWorkOne('add_terms_sweep', Math.max(q.length, 1) * count);
   const end = start0 + Math.max(count - 1, 0) * step;
-  checkNear('start0 + (count - 1) * step', end);
-  checkNear('start0 + (count - 1) * step + offset', end + offset);
-  checkNear('start0 + offset', start0 + offset);
+  checkNearOne('start0 + (count - 1) * step', end);
+  checkNearOne('start0 + (count - 1) * step + offset', end + offset);
+  checkNearOne('start0 + offset', start0 + offset);
   const v = run('add_terms_sweep', [q, k], [[5 * count, 'f64']], (pq, pk, out) =>
     wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
   )[0];
@@ -612,13 +613,13 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
  * RoFormer's relative upper bound }. */
 export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   checkVectors(q, k);
-  checkNearList('distances', distances);
+  checkNearListOne('distances', distances);
   checkInt('samples', samples, 1, MAX_COUNT);
   checkInt('seed', seed, 0, 2 ** 32 - 1);
   checkBase(base);
   const cost = Math.max(q.length, 1);
-  checkWork('decay (dimension x distances)', cost * distances.length);
-  checkWork('decay (dimension x samples)', cost * samples);
+  checkWorkOne('decay (dimension x distances)', cost * distances.length);
+  checkWorkOne('decay (dimension x samples)', cost * samples);
   const c = distances.length;
   const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
     wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
@@ -629,11 +630,11 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
 /** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
 export function cos_grid(d, positions, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
-  checkNearList('positions', positions);
+  checkNearListOne('positions', positions);
   checkBase(base);
   const h = Math.floor(d / 2);
   const c = positions.length;
-  checkWork('cos_grid', h * c);
+  checkWorkOne('cos_grid', h * c);
   const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
     wasm.rope_cos_grid(d, pp, c, base, out),
   )[0];
@@ -653,18 +654,18 @@ export function random_vectors(d, seed) {
  * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
 export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
   checkVectors(q, k);
-  checkNear('offset', offset);
-  checkNear('from', from);
-  checkNear('to', to);
+  checkNearOne('offset', offset);
+  checkNearOne('from', from);
+  checkNearOne('to', to);
   checkBase(base);
   const starts = Math.floor(to) - Math.ceil(from) + 1;
   if (!(starts >= 1)) {
     throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
   }
   checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
-  checkWork('offset_envelope', Math.max(q.length, 1) * starts);
-  checkNear('from + offset', Math.ceil(from) + offset);
-  checkNear('to + offset', Math.floor(to) + offset);
+  checkWorkOne('offset_envelope', Math.max(q.length, 1) * starts);
+  checkNearOne('from + offset', Math.ceil(from) + offset);
+  checkNearOne('to + offset', Math.floor(to) + offset);
   const v = run('offset_envelope', [q, k], [[6 * bins, 'f64']], (pq, pk, out) =>
     wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
   )[0];

@@ -5,6 +5,8 @@ import { colors, axis, baseOptions } from './theme.js';
 import { makeChart } from './figure.js';
 import { num } from '../format.js';
 
+// Ticks at the round values only (the axis ends at ±reach, not a round number).
+const tick = (value) => (Math.abs(value * 2 - Math.round(value * 2)) < 1e-9 ? num(value) : '');
 const arrow = ([x, y]) => [{ x: 0, y: 0 }, { x, y }];
 
 function fill(target, data, c) {
@@ -19,22 +21,21 @@ function fill(target, data, c) {
     set.borderColor = color;
     set.backgroundColor = color;
   }
-  // Square axes that hold the unit circle and both vectors.
-  const reach = Math.max(1, ...[...data.q, ...data.k].map(Math.abs)) * 1.1;
+  // Square axes that hold the unit circle and both vectors (|x| + |y| is at least the length).
+  const reach = Math.max(1, Math.abs(data.q[0]) + Math.abs(data.q[1]), Math.abs(data.k[0]) + Math.abs(data.k[1])) * 1.05;
   for (const scale of [target.options.scales.x, target.options.scales.y]) Object.assign(scale, { min: -reach, max: reach });
 }
 
 export function createCircleChart(canvas, data) {
   const c = colors();
   const options = baseOptions(c);
-  options.aspectRatio = 1;
   options.plugins.tooltip.callbacks = {
     label: (item) => `${item.dataset.label}: (${num(item.parsed.x)}, ${num(item.parsed.y)})`,
   };
   options.plugins.tooltip.filter = (item) => item.dataIndex > 0 || item.datasetIndex === 0;
   options.scales = {
-    x: axis(c, 'first coordinate of the pair', { type: 'linear', ticks: { maxTicksLimit: 7 } }),
-    y: axis(c, 'second coordinate of the pair', { type: 'linear', ticks: { maxTicksLimit: 7 } }),
+    x: axis(c, 'first coordinate of the pair', { type: 'linear', ticks: { stepSize: 0.5, callback: tick } }),
+    y: axis(c, 'second coordinate of the pair', { type: 'linear', ticks: { stepSize: 0.5, callback: tick } }),
   };
   const vec = { parsing: false, showLine: true, fill: false, pointRadius: [0, 5], pointHoverRadius: [0, 6] };
   const config = {

@@ -39,7 +39,10 @@ export function createHeatmapChart(canvas, data) {
     label: (item) => `pair ${item.raw.pair}, position ${item.raw.x}: cos = ${num(item.raw.v, 4)}`,
   };
   options.scales = {
-    x: axis(c, 'position p', { type: 'linear', offset: false, ticks: { maxRotation: 0 }, grid: { display: false } }),
+    x: axis(c, 'position p', {
+      type: 'linear', offset: false, grid: { display: false },
+      ticks: { maxRotation: 0, callback: (value) => (Number.isInteger(value) ? String(value) : '') },
+    }),
     y: axis(c, 'pair i (fast at the top, slow at the bottom)', {
       type: 'linear', reverse: true, offset: false, ticks: { autoSkip: true, maxTicksLimit: 12 }, grid: { display: false },
     }),
