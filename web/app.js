@@ -182,8 +182,8 @@ function writeUrl() {
 function acceptAll(values) {
   for (const [name, value] of Object.entries(values)) {
     state[name] = value;
-    setMessage(name, '');
     if (CONTROLS[name]) {
+      setMessage(name, '');
       syncRange(name);
       syncBox(name);
     }

@@ -57,10 +57,12 @@ export function slowCaption(state, model) {
   const { pairs, slow } = model;
   const verb = (n) => (n === 1 ? 'is' : 'are');
   const now = state.gap >= 1
-    ? `At gap ${position(state.gap)}, ${slow.now} of ${count(pairs, 'pair')} ${verb(slow.now)} not yet wrapped` +
-      ' (under one turn: wavelength longer than the gap).'
-    : `Gap ${position(state.gap)} is below 1, left of this log axis; there all ${count(slow.now, 'pair')}` +
-      ` ${verb(slow.now)} under one turn.`;
+    ? `At gap ${position(state.gap)}, ${pairs === 1
+      ? `the only pair ${slow.now === 1 ? 'has not wrapped yet' : 'has wrapped'}`
+      : `${slow.now} of ${pairs} pairs ${verb(slow.now)} not yet wrapped`}` +
+      ' (not wrapped: under one turn, wavelength longer than the gap).'
+    : `Gap ${position(state.gap)} is below 1, left of this log axis; there ` +
+      `${slow.now === 1 ? 'the only pair is' : `all ${slow.now} pairs are`} under one turn.`;
   const gone = slow.counts.findIndex((c) => c === 0);
   const left = slow.counts[slow.counts.length - 1];
   const end = gone >= 0

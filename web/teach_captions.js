@@ -82,15 +82,21 @@ export function decayLabel(state, model) {
 
 export function heatmapCaption(state, model) {
   const h = model.explain.heat;
-  const shown = h.pairs.length === model.pairs
-    ? `all ${count(model.pairs, 'pair')}`
-    : `${h.pairs.length} of the ${model.pairs} pairs, evenly spaced`;
+  const shown = model.pairs === 1 ? 'the only pair'
+    : h.pairs.length === model.pairs ? `all ${model.pairs} pairs`
+      : `${h.pairs.length} of the ${model.pairs} pairs, evenly spaced`;
+  const width = h.positions.length;
   const last = h.pairs[h.pairs.length - 1];
   const wavelength = (2 * Math.PI) / h.thetas[h.thetas.length - 1];
-  return `Rows: ${shown}; columns: positions ${h.positions[0]} to ${h.positions[h.positions.length - 1]}.` +
-    ` Pair 0 turns 1 rad per position and changes colour every few columns (wavelength 2π ≈ 6.283);` +
-    ` pair ${last} has a wavelength of ${num(wavelength)} positions, so it keeps one colour across the` +
-    ' whole width. Fast pairs tell neighbouring positions apart; slow pairs tell far ones apart.';
+  const slow = last === 0 ? ''
+    : wavelength > width
+      ? ` Pair ${last} has a wavelength of ${num(wavelength)} positions, so it keeps nearly one colour across` +
+        ' the whole width.'
+      : ` Even pair ${last}, the slowest, turns once every ${num(wavelength)} positions: at this dim and base` +
+        ` no pair stays one colour across ${width} positions.`;
+  return `Rows: ${shown}; columns: positions ${h.positions[0]} to ${h.positions[width - 1]}.` +
+    ' Pair 0 turns 1 rad per position and changes colour every few columns (wavelength 2π ≈ 6.283).' +
+    `${slow} Fast pairs tell neighbouring positions apart; slow pairs tell far ones apart.`;
 }
 
 export function heatmapLabel(state, model) {
