@@ -4,7 +4,8 @@
 //
 //   cold load      'ropescope:first-chart' mark after navigation start, median of 9 fresh loads
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
-//                  at the defaults and at ?dim=1024&n=4096
+//                  at the defaults and at ?dim=1024&n=4096, in a 900 px window and in one as
+//                  tall as the page (every figure on screen, none drawn lazily)
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
 //   wasm size      build/rope.wasm
 import { existsSync, statSync } from 'node:fs';
@@ -79,13 +80,19 @@ async function coldLoads(browser, url, count) {
 }
 
 /** ropescope:update durations over a sweep of #gap through `steps` values, one frame each. */
-async function sweep(browser, url, steps) {
+async function sweep(browser, url, steps, { everyFigure = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
   await waitFirstChart(page);
+  if (everyFigure) {
+    // A window as tall as the page: every figure is on screen, so every update draws them all.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: 1280, height });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+  }
   const result = await page.evaluate(async (count) => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     const slider = document.getElementById('gap');
@@ -167,8 +174,10 @@ async function main() {
         distFirst <= 300));
     }
 
-    for (const [name, query, goal] of [['defaults', '', 16], ['dim 1024, n 4096', '?dim=1024&n=4096', 33]]) {
-      const { measures, frames } = await sweep(browser, server.url + query, SWEEP_STEPS);
+    for (const [name, query, goal, everyFigure] of [['defaults', '', 16, false],
+      ['defaults, every figure on screen', '', 16, true], ['dim 1024, n 4096', '?dim=1024&n=4096', 33, false],
+      ['dim 1024, n 4096, every figure on screen', '?dim=1024&n=4096', 33, true]]) {
+      const { measures, frames } = await sweep(browser, server.url + query, SWEEP_STEPS, { everyFigure });
       const p50 = quantile(measures, 0.5);
       const p95 = quantile(measures, 0.95);
       console.log(`sweep at ${name}: ${measures.length} updates measured; input-to-next-frame p50 ` +

@@ -60,7 +60,7 @@ export function slowCaption(state, model) {
     ? `At gap ${position(state.gap)}, ${pairs === 1
       ? `the only pair ${slow.now === 1 ? 'has not wrapped yet' : 'has wrapped'}`
       : `${slow.now} of ${pairs} pairs ${verb(slow.now)} not yet wrapped`}` +
-      ' (not wrapped: under one turn, wavelength longer than the gap).'
+      ' (still under one turn: the wavelength is longer than the gap).'
     : `Gap ${position(state.gap)} is below 1, left of this log axis; there ` +
       `${slow.now === 1 ? 'the only pair is' : `all ${slow.now} pairs are`} under one turn.`;
   const gone = slow.counts.findIndex((c) => c === 0);

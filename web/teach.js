@@ -80,7 +80,8 @@ export function workedSection() {
   return el('section', { class: 'card worked', id: 'worked', 'aria-labelledby': 'worked-title' },
     el('h2', { id: 'worked-title' }, 'The blog’s worked numbers, three ways'),
     el('p', { class: 'lookfor' },
-      'A 2-D word vector (the blog’s cat = [0.9, 0.4]) used as both query and key, one pair with θ = 0.1. ' +
+      'One pair with its own θ. The defaults are the blog’s: the word vector cat = [0.9, 0.4] as both query and ' +
+      'key, θ = 0.1, cat at 3 and at 7. ' +
       'The score is computed by rotating and taking the dot product, then by the formula, then again with ' +
       'both words moved along by s. Change any input (Enter or leaving the box applies it).'),
     inputs, out,

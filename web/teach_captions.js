@@ -51,8 +51,9 @@ export function additiveCaption(state, model) {
   return `Every start from ${a.start0} to ${last}. q·k stays at ${num(a.qk[0])} (no position in it) and` +
     ` P[m]·P[n] at ${num(a.pm_pn[0])} (it depends on the gap only). The cross terms move with the start:` +
     ` q·P[n] from ${num(pnLo)} to ${num(pnHi)}, P[m]·k from ${num(mkLo)} to ${num(mkHi)}. So their sum,` +
-    ` the additive score, moves from ${num(tLo)} to ${num(tHi)} at a fixed gap. It sits far from the RoPE` +
-    ` score mostly because P[m]·P[n] adds up one cosine per pair (up to ${count(model.pairs, 'pair')}).`;
+    ` the additive score, moves from ${num(tLo)} to ${num(tHi)} at a fixed gap. It sits far above the RoPE` +
+    ` score at this gap (${num(model.explain.terms.score)}) because P[m]·P[n] adds one cosine per pair, and at` +
+    ` a small gap most of those ${model.pairs} cosines are close to 1.`;
 }
 
 export function additiveLabel(state, model) {
@@ -68,8 +69,9 @@ export function decayCaption(state, model) {
   const vectors = state.seed === 0 ? 'the demo vectors' : `the random q, k of seed ${state.seed}`;
   return `Mean over ${DECAY_SAMPLES} random vectors, each scored against itself (a key that matches its` +
     ` query): ${num(d.mean[i1])} at distance 1, ${num(d.mean[i3])} at 1000, ${num(d.mean[i6])} at 10⁶.` +
-    ` RoFormer's bound falls from ${num(d.bound[i1])} to ${num(d.bound[i3])} and ${num(d.bound[i6])}:` +
-    ' the fast pairs\' cosines lose step with each other and cancel. With' +
+    ` RoFormer's bound: ${num(d.bound[i1])} at distance 1, ${num(d.bound[i3])} at 1000,` +
+    ` ${num(d.bound[i6])} at 10⁶. Both fall because the fast pairs' cosines lose step with each other and` +
+    ' cancel; only the slow pairs keep adding up. With' +
     ` ${vectors} (not matched) the score only swings around 0. Past position ~${ACCURATE_UP_TO} the angles` +
     ' carry the rounding error of floating point.';
 }

@@ -45,7 +45,7 @@ export function createDecayChart(canvas, data) {
   };
   const legend = [
     { text: 'q at r, k at 0 (this page’s vectors)', mark: 'line', color: 'var(--c-rope)' },
-    { text: `mean of v at r · v at 0 over ${data.samples} random v`, mark: 'line', color: 'var(--c-slow)' },
+    { text: `mean score of a random vector against itself, r apart (${data.samples} samples)`, mark: 'line', color: 'var(--c-slow)' },
     { text: 'RoFormer’s relative upper bound', mark: 'dash', color: 'var(--c-mark)' },
   ];
   return makeChart(canvas, { config, data, fill, legend });
