@@ -2,7 +2,6 @@
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
 import { PARAM, PARAMS, PRESETS } from './state.js';
-import { formula } from './mathml.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,7 +87,10 @@ export function vectorsReadout(state) {
   if (state.seed === 0) {
     const p = document.createElement('p');
     p.textContent = 'The demo vectors, entry j of each (j = 0 … dim − 1):';
-    box.replaceChildren(p, formula('demo_vectors'));
+    const f = document.createElement('p');
+    f.className = 'demo-formula';
+    f.textContent = 'q[j] = cos(0.7·j + 0.3),  k[j] = sin(0.4·j + 1.1)';
+    box.replaceChildren(p, f);
   } else {
     const p = document.createElement('p');
     p.textContent = `Random q and k from seed ${state.seed}: every entry uniform in [−1, 1). ` +

@@ -5,6 +5,7 @@ import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 import { lockedMove, renderWorked } from './teach.js';
+import { fillFormulas } from './mathml.js';
 import { wireActions, vectorsReadout } from './actions.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
@@ -198,6 +199,7 @@ function acceptAll(values) {
 
 // Printing: every figure made and drawn at the current settings, on screen or not.
 function drawAll() {
+  fillFormulas();
   ensureCharts(true);
   for (const name of Object.keys(charts)) {
     hidden.delete(name);

@@ -2,7 +2,8 @@
 // tools/formulas.mjs). The markup is trusted, but it still goes through an inert
 // parse and an allow-list: only MathML elements and presentation attributes reach
 // the page, so a bad build can break a formula but never run code.
-import { FORMULAS, FORMULA_TEX } from './formulas_gen.js';
+// The formulas (19 KB) load when the first one nears the screen, or before printing:
+// the first chart does not wait for them.
 
 const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const ELEMENTS = new Set(['math', 'semantics', 'annotation', 'mrow', 'mi', 'mn', 'mo', 'mtext', 'mspace',
@@ -31,7 +32,7 @@ function check(node, name) {
 }
 
 /** The <math> element of formula `name`, labelled with its TeX for screen readers that lack MathML. */
-export function formula(name) {
+function formula({ FORMULAS, FORMULA_TEX }, name) {
   if (!Object.hasOwn(FORMULAS, name)) throw new Error(`no formula named ${name}`);
   const markup = FORMULAS[name].replace(/ style="/g, ' data-css="');
   const doc = new DOMParser().parseFromString(markup, 'text/html');
@@ -50,6 +51,35 @@ export function formula(name) {
   return node;
 }
 
+let loading = null;
+const slots = new Set();
+let observer = null;
+
+/** Loads the formulas once and fills every slot made so far. */
+export function fillFormulas() {
+  if (!loading) loading = import('./formulas_gen.js');
+  return loading.then((table) => {
+    for (const slot of slots) slot.replaceChildren(formula(table, slot.dataset.formula));
+    slots.clear();
+    observer?.disconnect();
+  });
+}
+
+// A placeholder for formula `name`, filled when it comes within 600 px of the screen.
+function slot(name) {
+  const node = document.createElement('div');
+  node.className = 'formula-slot';
+  node.dataset.formula = name;
+  slots.add(node);
+  if (!observer && typeof IntersectionObserver === 'function') {
+    observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) fillFormulas();
+    }, { rootMargin: '600px' });
+  }
+  observer?.observe(node);
+  return node;
+}
+
 /** A block of formulas with a line of text before each: [[text, name], ...]. */
 export function formulaBlock(title, items) {
   const box = document.createElement('div');
@@ -60,7 +90,7 @@ export function formulaBlock(title, items) {
   for (const [text, name] of items) {
     const p = document.createElement('p');
     p.textContent = text;
-    box.append(p, formula(name));
+    box.append(p, slot(name));
   }
   return box;
 }

@@ -1,7 +1,7 @@
 // The explainer's page pieces that are not charts: the rotating pair's controls, the
 // worked example (the blog's numbers, three ways), the formulas beside the figures and
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
-import { formula, formulaBlock } from './mathml.js';
+import { formulaBlock } from './mathml.js';
 import { PARAM } from './state.js';
 
 const el = (tag, props = {}, ...children) => {
@@ -139,4 +139,3 @@ export function lockedMove(name, value, state) {
   return { [name]: state[name] + delta, [other]: state[other] + delta };
 }
 
-export { formula };

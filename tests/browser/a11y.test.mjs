@@ -23,6 +23,7 @@ for (const scheme of ['light', 'dark']) {
     await waitReady(page, ['flatness']);
     await page.evaluate(() => window.ropescope.drawAll());
     await waitReady(page, ALL);
+    await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
     // A bad typed value and a pending one: their messages are part of the page too.
     await page.fill('#gap-num', 'abc');
     await page.press('#gap-num', 'Enter');

@@ -373,7 +373,8 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
   await fresh.close();
   await afterUpdate(page, () => page.click('#demo-vectors'));
   assert.equal((await state()).seed, undefined, 'seed 0 (the demo vectors) is left out of the URL');
-  assert.ok(await page.locator('#vectors-readout math').count() === 1, 'the demo vectors\' formula is shown');
+  assert.match(await text(page, '#vectors-readout'), /q\[j\] = cos\(0\.7·j \+ 0\.3\),\s+k\[j\] = sin\(0\.4·j \+ 1\.1\)/,
+    'the demo vectors\' formula is shown');
 
   await afterUpdate(page, () => page.click('#reset'));
   assert.deepEqual(await state(), { dim: '64', base: '10000', gap: '2', from: '0', to: '4096', n: '512' });
@@ -403,6 +404,9 @@ test('printing_should_draw_every_figure_at_the_current_settings', async () => {
   // Off-screen charts may be stale; beforeprint brings every one up to date and draws it.
   await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
   await waitReady(page, ALL);
+  // The formulas (loaded lazily) are in place too: the derivation beside the per-pair terms.
+  await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
+  assert.equal(await page.locator('#fig-terms .formulas math').count(), 4, 'the derivation is typeset (MathML)');
   const drawn = await page.evaluate((names) => names.map((name) => {
     const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
     return { name, bars: chart.getDatasetMeta(0).data.length };

@@ -11,20 +11,23 @@ function parseHex(hex) {
   const h = hex.replace('#', '');
   return [0, 2, 4].map((j) => parseInt(h.slice(j, j + 2), 16));
 }
-function shade(c, v) {
+// One colour string per cell, made once per data (a scriptable colour per cell costs ~50x more).
+function shades(c, cells) {
   const [lo, mid, hi] = [parseHex(c.add), parseHex(c.surface), parseHex(c.rope)];
-  const [to, t] = v < 0 ? [lo, -v] : [hi, v];
-  const rgb = mid.map((m, j) => Math.round(m + (to[j] - m) * t));
-  return `rgb(${rgb.join(',')})`;
+  return cells.map(({ v }) => {
+    const [to, t] = v < 0 ? [lo, -v] : [hi, v];
+    return `rgb(${Math.round(mid[0] + (to[0] - mid[0]) * t)},${Math.round(mid[1] + (to[1] - mid[1]) * t)},` +
+      `${Math.round(mid[2] + (to[2] - mid[2]) * t)})`;
+  });
 }
 
 function fill(target, data, c) {
   const [cells] = target.data.datasets;
   const rows = data.pairs.length;
   cells.data = data.cells.flatMap((row, r) => row.map((v, p) => ({ x: data.positions[p], y: r, v, pair: data.pairs[r] })));
-  cells.backgroundColor = (ctx) => shade(c, ctx.raw ? ctx.raw.v : 0);
-  cells.width = ({ chart }) => (chart.chartArea ? chart.chartArea.width / data.positions.length : 0);
-  cells.height = ({ chart }) => (chart.chartArea ? chart.chartArea.height / rows : 0);
+  cells.backgroundColor = shades(c, cells.data);
+  cells.columns = data.positions.length;
+  cells.rows = rows;
   Object.assign(target.options.scales.x, { min: data.positions[0] - 0.5, max: data.positions[data.positions.length - 1] + 0.5 });
   Object.assign(target.options.scales.y, { min: -0.5, max: rows - 0.5 });
   target.options.scales.y.ticks.callback = (value) => (Number.isInteger(value) && value < rows ? String(data.pairs[value]) : '');
@@ -47,10 +50,21 @@ export function createHeatmapChart(canvas, data) {
       type: 'linear', reverse: true, offset: false, ticks: { autoSkip: true, maxTicksLimit: 12 }, grid: { display: false },
     }),
   };
+  // Cell size as plain numbers, set once the plot area is known (a scriptable size is resolved
+  // per cell on every update and costs most of the chart's time).
+  const cellSize = {
+    id: 'cellSize',
+    afterLayout(chart) {
+      const [set] = chart.data.datasets;
+      set.width = chart.chartArea.width / set.columns;
+      set.height = chart.chartArea.height / set.rows;
+    },
+  };
   const config = {
     type: 'matrix',
-    data: { datasets: [{ label: 'cos(p·θᵢ)', data: [], parsing: false, borderWidth: 0 }] },
+    data: { datasets: [{ label: 'cos(p·θᵢ)', data: [], parsing: false, borderWidth: 0, width: 0, height: 0 }] },
     options,
+    plugins: [cellSize],
   };
   const legend = [
     { text: 'cos = +1', mark: 'box', color: 'var(--c-rope)' },
