@@ -46,7 +46,7 @@ export const circleNotes = () => formulaBlock('The rotation', [
 /** The derivation beside the per-pair terms. */
 export const termsNotes = () => formulaBlock('Why only the gap is left', [
   ['A rotation transposed is the rotation backwards, so two rotations meet as one:', 'relative'],
-  ['so the rotated dot product depends on n − m alone:', 'score_derivation'],
+  ['so the rotated dot product depends on the gap alone (n − m is −r):', 'score_derivation'],
   ['Multiplied out, pair i gives the bar in the chart:', 'pair_score'],
   ['and the score is their sum:', 'score_sum'],
 ]);
