@@ -515,9 +515,9 @@ function checkNearListOne(name, value) {
   return value;
 }
 
-function checkWorkOne(name, work) {
+function checkWorkOne(name, work, what = 'work') {
   if (work > EXPLAIN_MAX_WORK) {
-    throw new RangeError(`${name} is too much work for one call (${work} > ${EXPLAIN_MAX_WORK})`);
+    throw new RangeError(`${name} is too much work for one call (${what} = ${work} > ${EXPLAIN_MAX_WORK})`);
   }
 }
 
@@ -550,7 +550,7 @@ export function pair_example(q, k, m, n, theta) {
   checkFinite('theta', theta);
   const v = run('pair_example', [], [[11, 'f64']], (out) =>
     wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
   return {
     q_m: v.slice(0, 2), k_n: v.slice(2, 4), angle_m: v[4], angle_n: v[5], angle_gap: v[6],
     dot: v[7], cross: v[8], direct: v[9], formula: v[10],
@@ -568,7 +568,7 @@ export function pair_terms(q, k, m, n, base = THETA_BASE) {
   const h = Math.floor(q.length / 2);
   const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
     wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]] })[0];
   return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
 }
 
@@ -579,12 +579,12 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
   checkNearOne('offset', offset);
   checkNearListOne('starts', starts);
   checkBase(base);
-  checkWorkOne('add_terms', Math.max(q.length, 1) * starts.length);
+  checkWorkOne('add_terms', Math.max(q.length, 1) * starts.length, 'q.length x starts.length');
   starts.forEach((s, j) => checkNearOne(`starts[${j}] + offset`, s + offset));
   const c = starts.length;
   const v = run('add_terms', [q, k, starts], [[5 * c, 'f64']], (pq, pk, ps, out) =>
     wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
   return blocks(v, c, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
 }
 
@@ -597,14 +597,15 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
   checkFinite('step', step);
   checkInt('count', count, 0, MAX_COUNT);
   checkBase(base);
-  checkWorkOne('add_terms_sweep', Math.max(q.length, 1) * count);
+  checkWorkOne('add_terms_sweep', Math.max(q.length, 1) * count, 'q.length x count');
   const end = start0 + Math.max(count - 1, 0) * step;
   checkNearOne('start0 + (count - 1) * step', end);
   checkNearOne('start0 + (count - 1) * step + offset', end + offset);
   checkNearOne('start0 + offset', start0 + offset);
   const v = run('add_terms_sweep', [q, k], [[5 * count, 'f64']], (pq, pk, out) =>
     wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
+    ['base', base]] })[0];
   return blocks(v, count, ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total']);
 }
 
@@ -623,9 +624,11 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   const c = distances.length;
   const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
     wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['distances', distances], ['samples', samples], ['seed', seed], ['base', base]] })[0];
   return blocks(v, c, ['score', 'mean', 'bound']);
 }
+
+const MAX_GRID_CELLS = 2 ** 24;
 
 /** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
 export function cos_grid(d, positions, base = THETA_BASE) {
@@ -634,10 +637,15 @@ export function cos_grid(d, positions, base = THETA_BASE) {
   checkBase(base);
   const h = Math.floor(d / 2);
   const c = positions.length;
-  checkWorkOne('cos_grid', h * c);
+  checkWorkOne('cos_grid', h * c, 'd/2 x positions.length');
+  // The grid comes back as JS arrays: past 2^24 cells (128 MB of doubles) that is not sensible.
+  if (h * c > MAX_GRID_CELLS) {
+    throw new RangeError(`cos_grid: d/2 x positions.length = ${h} x ${c} = ${h * c} cells is above` +
+      ` ${MAX_GRID_CELLS}, too many to return`);
+  }
   const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
     wasm.rope_cos_grid(d, pp, c, base, out),
-  )[0];
+  { args: [['d', d], ['positions', positions], ['base', base]] })[0];
   return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
 }
 
@@ -663,11 +671,11 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
     throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
   }
   checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
-  checkWorkOne('offset_envelope', Math.max(q.length, 1) * starts);
+  checkWorkOne('offset_envelope', Math.max(q.length, 1) * starts, 'q.length x the integer starts from..to');
   checkNearOne('from + offset', Math.ceil(from) + offset);
   checkNearOne('to + offset', Math.floor(to) + offset);
   const v = run('offset_envelope', [q, k], [[6 * bins, 'f64']], (pq, pk, out) =>
     wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
-  )[0];
+  { args: [['q', q], ['k', k], ['offset', offset], ['from', from], ['to', to], ['bins', bins], ['base', base]] })[0];
   return blocks(v, bins, ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max']);
 }

@@ -33,6 +33,15 @@ const SPECS = {
   build_report: [REPORT_PARAMS, [{ dim: 8, offset: 3 }]],
   build_report_json: [REPORT_PARAMS, [{ starts: [1, 2] }]],
   build_report_markdown: [REPORT_PARAMS, [{ base: 500 }]],
+  // The explainer bindings (docs/EXPLAIN.md).
+  pair_example: [['q', 'k', 'm', 'n', 'theta'], [[0.9, 0.4], [0.9, 0.4], 3, 7, 0.1]],
+  pair_terms: [['q', 'k', 'm', 'n', 'base'], [Q, K, 5, 3, 500]],
+  add_terms: [['q', 'k', 'offset', 'starts', 'base'], [Q, K, 2, [3, 10, 100], 500]],
+  add_terms_sweep: [['q', 'k', 'offset', 'start0', 'step', 'count', 'base'], [Q, K, 2, 0, 1, 16, 500]],
+  decay: [['q', 'k', 'distances', 'samples', 'seed', 'base'], [Q, K, [1, 10, 1e6], 20, 7, 500]],
+  cos_grid: [['d', 'positions', 'base'], [8, [0, 1, 2, 3], 500]],
+  random_vectors: [['d', 'seed'], [8, 12345]],
+  offset_envelope: [['q', 'k', 'offset', 'from', 'to', 'bins', 'base'], [Q, K, 2, 0, 100, 10, 500]],
 };
 
 const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];
