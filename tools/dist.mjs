@@ -1,8 +1,8 @@
-// make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
-//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.js
-//   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
+// make dist: the page as files that open from disk (file://) or any static host.
+//   dist/ropescope/     index.html + style.css + ropescope.js (the page's one script, built by make
+//                       from web/*.js with the wasm bytes inside) + vendor/chart.js
+//   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 import { createHash } from 'node:crypto';
-import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,10 @@ const BUDGET = 350 * 1024;
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
   chart: '<script src="vendor/chart.js"></script>',
-  app: '<script type="module" src="app.js"></script>',
+  app: '<script src="ropescope.js"></script>',
+  // Preloads name files the single file has inline: it drops them.
+  preloads: ['  <link rel="preload" href="vendor/chart.js" as="script">\n',
+    '  <link rel="preload" href="ropescope.js" as="script">\n'],
 };
 
 // Replace one tag that must occur exactly once; a function replacement keeps `$&` and
@@ -52,44 +55,20 @@ function setPolicy(html, policy) {
   return html.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
 }
 
-async function bundle() {
-  const result = await build({
-    entryPoints: [join(web, 'app.js')],
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    target: ['es2020'],
-    legalComments: 'none',
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
-}
-
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// The served page preloads its ES modules; the dist builds have one bundled script instead.
-function dropModulePreloads(html) {
-  const start = html.indexOf('  <!-- modules:');
-  const end = html.indexOf('<!-- /modules -->\n');
-  if (start < 0 || end < start) throw new Error('web/index.html: the <!-- modules --> block is missing');
-  return html.slice(0, start) + html.slice(end + '<!-- /modules -->\n'.length);
-}
-
 async function main() {
-  const [source, css, chart, script] = await Promise.all([
+  const [html, css, chart, script] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
-    bundle(),
+    readFile(join(web, 'ropescope.js'), 'utf8'),
   ]);
 
-  const html = dropModulePreloads(source);
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(folder, 'vendor'), { recursive: true });
-  const folderHtml = swap(html, TAGS.app, '<script src="ropescope.js"></script>');
   const written = [
-    [join(folder, 'index.html'), folderHtml],
+    [join(folder, 'index.html'), html],
     [join(folder, 'style.css'), css],
     [join(folder, 'ropescope.js'), script],
   ];
@@ -102,6 +81,7 @@ async function main() {
     'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
     'style-src': sha256(styleCss),
   }));
+  for (const preload of TAGS.preloads) single = swap(single, preload, '');
   single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);

@@ -310,7 +310,7 @@ function wireControl(name) {
       commitBox(name);
       return;
     }
-    const dir = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
     if (!dir || box.getAttribute('aria-invalid') === 'true') return;
     event.preventDefault();
     const row = PARAM[name];

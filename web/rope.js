@@ -224,7 +224,7 @@ class CoreError extends RangeError {
 
 // Bytes per element of each output type. 'text' is a byte buffer read back as the
 // NUL-terminated UTF-8 string the core wrote into it.
-const OUT_BYTES = { f64: 8, i32: 4, text: 1 };
+const OUT_BYTES = Object.freeze(Object.assign(Object.create(null), { f64: 8, i32: 4, text: 1 }));
 
 function readOut(ptr, count, type) {
   if (type === 'text') {

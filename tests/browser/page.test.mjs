@@ -247,3 +247,19 @@ test('page_should_save_a_screenshot', async () => {
   assert.ok(png.length > 10000, `screenshot of ${png.length} bytes`);
   await p.close();
 });
+
+// The page's code arrives as two scripts, both preloaded: Chart.js and web/ropescope.js (the
+// modules of web/ bundled by make, wasm inside); no module is fetched import by import.
+test('page_should_load_two_preloaded_scripts_and_no_modules', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  const { loaded, preloaded } = await page.evaluate(() => ({
+    loaded: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+      .filter((path) => path.endsWith('.js')),
+    preloaded: [...document.querySelectorAll('link[rel="preload"][as="script"]')].map((l) => new URL(l.href).pathname),
+  }));
+  assert.deepEqual(loaded.sort(), ['/ropescope.js', '/vendor/chart.js'], 'scripts the page loaded');
+  assert.deepEqual(preloaded.sort(), ['/ropescope.js', '/vendor/chart.js'], 'scripts the page preloads');
+  await p.close();
+});

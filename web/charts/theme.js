@@ -3,6 +3,8 @@
 // colour scheme changes: getComputedStyle on every slider step forces a style
 // recalculation and costs more than the maths.
 
+import { linearTick } from '../format.js';
+
 let cached = null;
 
 /** The theme's colours; the same object until refreshColors() is called. */
@@ -41,12 +43,16 @@ export function setupDefaults() {
   window.Chart.defaults.font.size = 12;
 }
 
-/** Axis with a title; tick and grid colours from the theme. */
+/**
+ * Axis with a title; tick and grid colours from the theme. Linear axes label their ticks with
+ * format.js's linearTick (Chart.js's labels, without the cost of a first Intl.NumberFormat).
+ */
 export function axis(c, title, extra = {}) {
+  const labels = extra.type === 'linear' ? { callback: linearTick } : {};
   return {
     ...extra,
     title: { display: true, text: title, color: c.muted, font: { size: 12, weight: 'normal' } },
-    ticks: { color: c.muted, ...(extra.ticks || {}) },
+    ticks: { color: c.muted, ...labels, ...(extra.ticks || {}) },
     grid: { color: c.grid, ...(extra.grid || {}) },
     border: { color: c.grid },
   };
