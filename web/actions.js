@@ -98,3 +98,18 @@ export function vectorsReadout(state) {
     box.replaceChildren(p);
   }
 }
+
+// ---- the gap lock ----
+
+/**
+ * With the lock on, moving m (qm) or n (kn) moves the other by as much, so the gap stays;
+ * the move is cut short where the other would leave its range. Returns the new { qm, kn }.
+ */
+export function lockedMove(name, value, state) {
+  if (!state.lock || (name !== 'qm' && name !== 'kn')) return null;
+  const other = name === 'qm' ? 'kn' : 'qm';
+  const { min, max } = PARAM[other];
+  let delta = value - state[name];
+  delta = Math.min(Math.max(delta, min - state[other]), max - state[other]);
+  return { [name]: state[name] + delta, [other]: state[other] + delta };
+}

@@ -4,9 +4,9 @@ import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
-import { lockedMove, renderWorked } from './teach.js';
+import { renderWorked } from './teach.js';
 import { fillFormulas } from './mathml.js';
-import { wireActions, vectorsReadout } from './actions.js';
+import { wireActions, vectorsReadout, lockedMove } from './actions.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 

@@ -2,7 +2,6 @@
 // worked example (the blog's numbers, three ways), the formulas beside the figures and
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 import { formulaBlock } from './mathml.js';
-import { PARAM } from './state.js';
 
 const el = (tag, props = {}, ...children) => {
   const node = document.createElement(tag);
@@ -123,19 +122,3 @@ export function renderWorked(state, worked) {
 }
 
 const $ = (id) => document.getElementById(id);
-
-// ---- the gap lock ----
-
-/**
- * With the lock on, moving m (qm) or n (kn) moves the other by as much, so the gap stays;
- * the move is cut short where the other would leave its range. Returns the new { qm, kn }.
- */
-export function lockedMove(name, value, state) {
-  if (!state.lock || (name !== 'qm' && name !== 'kn')) return null;
-  const other = name === 'qm' ? 'kn' : 'qm';
-  const { min, max } = PARAM[other];
-  let delta = value - state[name];
-  delta = Math.min(Math.max(delta, min - state[other]), max - state[other]);
-  return { [name]: state[name] + delta, [other]: state[other] + delta };
-}
-
