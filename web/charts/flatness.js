@@ -21,7 +21,6 @@ function fill(target, data, c) {
   for (const [set, color] of [[ropeMax, c.rope], [ropeMin, c.rope], [addMax, c.add], [addMin, c.add]]) {
     set.borderColor = color;
   }
-  ropeMin.backgroundColor = c.rope;
   addMin.backgroundColor = c.addFill;
   marks.borderColor = c.add;
   marks.backgroundColor = c.surface;
@@ -64,7 +63,8 @@ export function createFlatnessChart(canvas, data) {
     data: {
       datasets: [
         { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
-        { label: 'RoPE least', ...line, borderWidth: 2.5, order: 1, fill: '-1' },
+        // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
+        { label: 'RoPE least', ...line, showLine: false, order: 1 },
         { label: 'additive', ...line, order: 2 },
         { label: 'additive least', ...line, order: 2, fill: '-1' },
         {

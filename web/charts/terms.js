@@ -7,7 +7,10 @@ import { num } from '../format.js';
 
 function fill(target, data, c) {
   const [bars] = target.data.datasets;
-  target.data.labels = data.terms.map((_, i) => i);
+  // New labels only when the pair count changes: a new labels array rebuilds the category axis.
+  if (!target.data.labels || target.data.labels.length !== data.terms.length) {
+    target.data.labels = data.terms.map((_, i) => i);
+  }
   bars.data = Array.from(data.terms);
   bars.backgroundColor = c.rope;
 }
