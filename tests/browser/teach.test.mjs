@@ -416,3 +416,29 @@ test('printing_should_draw_every_figure_at_the_current_settings', async () => {
   for (const d of drawn) assert.ok(d.bars > 0, `chart-${d.name} has drawn elements`);
   await p.close();
 });
+
+test('the_single_file_should_typeset_the_formulas_from_disk_under_its_csp', async () => {
+  const { pathToFileURL } = await import('node:url');
+  const p = await openPage(env.browser, pathToFileURL(join(ROOT, 'dist/ropescope.html')).href);
+  const { page } = p;
+  await waitReady(page, ['flatness']);
+  await page.evaluate(() => window.ropescope.drawAll());
+  await waitReady(page, ALL);
+  await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
+  const count = await page.locator('.formulas math').count();
+  assert.ok(count >= 12, `the formulas are typeset from file:// (${count} <math> elements)`);
+  assert.equal((await text(page, '#worked-direct')).trim(), '0.8934');
+  await p.close(); // fails on any console error or CSP violation (a style attribute would be one)
+});
+
+test('each_explainer_figure_should_embed_alone', async () => {
+  for (const view of ['circle', 'terms', 'additive', 'decay', 'heatmap']) {
+    const p = await openPage(env.browser, `${env.server.url}?embed=1&view=${view}`);
+    const { page } = p;
+    await waitReady(page, [view]);
+    const shown = await page.evaluate(() => [...document.querySelectorAll('figure.fig, #worked')]
+      .filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.id));
+    assert.deepEqual(shown, [`fig-${view}`], `?embed=1&view=${view} shows that figure alone`);
+    await p.close();
+  }
+});
