@@ -26,7 +26,7 @@ export function anglesCaption(state, model) {
       : ` All ${pairs} pairs have wrapped at this gap (turned past one full turn, 2π): each cannot tell` +
         ' this gap from the gap minus its wavelength λᵢ = 2π/θᵢ.';
   } else {
-    split = ` ${count(wrapped, 'pair')} of ${pairs} ${wrapped === 1 ? 'has' : 'have'} wrapped at this gap` +
+    split = ` ${wrapped} of ${pairs} pairs ${wrapped === 1 ? 'has' : 'have'} wrapped at this gap` +
       ' (turned past one full turn, 2π): such a pair cannot tell this gap from the gap minus its wavelength' +
       ` λᵢ = 2π/θᵢ. The other ${whole} still measure${whole === 1 ? 's' : ''} it without ambiguity.`;
   }

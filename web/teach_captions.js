@@ -32,7 +32,8 @@ export function termsCaption(state, model) {
   const [lo, hi] = range(terms);
   return `At gap r = ${position(state.gap)} (q at m = ${position(state.gap)}, k at n = 0; any start gives` +
     ` the same bars), the ${count(pairs, 'pair term')} add up to ${long(sum)}; the rotated dot product` +
-    ` (R(mθ)q)·(R(nθ)k) computed directly is ${long(score)}. They agree to ${num(Math.abs(sum - score))}.` +
+    ` (R(mθ)q)·(R(nθ)k) computed directly is ${long(score)}.` +
+    (sum === score ? ' They are exactly equal.' : ` They differ by ${num(Math.abs(sum - score))}.`) +
     ` The terms run from ${num(lo)} to ${num(hi)}; no term holds m or n alone, only r.`;
 }
 
@@ -51,9 +52,10 @@ export function additiveCaption(state, model) {
   return `Every start from ${a.start0} to ${last}. q·k stays at ${num(a.qk[0])} (no position in it) and` +
     ` P[m]·P[n] at ${num(a.pm_pn[0])} (it depends on the gap only). The cross terms move with the start:` +
     ` q·P[n] from ${num(pnLo)} to ${num(pnHi)}, P[m]·k from ${num(mkLo)} to ${num(mkHi)}. So their sum,` +
-    ` the additive score, moves from ${num(tLo)} to ${num(tHi)} at a fixed gap. It sits far above the RoPE` +
-    ` score at this gap (${num(model.explain.terms.score)}) because P[m]·P[n] adds one cosine per pair, and at` +
-    ` a small gap most of those ${model.pairs} cosines are close to 1.`;
+    ` the additive score, moves from ${num(tLo)} to ${num(tHi)} at a fixed gap. Its level is set by` +
+    ` P[m]·P[n] = ${num(a.pm_pn[0])}: one cosine per pair, close to 1 for every pair not yet wrapped at this` +
+    ` gap, so it grows with the number of pairs (${model.pairs} here). The RoPE score at this gap is` +
+    ` ${num(model.explain.terms.score)}.`;
 }
 
 export function additiveLabel(state, model) {
