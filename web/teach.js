@@ -99,8 +99,11 @@ function item(term, id, ...text) {
   return [el('dt', {}, term), el('dd', { id }, ...text)];
 }
 
-/** Writes the worked example's numbers (model.explain.worked) into the section. */
+let shownWorked = null;
+/** Writes the worked example's numbers (model.explain.worked) into the section, when they changed. */
 export function renderWorked(state, worked) {
+  if (worked === shownWorked) return; // model.js hands back the same object for the same inputs
+  shownWorked = worked;
   const { at, moved, marks } = worked;
   const { wm, wn, wsh } = state;
   $('worked-out').replaceChildren(

@@ -15,7 +15,13 @@ const PARTS = [
 function fill(target, data, c) {
   PARTS.forEach(([key, , color], j) => {
     const set = target.data.datasets[j];
-    set.data = data[key].map((y, s) => ({ x: data.start0 + s, y }));
+    // Point objects reused while the count stays: a gap drag allocates nothing.
+    const ys = data[key];
+    if (!set.data || set.data.length !== ys.length) set.data = ys.map(() => ({ x: 0, y: 0 }));
+    for (let s = 0; s < ys.length; s++) {
+      set.data[s].x = data.start0 + s;
+      set.data[s].y = ys[s];
+    }
     set.borderColor = c[color];
     set.backgroundColor = c[color];
   });

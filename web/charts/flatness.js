@@ -9,14 +9,22 @@ import { drawGuide, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 // A bin's x: the middle of its run of starts (the start itself when the bin holds one).
-const points = (data, ys) => ys.map((y, j) => ({ x: (data.first[j] + data.last[j]) / 2, y }));
+// The point objects are reused while the bin count stays: a gap drag allocates nothing.
+function points(old, data, ys) {
+  const out = old && old.length === ys.length ? old : ys.map(() => ({ x: 0, y: 0 }));
+  for (let j = 0; j < ys.length; j++) {
+    out[j].x = (data.first[j] + data.last[j]) / 2;
+    out[j].y = ys[j];
+  }
+  return out;
+}
 
 function fill(target, data, c) {
   const [ropeMax, ropeMin, addMax, addMin, marks] = target.data.datasets;
-  ropeMax.data = points(data, data.rope_max);
-  ropeMin.data = points(data, data.rope_min);
-  addMax.data = points(data, data.add_max);
-  addMin.data = points(data, data.add_min);
+  ropeMax.data = points(ropeMax.data, data, data.rope_max);
+  ropeMin.data = points(ropeMin.data, data, data.rope_min);
+  addMax.data = points(addMax.data, data, data.add_max);
+  addMin.data = points(addMin.data, data, data.add_min);
   marks.data = data.marked.map((p) => ({ ...p }));
   for (const [set, color] of [[ropeMax, c.rope], [ropeMin, c.rope], [addMax, c.add], [addMin, c.add]]) {
     set.borderColor = color;
