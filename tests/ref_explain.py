@@ -3,6 +3,10 @@
 (c_src/explain.h, docs/EXPLAIN.md), and a generator of random cases from it.
 
     python3 tests/ref_explain.py --out build/explain_cases.json [--seed N]
+    python3 tests/ref_explain.py --batch < calls.json > results.json
+
+--batch reads [{"fn": name, "args": [...]}, ...] and writes one result per call
+(the explainer functions above, and rope_score, add_score, sin_pos, thetas).
 
 Each function here is written straight from its definition (rotate, then
 take dot products; sum complex exponentials) and shares nothing with the C
@@ -209,7 +213,24 @@ def make_case(rng, fn):
     raise ValueError(fn)
 
 
+BATCH = dict(FUNCTIONS, rope_score=rope_score, add_score=add_score, sin_pos=sin_pos, thetas=thetas)
+
+
+def batch():
+    """Answers the browser tests: one result per {"fn", "args"} call read from stdin."""
+    out = []
+    for call in json.load(sys.stdin):
+        try:
+            out.append(BATCH[call["fn"]](*call["args"]))
+        except Exception as err:  # reported to the caller, which fails the test
+            out.append({"error": "%s: %s" % (call.get("fn"), err)})
+    json.dump(out, sys.stdout)
+
+
 def main():
+    if "--batch" in sys.argv[1:]:
+        batch()
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int)
     ap.add_argument("--out", required=True)

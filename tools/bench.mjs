@@ -4,8 +4,9 @@
 //
 //   cold load      'ropescope:first-chart' mark after navigation start, median of 9 fresh loads
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
-//                  at the defaults and at ?dim=1024&n=4096; and over a #target-gap sweep with
-//                  the long-context figures scrolled on screen (defaults, and the blog's d 512)
+//                  at the defaults and at ?dim=1024&n=4096, in a 900 px window and in one as
+//                  tall as the page (every figure on screen, none drawn lazily); and over a
+//                  #target-gap sweep with the long-context figures on screen (defaults, blog d 512)
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
 //   wasm size      build/rope.wasm
 import { existsSync, statSync } from 'node:fs';
@@ -81,9 +82,10 @@ async function coldLoads(browser, url, count) {
 
 /**
  * ropescope:update durations over a sweep of a slider (#gap unless named) through `steps`
- * values, one frame each; `scroll` names an element scrolled into view first.
+ * values, one frame each; `scroll` names an element scrolled into view first; `everyFigure`
+ * makes the window as tall as the page.
  */
-async function sweep(browser, url, steps, { slider: sliderId = 'gap', scroll = null } = {}) {
+async function sweep(browser, url, steps, { slider: sliderId = 'gap', scroll = null, everyFigure = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
@@ -93,6 +95,12 @@ async function sweep(browser, url, steps, { slider: sliderId = 'gap', scroll = n
   if (scroll) {
     await page.locator(`#${scroll}`).scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  }
+  if (everyFigure) {
+    // A window as tall as the page: every figure is on screen, so every update draws them all.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: 1280, height });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
   }
   const result = await page.evaluate(async ([count, id]) => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -178,7 +186,9 @@ async function main() {
 
     const SWEEPS = [
       ['#gap sweep, defaults', '', 16, {}],
+      ['#gap sweep, defaults, every figure on screen', '', 16, { everyFigure: true }],
       ['#gap sweep, dim 1024, n 4096', '?dim=1024&n=4096', 33, {}],
+      ['#gap sweep, dim 1024, n 4096, every figure on screen', '?dim=1024&n=4096', 33, { everyFigure: true }],
       ['#target-gap sweep, long figures on screen, defaults', '', 16, { slider: 'target-gap', scroll: 'fig-range' }],
       // d 512: four times the pairs of the defaults; the heavy case's goal, like dim 1024's.
       ['#target-gap sweep, long figures on screen, blog d 512', '?preset=blog', 33,

@@ -11,12 +11,15 @@ import {
   CategoryScale, LinearScale, LogarithmicScale,
   Filler, Tooltip,
 } from 'chart.js';
+// The heatmap (figure "heatmap"): the matrix controller of chartjs-chart-matrix (MIT).
+import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 
 Chart.register(
   BarController, LineController,
   BarElement, LineElement, PointElement,
   CategoryScale, LinearScale, LogarithmicScale,
   Filler, Tooltip,
+  MatrixController, MatrixElement,
 );
 
 window.Chart = Chart;

@@ -1,11 +1,14 @@
 // Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
-import { PARAM, PARAMS, readQuery, writeQuery } from './state.js';
+import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { startLong } from './long.js';
+import { renderWorked } from './teach.js';
+import { fillFormulas } from './mathml.js';
+import { wireActions, vectorsReadout, lockedMove } from './actions.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -53,17 +56,31 @@ function render() {
   }
   const data = Object.create(null);
   for (const row of FIGURES) data[row.name] = row.data(model, state);
+  const previous = lastData;
   lastData = data;
-  for (const name of Object.keys(charts)) charts[name].update(data[name], !hidden.has(name));
+  // A figure whose data did not change (model.js reuses results) is not touched.
+  for (const name of Object.keys(charts)) {
+    if (!previous || !sameData(previous[name], data[name])) charts[name].update(data[name], !hidden.has(name));
+  }
   ensureCharts(false);
   for (const row of FIGURES) {
     $(`caption-${row.name}`).textContent = row.caption(state, model);
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model));
   }
   $('norm-readout').textContent = normReadout(model);
+  renderWorked(state, model.explain.worked);
+  vectorsReadout(state);
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
   return true;
+}
+
+// Same keys holding the same values (arrays compared by identity: model.js reuses them).
+function sameData(a, b) {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 // ---- controls ----
@@ -79,9 +96,25 @@ function showNotice(...lines) {
   notice.hidden = lines.length === 0;
 }
 
+// A rejected value: the rule, and what the figures show meanwhile.
 function setMessage(name, message) {
-  $(`${name}-msg`).textContent = message;
+  $(`${name}-msg`).textContent = message ? `${message}. The figures still show ${name} = ${PARAM[name].serialize(state[name])}.` : '';
   $(`${name}-num`).setAttribute('aria-invalid', message ? 'true' : 'false');
+  setPending(name, '');
+}
+
+// A typed value not applied yet (no Enter, no leaving the box): said quietly under the box.
+function setPending(name, text) {
+  const box = $(`${name}-num`);
+  let note = $(`${name}-pending`);
+  if (!note) {
+    note = document.createElement('p');
+    note.id = `${name}-pending`;
+    note.className = 'pending';
+    $(`${name}-msg`).after(note);
+    box.setAttribute('aria-describedby', `${box.getAttribute('aria-describedby') ?? ''} ${note.id}`.trim());
+  }
+  note.textContent = text;
 }
 
 function syncRange(name, moveThumb = true) {
@@ -95,6 +128,12 @@ function syncRange(name, moveThumb = true) {
 
 function syncBox(name) {
   $(`${name}-num`).value = String(state[name]);
+  setPending(name, '');
+}
+
+// The pair slider reaches dim/2 - 1 only.
+function syncPairRange() {
+  $('pair').max = String(state.dim / 2 - 1);
 }
 
 // Browsers throttle (and warn about) frequent history updates, and a slider drag fires
@@ -119,6 +158,34 @@ function writeUrl() {
   const wait = lastUrlWrite + URL_INTERVAL_MS - performance.now();
   if (wait <= 0) flushUrl();
   else urlTimer = setTimeout(flushUrl, wait);
+}
+
+// Several settings at once (reset, presets, lock): one URL write and one render.
+function acceptAll(values) {
+  for (const [name, value] of Object.entries(values)) {
+    state[name] = value;
+    if (CONTROLS[name]) {
+      setMessage(name, '');
+      syncRange(name);
+      syncBox(name);
+    }
+  }
+  syncPairRange();
+  syncRange('pair');
+  $('lock').checked = state.lock;
+  writeUrl();
+  render();
+  updateEmbedCode();
+}
+
+// Printing: every figure made and drawn at the current settings, on screen or not.
+function drawAll() {
+  fillFormulas();
+  ensureCharts(true);
+  for (const name of Object.keys(charts)) {
+    hidden.delete(name);
+    charts[name].update(lastData[name], true);
+  }
 }
 
 // Makes the charts that do not exist yet: at the first render only those on screen (the
@@ -153,10 +220,29 @@ function watchVisibility() {
 
 // Accept a checked value: widgets other than the one typed in follow, URL and figures update.
 function accept(name, value, source) {
+  const linked = lockedMove(name, value, state);
+  if (linked) {
+    const other = name === 'qm' ? 'kn' : 'qm';
+    state[other] = linked[other];
+    syncRange(other);
+    syncBox(other);
+    setMessage(other, '');
+    value = linked[name];
+    if (value !== state[name] || source === 'range') source = 'preset';
+  }
   state[name] = value;
   setMessage(name, '');
   syncRange(name, source !== 'range');
   if (source !== 'box') syncBox(name);
+  if (name === 'dim') {
+    syncPairRange();
+    if (state.pair > state.dim / 2 - 1) {
+      state.pair = state.dim / 2 - 1;
+      syncRange('pair');
+      syncBox('pair');
+      setMessage('pair', '');
+    }
+  }
   // from and to check each other: a box rejected for the other's value may now be fine.
   for (const other of ['from', 'to']) {
     const box = $(`${other}-num`);
@@ -172,28 +258,47 @@ function accept(name, value, source) {
   updateEmbedCode();
 }
 
+// A typed value is applied on Enter, change or leaving the box: typing 5000 never applies 5, 50, 500.
+function commitBox(name) {
+  const box = $(`${name}-num`);
+  const result = PARAM[name].parse(box.value, state);
+  if (!result.ok) {
+    setMessage(name, result.message);
+    return;
+  }
+  if (result.value === state[name] && box.getAttribute('aria-invalid') !== 'true') {
+    syncBox(name); // nothing new: show the value in its plain form ("07" -> "7")
+    return;
+  }
+  accept(name, result.value, 'box');
+  syncBox(name);
+}
+
 function onBoxInput(name) {
-  const result = PARAM[name].parse($(`${name}-num`).value, state);
-  if (result.ok) accept(name, result.value, 'box');
-  else setMessage(name, result.message);
+  const box = $(`${name}-num`);
+  const shown = PARAM[name].serialize(state[name]);
+  setPending(name, box.value === shown ? ''
+    : `Not applied yet: press Enter or leave the box. The figures show ${name} = ${shown}.`);
 }
 
 function wireControl(name) {
   const control = CONTROLS[name];
   const box = $(`${name}-num`);
   box.addEventListener('input', () => onBoxInput(name));
-  // On leaving the box, a good value is shown in its plain form ("07" -> "7").
-  box.addEventListener('change', () => {
-    if (box.getAttribute('aria-invalid') !== 'true') syncBox(name);
-  });
+  box.addEventListener('change', () => commitBox(name));
+  box.addEventListener('blur', () => commitBox(name));
   box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      commitBox(name);
+      return;
+    }
     const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
     if (!dir || box.getAttribute('aria-invalid') === 'true') return;
     event.preventDefault();
     const row = PARAM[name];
     const next = Math.min(row.max, Math.max(row.min, control.step(state[name], dir)));
     box.value = String(next);
-    onBoxInput(name);
+    commitBox(name);
   });
   if (!control.range) return;
   const range = $(name);
@@ -260,8 +365,11 @@ async function copyText(text, statusId) {
 
 // The figure sections and embed options, from the figures table (index.html lists none).
 function buildFigures() {
-  // A row's section goes before the element its `before` names (the long-context rows), else before #take.
-  for (const row of FIGURES) $(row.before ?? 'take').before(figureElement(row));
+  // A row's section goes before the element its `before` names (the long-context rows), else
+  // before #take; a row's `after` adds the element that follows its figure.
+  for (const row of FIGURES) {
+    $(row.before ?? 'take').before(figureElement(row), ...(row.after ? [row.after()] : []));
+  }
   $('embed-view').append(...FIGURES.map(embedOption));
   // state.view is 'all' or a name from the table (state.js checks it).
   if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
@@ -278,6 +386,10 @@ function start() {
     syncRange(name);
     syncBox(name);
   }
+  syncPairRange();
+  syncRange('pair');
+  wireActions({ state, accept, acceptAll, togglePlay: (on) => document.body.classList.toggle('playing', on) });
+  window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
   }
@@ -314,7 +426,9 @@ function start() {
   }, 0));
 }
 
-// For tests and benchmarks: the state, render(), whether a URL update is still pending, and
-// the query string the state writes (the URL is only rewritten after a change).
-window.ropescope = Object.freeze({ state, render, urlPending: () => urlTimer !== null, query: () => writeQuery(state) });
+// For tests and benchmarks: the state, render(), drawing every figure, the defaults, whether a
+// URL update is still pending, and the query string the state writes.
+window.ropescope = Object.freeze({
+  state, render, drawAll, defaults, urlPending: () => urlTimer !== null, query: () => writeQuery(state),
+});
 start();

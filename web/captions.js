@@ -1,5 +1,5 @@
 // Captions that read each figure's own numbers out loud. Plain text only.
-import { num, fixed, position, list } from './format.js';
+import { num, fixed, position, list, count } from './format.js';
 import { REPORT_STARTS, NORM_POSITIONS, ACCURATE_UP_TO, farthestPosition } from './model.js';
 
 export function anglesCaption(state, model) {
@@ -7,24 +7,42 @@ export function anglesCaption(state, model) {
   if (state.gap === 0) {
     return 'gap 0: nothing rotates. Every angle is 0, so the RoPE score is the plain dot product q·k.';
   }
-  const fast = turns.filter((t) => t >= 1).length;
-  const slow = pairs - fast;
-  const head = `At gap ${position(state.gap)}, pair 0 turns ${num(angles[0])} rad` +
-    ` (${num(turns[0])} turns) and pair ${pairs - 1} only ${num(angles[pairs - 1])} rad.`;
-  const split = fast === 0
-    ? ` All ${pairs} pairs stay under one turn (2π), so each one still measures the gap without wrapping.`
-    : ` ${fast} of ${pairs} pairs pass one full turn: they cannot tell this gap from the gap minus a` +
-      ` turn. The ${slow} slow pair${slow === 1 ? '' : 's'} still measure${slow === 1 ? 's' : ''} it.`;
+  const wrapped = turns.filter((t) => t >= 1).length;
+  const whole = pairs - wrapped;
+  const one = pairs === 1;
+  const head = one
+    ? `At gap ${position(state.gap)}, the single pair turns ${num(angles[0])} rad (${num(turns[0])} turns).`
+    : `At gap ${position(state.gap)}, pair 0 (the fastest) turns ${num(angles[0])} rad (${num(turns[0])} turns)` +
+      ` and pair ${pairs - 1} (the slowest) only ${num(angles[pairs - 1])} rad.`;
+  let split;
+  if (wrapped === 0) {
+    split = one
+      ? ' It stays under one full turn (2π), so it still measures the gap without ambiguity.'
+      : ` All ${pairs} pairs stay under one full turn (2π), so each still measures the gap without ambiguity.`;
+  } else if (whole === 0) {
+    split = one
+      ? ' It has wrapped at this gap (turned past one full turn, 2π): it cannot tell this gap from the gap' +
+        ' minus its wavelength λ = 2π/θ.'
+      : ` All ${pairs} pairs have wrapped at this gap (turned past one full turn, 2π): each cannot tell` +
+        ' this gap from the gap minus its wavelength λᵢ = 2π/θᵢ.';
+  } else {
+    split = ` ${wrapped} of ${pairs} pairs ${wrapped === 1 ? 'has' : 'have'} wrapped at this gap` +
+      ' (turned past one full turn, 2π): such a pair cannot tell this gap from the gap minus its wavelength' +
+      ` λᵢ = 2π/θᵢ. The other ${whole} still measure${whole === 1 ? 's' : ''} it without ambiguity.`;
+  }
   return `${head}${split} Each angle is gap × θᵢ; the absolute positions never enter.`;
 }
 
 export function flatnessCaption(state, model) {
   const { spreads, sweep } = model;
-  let text = `Across ${sweep.starts.length} starts from ${position(state.from)} to ${position(state.to)}:` +
-    ` RoPE spread ${num(spreads.rope)} — flat: the score depends only on the gap.` +
-    ` Additive spread ${num(spreads.add)} — the cross terms q·P[n] and P[m]·k carry absolute positions.` +
-    ` At the report's starts ${list(REPORT_STARTS)}: RoPE spread ${num(spreads.reportRope)},` +
-    ` additive spread ${num(spreads.reportAdd)}.`;
+  const every = sweep.bins === sweep.starts
+    ? `every one of the ${count(sweep.starts, 'start')}`
+    : `all ${sweep.starts} starts, drawn as the least and greatest score in each of ${sweep.bins} bins`;
+  let text = `Scored at ${every} from ${position(state.from)} to ${position(state.to)}.` +
+    ` Spread (the greatest score minus the least): RoPE ${num(spreads.rope)}, flat, because its score depends` +
+    ` only on the gap; additive ${num(spreads.add)}, because the cross terms q·P[n] and P[m]·k each hold one` +
+    ` absolute position (the four-term breakdown below shows them). At the starts ${list(REPORT_STARTS)} that the downloadable report uses:` +
+    ` RoPE spread ${num(spreads.reportRope)}, additive spread ${num(spreads.reportAdd)}.`;
   // The query of the last start sits at to + gap: that is the farthest rotated position.
   const far = farthestPosition(state);
   if (far > ACCURATE_UP_TO) {
@@ -37,13 +55,20 @@ export function flatnessCaption(state, model) {
 
 export function slowCaption(state, model) {
   const { pairs, slow } = model;
+  const verb = (n) => (n === 1 ? 'is' : 'are');
   const now = state.gap >= 1
-    ? `At gap ${position(state.gap)}, ${slow.now} of ${pairs} pairs are slow (under one turn).`
-    : `Gap ${position(state.gap)} is below 1, left of this log axis; all ${slow.now} of ${pairs} pairs are slow there.`;
+    ? `At gap ${position(state.gap)}, ${pairs === 1
+      ? `the only pair ${slow.now === 1 ? 'has not wrapped yet' : 'has wrapped'}`
+      : `${slow.now} of ${pairs} pairs ${verb(slow.now)} not yet wrapped`}` +
+      ' (still under one turn: the wavelength is longer than the gap).'
+    : `Gap ${position(state.gap)} is below 1, left of this log axis; there ` +
+      `${slow.now === 1 ? 'the only pair is' : `all ${slow.now} pairs are`} under one turn.`;
   const gone = slow.counts.findIndex((c) => c === 0);
+  const left = slow.counts[slow.counts.length - 1];
   const end = gone >= 0
     ? ` Past gap ≈ ${num(slow.gaps[gone], 2)} none is left: every pair has wrapped at least once.`
-    : ` Even at gap 10⁶, ${slow.counts[slow.counts.length - 1]} pairs are still slow: a larger base keeps more long-range pairs.`;
+    : ` Even at gap 10⁶, ${count(left, 'pair')} ${verb(left)} not yet wrapped: a larger base keeps more` +
+      ' long-range pairs.';
   return `${now}${end}`;
 }
 
@@ -55,7 +80,7 @@ export function normReadout(model) {
 // Short text alternatives for the canvases (their aria-label).
 
 export function anglesLabel(state, model) {
-  return `Bar chart, log scale: rotation angle of each of ${model.pairs} pairs at gap ${position(state.gap)}, with the one-turn line at 2π.`;
+  return `Bar chart, log scale: rotation angle of each of ${count(model.pairs, 'pair')} at gap ${position(state.gap)}, with the one-turn line at 2π.`;
 }
 
 export function flatnessLabel(state, model) {
@@ -63,5 +88,5 @@ export function flatnessLabel(state, model) {
 }
 
 export function slowLabel(state, model) {
-  return `Step chart, log x axis: number of slow pairs against gap from 1 to one million; ${model.slow.now} at the current gap.`;
+  return `Step chart, log x axis: number of pairs not yet wrapped against gap from 1 to one million; ${model.slow.now} at the current gap.`;
 }

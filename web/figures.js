@@ -15,7 +15,11 @@
 //   data     (model, state) -> the chart's data (plain arrays and numbers)
 //   caption  (state, model) -> the caption's plain text
 //   label    (state, model) -> the canvas's aria-label
-//   before   (optional) id of the element the section goes before; default 'take'
+// Optional fields:
+//   controls () -> an element of the figure's own settings, above the chart
+//   notes    () -> an element beside the chart (formulas), after the caption
+//   after    () -> an element placed right after the figure's section
+//   before   id of the element the section goes before; default 'take'
 //
 // The long-context rows draw from their own model (long.js: longModel(state), cached by
 // the long settings); their caption and label functions take that model too.
@@ -33,13 +37,20 @@ const whenLong = (state, write) => {
   const long = longModel(state);
   return long ? write(state, long) : '';
 };
+import { createCircleChart } from './charts/circle.js';
+import { createTermsChart } from './charts/terms.js';
+import { createAdditiveChart } from './charts/additive.js';
+import { createDecayChart } from './charts/decay.js';
+import { createHeatmapChart } from './charts/heatmap.js';
+import * as teach from './teach.js';
+import * as words from './teach_captions.js';
 
 const ROWS = [
   {
     name: 'flatness',
     title: 'Same gap, anywhere in the sequence',
-    lookfor: 'Slide a query–key pair along the sequence at a fixed gap. Look for: the RoPE line ' +
-      'stays flat, the additive line wanders with the absolute position.',
+    lookfor: 'A query at position m = n + gap and a key at n, slid along the sequence at a fixed gap. ' +
+      'Look for: the RoPE line stays flat, the additive band wanders with the absolute position.',
     fallback: 'Score against start position for RoPE and additive embedding.',
     embed: 'same gap, anywhere',
     height: 480,
@@ -49,10 +60,58 @@ const ROWS = [
     label: captions.flatnessLabel,
   },
   {
+    name: 'circle',
+    title: 'One pair, rotating',
+    lookfor: 'RoPE splits q and k into pairs of numbers and turns each pair like a clock hand. Look for: ' +
+      'the angle between the two arrows is (m − n)·θᵢ, so with the gap kept it never changes.',
+    fallback: 'Pair i of q and k on the plane, rotated to positions m and n.',
+    embed: 'one pair, rotating',
+    height: 760,
+    make: createCircleChart,
+    data: (model) => ({
+      circle: model.explain.circle, q: model.explain.rotating.q, k: model.explain.rotating.k,
+      q_m: model.explain.rotating.q_m, k_n: model.explain.rotating.k_n,
+    }),
+    caption: words.circleCaption,
+    label: words.circleLabel,
+    controls: teach.circleControls,
+    notes: teach.circleNotes,
+    after: teach.workedSection,
+  },
+  {
+    name: 'terms',
+    title: 'The proof, made numeric',
+    lookfor: 'The RoPE score is a sum of one term per pair, and each term holds only the gap r = m − n. ' +
+      'Look for: the caption’s sum of the bars equals the rotated dot product.',
+    fallback: 'Each pair’s term of the RoPE score at the current gap.',
+    embed: 'the proof, per pair',
+    height: 640,
+    make: createTermsChart,
+    data: (model) => ({ terms: model.explain.terms.terms, sum: model.explain.terms.sum, score: model.explain.terms.score }),
+    caption: words.termsCaption,
+    label: words.termsLabel,
+    notes: teach.termsNotes,
+  },
+  {
+    name: 'additive',
+    title: 'Why the additive score wobbles',
+    lookfor: 'Adding position marks P[m] and P[n] to the vectors gives four terms. Look for: the two cross ' +
+      'terms move with every start, the other two stay put.',
+    fallback: 'The four terms of the additive score across start positions.',
+    embed: 'the additive score’s four terms',
+    height: 600,
+    make: createAdditiveChart,
+    data: (model) => model.explain.additive,
+    caption: words.additiveCaption,
+    label: words.additiveLabel,
+    notes: teach.additiveNotes,
+  },
+  {
     name: 'angles',
     title: 'How far each pair rotates over the gap',
-    lookfor: 'Pair i turns by gap × θᵢ. Look for: low pairs spin past one full turn (the dashed ' +
-      '2π line), high pairs barely move, and nothing here depends on where the pair sits.',
+    lookfor: 'Pair i turns by gap × θᵢ. Its pair frequency θᵢ falls from 1 (pair 0, fast) to nearly 0 (the last ' +
+      'pair, slow). Look for: fast pairs pass one full turn (the dashed 2π line), slow pairs barely move, and ' +
+      'nothing depends on where the pair sits.',
     fallback: 'Rotation angle of every pair at the current gap.',
     embed: 'angle of every pair',
     height: 480,
@@ -64,15 +123,43 @@ const ROWS = [
   {
     name: 'slow',
     title: 'Which pairs are left for long distances',
-    lookfor: 'A pair under one turn still tells distances apart; one past a turn repeats itself. ' +
-      'Look for: as the gap grows, pairs wrap one by one and only the slow ones remain.',
-    fallback: 'Number of slow pairs against the gap.',
-    embed: 'slow pairs by gap',
+    lookfor: 'A pair that has not yet wrapped (turned under one full turn) still tells distances apart; one ' +
+      'past a turn repeats itself. Look for: as the gap grows, pairs wrap one by one, fastest first.',
+    fallback: 'Number of pairs not yet wrapped against the gap.',
+    embed: 'unwrapped pairs by gap',
     height: 480,
     make: createSlowChart,
     data: (model, state) => ({ ...model.slow, pairs: model.pairs, gap: state.gap }),
     caption: captions.slowCaption,
     label: captions.slowLabel,
+  },
+  {
+    name: 'decay',
+    title: 'Long-range decay',
+    lookfor: 'A key that matches its query scores high when close; RoPE lowers that score as the distance ' +
+      'grows. Look for: the mean and RoFormer’s bound fall on this log axis up to a million positions.',
+    fallback: 'Score against distance on a log axis: these vectors, the mean over random vectors, RoFormer’s bound.',
+    embed: 'long-range decay',
+    height: 600,
+    make: createDecayChart,
+    data: (model) => model.explain.decay,
+    caption: words.decayCaption,
+    label: words.decayLabel,
+    notes: teach.decayNotes,
+  },
+  {
+    name: 'heatmap',
+    title: 'Every pair at every position',
+    lookfor: 'cos(p·θᵢ) for pair i (row) at position p (column). Look for: fast pairs as thin stripes at the ' +
+      'top, slow pairs as wide bands at the bottom.',
+    fallback: 'Heatmap of cos(p·θᵢ), pairs by positions.',
+    embed: 'pair × position heatmap',
+    height: 600,
+    make: createHeatmapChart,
+    data: (model) => model.explain.heat,
+    caption: words.heatmapCaption,
+    label: words.heatmapLabel,
+    notes: teach.heatmapNotes,
   },
   {
     name: 'range',
@@ -141,9 +228,11 @@ export function figureElement(row) {
     el('div', { class: 'fig-head' },
       el('h2', { id: `title-${name}` }, el('span', { class: 'fig-num' }, String(row.number)), row.title),
       el('p', { class: 'lookfor' }, row.lookfor)),
+    ...(row.controls ? [row.controls()] : []),
     el('div', { class: 'chart-box' },
       el('canvas', { id: `chart-${name}`, role: 'img', 'aria-describedby': `caption-${name}` }, row.fallback)),
-    el('figcaption', { id: `caption-${name}`, class: 'caption' }));
+    el('figcaption', { id: `caption-${name}`, class: 'caption' }),
+    ...(row.notes ? [row.notes()] : []));
 }
 
 /** The embed menu's option for a row. */

@@ -42,6 +42,9 @@ export function list(items) {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/** "1 pair", "3 pairs": a count with its noun in the right number (nouns ending in -s not needed). */
+export const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 // |x| to `decimals` places, rounded half away from zero on its shortest decimal form
 // ("0.00225" -> "0.0023"), as Intl.NumberFormat rounds; toFixed rounds the binary value.
 function fixedHalfUp(x, decimals) {

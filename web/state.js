@@ -30,7 +30,8 @@ export function parseDecimal(text, { integer = false } = {}) {
 
 // A number row: the CLI's grammar (an empty box is not 0), then range and shape checks.
 // slider: { step, log } when the setting has a range input (log: the slider holds log10).
-function numberRow(name, def, min, max, { integer = false, even = false, relation, slider } = {}) {
+// optional: left out of the URL while it holds its default (the explainer's settings).
+function numberRow(name, def, min, max, { integer = false, even = false, relation, slider, optional = false } = {}) {
   const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
   const rule = `${name} must be ${kind} from ${min} to ${max}`;
   return {
@@ -41,6 +42,7 @@ function numberRow(name, def, min, max, { integer = false, even = false, relatio
     max,
     rule,
     slider,
+    optional,
     // relation(value, state) -> '' when fine, else what is wrong (e.g. 'below to (4096)').
     relation,
     parse(text, state) {
@@ -114,12 +116,34 @@ export const PARAMS = [
   // A log slider from gap 1 to 1e6 moving by whole positions; 0 and fractions by box or preset.
   numberRow('gap', 2, 0, 1e6, { slider: { step: 0.001, keyStep: 0.05, log: true, integer: true, from: 1 } }),
   numberRow('from', 0, 0, 65536, {
-    relation: (v, s) => (v < s.to ? '' : `below to (${s.to})`),
+    relation: (v, s) => (v < s.to && Math.ceil(v) <= Math.floor(s.to) ? ''
+      : `below to (${s.to}) with a whole start position between them`),
   }),
   numberRow('to', 4096, 0, 65536, {
-    relation: (v, s) => (v > s.from ? '' : `above from (${s.from})`),
+    relation: (v, s) => (v > s.from && Math.floor(v) >= Math.ceil(s.from) ? ''
+      : `above from (${s.from}) with a whole start position between them`),
   }),
   numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
+  // The explainer (web/teach.js). seed 0: the demo vectors; any other: random q, k from it.
+  numberRow('seed', 0, 0, 4294967295, { integer: true, optional: true }),
+  // Figure "one pair, rotating": pair i, query position m, key position n, gap lock.
+  numberRow('pair', 0, 0, 511, {
+    integer: true, optional: true, slider: { step: 1 },
+    relation: (v, s) => (v < s.dim / 2 ? '' : `below dim/2 (${s.dim / 2})`),
+  }),
+  numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 } }),
+  numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 } }),
+  choiceRow('lock', false, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
+  // The blog's worked example: cat = [0.9, 0.4] as q and k, at 3 and 7, theta 0.1, moved by 7.
+  numberRow('wq0', 0.9, -100, 100, { optional: true }),
+  numberRow('wq1', 0.4, -100, 100, { optional: true }),
+  numberRow('wk0', 0.9, -100, 100, { optional: true }),
+  numberRow('wk1', 0.4, -100, 100, { optional: true }),
+  numberRow('wm', 3, 0, 100000, { optional: true }),
+  numberRow('wn', 7, 0, 100000, { optional: true }),
+  numberRow('wth', 0.1, 0, 10, { optional: true }),
+  numberRow('wsh', 7, 0, 100000, { optional: true }),
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
   choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
@@ -141,6 +165,14 @@ export const PARAMS = [
   methodParam(numberRow('mscale-all-dim', null, 0, 100)),
   compareRow(),
 ];
+
+/** dim/base presets of real models (head dimension = rotary dim, rope base). */
+export const DIM_BASE_PRESETS = Object.freeze([
+  { name: 'Llama 2', dim: 128, base: 10000 },
+  { name: 'Llama 3', dim: 128, base: 500000 },
+  { name: 'Qwen2.5', dim: 128, base: 1000000 },
+  { name: 'GPT-J 6B (rotary dim 64)', dim: 64, base: 10000 },
+].map(Object.freeze));
 
 /** Row by name; a null-prototype table, so only real settings are found. */
 export const PARAM = table(Object.fromEntries(PARAMS.map((row) => [row.name, row])));
@@ -191,12 +223,12 @@ export function readQuery(search) {
   return { state, problems };
 }
 
-/** The query string that reproduces state; embed and view only when they are not the default. */
+/** The query string that reproduces state; choices and optional settings only when not the default. */
 export function writeQuery(state) {
   const query = new URLSearchParams();
   for (const row of PARAMS) {
     const value = state[row.name];
-    if (row.type === 'choice' && value === row.default) continue;
+    if ((row.type === 'choice' || row.optional) && value === row.default) continue;
     if (value === null || (row.when && !row.when(state))) continue;
     query.set(row.name, row.serialize(value));
   }

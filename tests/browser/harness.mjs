@@ -258,13 +258,27 @@ function assertClose(actual, expected, what) {
   assert.ok(close(actual, expected), `${what}: expected ${expected}, got ${actual}`);
 }
 
-// The reference is plain Python: with many starts, score a spread-out subset.
-const MAX_SCORED_STARTS = 160;
-function sampleIndexes(n) {
-  if (n <= MAX_SCORED_STARTS) return Array.from({ length: n }, (_, j) => j);
+// The reference is plain Python: with many bins, score a spread-out subset of them.
+const MAX_SCORED_BINS = 40;
+export function sampleIndexes(n, most = MAX_SCORED_BINS) {
+  if (n <= most) return Array.from({ length: n }, (_, j) => j);
   const picked = new Set([0, n - 1]);
-  for (let i = 0; i < MAX_SCORED_STARTS - 2; i++) picked.add(Math.round((i * (n - 1)) / (MAX_SCORED_STARTS - 3)));
+  for (let i = 0; i < most - 2; i++) picked.add(Math.round((i * (n - 1)) / (most - 3)));
   return [...picked].sort((a, b) => a - b);
+}
+
+export const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+/**
+ * Figure 1's bins (web/README.md, docs/EXPLAIN.md offset_envelope): the c integer starts in
+ * [from, to] in bins = min(c, n) runs; start index i is in bin floor(i * bins / c).
+ */
+export function sweepBins(from, to, n) {
+  const lo = Math.ceil(from);
+  const c = Math.floor(to) - lo + 1;
+  const bins = Math.min(c, n);
+  const firstIndex = (j) => Math.ceil((j * c) / bins);
+  return { starts: c, bins, first: (j) => lo + firstIndex(j), last: (j) => lo + firstIndex(j + 1) - 1 };
 }
 
 /** Every pair's angle from chart-angles data (each pair is in one of its two datasets). */
@@ -307,11 +321,12 @@ export async function checkCharts(page, state, charts = CHARTS) {
   push('norm', 'norm', [q]);
   push('norm_gaps', 'norm_gaps', [q, NORM_POSITIONS, base]);
   push('report', 'offset_scan', [q, k, gap, REPORT_STARTS, base]);
-  let sampled = [];
+  // Figure 1: every integer start in [from, to], in bins (README); a sample of bins is scored in full.
+  const plan = sweepBins(from, to, n);
+  const scoredBins = got.flatness ? sampleIndexes(plan.bins, MAX_SCORED_BINS) : [];
   if (got.flatness) {
-    const xs = got.flatness.datasets[0].data.map((p) => p.x);
-    sampled = sampleIndexes(xs.length);
-    push('sweep', 'offset_scan', [q, k, gap, sampled.map((j) => xs[j]), base]);
+    const starts = scoredBins.flatMap((j) => range(plan.first(j), plan.last(j)));
+    push('sweep', 'offset_scan', [q, k, gap, starts, base]);
   }
   if (got.slow) push('slow', 'slow_pairs_batch', [dim, got.slow.datasets[0].data.map((p) => p.x), base]);
   push('slow_now', 'slow_pairs', [dim, gap, base]);
@@ -337,20 +352,26 @@ export async function checkCharts(page, state, charts = CHARTS) {
     });
   }
   if (got.flatness) {
-    const [ropeSet, addSet, marks] = got.flatness.datasets;
-    assert.deepEqual([ropeSet.label, addSet.label, marks.label], ['RoPE', 'additive', 'report starts']);
-    assert.equal(ropeSet.data.length, n, `chart-flatness has n starts ${where}`);
-    assert.equal(addSet.data.length, n);
-    const step = (to - from) / (n - 1);
-    ropeSet.data.forEach((p, j) => {
-      assertClose(p.x, from + j * step, `chart-flatness start ${j} ${where}`);
-      assert.equal(addSet.data[j].x, p.x, `RoPE and additive share starts (${j})`);
+    const [ropeMax, ropeMin, addMax, addMin, marks] = got.flatness.datasets;
+    assert.deepEqual(got.flatness.datasets.map((d) => d.label),
+      ['RoPE', 'RoPE least', 'additive', 'additive least', 'report starts']);
+    for (const set of [ropeMax, ropeMin, addMax, addMin]) {
+      assert.equal(set.data.length, plan.bins, `chart-flatness has min(starts, n) = ${plan.bins} points ${where}`);
+    }
+    ropeMax.data.forEach((p, j) => {
+      assertClose(p.x, (plan.first(j) + plan.last(j)) / 2, `chart-flatness bin ${j} x ${where}`);
     });
     const scored = ref[at.sweep];
-    sampled.forEach((j, i) => {
-      assertClose(ropeSet.data[j].y, scored[i][1], `chart-flatness RoPE score at start ${ropeSet.data[j].x} ${where}`);
-      assertClose(addSet.data[j].y, scored[i][2], `chart-flatness additive score at start ${addSet.data[j].x} ${where}`);
-    });
+    let at0 = 0;
+    for (const j of scoredBins) {
+      const rows = scored.slice(at0, at0 + plan.last(j) - plan.first(j) + 1);
+      at0 += rows.length;
+      const what = `chart-flatness bin ${j} (starts ${plan.first(j)}..${plan.last(j)}) ${where}`;
+      assertClose(ropeMax.data[j].y, Math.max(...rows.map((r) => r[1])), `${what}: greatest RoPE score`);
+      assertClose(ropeMin.data[j].y, Math.min(...rows.map((r) => r[1])), `${what}: least RoPE score`);
+      assertClose(addMax.data[j].y, Math.max(...rows.map((r) => r[2])), `${what}: greatest additive score`);
+      assertClose(addMin.data[j].y, Math.min(...rows.map((r) => r[2])), `${what}: least additive score`);
+    }
     const inRange = ref[at.report].filter(([s]) => s >= from && s <= to);
     assert.equal(marks.data.length, inRange.length, `report starts in [${from}, ${to}] ${where}`);
     marks.data.forEach((p, i) => {
@@ -360,7 +381,7 @@ export async function checkCharts(page, state, charts = CHARTS) {
   }
   if (got.slow) {
     const [curve, now] = got.slow.datasets;
-    assert.deepEqual([curve.label, now.label], ['slow pairs', 'current gap']);
+    assert.deepEqual([curve.label, now.label], ['pairs not yet wrapped', 'current gap']);
     const xs = curve.data.map((p) => p.x);
     assert.ok(xs.length >= 10, 'chart-slow has a curve');
     assertClose(xs[0], 1, 'chart-slow starts at gap 1');
@@ -427,12 +448,13 @@ export async function checkCaptions(page, state, checked) {
   }
   if (charts.flatness) {
     const caption = await text(page, '#caption-flatness');
-    const [ropeSet, addSet] = charts.flatness.datasets;
-    const ropeSpread = spread(ropeSet.data.map((p) => p.y));
-    const addSpread = spread(addSet.data.map((p) => p.y));
+    const [ropeMax, ropeMin, addMax, addMin] = charts.flatness.datasets;
+    const ys = (set) => set.data.map((p) => p.y);
+    const ropeSpread = Math.max(...ys(ropeMax)) - Math.min(...ys(ropeMin));
+    const addSpread = Math.max(...ys(addMax)) - Math.min(...ys(addMin));
     assertShows(caption, ropeSpread, '#caption-flatness shows the RoPE spread of the chart');
     assertShows(caption, addSpread, '#caption-flatness shows the additive spread of the chart');
-    assertShows(caption, ropeSet.data.length, '#caption-flatness shows the number of starts');
+    assertShows(caption, sweepBins(state.from, state.to, state.n).starts, '#caption-flatness shows the number of starts');
     const reportAdd = spread(checked.report.map((r) => r[2]));
     assertShows(caption, reportAdd, "#caption-flatness shows the additive spread at the report's starts");
     assert.ok(ropeSpread < 1e-6 * addSpread, `RoPE spread ${ropeSpread} is not tiny next to ${addSpread}`);

@@ -36,7 +36,7 @@ test('page_should_load_the_defaults_and_match_the_reference', async () => {
   const checked = await checkCharts(page, DEFAULTS);
   await checkCaptions(page, DEFAULTS, checked);
   // The report's four starts: RoPE agrees to ~1e-13, the additive spread is ~13.84.
-  const marks = checked.charts.flatness.datasets[2].data;
+  const marks = checked.charts.flatness.datasets[4].data;
   assert.deepEqual(marks.map((m) => m.x), [3, 10, 100, 4000]);
   assert.equal(await page.locator('#notice').isVisible(), false, '#notice is hidden without bad params');
   assert.equal(await page.locator('#notice').getAttribute('role'), 'status');

@@ -27,8 +27,8 @@ function yRange(angles) {
 }
 
 const LEGEND = [
-  { text: 'past one turn (fast)', mark: 'box', color: 'var(--c-fast)' },
-  { text: 'under one turn (slow)', mark: 'box', color: 'var(--c-slow)' },
+  { text: 'wrapped at this gap (past one turn)', mark: 'box', color: 'var(--c-fast)' },
+  { text: 'not wrapped (under one turn)', mark: 'box', color: 'var(--c-slow)' },
   { text: 'one turn (2π)', mark: 'dash', color: 'var(--c-turn)' },
 ];
 
@@ -97,7 +97,7 @@ export function createAnglesChart(canvas, data) {
     },
   };
   options.scales = {
-    x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
+    x: axis(c, 'pair i  (pair frequency θᵢ falls left to right: fast pairs left, slow pairs right)', {
       grid: { display: false },
       ticks: { maxRotation: 0, autoSkip: false },
       afterBuildTicks: everyNthPair,

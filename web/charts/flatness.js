@@ -1,21 +1,35 @@
 // Figure: the attention score at a fixed gap as the pair slides along the
 // sequence — RoPE against additive — with the report's starts marked.
-// Data in: { starts, rope, add, marked: [{x, y}], from, to } — plain arrays.
+// Every integer start is scored (offset_envelope); a chart wider than its bins would
+// alias, so each bin is drawn as its least and greatest score with the band between.
+// Data in: { first, last, rope_min, rope_max, add_min, add_max, starts, bins,
+//            marked: [{x, y}], from, to } — plain arrays and numbers.
 import { colors, axis, baseOptions } from './theme.js';
 import { drawGuide, makeChart } from './figure.js';
 import { num } from '../format.js';
 
-const points = (xs, ys) => xs.map((x, j) => ({ x, y: ys[j] }));
+// A bin's x: the middle of its run of starts (the start itself when the bin holds one).
+// The point objects are reused while the bin count stays: a gap drag allocates nothing.
+function points(old, data, ys) {
+  const out = old && old.length === ys.length ? old : ys.map(() => ({ x: 0, y: 0 }));
+  for (let j = 0; j < ys.length; j++) {
+    out[j].x = (data.first[j] + data.last[j]) / 2;
+    out[j].y = ys[j];
+  }
+  return out;
+}
 
 function fill(target, data, c) {
-  const [ropeLine, addLine, marks] = target.data.datasets;
-  ropeLine.data = points(data.starts, data.rope);
-  addLine.data = points(data.starts, data.add);
+  const [ropeMax, ropeMin, addMax, addMin, marks] = target.data.datasets;
+  ropeMax.data = points(ropeMax.data, data, data.rope_max);
+  ropeMin.data = points(ropeMin.data, data, data.rope_min);
+  addMax.data = points(addMax.data, data, data.add_max);
+  addMin.data = points(addMin.data, data, data.add_min);
   marks.data = data.marked.map((p) => ({ ...p }));
-  ropeLine.borderColor = c.rope;
-  ropeLine.backgroundColor = c.rope;
-  addLine.borderColor = c.add;
-  addLine.backgroundColor = c.add;
+  for (const [set, color] of [[ropeMax, c.rope], [ropeMin, c.rope], [addMax, c.add], [addMin, c.add]]) {
+    set.borderColor = color;
+  }
+  addMin.backgroundColor = c.addFill;
   marks.borderColor = c.add;
   marks.backgroundColor = c.surface;
   Object.assign(target.options.scales.x, { min: data.from, max: data.to });
@@ -33,19 +47,23 @@ export function createFlatnessChart(canvas, data) {
   const c = colors();
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
-    title: (items) => `start ${num(items[0].parsed.x)}`,
+    title: (items) => {
+      const j = items[0].dataIndex;
+      const [a, b] = [current.first[j], current.last[j]];
+      return a === b || a === undefined ? `start ${num(items[0].parsed.x)}` : `starts ${a}–${b}`;
+    },
     label: (item) => `${item.dataset.label}: ${num(item.parsed.y, 7)}`,
   };
   options.scales = {
-    x: axis(c, 'start position n  (key at n, query at n + gap)', {
+    x: axis(c, 'start position n  (key at n, query at m = n + gap)', {
       type: 'linear',
       ticks: { maxRotation: 0, autoSkipPadding: 12 },
     }),
-    y: axis(c, 'score q·k at the same gap', { type: 'linear', grace: '8%' }),
+    y: axis(c, 'attention score of q at m and k at n', { type: 'linear', grace: '8%' }),
   };
   // Sorted, gap-free x values: Chart.js can skip sorting and gap checks.
   const line = {
-    pointRadius: 0, pointHoverRadius: 3, borderWidth: 2, fill: false, parsing: false,
+    pointRadius: 0, pointHoverRadius: 3, borderWidth: 1.5, fill: false, parsing: false,
     normalized: true, spanGaps: true,
   };
   const config = {
@@ -53,7 +71,10 @@ export function createFlatnessChart(canvas, data) {
     data: {
       datasets: [
         { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
-        { label: 'additive', ...line, borderWidth: 1.5, order: 2 },
+        // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
+        { label: 'RoPE least', ...line, showLine: false, order: 1 },
+        { label: 'additive', ...line, order: 2 },
+        { label: 'additive least', ...line, order: 2, fill: '-1' },
         {
           label: 'report starts', data: [], showLine: false, parsing: false, order: 0,
           pointRadius: 5, pointHoverRadius: 6, pointBorderWidth: 2,
@@ -65,8 +86,8 @@ export function createFlatnessChart(canvas, data) {
   };
   const legend = [
     { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },
-    { text: 'additive', mark: 'line', color: 'var(--c-add)' },
-    { text: "report's starts", mark: 'dot', color: 'var(--c-add)' },
+    { text: 'additive (band: least to greatest score of the starts under each point)', mark: 'box', color: 'var(--c-add)' },
+    { text: 'the report’s four starts', mark: 'dot', color: 'var(--c-add)' },
   ];
   const onData = (next) => {
     current = next;

@@ -1,4 +1,4 @@
-// Figure: how many pairs stay under one turn as the gap grows (log x, 1 to 1e6),
+// Figure: how many pairs stay under one turn (have not wrapped) as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
 import { colors, axis, baseOptions, decadesOnly } from './theme.js';
@@ -30,7 +30,7 @@ export function createSlowChart(canvas, data) {
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => `gap ${num(items[0].parsed.x)}`,
-    label: (item) => `${item.parsed.y} slow pair${item.parsed.y === 1 ? '' : 's'}`,
+    label: (item) => `${item.parsed.y} pair${item.parsed.y === 1 ? '' : 's'} not yet wrapped`,
   };
   options.scales = {
     x: axis(c, 'gap between query and key (positions, log scale)', {
@@ -40,7 +40,7 @@ export function createSlowChart(canvas, data) {
       ticks: { callback: decadeTick, autoSkip: false, maxRotation: 0 },
       afterBuildTicks: decadesOnly,
     }),
-    y: axis(c, 'slow pairs (under one turn)', {
+    y: axis(c, 'pairs not yet wrapped (under one turn)', {
       type: 'linear',
       min: 0,
       ticks: { precision: 0 },
@@ -51,7 +51,7 @@ export function createSlowChart(canvas, data) {
     data: {
       datasets: [
         {
-          label: 'slow pairs', data: [], parsing: false, normalized: true, spanGaps: true,
+          label: 'pairs not yet wrapped', data: [], parsing: false, normalized: true, spanGaps: true,
           stepped: 'middle', fill: 'origin',
           borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
         },
@@ -65,7 +65,7 @@ export function createSlowChart(canvas, data) {
     plugins: [guide],
   };
   const legend = [
-    { text: 'slow pairs', mark: 'line', color: 'var(--c-slow)' },
+    { text: 'pairs not yet wrapped (wavelength longer than the gap)', mark: 'line', color: 'var(--c-slow)' },
     { text: 'current gap', mark: 'disc', color: 'var(--c-mark)' },
   ];
   const onData = (next) => {

@@ -33,6 +33,7 @@ function readColors() {
     turn: read('--c-turn'),
     mark: read('--c-mark'),
     fill: read('--c-fill'),
+    addFill: read('--c-add-fill'),
   };
 }
 
