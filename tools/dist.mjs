@@ -1,6 +1,8 @@
 // make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
 //   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
+//   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
+//                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
@@ -12,6 +14,7 @@ const web = join(root, 'web');
 const out = join(root, 'dist');
 const folder = join(out, 'ropescope');
 const BUDGET = 350 * 1024;
+const EMBED_BUDGET = 350 * 1024;
 
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
@@ -66,6 +69,23 @@ async function bundle() {
   return result.outputFiles[0].text;
 }
 
+// The custom element: Chart.js from npm (only the parts registered in embed-element.js, so
+// esbuild drops the rest), the page's modules, style.css as a string.
+async function bundleElement() {
+  const result = await build({
+    entryPoints: [join(web, 'embed-element.js')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: ['es2020'],
+    legalComments: 'eof', // keeps Chart.js's licence banner
+    loader: { '.css': 'text' },
+    write: false,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 // The served page preloads its ES modules; the dist builds have one bundled script instead.
@@ -77,11 +97,12 @@ function dropModulePreloads(html) {
 }
 
 async function main() {
-  const [source, css, chart, script] = await Promise.all([
+  const [source, css, chart, script, element] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
     bundle(),
+    bundleElement(),
   ]);
 
   const html = dropModulePreloads(source);
@@ -106,6 +127,8 @@ async function main() {
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);
   written.push([join(out, 'ropescope.html'), single]);
+  const elementJs = `/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */\n${element}`;
+  written.push([join(out, 'ropescope-embed.js'), elementJs]);
 
   for (const [path, text] of written) await writeFile(path, text);
   await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
@@ -119,6 +142,9 @@ async function main() {
   console.log(`${kb(folderTotal).padStart(9)}  dist/ropescope/ in total`);
   console.log(`page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget` +
     (singleBytes > BUDGET ? ' -- OVER BUDGET' : ''));
+  const elementBytes = size(elementJs);
+  console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
+  if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);
 }
 
 main().catch((err) => {

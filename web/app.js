@@ -2,32 +2,14 @@
 import { PARAM, PARAMS, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
-import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
+import { FIGURES, FIGURE, figureElement, embedOption } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
+import { controlFor } from './controls.js';
+import { addExportMenu } from './export.js';
+import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from './embed.js';
+import { watchPrint } from './print.js';
 
 const $ = (id) => document.getElementById(id);
-
-// A base from the log slider, kept to 4 significant digits so links stay readable.
-const roundBase = (value) => Number(value.toPrecision(4));
-
-// How each setting's widgets map to its value, from its row in state.js: a slider (linear,
-// or log10 of the value), and the arrow-key step of its box.
-function controlFor(row) {
-  const { slider } = row;
-  if (!slider) return { range: false, step: (v, dir) => v + dir };
-  const key = slider.keyStep ?? slider.step;
-  if (slider.log) {
-    return {
-      range: true,
-      min: Math.log10(row.min),
-      max: Math.log10(row.max),
-      toRange: (v) => Math.log10(v),
-      fromRange: (r) => roundBase(10 ** r),
-      step: (v, dir) => roundBase(10 ** (Math.log10(v) + key * dir)),
-    };
-  }
-  return { range: true, min: row.min, max: row.max, step: (v, dir) => v + key * dir };
-}
 
 const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
   PARAMS.filter((row) => row.type !== 'choice').map((row) => [row.name, controlFor(row)]))));
@@ -144,6 +126,9 @@ function ensureCharts(all) {
     const canvas = $(`chart-${name}`);
     if (charts[name] || !lastData || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
+    addExportMenu(charts[name], {
+      figure: name, settings: () => state, onError: (message) => showNotice(...linkProblems, message),
+    });
   }
 }
 
@@ -184,6 +169,7 @@ function accept(name, value, source) {
   }
   writeUrl();
   render();
+  updateEmbed(state);
   updateEmbedCode();
 }
 
@@ -247,18 +233,6 @@ function download(kind) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const pageAddress = () => window.location.href.split(/[?#]/)[0];
-
-function updateEmbedCode() {
-  const view = $('embed-view').value;
-  const src = pageAddress() + writeQuery({ ...state, embed: true, view });
-  const height = embedHeight(view);
-  const title = $('embed-view').selectedOptions[0].textContent;
-  $('embed-code').value = `<iframe src="${src.replace(/"/g, '%22')}"` +
-    ` title="ropescope: ${title}" width="100%" height="${height}"` +
-    ' style="border:0" loading="lazy"></iframe>';
-}
-
 async function copyText(text, statusId) {
   const status = $(statusId);
   try {
@@ -281,8 +255,9 @@ function buildFigures() {
 }
 
 function start() {
-  document.body.classList.toggle('embed', state.embed);
+  applyTheme(state.theme);
   buildFigures();
+  if (state.embed) setupEmbed(state);
   if (state.view !== 'all') document.body.dataset.view = state.view;
   showNotice(...linkProblems);
 
@@ -298,9 +273,8 @@ function start() {
   $('download-md').addEventListener('click', () => download('md'));
   $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
   $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
-  $('embed-view').addEventListener('change', updateEmbedCode);
   $('embed-code').addEventListener('focus', (event) => event.target.select());
-  updateEmbedCode();
+  if (!state.embed) setupEmbedBuilder(() => state);
 
   setupDefaults();
   let drawn = false;
@@ -321,6 +295,7 @@ function start() {
   requestAnimationFrame(() => setTimeout(() => {
     ensureCharts(true);
     watchVisibility();
+    watchPrint(charts);
   }, 0));
 }
 

@@ -77,8 +77,32 @@ function choiceRow(name, def, values, toText, fromText) {
   };
 }
 
+// A comma-separated list of distinct names from `values`, in any order ('' for none); the value
+// is a frozen array in `values` order, so equal settings always write the same URL.
+function listRow(name, values) {
+  return {
+    name,
+    type: 'choice',
+    default: Object.freeze([]),
+    values,
+    rule: `${name} must be a comma-separated list of ${values.join(', ')} (each once), or empty`,
+    parse(text) {
+      const s = String(text ?? '');
+      const names = s === '' ? [] : s.split(',');
+      const ok = names.every((n) => values.includes(n)) && new Set(names).size === names.length;
+      if (!ok) return { ok: false, message: `${this.rule}, got ${quote(text)}` };
+      return { ok: true, value: Object.freeze(values.filter((v) => names.includes(v))) };
+    },
+    serialize: (value) => value.join(','),
+  };
+}
 
 const EMBED = table({ 0: false, 1: true, false: false, true: true });
+const FLAG = table({ 0: false, 1: true });
+/** The settings an embed can show as sliders (controls=), in the order they are shown. */
+export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
+/** The embed themes (theme=): auto follows the reader's colour scheme. */
+export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 // The one table of the page's settings: defaults, ranges and sliders. index.html holds no
 // range: app.js sets every slider's min, max and step from here at startup.
@@ -96,6 +120,11 @@ export const PARAMS = [
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
   choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
+  // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
+  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => (THEMES.includes(t) ? t : undefined)),
+  listRow('controls', EMBED_CONTROLS),
+  choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
 ];
 
 /** Row by name; a null-prototype table, so only real settings are found. */
@@ -147,13 +176,14 @@ export function readQuery(search) {
   return { state, problems };
 }
 
-/** The query string that reproduces state; embed and view only when they are not the default. */
+/** The query string that reproduces state; embed, view and the embed options only when not the default. */
 export function writeQuery(state) {
   const query = new URLSearchParams();
   for (const row of PARAMS) {
     const value = state[row.name];
-    if (row.type === 'choice' && value === row.default) continue;
+    if (row.type === 'choice' && row.serialize(value) === row.serialize(row.default)) continue;
     query.set(row.name, row.serialize(value));
   }
-  return `?${query.toString()}`;
+  // A comma needs no escaping in a query: controls=gap,dim reads better than gap%2Cdim.
+  return `?${query.toString().replace(/%2C/g, ',')}`;
 }
