@@ -125,8 +125,8 @@ class RopeScope extends HTMLElement {
     const panel = el('div', { class: 'panel' }, ...state.controls.map((name) => this.controlRow(name)));
     const figures = el('div', { class: 'figures' }, ...rows.map(figureElement));
     for (const num of figures.querySelectorAll('.fig-num')) num.remove();
-    this.link = el('a', { target: '_blank', rel: 'noopener' }, 'Open the full ropescope explorer at these settings ↗');
-    const attribution = el('p', { class: 'attribution' }, 'Live figure computed in your browser by ropescope. ');
+    this.link = el('a', { target: '_blank', rel: 'noopener' }, 'open the full explorer ↗');
+    const attribution = el('p', { class: 'attribution' }, 'Live figure by ropescope · ');
     if (explorer) attribution.append(this.link);
     wrapper.append(this.notice, panel, figures, attribution);
     this.shadowRoot.append(el('style', {}, SHADOW_CSS), wrapper);

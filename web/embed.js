@@ -52,8 +52,8 @@ export function setupEmbed(state) {
   const link = document.createElement('a');
   link.target = '_blank';
   link.rel = 'noopener';
-  link.textContent = 'Open the full ropescope explorer at these settings ↗';
-  attribution.append('Live figure computed in your browser by ropescope. ', link);
+  link.textContent = 'open the full explorer ↗';
+  attribution.append('Live figure by ropescope · ', link);
   document.body.append(attribution);
   updateEmbed(state);
   reportHeight();
@@ -120,9 +120,9 @@ export function followHeight(frame, on = () => true) {
 // Extra height over the figures table's `height` (a figure at 700 px) so that, with no host
 // script, the whole embed shows at 390 px too: the heading, look-for line and caption wrap to
 // more lines there. Measured by tests/browser/embed.test.mjs at 700 and 390 px.
-const NARROW_EXTRA = 200;
-const CONTROL_ROW = 64; // one slider row (wraps to one per line at 390 px)
-const ATTRIBUTION = 48;
+const NARROW_EXTRA = 220;
+const CONTROL_ROW = 76; // one slider row (at 390 px, one per line with its label)
+const ATTRIBUTION = 36;
 const NO_TITLE = 90; // what the heading and look-for line take at 390 px, at least
 
 /** The snippet's fixed iframe height for a view and options. */
@@ -176,7 +176,7 @@ export function setupEmbedBuilder(getState) {
   $('embed-view').after(options);
   const preview = element('div', { class: 'embed-preview', id: 'embed-preview' },
     element('p', { class: 'hint' }, 'Preview (live):'));
-  $('embed-code').closest('.buttons')?.after(preview);
+  $('copy-embed').closest('.buttons').after(preview);
   for (const input of options.querySelectorAll('input, select')) input.addEventListener('change', () => updateEmbedCode());
   $('embed-view').addEventListener('change', () => updateEmbedCode());
   builder = { getState, preview, frame: null, timer: null, visible: false };
