@@ -188,9 +188,9 @@ function save(blob, filename, near) {
 }
 
 const KINDS = [
-  ['png', 'PNG', 'image of this chart (2x)'],
-  ['csv', 'CSV', 'plotted data as CSV'],
-  ['json', 'JSON', 'plotted data and settings as JSON'],
+  ['png', 'PNG', 'image of this chart at 2x'],
+  ['csv', 'CSV', 'the plotted data'],
+  ['json', 'JSON', 'the plotted data and settings'],
 ];
 
 /**
@@ -210,8 +210,9 @@ export function addExportMenu(handle, { figure, settings, onError = () => {} }) 
     button.type = 'button';
     button.dataset.export = kind;
     button.textContent = text;
-    button.title = `Download the ${what}`;
-    button.setAttribute('aria-label', `Download ${what}`);
+    // The visible text starts the accessible name (what speech input users say).
+    button.title = `${text}: ${what}`;
+    button.setAttribute('aria-label', `${text}: download ${what}`);
     button.addEventListener('click', async () => {
       const state = settings();
       const values = plotSettings(state);
