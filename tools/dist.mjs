@@ -1,5 +1,5 @@
 // make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
-//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.umd.js
+//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
@@ -18,7 +18,7 @@ const EMBED_BUDGET = 350 * 1024;
 
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
-  chart: '<script src="vendor/chart.umd.js"></script>',
+  chart: '<script src="vendor/chart.js"></script>',
   app: '<script type="module" src="app.js"></script>',
 };
 
@@ -69,7 +69,7 @@ async function bundle() {
   return result.outputFiles[0].text;
 }
 
-// The custom element: Chart.js from npm (only the parts registered in embed-element.js, so
+// The custom element: Chart.js from npm (only the parts registered in tools/chart_parts.mjs, so
 // esbuild drops the rest), the page's modules, style.css as a string.
 async function bundleElement() {
   const result = await build({
@@ -100,7 +100,7 @@ async function main() {
   const [source, css, chart, script, element] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
-    readFile(join(web, 'vendor', 'chart.umd.js'), 'utf8'),
+    readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     bundle(),
     bundleElement(),
   ]);
@@ -131,11 +131,11 @@ async function main() {
   written.push([join(out, 'ropescope-embed.js'), elementJs]);
 
   for (const [path, text] of written) await writeFile(path, text);
-  await copyFile(join(web, 'vendor', 'chart.umd.js'), join(folder, 'vendor', 'chart.umd.js'));
+  await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));
 
   const size = (text) => Buffer.byteLength(text);
   const rows = [...written.map(([path, text]) => [path, size(text)]),
-    [join(folder, 'vendor', 'chart.umd.js'), size(chart)]];
+    [join(folder, 'vendor', 'chart.js'), size(chart)]];
   for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
   const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
   const singleBytes = size(single);

@@ -9,6 +9,8 @@ import { addExportMenu } from './export.js';
 import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from './embed.js';
 import { watchPrint } from './print.js';
 
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
 const $ = (id) => document.getElementById(id);
 
 const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
@@ -39,6 +41,7 @@ function render() {
   let model;
   try {
     model = computeModel(state);
+    performance.mark('ropescope:model-end');
   } catch (err) {
     // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
     failed = true;
@@ -188,7 +191,7 @@ function wireControl(name) {
     if (box.getAttribute('aria-invalid') !== 'true') syncBox(name);
   });
   box.addEventListener('keydown', (event) => {
-    const dir = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
     if (!dir || box.getAttribute('aria-invalid') === 'true') return;
     event.preventDefault();
     const row = PARAM[name];

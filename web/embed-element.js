@@ -2,14 +2,11 @@
 //   <rope-scope view="flatness" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
 // which draws the figures of the page in its own shadow DOM: the host's CSS cannot reach in,
 // ours cannot leak out. Every element on a page shares the one wasm instance (rope.js) and the
-// one Chart.js bundled here (never the host's window.Chart). Attributes are read exactly like
+// one Chart.js bundled here (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
 // the page's URL (state.js: the same table and parser); a bad one falls back to its default and
 // a message inside the element names it. The figures, charts, captions and export menu are the
 // page's own modules (figures.js, charts/, export.js); style.css comes in as text.
-import {
-  Chart, BarController, BarElement, CategoryScale, Filler, LineController, LineElement,
-  LinearScale, LogarithmicScale, PointElement, Tooltip,
-} from 'chart.js';
+import { Chart } from '../tools/chart_parts.mjs';
 import CSS from './style.css';
 import { useChartLib } from './charts/lib.js';
 import { PARAM, PARAMS, EMBED_CONTROLS, readQuery } from './state.js';
@@ -20,8 +17,6 @@ import { addExportMenu } from './export.js';
 import { refreshColors, setupDefaults } from './charts/theme.js';
 import { watchPrint } from './print.js';
 
-Chart.register(BarController, BarElement, CategoryScale, Filler, LineController, LineElement,
-  LinearScale, LogarithmicScale, PointElement, Tooltip);
 useChartLib(Chart);
 
 // The page's stylesheet in the shadow root: the document's html/:root and body become the

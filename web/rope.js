@@ -204,10 +204,19 @@ function cString(ptr) {
   return new TextDecoder().decode(heap.subarray(ptr, end));
 }
 
+// An argument in a core error: short arrays in full, long ones by length and largest |x|.
+function showArg(value) {
+  if (!isArrayLike(value)) return show(value);
+  if (value.length <= 4) return `[${Array.from(value, String).join(', ')}]`;
+  let big = 0;
+  for (const x of value) big = Math.max(big, Math.abs(x));
+  return `${value.length} values, largest |x| ${big}`;
+}
+
 // A refusal by the core: the function, the core's text, and the call's arguments by name.
 class CoreError extends RangeError {
   constructor(fn, code, args = []) {
-    const shown = args.map(([name, value]) => `${name} = ${show(value)}`).join(', ');
+    const shown = args.map(([name, value]) => `${name} = ${showArg(value)}`).join(', ');
     super(`${fn}: ${cString(wasm.rope_strerror(code))}${shown ? ` (${shown})` : ''}`);
     this.code = code;
   }
@@ -215,7 +224,7 @@ class CoreError extends RangeError {
 
 // Bytes per element of each output type. 'text' is a byte buffer read back as the
 // NUL-terminated UTF-8 string the core wrote into it.
-const OUT_BYTES = { f64: 8, i32: 4, text: 1 };
+const OUT_BYTES = Object.freeze(Object.assign(Object.create(null), { f64: 8, i32: 4, text: 1 }));
 
 function readOut(ptr, count, type) {
   if (type === 'text') {

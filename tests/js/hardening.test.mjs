@@ -149,3 +149,36 @@ test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_valu
   assert.deepEqual({ ...readQuery('?gap=1e3&n=1024&base=5e5&embed=1&view=slow').state },
     { ...readQuery('').state, gap: 1000, n: 1024, base: 500000, embed: true, view: 'slow' });
 });
+
+// Refusals only the core can make (an overflow): the message has the core's text and
+// every argument by name and value.
+test('core_refusals_should_name_the_arguments_and_values', () => {
+  const OVERFLOW = 'result overflowed (angle or score is not finite)';
+  const cases = [
+    [() => rope.dot([1e200], [1e200]), 'dot: ', '(a = [1e+200], b = [1e+200])'],
+    [() => rope.norm(new Array(8).fill(1e300)), 'norm: ', '(vec = 8 values, largest |x| 1e+300)'],
+    [() => rope.rope_score([1e300, 1e300], [1e300, 1e300], 1, 2),
+      'rope_score: ', '(q = [1e+300, 1e+300], k = [1e+300, 1e+300], m = 1, n = 2, base = 10000)'],
+  ];
+  for (const [call, head, tail] of cases) {
+    const err = thrown(call);
+    assert.ok(err instanceof RangeError, `${head}: threw ${err}`);
+    assert.ok(err.message.startsWith(head) && err.message.includes(OVERFLOW) && err.message.endsWith(tail),
+      `${head}...${tail}: got ${err.message}`);
+    assert.equal(err.code, C.ROPE_E_RANGE);
+  }
+});
+
+// The caption warns once a shown position passes 4096: the sweep's last query sits at to + gap.
+test('the_flatness_caption_should_warn_when_to_plus_gap_passes_4096', async () => {
+  const { flatnessCaption } = await import('../../web/captions.js');
+  const { computeModel } = await import('../../web/model.js');
+  const base = { ...readQuery('').state };
+  const warns = (state) => /past ~4096/.test(flatnessCaption(state, computeModel(state)));
+  assert.equal(warns({ ...base, to: 4096, gap: 0 }), false, 'to + gap = 4096: no warning');
+  assert.equal(warns({ ...base, to: 4000, gap: 96 }), false, 'to + gap = 4096: no warning');
+  assert.equal(warns({ ...base, to: 4096, gap: 2 }), true, 'to + gap = 4098: warned, though to is 4096');
+  assert.equal(warns({ ...base, to: 4090, gap: 7 }), true, 'to + gap = 4097: warned');
+  assert.match(flatnessCaption({ ...base, to: 65536, gap: 4096 }, computeModel({ ...base, to: 65536, gap: 4096 })),
+    /reaches position 69632/);
+});

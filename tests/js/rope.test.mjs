@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  ABS_TOL, REL_TOL, CLI, ROOT, cliReport, rng as mulberry32, seedValue,
+  ABS_TOL, REL_TOL, CLI, ROOT, cliReport, close, rng as mulberry32, seedValue,
 } from '../testlib.mjs';
 const INT_FUNCTIONS = new Set(['slow_pairs', 'slow_pairs_batch']);
 
@@ -60,10 +60,6 @@ console.log(`ROPE_TEST_SEED=${CASES.seed} (build/cases.json)` +
   (String(CASES.seed) === String(SEED) ? '' : `; ROPE_TEST_SEED=${SEED} (random report settings)`));
 
 // ---- comparison ----
-
-function close(actual, expected) {
-  return Math.abs(actual - expected) <= ABS_TOL + REL_TOL * Math.abs(expected);
-}
 
 // Returns a path to the first difference, or null. Floats within the tolerance,
 // integers of integer-valued functions exactly.

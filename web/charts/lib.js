@@ -1,4 +1,4 @@
-// Which Chart.js the charts use: the page's global one (vendor/chart.umd.js sets window.Chart),
+// Which Chart.js the charts use: the page's global one (vendor/chart.js sets window.Chart),
 // or the copy bundled into dist/ropescope-embed.js (embed-element.js calls useChartLib), so an
 // embedding page's own Chart.js, of any version, is never touched.
 let lib = null;
