@@ -298,7 +298,7 @@ function start() {
   requestAnimationFrame(() => setTimeout(() => {
     ensureCharts(true);
     watchVisibility();
-    watchPrint(charts);
+    watchPrint(() => charts);
   }, 0));
 }
 

@@ -71,6 +71,7 @@ class RopeScope extends HTMLElement {
     this.charts = Object.create(null);
     this.state = null;
     this.built = false;
+    watchPrint(() => this.charts);
   }
 
   connectedCallback() {
@@ -133,7 +134,6 @@ class RopeScope extends HTMLElement {
       defaultsSet = true;
     }
     this.render();
-    watchPrint(this.charts);
   }
 
   showNotice(extra = []) {

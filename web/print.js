@@ -4,10 +4,10 @@
 // stylesheet (style.css, @media print) hides the controls and keeps every canvas inside the
 // page width.
 
-/** charts: name -> chart handle (charts/figure.js), read at print time. */
-export function watchPrint(charts) {
+/** getCharts(): name -> chart handle (charts/figure.js), called at print time. */
+export function watchPrint(getCharts) {
   const fitAll = () => {
-    for (const handle of Object.values(charts)) {
+    for (const handle of Object.values(getCharts())) {
       handle.redraw();
       handle.chart.resize();
     }

@@ -70,3 +70,10 @@ test('csv_and_json_should_round_trip_random_chart_data', () => {
     assert.deepEqual(back.labels, labels);
   }
 });
+
+test('readme_should_show_the_host_lines_the_page_writes', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { HOST_SCRIPT } = await import('../../web/embed.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(HOST_SCRIPT), 'README.md "Embedding" carries the same host lines as the snippet');
+});
