@@ -57,9 +57,19 @@ const TWO = `<h1>Two figures</h1>
 ${SCRIPT}`;
 
 test('two_elements_should_draw_their_own_settings_and_not_interfere', async () => {
-  const p = await openBlog(env.browser, blogHtml(TWO), { viewport: { width: 900, height: 900 } });
+  // Counts the wasm instances the page makes.
+  const init = () => {
+    const Original = WebAssembly.Instance;
+    window.__wasmInstances = 0;
+    WebAssembly.Instance = function Instance(...args) {
+      window.__wasmInstances += 1;
+      return new Original(...args);
+    };
+  };
+  const p = await openBlog(env.browser, blogHtml(TWO), { viewport: { width: 900, height: 900 }, init });
   const { page } = p;
   await elementsReady(page);
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1, 'both elements share one wasm instance');
   const a = { ...DEFAULTS, dim: 128, base: 500000, gap: 16 };
   const b = { ...DEFAULTS, dim: 32, base: 10000, gap: 300 };
   await checkCharts(page, a, ['flatness'], '#a');

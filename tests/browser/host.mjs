@@ -59,15 +59,17 @@ after(async () => {
 
 /**
  * Opens `html` at http://localhost:PORT/post-N.html (openPage's recorder: any console error, page
- * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark'.
+ * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
+ * init: a function run in the page before any of its scripts.
  */
-export async function openBlog(browser, html, { viewport = { width: 1000, height: 900 }, colorScheme = 'light' } = {}) {
+export async function openBlog(browser, html, { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null } = {}) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
   const { url } = await startBlog();
   const path = `/post-${pages.size + 1}.html`;
   pages.set(path, html);
   const p = await openPage(browser, null, { viewport });
   await p.page.emulateMedia({ colorScheme });
+  if (init) await p.page.addInitScript(init);
   await p.page.goto(url + path);
   return p;
 }
