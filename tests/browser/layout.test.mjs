@@ -153,7 +153,7 @@ test('wide_screens_should_put_figures_side_by_side', async () => {
 });
 
 // The mock blog post: text, the auto-height iframe snippet from the builder, and the element.
-test('mock_blog_post_screenshots_at_desktop_and_phone_width', async () => {
+test('mock_blog_post_should_fit_desktop_and_phone_width_and_be_saved_as_png', async () => {
   const page0 = await openPage(env.browser, `${env.server.url}?dim=128&base=500000&gap=16`);
   await waitReady(page0.page);
   await page0.page.selectOption('#embed-view', 'flatness');
