@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   DEFAULTS, afterUpdate, checkCharts, openPage, settle, useServerAndBrowser, waitReady,
 } from './harness.mjs';
-import { blogHtml, distinctColors, explorerFrame, openBlog } from './host.mjs';
+import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
 const WIDTHS = [700, 390];
@@ -14,11 +14,11 @@ const WIDTHS = [700, 390];
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
 
 /** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults. */
-async function builderSnippets(extra = async () => {}) {
+async function builderSnippets() {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
-  await extra(page);
+  await holdPreview(page);
   const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
   const out = {};
   for (const view of views) {

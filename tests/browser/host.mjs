@@ -100,3 +100,14 @@ export function shotPath(name) {
   mkdirSync(SHOTS, { recursive: true });
   return join(SHOTS, name);
 }
+
+/**
+ * Keeps the builder's live preview from loading while a test only reads the snippet: a
+ * preview reloading under option changes aborts its previous load, which the harness counts
+ * as a failed request. (The preview has its own test.)
+ */
+export function holdPreview(page) {
+  return page.evaluate(() => {
+    document.getElementById('embed-preview').hidden = true;
+  });
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {
   DEFAULTS, afterUpdate, checkCharts, openPage, settle, typeInto, useServerAndBrowser, waitReady,
 } from './harness.mjs';
-import { blogHtml, openBlog, shotPath } from './host.mjs';
+import { blogHtml, holdPreview, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
 
@@ -156,6 +156,7 @@ test('wide_screens_should_put_figures_side_by_side', async () => {
 test('mock_blog_post_should_fit_desktop_and_phone_width_and_be_saved_as_png', async () => {
   const page0 = await openPage(env.browser, `${env.server.url}?dim=128&base=500000&gap=16`);
   await waitReady(page0.page);
+  await holdPreview(page0.page);
   await page0.page.selectOption('#embed-view', 'flatness');
   await page0.page.check('#embed-control-gap');
   const snippet = await page0.page.inputValue('#embed-code');
