@@ -277,7 +277,6 @@ function start() {
   $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
   $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
   $('embed-code').addEventListener('focus', (event) => event.target.select());
-  if (!state.embed) setupEmbedBuilder(() => state);
 
   setupDefaults();
   let drawn = false;
@@ -298,6 +297,8 @@ function start() {
   requestAnimationFrame(() => setTimeout(() => {
     ensureCharts(true);
     watchVisibility();
+    // The embed builder is below the figures: built after the first chart is on screen.
+    if (!state.embed) setupEmbedBuilder(() => state);
     watchPrint(() => charts);
   }, 0));
 }
