@@ -121,7 +121,7 @@ export function followHeight(frame, on = () => true) {
 // script, the whole embed shows at 390 px too: the heading, look-for line and caption wrap to
 // more lines there. Measured by tests/browser/embed.test.mjs at 700 and 390 px.
 const NARROW_EXTRA = 220;
-const CONTROL_ROW = 76; // one slider row (at 390 px, one per line with its label)
+const CONTROL_ROW = 48; // one slider row (one per line)
 const ATTRIBUTION = 36;
 const NO_TITLE = 90; // what the heading and look-for line take at 390 px, at least
 
