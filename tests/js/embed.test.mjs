@@ -77,3 +77,14 @@ test('readme_should_show_the_host_lines_the_page_writes', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   assert.ok(readme.includes(HOST_SCRIPT), 'README.md "Embedding" carries the same host lines as the snippet');
 });
+
+// style.css writes the dark palette twice (theme=dark, and auto in a dark scheme): same values.
+test('dark_palettes_should_be_the_same_in_both_places', async () => {
+  const { readFileSync } = await import('node:fs');
+  const css = readFileSync(new URL('../../web/style.css', import.meta.url), 'utf8');
+  const vars = (block) => block.match(/--[\w-]+:\s*[^;]+;/g).join('\n');
+  const forced = /:root\[data-theme="dark"\] \{([^}]*)\}/.exec(css)[1];
+  const auto = /:root:not\(\[data-theme="light"\]\) \{([^}]*)\}/.exec(css)[1];
+  assert.ok(vars(forced).split('\n').length >= 15, 'the palette is found');
+  assert.equal(vars(forced), vars(auto));
+});
