@@ -92,6 +92,26 @@ test('two_elements_should_draw_their_own_settings_and_not_interfere', async () =
   await checkCharts(page, { ...a, gap: 1000 }, ['flatness'], '#a');
   assert.deepEqual(await chartData(page, 'angles', '#b'), before, '#b did not change');
 
+  // The credit links to the explorer beside the script, at the element's numbers, in a new tab.
+  const link = await page.evaluate(() => {
+    const a = document.querySelector('#a').shadowRoot.querySelector('.attribution a');
+    return { href: a.href, target: a.target, rel: a.rel };
+  });
+  assert.deepEqual(link, {
+    href: new URL('/ropescope.html?dim=128&base=500000&gap=1000&from=0&to=4096&n=512', page.url()).href,
+    target: '_blank', rel: 'noopener',
+  });
+  await page.evaluate(() => document.querySelector('#a').setAttribute('explorer', 'https://example.org/rs/'));
+  await elementsReady(page);
+  assert.equal(await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.attribution a').href),
+    'https://example.org/rs/?dim=128&base=500000&gap=16&from=0&to=4096&n=512', 'explorer= sets the link');
+
+  // Responsive inside the shadow root: a narrower column, a narrower chart.
+  const wide = (await shadowInfo(page, '#a')).canvas.width;
+  await page.evaluate(() => { document.querySelector('main').style.maxWidth = '420px'; });
+  await page.waitForFunction((w) => document.querySelector('#a').shadowRoot.querySelector('canvas')
+    .getBoundingClientRect().width < w - 200, wide, { timeout: 5000 });
+
   // A changed attribute redraws that element with the new settings.
   await page.evaluate(() => document.querySelector('#b').setAttribute('gap', '7'));
   await elementsReady(page);
