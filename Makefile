@@ -31,7 +31,9 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 APT_PACKAGES = emscripten chromium libcmocka-dev
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.js
+WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/vendor/chart.js web/ropescope.js
+# The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
+WEB_MODULES = $(filter-out web/ropescope.js,$(wildcard web/*.js web/charts/*.js))
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz test-fuzz test-mutants test-diff \
@@ -89,6 +91,11 @@ web/rope_wasm.js: build/rope.wasm
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
 web/rope_consts.js: c_src/rope.h c_src/report.h tools/consts.mjs
 	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h
+
+# The page's script: app.js and everything it imports (the wasm inlined), in one file.
+web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js
+	npx --no-install esbuild web/app.js --bundle --format=iife --minify --target=es2020 \
+	  --legal-comments=none --log-level=warning --outfile=$@
 
 # Chart.js with only the controllers, elements, scales and plugins the figures use.
 web/vendor/chart.js: tools/chart_entry.mjs tools/chart_parts.mjs node_modules/chart.js/dist/chart.umd.js
@@ -171,4 +178,4 @@ bench: all
 	$(NODE) tools/bench.mjs
 
 clean:
-	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/vendor
+	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/ropescope.js web/vendor

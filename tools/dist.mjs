@@ -1,6 +1,7 @@
-// make dist: the page as files that open from disk (file://), where ES-module imports are blocked.
-//   dist/ropescope/     index.html + style.css + ropescope.js (one classic script) + vendor/chart.js
-//   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the script with the wasm bytes)
+// make dist: the page as files that open from disk (file://) or any static host.
+//   dist/ropescope/     index.html + style.css + ropescope.js (the page's one script, built by make
+//                       from web/*.js with the wasm bytes inside) + vendor/chart.js
+//   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 import { createHash } from 'node:crypto';
@@ -19,7 +20,10 @@ const EMBED_BUDGET = 350 * 1024;
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
   chart: '<script src="vendor/chart.js"></script>',
-  app: '<script type="module" src="app.js"></script>',
+  app: '<script src="ropescope.js"></script>',
+  // Preloads name files the single file has inline: it drops them.
+  preloads: ['  <link rel="preload" href="vendor/chart.js" as="script">\n',
+    '  <link rel="preload" href="ropescope.js" as="script">\n'],
 };
 
 // Replace one tag that must occur exactly once; a function replacement keeps `$&` and
@@ -55,20 +59,6 @@ function setPolicy(html, policy) {
   return html.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
 }
 
-async function bundle() {
-  const result = await build({
-    entryPoints: [join(web, 'app.js')],
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    target: ['es2020'],
-    legalComments: 'none',
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
-}
-
 // The custom element: Chart.js from npm (only the parts registered in tools/chart_parts.mjs, so
 // esbuild drops the rest), the page's modules, style.css as a string.
 async function bundleElement() {
@@ -88,29 +78,19 @@ async function bundleElement() {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// The served page preloads its ES modules; the dist builds have one bundled script instead.
-function dropModulePreloads(html) {
-  const start = html.indexOf('  <!-- modules:');
-  const end = html.indexOf('<!-- /modules -->\n');
-  if (start < 0 || end < start) throw new Error('web/index.html: the <!-- modules --> block is missing');
-  return html.slice(0, start) + html.slice(end + '<!-- /modules -->\n'.length);
-}
-
 async function main() {
-  const [source, css, chart, script, element] = await Promise.all([
+  const [html, css, chart, script, element] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
-    bundle(),
+    readFile(join(web, 'ropescope.js'), 'utf8'),
     bundleElement(),
   ]);
 
-  const html = dropModulePreloads(source);
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(folder, 'vendor'), { recursive: true });
-  const folderHtml = swap(html, TAGS.app, '<script src="ropescope.js"></script>');
   const written = [
-    [join(folder, 'index.html'), folderHtml],
+    [join(folder, 'index.html'), html],
     [join(folder, 'style.css'), css],
     [join(folder, 'ropescope.js'), script],
   ];
@@ -123,6 +103,7 @@ async function main() {
     'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
     'style-src': sha256(styleCss),
   }));
+  for (const preload of TAGS.preloads) single = swap(single, preload, '');
   single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);

@@ -4,11 +4,11 @@
 // reference (tests/reference.py --batch) for expected values.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve } from '../../tools/serve.mjs';
+import { metaPolicy } from '../../tools/serve.mjs';
 import {
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
 } from '../../web/rope_consts.js';
@@ -31,10 +31,44 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
 
 // ---- server and browser ----
 
-/** tools/serve.mjs on a free port serving dir (with the page's CSP headers); stop() closes it. */
+/**
+ * tools/serve.mjs in its own process (as `make serve` runs it) on a free port, serving dir with
+ * the page's CSP headers; stop() ends that process. Its own process keeps the serving off the
+ * event loop that drives the browser (timings in make bench stay those of a real server).
+ */
 export async function startServer(dir = WEB) {
-  const server = await serve(dir, 0);
-  return { url: server.url, port: server.port, policy: server.policy, stop: () => server.close() };
+  const child = spawn(process.execPath, [join(ROOT, 'tools/serve.mjs'), dir, '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tools/serve.mjs did not start: ${output}`)), 10000);
+    const read = (chunk) => {
+      output = (output + chunk).slice(-4000);
+      const match = /serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tools/serve.mjs exited ${code}: ${output}`));
+    });
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    policy: metaPolicy(),
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** One server and one browser for the calling test file, started before its tests and stopped after. */
