@@ -144,7 +144,7 @@ web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formula
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # Chart.js with only the controllers, elements, scales and plugins the figures use.
-web/vendor/chart.js: tools/chart_entry.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
+web/vendor/chart.js: tools/chart_entry.mjs tools/chart_parts.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor
 	npx --no-install esbuild $< --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=eof --log-level=warning --outfile=$@

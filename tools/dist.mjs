@@ -2,7 +2,10 @@
 //   dist/ropescope/     index.html + style.css + ropescope.js (the page's one script, built by make
 //                       from web/*.js with the wasm bytes inside) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
+//   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
+//                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 import { createHash } from 'node:crypto';
+import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +15,7 @@ const web = join(root, 'web');
 const out = join(root, 'dist');
 const folder = join(out, 'ropescope');
 const BUDGET = 350 * 1024;
+const EMBED_BUDGET = 350 * 1024;
 
 const TAGS = {
   css: '<link rel="stylesheet" href="style.css">',
@@ -55,14 +59,32 @@ function setPolicy(html, policy) {
   return html.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
 }
 
+// The custom element: Chart.js from npm (only the parts registered in tools/chart_parts.mjs, so
+// esbuild drops the rest), the page's modules, style.css as a string.
+async function bundleElement() {
+  const result = await build({
+    entryPoints: [join(web, 'embed-element.js')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: ['es2020'],
+    legalComments: 'eof', // keeps Chart.js's licence banner
+    loader: { '.css': 'text' },
+    write: false,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
-  const [html, css, chart, script] = await Promise.all([
+  const [html, css, chart, script, element] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),
+    bundleElement(),
   ]);
 
   await rm(folder, { recursive: true, force: true });
@@ -86,6 +108,8 @@ async function main() {
   single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
   single = swap(single, TAGS.app, `<script>${appJs}</script>`);
   written.push([join(out, 'ropescope.html'), single]);
+  const elementJs = `/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */\n${element}`;
+  written.push([join(out, 'ropescope-embed.js'), elementJs]);
 
   for (const [path, text] of written) await writeFile(path, text);
   await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));
@@ -99,6 +123,9 @@ async function main() {
   console.log(`${kb(folderTotal).padStart(9)}  dist/ropescope/ in total`);
   console.log(`page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget` +
     (singleBytes > BUDGET ? ' -- OVER BUDGET' : ''));
+  const elementBytes = size(elementJs);
+  console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
+  if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);
 }
 
 main().catch((err) => {

@@ -2,13 +2,16 @@
 import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
-import { FIGURES, FIGURE, figureElement, embedOption, embedHeight } from './figures.js';
+import { FIGURES, FIGURE, figureElement, embedOption } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { startLong } from './long.js';
 import { renderWorked } from './teach.js';
 import { fillFormulas } from './mathml.js';
 import { wireActions, vectorsReadout, lockedMove } from './actions.js';
+import { addExportMenu } from './export.js';
+import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from './embed.js';
+import { watchPrint } from './print.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -196,6 +199,9 @@ function ensureCharts(all) {
     // A row's data is null until its part is ready (the long-context part, after the first paint).
     if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
+    addExportMenu(charts[name], {
+      figure: name, settings: () => state, onError: (message) => showNotice(...linkProblems, message),
+    });
   }
 }
 
@@ -255,6 +261,7 @@ function accept(name, value, source) {
   }
   writeUrl();
   render();
+  updateEmbed(state);
   updateEmbedCode();
 }
 
@@ -338,18 +345,6 @@ function download(kind) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const pageAddress = () => window.location.href.split(/[?#]/)[0];
-
-function updateEmbedCode() {
-  const view = $('embed-view').value;
-  const src = pageAddress() + writeQuery({ ...state, embed: true, view });
-  const height = embedHeight(view);
-  const title = $('embed-view').selectedOptions[0].textContent;
-  $('embed-code').value = `<iframe src="${src.replace(/"/g, '%22')}"` +
-    ` title="ropescope: ${title}" width="100%" height="${height}"` +
-    ' style="border:0" loading="lazy"></iframe>';
-}
-
 async function copyText(text, statusId) {
   const status = $(statusId);
   try {
@@ -376,8 +371,9 @@ function buildFigures() {
 }
 
 function start() {
-  document.body.classList.toggle('embed', state.embed);
+  applyTheme(state.theme);
   buildFigures();
+  if (state.embed) setupEmbed(state);
   if (state.view !== 'all') document.body.dataset.view = state.view;
   showNotice(...linkProblems);
 
@@ -397,9 +393,7 @@ function start() {
   $('download-md').addEventListener('click', () => download('md'));
   $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
   $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
-  $('embed-view').addEventListener('change', updateEmbedCode);
   $('embed-code').addEventListener('focus', (event) => event.target.select());
-  updateEmbedCode();
   // The long-context part: its controls write the same state, URL and figures. It starts
   // after the first paint (its figures' data are null until then).
   startLong({ state, render, writeUrl, updateEmbedCode, showNotice: (...lines) => showNotice(...linkProblems, ...lines) });
@@ -423,6 +417,9 @@ function start() {
   requestAnimationFrame(() => setTimeout(() => {
     ensureCharts(true);
     watchVisibility();
+    // The embed builder is below the figures: built after the first chart is on screen.
+    if (!state.embed) setupEmbedBuilder(() => state);
+    watchPrint(() => charts);
   }, 0));
 }
 

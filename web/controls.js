@@ -1,5 +1,5 @@
 // How a setting's widgets map to its value, from its row in state.js: a slider (linear, or
-// log10 of the value), and the arrow-key step of its box. Shared by app.js and long.js.
+// log10 of the value), and the arrow-key step of its box. Shared by app.js, long.js and the <rope-scope> element.
 
 // A value from a log slider, kept to 4 significant digits so links stay readable.
 export const roundBase = (value) => Number(value.toPrecision(4));

@@ -10,7 +10,8 @@
 //   lookfor  the line under the heading: what to look for
 //   fallback text inside the canvas (shown when canvas is not supported)
 //   embed    the embed menu's short description (after "figure N: ")
-//   height   iframe height in px for ?embed=1&view=<name>
+//   height   the figure's height in px in an embed 700 px wide (embed.js's fixedHeight adds
+//            what narrower screens, slider rows and the credit line take)
 //   make     the chart module's create function (canvas, data) -> handle
 //   data     (model, state) -> the chart's data (plain arrays and numbers)
 //   caption  (state, model) -> the caption's plain text
@@ -241,10 +242,4 @@ export function embedOption(row) {
   option.value = row.name;
   option.textContent = `figure ${row.number}: ${row.embed}`;
   return option;
-}
-
-/** iframe height for a view: one figure's height, or all of them stacked. */
-export function embedHeight(view) {
-  if (view !== 'all') return FIGURE[view].height;
-  return FIGURES.reduce((sum, row) => sum + row.height, 0) - 20 * (FIGURES.length - 1);
 }

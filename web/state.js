@@ -80,6 +80,25 @@ function choiceRow(name, def, values, toText, fromText) {
   };
 }
 
+// A comma-separated list of distinct names from `values`, in any order ('' for none); the value
+// is a frozen array in `values` order, so equal settings always write the same URL.
+function listRow(name, values) {
+  return {
+    name,
+    type: 'choice',
+    default: Object.freeze([]),
+    values,
+    rule: `${name} must be a comma-separated list of ${values.join(', ')} (each once), or empty`,
+    parse(text) {
+      const s = String(text ?? '');
+      const names = s === '' ? [] : s.split(',');
+      const ok = names.every((n) => values.includes(n)) && new Set(names).size === names.length;
+      if (!ok) return { ok: false, message: `${this.rule}, got ${quote(text)}` };
+      return { ok: true, value: Object.freeze(values.filter((v) => names.includes(v))) };
+    },
+    serialize: (value) => value.join(','),
+  };
+}
 
 const EMBED = table({ 0: false, 1: true, false: false, true: true });
 const TRUTH = table({ true: true, false: false });
@@ -107,6 +126,12 @@ function compareRow() {
     serialize: (value) => value,
   });
 }
+
+const FLAG = table({ 0: false, 1: true });
+/** The settings an embed can show as sliders (controls=), in the order they are shown. */
+export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
+/** The embed themes (theme=): auto follows the reader's colour scheme. */
+export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 // The one table of the page's settings: defaults, ranges and sliders. index.html holds no
 // range: app.js sets every slider's min, max and step from here at startup.
@@ -164,6 +189,12 @@ export const PARAMS = [
   methodParam(numberRow('mscale', null, 0, 100)),
   methodParam(numberRow('mscale-all-dim', null, 0, 100)),
   compareRow(),
+
+  // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
+  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => (THEMES.includes(t) ? t : undefined)),
+  listRow('controls', EMBED_CONTROLS),
+  choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
 ];
 
 /** dim/base presets of real models (head dimension = rotary dim, rope base). */
@@ -223,14 +254,15 @@ export function readQuery(search) {
   return { state, problems };
 }
 
-/** The query string that reproduces state; choices and optional settings only when not the default. */
+/** The query string that reproduces state; choices, optional settings and the embed options only when not the default. */
 export function writeQuery(state) {
   const query = new URLSearchParams();
   for (const row of PARAMS) {
     const value = state[row.name];
-    if ((row.type === 'choice' || row.optional) && value === row.default) continue;
+    if ((row.type === 'choice' || row.optional) && row.serialize(value) === row.serialize(row.default)) continue;
     if (value === null || (row.when && !row.when(state))) continue;
     query.set(row.name, row.serialize(value));
   }
-  return `?${query.toString()}`;
+  // A comma needs no escaping in a query: controls=gap,dim reads better than gap%2Cdim.
+  return `?${query.toString().replace(/%2C/g, ',')}`;
 }

@@ -180,10 +180,16 @@ export async function afterUpdate(page, action) {
 
 // ---- reading the page ----
 
-/** Chart.getChart(canvas).data as plain JSON: labels and each dataset's label and data. */
-export async function chartData(page, id) {
-  return page.evaluate((canvasId) => {
-    const chart = window.Chart.getChart(document.getElementById(canvasId));
+/**
+ * Chart.getChart(canvas).data as plain JSON: labels and each dataset's label and data.
+ * host: a CSS selector of a <rope-scope> element: its shadow root's canvas, read with the
+ * element's own Chart.js (RopeScope.Chart).
+ */
+export async function chartData(page, id, host = null) {
+  return page.evaluate(([canvasId, hostSelector]) => {
+    const root = hostSelector ? document.querySelector(hostSelector).shadowRoot : document;
+    const Chart = hostSelector ? customElements.get('rope-scope').Chart : window.Chart;
+    const chart = Chart.getChart(root.getElementById(canvasId));
     if (!chart) return null;
     const plain = (v) => (v !== null && typeof v === 'object' ? { x: v.x, y: v.y } : v);
     const nonFinite = (v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
@@ -198,7 +204,7 @@ export async function chartData(page, id) {
         }),
       })),
     };
-  }, `chart-${id}`);
+  }, [`chart-${id}`, host]);
 }
 
 export async function allCharts(page) {
@@ -303,12 +309,12 @@ export function assertFiniteData(charts) {
 
 /**
  * Checks every chart against web/README.md and the reference for state
- * {dim, base, gap, from, to, n}. Returns the data read.
+ * {dim, base, gap, from, to, n} (host: in that <rope-scope> element). Returns the data read.
  */
-export async function checkCharts(page, state, charts = CHARTS) {
+export async function checkCharts(page, state, charts = CHARTS, host = null) {
   const { dim, base, gap, from, to, n } = state;
   const got = {};
-  for (const id of charts) got[id] = await chartData(page, id);
+  for (const id of charts) got[id] = await chartData(page, id, host);
   assertFiniteData(got);
   const [q, k] = demoVectors(dim);
   const calls = [];

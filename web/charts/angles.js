@@ -6,6 +6,7 @@
 // Chart.js on its fast path (a colour per bar is resolved bar by bar on every update).
 import { colors, axis, baseOptions, decadesOnly } from './theme.js';
 import { makeChart } from './figure.js';
+import { chartLib } from './lib.js';
 import { num, decadeTick } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
@@ -58,7 +59,7 @@ function drawTurnLine(chart) {
   const y = scales.y.getPixelForValue(TWO_PI);
   if (!Number.isFinite(y)) return;
   ctx.save();
-  ctx.strokeStyle = colors().turn;
+  ctx.strokeStyle = colors(chart.canvas).turn;
   ctx.lineWidth = 2;
   ctx.setLineDash([6, 4]);
   ctx.beginPath();
@@ -73,8 +74,8 @@ function drawEmptyNote(chart, angles) {
   if (angles.some((a) => a > 0)) return;
   const { ctx, chartArea } = chart;
   ctx.save();
-  ctx.fillStyle = colors().muted;
-  ctx.font = `600 14px ${window.Chart.defaults.font.family}`;
+  ctx.fillStyle = colors(chart.canvas).muted;
+  ctx.font = `600 14px ${chartLib().defaults.font.family}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText('gap 0: nothing rotates', (chartArea.left + chartArea.right) / 2,
@@ -85,7 +86,7 @@ function drawEmptyNote(chart, angles) {
 export function createAnglesChart(canvas, data) {
   let turnsNow = data.turns;
   let anglesNow = data.angles;
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.interaction = { mode: 'index', intersect: false };
   options.plugins.tooltip.filter = (item) => item.raw !== null;

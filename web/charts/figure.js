@@ -6,6 +6,7 @@
 //     return makeChart(canvas, { config, data, fill, legend: LEGEND, onData });
 //   }
 import { colors, retheme } from './theme.js';
+import { chartLib } from './lib.js';
 
 /**
  * A legend above the chart as plain HTML, built once: items are
@@ -34,14 +35,17 @@ export function htmlLegend(canvas, items) {
  * The handle every figure returns. update(next, draw) puts new data into the chart and draws
  * it now, or, with draw false (the chart is out of view), at the next redraw(); a changed
  * colour scheme re-themes the chart first. onData(next) lets the figure keep what its plugins
- * read. destroy() destroys the chart and removes the elements in `inserted` (its legend).
+ * read. handle.chart and handle.legend (the legend items) are read by the export menu. destroy() destroys the chart and removes the elements in `inserted` (its legend).
  */
-export function chartHandle(chart, fill, onData = () => {}, inserted = []) {
-  let themed = colors();
+export function chartHandle(chart, fill, onData = () => {}, inserted = [], legend = []) {
+  let themed = colors(chart.canvas);
   let stale = false;
   return {
+    // For exports (web/export.js): the chart itself and its legend items.
+    chart,
+    legend,
     update(next, draw = true) {
-      const theme = colors();
+      const theme = colors(chart.canvas);
       if (theme !== themed) {
         retheme(chart, theme);
         themed = theme;
@@ -64,15 +68,16 @@ export function chartHandle(chart, fill, onData = () => {}, inserted = []) {
 }
 
 /**
- * The usual create function in one call: fill(config, data, colors()) fills the config
+ * The usual create function in one call: fill(config, data, colors(canvas)) fills the config
  * before construction (fill works on a chart or its config: same data/options shape),
  * the legend goes above the canvas, and the chart's handle is returned.
  */
 export function makeChart(canvas, { config, data, fill, legend = [], onData = () => {} }) {
-  fill(config, data, colors());
+  fill(config, data, colors(canvas));
   const inserted = legend.length ? [htmlLegend(canvas, legend)] : [];
-  const chart = new window.Chart(canvas, config);
-  return chartHandle(chart, fill, onData, inserted);
+  const Chart = chartLib();
+  const chart = new Chart(canvas, config);
+  return chartHandle(chart, fill, onData, inserted, legend);
 }
 
 /** A dashed vertical guide at data value x (used for marked starts and the current gap). */

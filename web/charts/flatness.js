@@ -40,11 +40,11 @@ export function createFlatnessChart(canvas, data) {
   const guides = {
     id: 'reportStarts',
     beforeDatasetsDraw(chart) {
-      const { mark } = colors();
+      const { mark } = colors(chart.canvas);
       for (const p of current.marked) drawGuide(chart, p.x, mark);
     },
   };
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => {

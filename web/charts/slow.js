@@ -23,10 +23,10 @@ export function createSlowChart(canvas, data) {
   const guide = {
     id: 'currentGap',
     beforeDatasetsDraw(chart) {
-      if (current.gap >= 1) drawGuide(chart, current.gap, colors().mark);
+      if (current.gap >= 1) drawGuide(chart, current.gap, colors(chart.canvas).mark);
     },
   };
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => `gap ${num(items[0].parsed.x)}`,

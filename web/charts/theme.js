@@ -1,25 +1,32 @@
 // Shared look for the charts: colours come from CSS custom properties (so dark
-// mode and embeds follow the page). They are read once and again only when the
-// colour scheme changes: getComputedStyle on every slider step forces a style
-// recalculation and costs more than the maths.
+// mode, the theme= setting and embeds follow the page). They are read once per
+// document or shadow root and again only when the colour scheme changes:
+// getComputedStyle on every slider step forces a style recalculation and costs
+// more than the maths.
+import { chartLib } from './lib.js';
 
 import { linearTick } from '../format.js';
 
-let cached = null;
+let cached = new WeakMap(); // document or shadow root -> colours
 
-/** The theme's colours; the same object until refreshColors() is called. */
-export function colors() {
-  if (!cached) cached = readColors();
-  return cached;
+/**
+ * The theme's colours where `element` (a chart's canvas) sits: the page's, or those of the
+ * <rope-scope> element whose shadow root holds it. The same object until refreshColors().
+ * Chart modules pass their canvas (chart.canvas in plugins); without one, the page's.
+ */
+export function colors(element) {
+  const root = element?.isConnected ? element.getRootNode() : document;
+  if (!cached.has(root)) cached.set(root, readColors(root === document ? document.documentElement : element));
+  return cached.get(root);
 }
 
-/** Forget the cached colours (after a colour-scheme change). */
+/** Forget the cached colours (after a colour-scheme or theme change). */
 export function refreshColors() {
-  cached = null;
+  cached = new WeakMap();
 }
 
-function readColors() {
-  const css = getComputedStyle(document.documentElement);
+function readColors(element) {
+  const css = getComputedStyle(element);
   const read = (name) => css.getPropertyValue(name).trim();
   return {
     ink: read('--ink'),
@@ -38,9 +45,10 @@ function readColors() {
 }
 
 /** Once, before the first chart: the page's own (system) font stack on every canvas. */
-export function setupDefaults() {
-  window.Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
-  window.Chart.defaults.font.size = 12;
+export function setupDefaults(fontSource = document.body) {
+  const Chart = chartLib();
+  Chart.defaults.font.family = getComputedStyle(fontSource).fontFamily;
+  Chart.defaults.font.size = 12;
 }
 
 /**
@@ -64,6 +72,8 @@ export function baseOptions(c) {
     responsive: true,
     maintainAspectRatio: false,
     animation: false,
+    // The export menu (web/export.js) sits in the chart box's top right corner.
+    layout: { padding: { top: 26 } },
     interaction: { mode: 'nearest', intersect: false },
     plugins: {
       // Legends are HTML (htmlLegend): static, accessible, and not re-laid out on every update.

@@ -1,0 +1,204 @@
+// The <rope-scope> element of dist/ropescope-embed.js on a mock blog: two elements with
+// different settings draw the reference's numbers without touching each other; hostile host
+// CSS leaves them as they were; hostile attributes are refused with a message and run nothing;
+// theme= against both OS schemes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS, checkCharts, chartData, settle, useServerAndBrowser } from './harness.mjs';
+import { blogHtml, openBlog } from './host.mjs';
+
+const env = useServerAndBrowser();
+const SCRIPT = '<script src="/ropescope-embed.js"></script>';
+const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' }; // style.css --surface
+
+/** Waits until every <rope-scope> on the page has a chart on each of its canvases. */
+async function elementsReady(page) {
+  await page.waitForFunction(() => {
+    const RopeScope = customElements.get('rope-scope');
+    const all = [...document.querySelectorAll('rope-scope')];
+    return RopeScope && all.length && all.every((el) => {
+      const canvases = [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])];
+      return canvases.length && canvases.every((c) => RopeScope.Chart.getChart(c));
+    });
+  }, null, { timeout: 15000 });
+  await settle(page);
+}
+
+/** What an element shows, read from its shadow root. */
+function shadowInfo(page, selector) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    const root = el.shadowRoot;
+    const box = (node) => {
+      const r = node.getBoundingClientRect();
+      return { width: Math.round(r.width), height: Math.round(r.height) };
+    };
+    const canvas = root.querySelector('canvas');
+    return {
+      notice: root.querySelector('.notice').hidden ? '' : root.querySelector('.notice').innerText,
+      canvas: box(canvas),
+      canvasDisplay: getComputedStyle(canvas).display,
+      captionFont: getComputedStyle(root.querySelector('.caption')).fontSize,
+      headingFont: getComputedStyle(root.querySelector('h2')).fontSize,
+      legendFont: getComputedStyle(root.querySelector('.legend')).fontSize,
+      element: box(el),
+      background: getComputedStyle(root.querySelector('.rs-body')).backgroundColor,
+      controls: [...root.querySelectorAll('input[type=range]')].map((r) => r.id),
+      numbers: root.querySelectorAll('.fig-num').length,
+    };
+  }, selector);
+}
+
+const TWO = `<h1>Two figures</h1>
+<p>Flatness at dim 128 with a gap slider:</p>
+<rope-scope id="a" view="flatness" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
+<p>And the angles at another setting:</p>
+<rope-scope id="b" view="angles" dim="32" base="10000" gap="300" theme="dark"></rope-scope>
+${SCRIPT}`;
+
+test('two_elements_should_draw_their_own_settings_and_not_interfere', async () => {
+  // Counts the wasm instances the page makes.
+  const init = () => {
+    const Original = WebAssembly.Instance;
+    window.__wasmInstances = 0;
+    WebAssembly.Instance = function Instance(...args) {
+      window.__wasmInstances += 1;
+      return new Original(...args);
+    };
+  };
+  const p = await openBlog(env.browser, blogHtml(TWO), { viewport: { width: 900, height: 900 }, init });
+  const { page } = p;
+  await elementsReady(page);
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1, 'both elements share one wasm instance');
+  const a = { ...DEFAULTS, dim: 128, base: 500000, gap: 16 };
+  const b = { ...DEFAULTS, dim: 32, base: 10000, gap: 300 };
+  await checkCharts(page, a, ['flatness'], '#a');
+  await checkCharts(page, b, ['angles'], '#b');
+  const info = await shadowInfo(page, '#a');
+  assert.equal(info.notice, '', 'no message for good attributes');
+  assert.deepEqual(info.controls, ['gap'], 'controls="gap": one slider');
+  assert.equal(info.numbers, 0, 'no figure numbers');
+  // One wasm instance, one Chart.js: the host's window.Chart is untouched.
+  assert.equal(await page.evaluate(() => typeof window.Chart), 'undefined', 'no global Chart.js is set');
+
+  // The slider of #a moves #a alone.
+  const before = await chartData(page, 'angles', '#b');
+  await page.evaluate(() => {
+    const range = document.querySelector('#a').shadowRoot.getElementById('gap');
+    range.value = '1000';
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settle(page);
+  await checkCharts(page, { ...a, gap: 1000 }, ['flatness'], '#a');
+  assert.deepEqual(await chartData(page, 'angles', '#b'), before, '#b did not change');
+
+  // The credit links to the explorer beside the script, at the element's numbers, in a new tab.
+  const link = await page.evaluate(() => {
+    const a = document.querySelector('#a').shadowRoot.querySelector('.attribution a');
+    return { href: a.href, target: a.target, rel: a.rel };
+  });
+  assert.deepEqual(link, {
+    href: new URL('/ropescope.html?dim=128&base=500000&gap=1000&from=0&to=4096&n=512', page.url()).href,
+    target: '_blank', rel: 'noopener',
+  });
+  await page.evaluate(() => document.querySelector('#a').setAttribute('explorer', 'https://example.org/rs/'));
+  await elementsReady(page);
+  assert.equal(await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.attribution a').href),
+    'https://example.org/rs/?dim=128&base=500000&gap=16&from=0&to=4096&n=512', 'explorer= sets the link');
+
+  // Responsive inside the shadow root: a narrower column, a narrower chart.
+  const wide = (await shadowInfo(page, '#a')).canvas.width;
+  await page.evaluate(() => { document.querySelector('main').style.maxWidth = '420px'; });
+  await page.waitForFunction((w) => document.querySelector('#a').shadowRoot.querySelector('canvas')
+    .getBoundingClientRect().width < w - 200, wide, { timeout: 5000 });
+
+  // A changed attribute redraws that element with the new settings.
+  await page.evaluate(() => document.querySelector('#b').setAttribute('gap', '7'));
+  await elementsReady(page);
+  await checkCharts(page, { ...b, gap: 7 }, ['angles'], '#b');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('hostile_host_css_should_leave_the_element_unaffected', async () => {
+  const plain = await openBlog(env.browser, blogHtml(TWO), { viewport: { width: 900, height: 900 } });
+  await elementsReady(plain.page);
+  const want = await shadowInfo(plain.page, '#a');
+  await plain.assertClean();
+  await plain.context.close();
+
+  const hostile = `* { font-size: 40px !important; line-height: 3 !important; letter-spacing: 4px; color: red !important; }
+canvas { display: none !important; }
+div, p, ul, li, figure, h2 { margin: 50px !important; padding: 30px !important; border: 5px solid lime; }
+button { display: none; }
+:root { --surface: red; --ink: red; --c-rope: red; }`;
+  const p = await openBlog(env.browser, blogHtml(TWO, hostile), { viewport: { width: 900, height: 900 } });
+  const { page } = p;
+  await elementsReady(page);
+  const got = await shadowInfo(page, '#a');
+  assert.equal(got.canvasDisplay, 'block', 'the canvas is shown');
+  for (const key of ['canvas', 'captionFont', 'headingFont', 'legendFont', 'background', 'notice']) {
+    assert.deepEqual(got[key], want[key], `${key} is the same under hostile host CSS`);
+  }
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('p')).fontSize), '40px',
+    'the hostile CSS does apply to the host page itself');
+  await checkCharts(page, { ...DEFAULTS, dim: 128, base: 500000, gap: 16 }, ['flatness'], '#a');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('hostile_attributes_should_be_refused_with_a_message_and_run_nothing', async () => {
+  const bad = [
+    ['dim', '<img src=x onerror="window.__pwned=1">'],
+    ['gap', 'NaN'],
+    ['base', '1e400'],
+    ['dim', '99999999999999999999'],
+    ['gap', '"><script>window.__pwned=2</script>'],
+    ['view', 'javascript:alert(1)'],
+    ['controls', 'gap,<b>'],
+    ['theme', 'expression(alert(1))'],
+    ['from', '-1'],
+    ['n', '1e9'],
+    ['explorer', 'javascript:window.__pwned=3'],
+  ];
+  const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const body = bad.map(([name, value], i) => `<rope-scope id="x${i}" ${name}="${attr(value)}"></rope-scope>`).join('\n');
+  const p = await openBlog(env.browser, blogHtml(`${body}\n${SCRIPT}`), { viewport: { width: 900, height: 900 } });
+  const { page } = p;
+  await elementsReady(page);
+  for (const [i, [name, value]] of bad.entries()) {
+    const info = await shadowInfo(page, `#x${i}`);
+    assert.ok(info.notice.includes(name), `${name}="${value}": the message names the attribute ("${info.notice}")`);
+    if (name !== 'explorer') {
+      assert.ok(info.notice.includes(value.slice(0, 20)) || info.notice.includes('...'),
+        `${name}: the message shows the refused value as text`);
+    }
+  }
+  // Refused values fall back to their defaults: the first element draws the default flatness.
+  await checkCharts(page, DEFAULTS, ['flatness'], '#x0');
+  const clean = await page.evaluate(() => ({
+    pwned: window.__pwned ?? null,
+    injected: [...document.querySelectorAll('rope-scope')].some((el) => el.shadowRoot.querySelector('img, script, b')),
+    links: [...document.querySelectorAll('rope-scope')].map((el) => el.shadowRoot.querySelector('.attribution a')?.href ?? '')
+      .filter((href) => href.startsWith('javascript:')),
+  }));
+  assert.deepEqual(clean, { pwned: null, injected: false, links: [] }, 'no script ran, nothing was parsed as HTML');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('element_theme_should_set_its_background_for_either_os_scheme', async () => {
+  const body = ['auto', 'light', 'dark'].map((t) => `<rope-scope id="t-${t}" view="slow" theme="${t}"></rope-scope>`).join('\n');
+  for (const scheme of ['light', 'dark']) {
+    const p = await openBlog(env.browser, blogHtml(`${body}\n${SCRIPT}`), { viewport: { width: 800, height: 900 }, colorScheme: scheme });
+    const { page } = p;
+    await elementsReady(page);
+    for (const theme of ['auto', 'light', 'dark']) {
+      const info = await shadowInfo(page, `#t-${theme}`);
+      const want = theme === 'auto' ? scheme : theme;
+      assert.equal(info.background, SURFACE[want], `theme="${theme}" under a ${scheme} OS scheme: ${want}`);
+    }
+    await p.assertClean();
+    await p.context.close();
+  }
+});

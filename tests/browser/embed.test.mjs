@@ -1,0 +1,254 @@
+// Iframe embeds on a mock blog (another origin): the snippets the page's builder writes, with
+// and without the auto-height lines, for every view at 700 and 390 px; the host lines' checks;
+// theme=, controls=, title=, the attribution link and the missing figure numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEFAULTS, afterUpdate, checkCharts, openPage, settle, useServerAndBrowser, waitReady,
+} from './harness.mjs';
+import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
+
+const env = useServerAndBrowser();
+const WIDTHS = [700, 390];
+// style.css's --surface: the embed's background in each palette.
+const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
+
+/** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults. */
+async function builderSnippets() {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  await holdPreview(page);
+  const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
+  const out = {};
+  for (const view of views) {
+    await page.selectOption('#embed-view', view);
+    await page.check('#embed-auto');
+    const auto = await page.inputValue('#embed-code');
+    await page.uncheck('#embed-auto');
+    const fixed = await page.inputValue('#embed-code');
+    out[view] = { auto, fixed };
+  }
+  // The tallest options: every slider in the embed, with the heading.
+  for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
+  for (const view of views.filter((v) => v !== 'all')) {
+    await page.selectOption('#embed-view', view);
+    await page.check('#embed-auto');
+    const auto = await page.inputValue('#embed-code');
+    await page.uncheck('#embed-auto');
+    out[`${view}&controls=gap,dim,base`] = { auto, fixed: await page.inputValue('#embed-code') };
+  }
+  await p.close();
+  return out;
+}
+
+let snippets;
+async function snippetsFor(view) {
+  snippets ??= await builderSnippets();
+  return snippets[view];
+}
+
+async function frameReady(frame) {
+  await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+    [...document.querySelectorAll('canvas')].every((c) => window.Chart.getChart(c)), null, { timeout: 20000 });
+}
+
+/** The frame's content height and overflow, and the iframe's height in the host. */
+async function measure(page, frame) {
+  const inner = await frame.evaluate(() => ({
+    content: Math.ceil(document.body.getBoundingClientRect().height),
+    scrollHeight: document.documentElement.scrollHeight,
+    clientHeight: document.documentElement.clientHeight,
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+    // The figures shown (with view=NAME the others are display: none).
+    canvases: [...document.querySelectorAll('canvas')].filter((c) => c.closest('.fig').getClientRects().length).map((c) => {
+      const r = c.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+    }),
+  }));
+  const outer = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().height);
+  return { ...inner, iframe: outer };
+}
+
+function assertNoInnerScroll(m, what) {
+  assert.ok(m.scrollHeight <= m.clientHeight, `${what}: no vertical scrollbar (${m.scrollHeight} > ${m.clientHeight})`);
+  assert.ok(m.scrollWidth <= m.clientWidth, `${what}: no horizontal scrollbar (${m.scrollWidth} > ${m.clientWidth})`);
+  assert.ok(m.canvases.length >= 1, `${what}: a figure`);
+  for (const c of m.canvases) {
+    assert.ok(c.width > 200 && c.height > 150, `${what}: the chart has a size (${c.width}x${c.height})`);
+    assert.ok(c.top >= 0 && c.bottom <= m.clientHeight, `${what}: the chart lies inside the iframe (${c.top}..${c.bottom} of ${m.clientHeight})`);
+  }
+}
+
+for (const width of WIDTHS) {
+  test(`auto_height_iframes_should_fit_their_content_at_${width}px`, async () => {
+    snippets ??= await builderSnippets();
+    for (const view of Object.keys(snippets)) {
+      const { auto } = snippets[view];
+      assert.match(auto, /<script>[\s\S]*e\.origin !== origin[\s\S]*<\/script>$/, 'the auto snippet carries the host lines');
+      const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`),
+        { viewport: { width, height: 900 } });
+      const { page } = p;
+      const frame = await explorerFrame(page);
+      await frameReady(frame);
+      // The host resizes the iframe to the height the embed posts, and that settles.
+      await page.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 10000 });
+      await settle(page);
+      await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await settle(page);
+      const m = await measure(page, frame);
+      const what = `view=${view} at ${width}px, auto-height`;
+      assert.equal(m.iframe, m.content, `${what}: the iframe is as tall as its content`);
+      assertNoInnerScroll(m, what);
+      await page.locator('iframe').scrollIntoViewIfNeeded();
+      assert.ok(await distinctColors(page, page.locator('iframe')) > 20, `${what}: the figure shows in a screenshot`);
+      await p.assertClean(what);
+      await p.context.close();
+    }
+  });
+
+  test(`fixed_height_iframes_should_show_the_whole_figure_at_${width}px`, async () => {
+    snippets ??= await builderSnippets();
+    for (const view of Object.keys(snippets)) {
+      const { fixed } = snippets[view];
+      assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe alone');
+      const height = Number(/height="(\d+)"/.exec(fixed)[1]);
+      const p = await openBlog(env.browser, blogHtml(fixed), { viewport: { width, height: 900 } });
+      const { page } = p;
+      const frame = await explorerFrame(page);
+      await frameReady(frame);
+      await settle(page);
+      const m = await measure(page, frame);
+      const what = `view=${view} at ${width}px, fixed height ${height}`;
+      assert.equal(Math.round(m.iframe), height, `${what}: the iframe keeps the snippet's height`);
+      console.log(`# ${what}: content ${m.content}px`);
+      assert.ok(m.content <= height, `${what}: content ${m.content}px fits`);
+      assertNoInnerScroll(m, what);
+      await p.assertClean(what);
+      await p.context.close();
+    }
+  });
+}
+
+test('host_lines_should_take_heights_only_from_their_iframe_within_bounds', async () => {
+  const { auto } = await snippetsFor('slow');
+  const p = await openBlog(env.browser, blogHtml(auto), { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  const frame = await explorerFrame(page);
+  await frameReady(frame);
+  await page.waitForFunction(() => document.querySelector('iframe').style.height !== '');
+  await settle(page);
+  const frameEl = page.locator('iframe').first();
+  const good = await frameEl.evaluate((f) => f.style.height);
+  // Not from the iframe's window: the host page itself, and another frame of another origin.
+  await page.evaluate(() => window.postMessage({ ropescope: 'height', height: 300 }, '*'));
+  await page.evaluate(() => new Promise((resolve) => {
+    const other = document.createElement('iframe');
+    other.srcdoc = "<script>parent.postMessage({ ropescope: 'height', height: 310 }, '*')</script>";
+    other.onload = () => resolve();
+    document.body.append(other);
+  }));
+  // From the iframe, but not a number within bounds.
+  for (const height of ['300', 1e9, -5, 99, 6001, null, Number.NaN]) {
+    await frame.evaluate((h) => parent.postMessage({ ropescope: 'height', height: h }, '*'), height);
+  }
+  await frame.evaluate(() => parent.postMessage({ height: 300 }, '*'));
+  await settle(page);
+  assert.equal(await frameEl.evaluate((f) => f.style.height), good, 'every bad message was ignored');
+  // A good one from the iframe is taken.
+  await frame.evaluate(() => parent.postMessage({ ropescope: 'height', height: 777 }, '*'));
+  await page.waitForFunction(() => document.querySelector('iframe').style.height === '777px');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('theme_should_set_the_embed_background_for_either_os_scheme', async () => {
+  for (const scheme of ['light', 'dark']) {
+    for (const theme of ['auto', 'light', 'dark']) {
+      const p = await openPage(env.browser, null, { viewport: { width: 700, height: 600 } });
+      const { page } = p;
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${env.server.url}?embed=1&view=slow&theme=${theme}`);
+      await waitReady(page, ['slow']);
+      const want = theme === 'auto' ? scheme : theme;
+      const seen = await page.evaluate(() => ({
+        background: getComputedStyle(document.body).backgroundColor,
+        ticks: window.Chart.getChart(document.getElementById('chart-slow')).options.scales.x.ticks.color,
+        muted: getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim(),
+      }));
+      assert.equal(seen.background, SURFACE[want], `theme=${theme} under a ${scheme} OS scheme: ${want} background`);
+      assert.equal(seen.ticks, seen.muted, `theme=${theme}, ${scheme} OS: the chart uses the theme's colours`);
+      await p.close();
+    }
+  }
+});
+
+test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figure_numbers', async () => {
+  const p = await openPage(env.browser, `${env.server.url}?embed=1&view=flatness&controls=gap,dim&title=0&dim=128&gap=16`);
+  const { page } = p;
+  await waitReady(page, ['flatness']);
+  const seen = await page.evaluate(() => {
+    const shown = (sel) => {
+      const el = document.querySelector(sel);
+      return Boolean(el) && el.getClientRects().length > 0;
+    };
+    const link = document.querySelector('.attribution a');
+    return {
+      gap: shown('#gap'), dim: shown('#dim'), base: shown('#base'), n: shown('#n'), from: shown('#from-num'),
+      heading: shown('#title-flatness'), numbers: document.querySelectorAll('.fig-num').length,
+      href: link.href, target: link.target, rel: link.rel, text: document.body.innerText,
+    };
+  });
+  assert.deepEqual([seen.gap, seen.dim, seen.base, seen.n, seen.from], [true, true, false, false, false],
+    'controls=gap,dim shows those two sliders only');
+  assert.equal(seen.heading, false, 'title=0 hides the heading');
+  assert.equal(seen.numbers, 0, 'no figure numbers in an embed');
+  assert.equal(seen.target, '_blank');
+  assert.equal(seen.rel, 'noopener');
+  const link = new URL(seen.href);
+  assert.equal(link.origin + link.pathname, env.server.url, 'the link goes to the explorer');
+  assert.deepEqual(Object.fromEntries(link.searchParams),
+    { dim: '128', base: '10000', gap: '16', from: '0', to: '4096', n: '512' }, 'at the same settings, no embed options');
+
+  // The slider in the embed is live: the chart and the link follow it.
+  await afterUpdate(page, () => page.fill('#gap', '300'));
+  await checkCharts(page, { ...DEFAULTS, dim: 128, gap: 300 }, ['flatness']);
+  assert.equal(new URL(await page.locator('.attribution a').getAttribute('href')).searchParams.get('gap'), '300');
+
+  // With the title: no number before it either.
+  await page.goto(`${env.server.url}?embed=1&view=angles`);
+  await waitReady(page, ['angles']);
+  const heading = await page.locator('#title-angles').innerText();
+  assert.ok(/^[A-Z]/.test(heading), `the heading starts with its text, not a number: "${heading}"`);
+  await p.close();
+});
+
+test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  await page.selectOption('#embed-view', 'slow');
+  await page.check('#embed-control-base');
+  await page.check('#embed-control-gap');
+  await page.uncheck('#embed-title');
+  await page.selectOption('#embed-theme', 'dark');
+  const code = await page.inputValue('#embed-code');
+  const src = new URL(/src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
+  assert.deepEqual(
+    ['embed', 'view', 'controls', 'title', 'theme'].map((k) => src.searchParams.get(k)),
+    ['1', 'slow', 'gap,base', '0', 'dark'], `the snippet's address carries the options: ${src}`);
+  await page.locator('#embed-preview').scrollIntoViewIfNeeded();
+  const preview = page.frameLocator('#embed-preview iframe');
+  await preview.locator('#chart-slow').waitFor();
+  await page.waitForFunction(() => {
+    const f = document.querySelector('#embed-preview iframe');
+    return f?.contentDocument?.documentElement?.dataset.theme === 'dark' &&
+      f.contentDocument.querySelector('#base')?.getClientRects().length > 0;
+  }, null, { timeout: 10000 });
+  // Live: a change on the page reaches the preview.
+  await page.locator('#gap-num').fill('64');
+  await page.waitForFunction(() => document.querySelector('#embed-preview iframe')?.contentDocument
+    ?.querySelector('#gap-num')?.value === '64', null, { timeout: 10000 });
+  await p.close();
+});

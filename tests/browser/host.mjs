@@ -1,0 +1,113 @@
+// Host pages for the embed tests: a mock blog on its own origin (a second local server, with
+// no CSP of ours, so an iframe of the explorer is cross-origin as on a real blog; a local one,
+// since Chromium blocks a public page from framing 127.0.0.1), serving the page under test
+// at /post-N.html and dist/ropescope-embed.js at /ropescope-embed.js.
+import { after } from 'node:test';
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, openPage } from './harness.mjs';
+export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
+export const SHOTS = join(ROOT, 'build/screenshots');
+
+/** A blog page around `body` (HTML), with `css` in its <head>; the element script at /ropescope-embed.js. */
+export function blogHtml(body, css = '') {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A post about position embeddings</title>
+<link rel="icon" href="data:,">
+<style>
+body { margin: 0; font: 18px/1.6 Georgia, serif; color: #222; background: #fbfaf7; }
+main { max-width: 700px; margin: 0 auto; padding: 0 16px; }
+${css}
+</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+const pages = new Map();
+let blog = null;
+
+function startBlog() {
+  blog ??= new Promise((resolve, reject) => {
+    const server = createServer((req, res) => {
+      const path = new URL(req.url, 'http://localhost').pathname;
+      if (path === '/ropescope-embed.js') {
+        res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+        return res.end(readFileSync(ELEMENT_JS));
+      }
+      if (pages.has(path)) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(pages.get(path));
+      }
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      return res.end('not found');
+    });
+    server.once('error', reject);
+    // localhost, where the explorer is at 127.0.0.1: another origin on this machine.
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://localhost:${server.address().port}` }));
+  });
+  return blog;
+}
+
+after(async () => {
+  if (!blog) return;
+  const { server } = await blog;
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+});
+
+/**
+ * Opens `html` at http://localhost:PORT/post-N.html (openPage's recorder: any console error, page
+ * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
+ * init: a function run in the page before any of its scripts.
+ */
+export async function openBlog(browser, html, { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null } = {}) {
+  if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
+  const { url } = await startBlog();
+  const path = `/post-${pages.size + 1}.html`;
+  pages.set(path, html);
+  const p = await openPage(browser, null, { viewport });
+  await p.page.emulateMedia({ colorScheme });
+  if (init) await p.page.addInitScript(init);
+  await p.page.goto(url + path);
+  return p;
+}
+
+/** The explorer's frame in the host page (the n-th iframe). */
+export async function explorerFrame(page, n = 0) {
+  const handle = await page.locator('iframe').nth(n).elementHandle();
+  return handle.contentFrame();
+}
+
+/** Colours seen in an element's screenshot (decoded in the page): how many distinct ones. */
+export async function distinctColors(page, locator) {
+  const png = (await locator.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+    const bitmap = await createImageBitmap(blob);
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(bitmap, 0, 0);
+    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    const seen = new Set();
+    for (let i = 0; i < data.length; i += 16) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return seen.size;
+  }, png);
+}
+
+export function shotPath(name) {
+  mkdirSync(SHOTS, { recursive: true });
+  return join(SHOTS, name);
+}
+
+/**
+ * Keeps the builder's live preview from loading while a test only reads the snippet: a
+ * preview reloading under option changes aborts its previous load, which the harness counts
+ * as a failed request. (The preview has its own test.)
+ */
+export function holdPreview(page) {
+  return page.evaluate(() => {
+    document.getElementById('embed-preview').hidden = true;
+  });
+}

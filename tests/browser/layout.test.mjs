@@ -1,0 +1,188 @@
+// Layouts: print (every figure drawn with the current data, no controls, nothing past the
+// right edge), phones (the main sliders stay at hand while a figure is looked at; tick labels
+// do not overlap; legends wrap), wide screens (figures side by side), and the mock blog post
+// at desktop and phone width, saved as PNGs to look at (build/screenshots/).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEFAULTS, afterUpdate, checkCharts, openPage, settle, typeInto, useServerAndBrowser, waitReady,
+} from './harness.mjs';
+import { blogHtml, holdPreview, openBlog, shotPath } from './host.mjs';
+
+const env = useServerAndBrowser();
+
+const figureNames = (page) => page.evaluate(async () => (await import('./figures.js')).FIGURES.map((r) => r.name));
+
+/** Per figure: whether the chart's drawn (parsed) values are its current data's. */
+function drawnState(page, names) {
+  return page.evaluate((list) => Object.fromEntries(list.map((name) => {
+    const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+    const ok = chart.data.datasets.every((ds, i) => {
+      const parsed = chart.getDatasetMeta(i)._parsed;
+      if (parsed.length !== ds.data.length) return false;
+      return ds.data.every((v, j) => {
+        const y = v !== null && typeof v === 'object' ? v.y : v;
+        return (parsed[j]?.y ?? null) === (y ?? null);
+      });
+    });
+    return [name, ok];
+  })), names);
+}
+
+test('print_should_draw_every_figure_with_the_current_data_inside_the_page', async () => {
+  // A short window: only the first figure is on screen, the others wait to be drawn.
+  const p = await openPage(env.browser, env.server.url, { viewport: { width: 1100, height: 500 } });
+  const { page } = p;
+  await waitReady(page);
+  const names = await figureNames(page);
+  await settle(page);
+  await afterUpdate(page, () => typeInto(page, '#gap-num', '777'));
+  const before = await drawnState(page, names);
+  assert.ok(Object.values(before).some((ok) => !ok), `some off-screen chart waits to be drawn: ${JSON.stringify(before)}`);
+
+  // The page's own print path: print media, then the beforeprint event the browser sends.
+  await page.setViewportSize({ width: 700, height: 1000 });
+  await page.emulateMedia({ media: 'print' });
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await settle(page);
+  const after = await drawnState(page, names);
+  assert.deepEqual(after, Object.fromEntries(names.map((n) => [n, true])), 'every figure drawn with the current data');
+  await checkCharts(page, { ...DEFAULTS, gap: 777 }, names.filter((n) => ['angles', 'flatness', 'slow'].includes(n)));
+
+  const layout = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const shown = (sel) => [...document.querySelectorAll(sel)].some((el) => el.getClientRects().length > 0);
+    return {
+      width,
+      scrollWidth: document.documentElement.scrollWidth,
+      overflow: [...document.querySelectorAll('.fig, .fig canvas, .caption, .legend')]
+        .map((el) => ({ id: el.id || el.className, right: el.getBoundingClientRect().right }))
+        .filter((r) => r.right > width + 0.5),
+      controls: shown('.panel') || shown('.take') || shown('[data-export]'),
+    };
+  });
+  assert.deepEqual(layout.overflow, [], `nothing past the right edge of a ${layout.width} px page`);
+  assert.ok(layout.scrollWidth <= layout.width, 'no horizontal overflow in print');
+  assert.equal(layout.controls, false, 'no controls on paper');
+  await page.screenshot({ path: shotPath('print.png'), fullPage: true });
+  await p.close();
+});
+
+/** Tick labels of every scale that overlap their neighbours (drawn labels, measured). */
+function overlappingTicks(page, names) {
+  return page.evaluate((list) => {
+    const out = [];
+    const ctx = document.createElement('canvas').getContext('2d');
+    for (const name of list) {
+      const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+      for (const [id, scale] of Object.entries(chart.scales)) {
+        const items = scale.getLabelItems();
+        const boxes = items.map((item) => {
+          ctx.font = item.font.string;
+          const w = ctx.measureText(String(item.label)).width;
+          const h = item.font.lineHeight;
+          const [x, y] = item.options.translation;
+          const left = item.options.textAlign === 'right' ? x - w : item.options.textAlign === 'left' ? x : x - w / 2;
+          return { label: String(item.label), left, right: left + w, top: y - h / 2, bottom: y + h / 2 };
+        });
+        for (let i = 0; i < boxes.length; i++) {
+          for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i];
+            const b = boxes[j];
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+              out.push(`${name} ${id}: "${a.label}" overlaps "${b.label}"`);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }, names);
+}
+
+test('phone_layout_should_keep_the_sliders_at_hand_and_the_charts_readable', async () => {
+  const p = await openPage(env.browser, `${env.server.url}?dim=1024&gap=4096`, { viewport: { width: 390, height: 844 } });
+  const { page } = p;
+  await waitReady(page);
+  const names = await figureNames(page);
+  for (const name of names) {
+    await page.locator(`#fig-${name}`).scrollIntoViewIfNeeded();
+    await page.locator(`#chart-${name}`).evaluate((c) => c.scrollIntoView({ block: 'end' }));
+    await settle(page);
+    const seen = await page.evaluate((n) => {
+      const reachable = (id) => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.top >= 0 && r.bottom <= innerHeight && hit === document.getElementById(id);
+      };
+      const chart = document.getElementById(`chart-${n}`).getBoundingClientRect();
+      return {
+        sliders: ['gap', 'dim', 'base'].map((id) => [id, reachable(id)]),
+        chartVisible: chart.bottom <= innerHeight + 1 && chart.top >= document.querySelector('.panel').getBoundingClientRect().bottom - 1,
+        chart: [chart.top, chart.bottom, innerHeight, document.querySelector('.panel').getBoundingClientRect().bottom],
+        scrollWidth: document.documentElement.scrollWidth,
+        legends: [...document.querySelectorAll('.legend')].filter((l) => l.scrollWidth > l.clientWidth + 1).length,
+      };
+    }, name);
+    assert.deepEqual(seen.sliders, [['gap', true], ['dim', true], ['base', true]], `${name}: the sliders stay on screen and uncovered`);
+    assert.ok(seen.chartVisible, `${name}: the chart shows whole below the slider bar ${JSON.stringify(seen)}`);
+    assert.ok(seen.scrollWidth <= 390, `no sideways scrolling (${seen.scrollWidth} px)`);
+    assert.equal(seen.legends, 0, 'legends wrap instead of overflowing');
+  }
+  // Dragging the sticky slider while a lower figure is in view redraws it.
+  await afterUpdate(page, () => page.locator('#gap').fill('16'));
+  await checkCharts(page, { ...DEFAULTS, dim: 1024, gap: 16 }, ['slow']);
+  assert.deepEqual(await overlappingTicks(page, names), [], 'no tick labels overlap at 390 px');
+  await p.close();
+});
+
+test('wide_screens_should_put_figures_side_by_side', async () => {
+  const p = await openPage(env.browser, env.server.url, { viewport: { width: 1700, height: 1000 } });
+  const { page } = p;
+  await waitReady(page);
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('#figures > .fig')].map((f) => {
+    const r = f.getBoundingClientRect();
+    return { top: r.top, left: r.left, right: r.right };
+  }));
+  assert.ok(boxes.length >= 2);
+  assert.ok(Math.abs(boxes[0].top - boxes[1].top) < 2 && boxes[1].left > boxes[0].right,
+    `figures 1 and 2 side by side: ${JSON.stringify(boxes.slice(0, 2))}`);
+  assert.deepEqual(await overlappingTicks(page, await figureNames(page)), [], 'no tick labels overlap');
+  await page.screenshot({ path: shotPath('wide-1700.png') });
+  await p.close();
+});
+
+// The mock blog post: text, the auto-height iframe snippet from the builder, and the element.
+test('mock_blog_post_should_fit_desktop_and_phone_width_and_be_saved_as_png', async () => {
+  const page0 = await openPage(env.browser, `${env.server.url}?dim=128&base=500000&gap=16`);
+  await waitReady(page0.page);
+  await holdPreview(page0.page);
+  await page0.page.selectOption('#embed-view', 'flatness');
+  await page0.page.check('#embed-control-gap');
+  const snippet = await page0.page.inputValue('#embed-code');
+  await page0.close();
+  const post = `<h1>Why RoPE only sees the gap</h1>
+<p>Rotary position embedding rotates each pair of a query and a key by an angle proportional to its
+position. Slide the pair along the sequence below: the RoPE score stays flat.</p>
+${snippet}
+<p>Each pair turns at its own speed. Low pairs spin past a full turn quickly; high pairs barely move:</p>
+<rope-scope view="angles" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
+<p>That is the whole trick: the angle depends on the gap alone.</p>
+<script src="/ropescope-embed.js"></script>`;
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await openBlog(env.browser, blogHtml(post), { viewport });
+    const { page } = p;
+    await page.waitForFunction(() => document.querySelector('iframe').style.height !== '' &&
+      customElements.get('rope-scope')?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),
+    null, { timeout: 20000 });
+    await page.locator('iframe').scrollIntoViewIfNeeded();
+    await page.locator('rope-scope').scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settle(page);
+    const fits = await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+    assert.ok(fits, `${label}: the post does not scroll sideways`);
+    await page.screenshot({ path: shotPath(`blog-${label}.png`), fullPage: true });
+    await p.assertClean(`mock blog post (${label})`);
+    await p.context.close();
+  }
+});

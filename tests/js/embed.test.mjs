@@ -1,0 +1,90 @@
+// The embed options' URL grammar (state.js) and the export formats (export.js), in Node:
+// strict values, canonical order, and CSV/JSON that give back the chart's numbers exactly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readQuery, writeQuery, PARAM } from '../../web/state.js';
+import { exportName, toCsv, toJson, dataRows, plotSettings } from '../../web/export.js';
+import { rng, seed } from '../testlib.mjs';
+
+test('embed_options_should_read_strictly_and_write_canonically', () => {
+  const good = readQuery('?theme=dark&controls=base,gap&title=0');
+  assert.deepEqual(good.problems, []);
+  assert.equal(good.state.theme, 'dark');
+  assert.deepEqual(good.state.controls, ['gap', 'base'], 'controls in the table order');
+  assert.equal(good.state.title, false);
+  assert.match(writeQuery(good.state), /&theme=dark&controls=gap,base&title=0$/);
+  assert.doesNotMatch(writeQuery(readQuery('').state), /theme|controls|title/, 'defaults are not written');
+  assert.deepEqual(readQuery('?controls=').state.controls, [], 'an empty list is no sliders');
+  for (const [query, name] of [
+    ['?theme=Dark', 'theme'], ['?theme=', 'theme'], ['?title=yes', 'title'], ['?title=true', 'title'],
+    ['?controls=gap,gap', 'controls'], ['?controls=gap,n', 'controls'], ['?controls=gap,', 'controls'],
+    ['?controls=%20gap', 'controls'], ['?controls=__proto__', 'controls'], ['?theme=constructor', 'theme'],
+  ]) {
+    const { state, problems } = readQuery(query);
+    assert.equal(problems.length, 1, `${query} is refused`);
+    assert.equal(problems[0].name, name);
+    assert.ok(problems[0].message.includes(name), `${query}: the message names ${name}`);
+    assert.equal(PARAM[name].serialize(state[name]), PARAM[name].serialize(PARAM[name].default), `${query}: default kept`);
+  }
+});
+
+test('export_names_should_carry_the_settings', () => {
+  const state = { dim: 128, base: 500000, gap: 16, from: 0, to: 4096, n: 512 };
+  assert.equal(exportName('flatness', state), 'ropescope-flatness-dim128-base500000-gap16');
+  assert.equal(exportName('slow', { ...state, gap: 0.5, to: 900, n: 256 }), 'ropescope-slow-dim128-base500000-gap0.5-to900-n256');
+  assert.deepEqual(plotSettings({ ...state, theme: 'dark', embed: true }), state);
+});
+
+// Random doubles of every size, nulls and awkward labels: the CSV and JSON give them back bit for bit.
+test('csv_and_json_should_round_trip_random_chart_data', () => {
+  const s = seed('csv_and_json_round_trip');
+  const rand = rng(s);
+  const value = () => {
+    const r = rand();
+    if (r < 0.1) return null;
+    if (r < 0.2) return -0 + Math.round(rand() * 100);
+    return (rand() - 0.5) * 10 ** Math.floor(rand() * 40 - 20);
+  };
+  for (let round = 0; round < 50; round++) {
+    const labels = Array.from({ length: 20 }, (_, i) => i);
+    const data = {
+      labels,
+      datasets: [
+        { label: 'past, one "turn"', data: labels.map(value) },
+        { label: 'points', data: labels.map(() => ({ x: value() ?? 0, y: value() ?? 1 })) },
+      ],
+    };
+    const rows = toCsv(data).trimEnd().split('\n');
+    assert.equal(rows[0], 'series,x,y');
+    const want = dataRows(data);
+    assert.equal(rows.length - 1, want.length);
+    rows.slice(1).forEach((line, i) => {
+      const y = line.slice(line.lastIndexOf(',') + 1);
+      const wantY = want[i][2];
+      if (wantY === null) assert.equal(y, '', `seed ${s}: null as an empty cell`);
+      else assert.ok(Object.is(Number(y), wantY) || (wantY === 0 && Number(y) === 0), `seed ${s}: ${y} is ${wantY}`);
+    });
+    assert.ok(rows[1].startsWith('"past, one ""turn""",'), 'a label with a comma and quotes is quoted');
+    const back = JSON.parse(toJson('x', { dim: 2 }, data));
+    assert.deepEqual(back.datasets, JSON.parse(JSON.stringify(data.datasets)), `seed ${s}: JSON round trip`);
+    assert.deepEqual(back.labels, labels);
+  }
+});
+
+test('readme_should_show_the_host_lines_the_page_writes', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { HOST_SCRIPT } = await import('../../web/embed.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(HOST_SCRIPT), 'README.md "Embedding" carries the same host lines as the snippet');
+});
+
+// style.css writes the dark palette twice (theme=dark, and auto in a dark scheme): same values.
+test('dark_palettes_should_be_the_same_in_both_places', async () => {
+  const { readFileSync } = await import('node:fs');
+  const css = readFileSync(new URL('../../web/style.css', import.meta.url), 'utf8');
+  const vars = (block) => block.match(/--[\w-]+:\s*[^;]+;/g).join('\n');
+  const forced = /:root\[data-theme="dark"\] \{([^}]*)\}/.exec(css)[1];
+  const auto = /:root:not\(\[data-theme="light"\]\) \{([^}]*)\}/.exec(css)[1];
+  assert.ok(vars(forced).split('\n').length >= 15, 'the palette is found');
+  assert.equal(vars(forced), vars(auto));
+});

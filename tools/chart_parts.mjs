@@ -1,0 +1,24 @@
+// The Chart.js parts the figures use, registered once, from Chart.js's tree-shakable
+// ES-module build. Two bundles take Chart from here: the page's web/vendor/chart.js
+// (tools/chart_entry.mjs, which sets window.Chart) and dist/ropescope-embed.js
+// (web/embed-element.js, which keeps its Chart to itself).
+// A new figure that needs another controller, element, scale or plugin adds it here.
+import {
+  Chart,
+  BarController, LineController,
+  BarElement, LineElement, PointElement,
+  CategoryScale, LinearScale, LogarithmicScale,
+  Filler, Tooltip,
+} from 'chart.js';
+// The heatmap (figure "heatmap"): the matrix controller of chartjs-chart-matrix (MIT).
+import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
+
+Chart.register(
+  BarController, LineController,
+  BarElement, LineElement, PointElement,
+  CategoryScale, LinearScale, LogarithmicScale,
+  Filler, Tooltip,
+  MatrixController, MatrixElement,
+);
+
+export { Chart };
