@@ -25,7 +25,7 @@
 //         { args: [['d', d], ['base', base]] })[0];
 //     }
 // The limits and error codes come from c_src/rope.h through the generated rope_consts.js.
-import { WASM_BASE64 } from './rope_wasm.js';
+import { WASM_BYTES } from './rope_wasm.js';
 import * as C from './rope_consts.js';
 
 export const DIM = C.ROPE_DIM;
@@ -49,9 +49,8 @@ const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: '
 
 // Synchronous instantiation from inlined bytes: importing needs no server.
 const wasm = (() => {
-  const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
   const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(WASM_BYTES), imports);
   instance.exports._initialize?.();
   return instance.exports;
 })();

@@ -1,0 +1,16 @@
+// Unpacks the generated modules' inlined data (the wasm bytes, the formulas' MathML): raw
+// deflate in base64, written by tools/pack.mjs at build time. Deflating halves the wasm and
+// shrinks the MathML sevenfold, and inflating a few tens of KB once at load takes well under
+// a millisecond. fflate (MIT) does the inflating, synchronously, so importing rope.js still
+// needs no server, no fetch and no await.
+import { inflateSync } from 'fflate';
+
+/** The bytes that tools/pack.mjs deflated into `base64`. */
+export function unpackBytes(base64) {
+  return inflateSync(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+}
+
+/** The JSON value that tools/pack.mjs deflated into `base64`. */
+export function unpackJson(base64) {
+  return JSON.parse(new TextDecoder().decode(unpackBytes(base64)));
+}
