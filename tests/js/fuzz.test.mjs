@@ -50,10 +50,6 @@ const SPECS = {
   scaling_json_text: [SCALING_PARAMS, [SCALING_CONFIG, { train_len: 4096, gap: 100 }]],
 };
 
-// The scaling exports take a whole config object and name its keys, not their parameters, in
-// errors: tests/js/scaling.test.mjs checks their bad input.
-const FUZZED_ELSEWHERE = ['scaling_from_config', 'scaling_csv', 'scaling_json_text'];
-
 const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];
 
 function makeValue(r, depth = 0) {
@@ -99,8 +95,8 @@ test(`rope_js_should_only_return_finite_numbers_or_throw_named_errors (${SECONDS
   const s = seed('fuzz rope.js');
   const r = rng(s);
   const names = Object.keys(SPECS);
-  assert.deepEqual(Object.keys(rope).filter((k) => typeof rope[k] === 'function' && !FUZZED_ELSEWHERE.includes(k)).sort(),
-    [...names].sort(), 'every export is fuzzed (here or in scaling.test.mjs)');
+  assert.deepEqual(Object.keys(rope).filter((k) => typeof rope[k] === 'function').sort(),
+    [...names].sort(), 'every export is fuzzed');
   const end = Date.now() + SECONDS * 1000;
   let calls = 0;
   let refused = 0;
