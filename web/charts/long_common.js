@@ -83,14 +83,16 @@ export function liveLegend(canvas) {
 export function skipUnchanged(handle, extraDestroy = () => {}) {
   let last = null;
   let theme = null;
+  const palette = () => colors(handle.chart.canvas);
   return {
+    ...handle, // chart and legend, which the export menu reads
     update(next, draw = true) {
-      if (next === last && colors() === theme) {
+      if (next === last && palette() === theme) {
         if (draw) handle.redraw();
         return;
       }
       last = next;
-      theme = colors();
+      theme = palette();
       handle.update(next, draw);
     },
     redraw: () => handle.redraw(),
