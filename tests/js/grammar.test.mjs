@@ -1,39 +1,21 @@
 // One number grammar: the page's URL parser (web/state.js parseDecimal) and the C core's
-// (c_src/parse.c, asked through the wasm export rope_decimal_form) must accept and refuse
+// (c_src/parse.c, asked through rope.js's decimal_form, the wasm's rope_decimal_form) must accept and refuse
 // exactly the same texts. rope_decimal_form answers the grammar only (1: a nonzero
 // mantissa, 0: all zeros, < 0: refused); the size of a double is then JS's Number, as the
 // page reads it, with docs/SPEC.md's rules: finite, and a nonzero mantissa must not read 0.
 // Thousands of random strings over the grammar's alphabet plus hand-picked edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WASM_BASE64 } from '../../web/rope_wasm.js';
+import { decimal_form } from '../../web/rope.js';
 import { parseDecimal } from '../../web/state.js';
 import { rng, seed } from '../testlib.mjs';
 
-const wasm = (() => {
-  const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
-  const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
-  instance.exports._initialize?.();
-  return instance.exports;
-})();
-
 // The C grammar's verdict on text, with the page's reading of the value.
 function cAccepts(text) {
-  const bytes = new TextEncoder().encode(text);
-  const ptr = wasm.malloc(bytes.length + 1);
-  assert.ok(ptr, 'malloc');
-  try {
-    const heap = new Uint8Array(wasm.memory.buffer, ptr, bytes.length + 1);
-    heap.set(bytes);
-    heap[bytes.length] = 0;
-    const form = wasm.rope_decimal_form(ptr);
-    if (form < 0) return false;
-    const value = Number(text);
-    return Number.isFinite(value) && !(form === 1 && value === 0);
-  } finally {
-    wasm.free(ptr);
-  }
+  const form = decimal_form(text);
+  if (form < 0) return false;
+  const value = Number(text);
+  return Number.isFinite(value) && !(form === 1 && value === 0);
 }
 
 const HAND_PICKED = [
@@ -76,4 +58,9 @@ test('url_grammar_should_match_the_c_grammar_on_random_and_hand_picked_texts', (
   // Both sides of the grammar were exercised.
   assert.ok(accepted > 500 && accepted < texts.length - 500, `${accepted} of ${texts.length} accepted`);
   console.log(`grammar: ${texts.length} texts, ${accepted} accepted by both, ROPE_TEST_SEED=${s}`);
+});
+
+test('decimal_form_should_refuse_a_non_string_naming_text', () => {
+  assert.throws(() => decimal_form(5), (e) => e instanceof TypeError && /text must be a string, got 5/.test(e.message));
+  assert.equal(decimal_form('1\u00002'), decimal_form('x'), 'a NUL inside is outside the grammar');
 });
