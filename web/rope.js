@@ -512,6 +512,17 @@ export function build_report_markdown(options) {
   return reportText(C.ROPE_REPORT_MARKDOWN, options);
 }
 
+// ---- the number grammar (c_src/parse.c, docs/SPEC.md) ----
+
+/** Whether text is a plain decimal in the CLI's grammar: 1 (a nonzero mantissa), 0 (all
+ * zeros) or ROPE_E_VALUE (not in the grammar). The size of the double is not judged. */
+export function decimal_form(text) {
+  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${show(text)}`);
+  if (text.includes('\0')) return C.ROPE_E_VALUE; // C would stop reading there
+  return run('decimal_form', [text], [], (pt) => wasm.rope_decimal_form(pt),
+    { tolerate: [1, C.ROPE_E_VALUE], args: [['text', text]] }).code;
+}
+
 // ---- long context (scaling) ----
 // A parsed config.json goes to the C config reader key by key (the key table
 // lives in c_src/config_resolve.c only); the C writer's JSON or CSV text comes

@@ -48,6 +48,7 @@ const SPECS = {
   scaling_from_config: [SCALING_PARAMS, [SCALING_CONFIG, { seq_len: 100 }]],
   scaling_csv: [SCALING_PARAMS, [SCALING_CONFIG, {}]],
   scaling_json_text: [SCALING_PARAMS, [SCALING_CONFIG, { train_len: 4096, gap: 100 }]],
+  decimal_form: [['text'], ['1.5e3']],
 };
 
 const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];
