@@ -40,7 +40,7 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-WEB_BUILT = web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor/chart.js web/ropescope.js web/formulas_gen.js
+WEB_BUILT = web/vendor/inflate.js web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor/chart.js web/ropescope.js web/formulas_gen.js
 # The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
 WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.js web/charts/*.js))
 FUZZ_SECONDS ?= 10
@@ -124,6 +124,12 @@ build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 web/rope_wasm.js: build/rope.wasm tools/pack.mjs
 	$(NODE) tools/pack.mjs wasm $< $@
 
+# fflate's synchronous inflate (MIT) as a plain ES module, for web/packed.js.
+web/vendor/inflate.js: node_modules/chart.js/dist/chart.umd.js package-lock.json
+	mkdir -p web/vendor
+	echo "export { inflateSync } from 'fflate';" | npx --no-install esbuild --bundle --format=esm --minify \
+	  --banner:js="/*! fflate inflateSync, MIT licence (c) Arjun Barrett */" --log-level=warning --outfile=$@
+
 # TeX rendered to MathML at build time (temml), so the page loads no math library
 # or font. The chart.js prerequisite is where npm ci installs node_modules.
 web/formulas_gen.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dist/chart.umd.js
@@ -138,7 +144,7 @@ web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs
 	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
 
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
-web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formulas_gen.js web/models_gen.js
+web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formulas_gen.js web/models_gen.js web/vendor/inflate.js
 	npx --no-install esbuild web/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 

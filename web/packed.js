@@ -2,8 +2,9 @@
 // deflate in base64, written by tools/pack.mjs at build time. Deflating halves the wasm and
 // shrinks the MathML sevenfold, and inflating a few tens of KB once at load takes well under
 // a millisecond. fflate (MIT) does the inflating, synchronously, so importing rope.js still
-// needs no server, no fetch and no await.
-import { inflateSync } from 'fflate';
+// needs no server, no fetch and no await. make writes vendor/inflate.js from the npm package
+// (tools/pack.mjs's rule), so the modules also load one by one, unbundled.
+import { inflateSync } from './vendor/inflate.js';
 
 /** The bytes that tools/pack.mjs deflated into `base64`. */
 export function unpackBytes(base64) {
