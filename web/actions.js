@@ -1,12 +1,16 @@
 // The page's buttons that change several settings or run over time: reset, the model
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
-import { PARAM, PARAMS, DIM_BASE_PRESETS } from './state.js';
+import { PARAM, PARAMS } from './state.js';
+import { MODEL_TEXT } from './models_gen.js';
+import { preset as modelPreset } from './long_model.js';
 
 const $ = (id) => document.getElementById(id);
 
-// Settings that reset: every one but the page mode (embed, view).
-const RESETTABLE = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view').map((row) => row.name);
+// Settings that reset: every one but the page mode (embed, view) and the long-context part's
+// (its preset menu sets those).
+const RESETTABLE = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view' && row.part !== 'long')
+  .map((row) => row.name);
 
 // Play: the gap from its current value up to GAP_END, growing by PLAY_GROWTH a frame
 // (at least 1), so small gaps go slowly and large ones quickly.
@@ -19,22 +23,32 @@ function newSeed() {
   return value === 0 ? 1 : value;
 }
 
-/** Wires #reset, #preset, #randomize, #demo-vectors, #lock and #play. */
+/** dim and base of each model config the long-context part offers (web/models), as the
+ * core's config reader reads them: its rotary dim and rope base. */
+function dimBasePresets() {
+  return Object.keys(MODEL_TEXT).map((name) => {
+    const { read } = modelPreset(name);
+    return { name, dim: read.rotary_dim, base: read.base };
+  });
+}
+
+/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play. */
 export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('reset').addEventListener('click', () => {
     stop();
     acceptAll(Object.fromEntries(RESETTABLE.map((name) => [name, PARAM[name].default])));
   });
 
-  const preset = $('preset');
-  for (const [index, p] of DIM_BASE_PRESETS.entries()) {
+  const presets = dimBasePresets();
+  const preset = $('dim-preset');
+  for (const [index, p] of presets.entries()) {
     const option = document.createElement('option');
     option.value = String(index);
     option.textContent = `${p.name}: dim ${p.dim}, base ${p.base}`;
     preset.append(option);
   }
   preset.addEventListener('change', () => {
-    const p = DIM_BASE_PRESETS[Number(preset.value)];
+    const p = presets[Number(preset.value)];
     if (p) acceptAll({ dim: p.dim, base: p.base, pair: Math.min(state.pair, p.dim / 2 - 1) });
     preset.value = '';
   });

@@ -197,14 +197,6 @@ export const PARAMS = [
     (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
 ];
 
-/** dim/base presets of real models (head dimension = rotary dim, rope base). */
-export const DIM_BASE_PRESETS = Object.freeze([
-  { name: 'Llama 2', dim: 128, base: 10000 },
-  { name: 'Llama 3', dim: 128, base: 500000 },
-  { name: 'Qwen2.5', dim: 128, base: 1000000 },
-  { name: 'GPT-J 6B (rotary dim 64)', dim: 64, base: 10000 },
-].map(Object.freeze));
-
 /** Row by name; a null-prototype table, so only real settings are found. */
 export const PARAM = table(Object.fromEntries(PARAMS.map((row) => [row.name, row])));
 

@@ -356,9 +356,9 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
   await waitReady(page, ['flatness']);
   const state = async () => Object.fromEntries(new URL(await pageUrl(page)).searchParams);
 
-  await afterUpdate(page, () => page.selectOption('#preset', { label: 'Llama 3: dim 128, base 500000' }));
+  await afterUpdate(page, () => page.selectOption('#dim-preset', { label: 'llama-3.1-8b: dim 128, base 500000' }));
   assert.deepEqual([(await state()).dim, (await state()).base], ['128', '500000']);
-  await afterUpdate(page, () => page.selectOption('#preset', { label: 'Qwen2.5: dim 128, base 1000000' }));
+  await afterUpdate(page, () => page.selectOption('#dim-preset', { label: 'qwen2.5-7b-instruct-yarn: dim 128, base 1000000' }));
   assert.equal((await state()).base, '1000000');
 
   await afterUpdate(page, () => page.click('#randomize'));
