@@ -9,7 +9,8 @@
 import { Chart } from '../tools/chart_parts.mjs';
 import CSS from './style.css';
 import { useChartLib } from './charts/lib.js';
-import { PARAM, PARAMS, EMBED_CONTROLS, readQuery } from './state.js';
+import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, writeQuery } from './state.js';
+import { fillFromPreset, presetValuesDropped } from './long_model.js';
 import { computeModel } from './model.js';
 import { FIGURE, FIGURES, figureElement } from './figures.js';
 import { controlFor } from './controls.js';
@@ -100,6 +101,12 @@ class RopeScope extends HTMLElement {
     const query = new URLSearchParams();
     for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
     const { state, problems } = readQuery(query);
+    // The long-context settings left out take the preset's values, as on the page.
+    try {
+      fillFromPreset(state);
+    } catch {
+      // a preset the reader refuses: the long figures stay empty
+    }
     const lines = problems.map((p) => `Attribute ignored: ${p.message}; using the default ` +
       `${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`);
     const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
@@ -167,11 +174,11 @@ class RopeScope extends HTMLElement {
       $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model));
     }
     if (this.explorer) {
-      this.link.href = this.explorer + (({ embed, view, theme, controls, title, ...numbers }) => {
-        const query = new URLSearchParams();
-        for (const [key, value] of Object.entries(numbers)) query.set(key, PARAM[key].serialize(value));
-        return `?${query}`;
-      })(this.state);
+      // The settings that differ from their defaults (and the preset's values); no embed options.
+      this.link.href = this.explorer + writeQuery({
+        ...presetValuesDropped(this.state),
+        embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
+      });
     }
   }
 

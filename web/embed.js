@@ -5,6 +5,7 @@
 //   On the page: the "Embed on your page" builder: figure, sliders, title, theme, auto-height,
 //   the snippet and a live preview.
 import { PARAM, EMBED_CONTROLS, THEMES, writeQuery } from './state.js';
+import { presetValuesDropped } from './long_model.js';
 import { FIGURE, FIGURES } from './figures.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +22,7 @@ export const pageAddress = () => window.location.href.split(/[?#]/)[0];
 /** The full explorer at the numbers of `state` (embed options dropped). */
 export function explorerLink(state) {
   return pageAddress() + writeQuery({
-    ...state, embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
+    ...presetValuesDropped(state), embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
   });
 }
 

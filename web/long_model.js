@@ -95,6 +95,22 @@ export function preset(name) {
   return entry;
 }
 
+/** state with every long setting still null (left out of a link) set to its preset's value. */
+export function fillFromPreset(state) {
+  const { defaults } = preset(state.preset);
+  for (const [name, value] of Object.entries(defaults)) if (state[name] === null) state[name] = value;
+  return state;
+}
+
+/** A copy of state with the long settings that equal their preset's value back at null, so a
+ *  link written from it (state.js writeQuery) leaves them out. */
+export function presetValuesDropped(state) {
+  const { defaults } = preset(state.preset);
+  const copy = { ...state };
+  for (const [name, value] of Object.entries(defaults)) if (copy[name] === value) copy[name] = null;
+  return copy;
+}
+
 /** Can the method run on this preset? (LongRoPE needs the preset's factor lists.) */
 export const methodAvailable = (p, method) => method !== 'longrope' || p.lists !== null;
 

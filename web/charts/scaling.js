@@ -4,6 +4,7 @@
 // Out (Chart.getChart(canvas).data): labels = pair indexes; datasets[0] (label = the
 // method) data = ratio; datasets[1..] (label = each compared method) data = its ratio.
 // The bands are drawn from the core's band of each pair, not stored as data.
+import { chartLib } from './lib.js';
 import { colors, axis, baseOptions, decadesOnly } from './theme.js';
 import { makeChart } from './figure.js';
 import { decadeRange, liveLegend, longColors, skipUnchanged } from './long_common.js';
@@ -57,7 +58,7 @@ function drawBands(chart, bands) {
   const palette = longColors();
   const half = bands.length > 1 ? Math.abs(scales.x.getPixelForValue(1) - scales.x.getPixelForValue(0)) / 2 : 0;
   ctx.save();
-  ctx.font = `600 12px ${window.Chart.defaults.font.family}`;
+  ctx.font = `600 12px ${chartLib().defaults.font.family}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const run of runs(bands)) {
