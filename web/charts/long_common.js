@@ -59,11 +59,15 @@ export function drawLevel(chart, y, color) {
 export function liveLegend(canvas) {
   let list = null;
   let shown = '';
+  let current = [];
   return {
+    /** The items shown now (the export menu draws them into the PNG). */
+    items: () => current,
     set(items) {
       const key = JSON.stringify(items);
       if (key === shown) return;
       shown = key;
+      current = items;
       const next = htmlLegend(canvas, items);
       if (list) {
         list.replaceWith(next);
@@ -80,12 +84,15 @@ export function liveLegend(canvas) {
  * Wraps a chart handle: the same data object under the same theme is not put in again
  * (the long figures' data are cached while the main sliders move), only drawn if pending.
  */
-export function skipUnchanged(handle, extraDestroy = () => {}) {
+export function skipUnchanged(handle, extraDestroy = () => {}, live = null) {
   let last = null;
   let theme = null;
   const palette = () => colors(handle.chart.canvas);
   return {
     ...handle, // chart and legend, which the export menu reads
+    get legend() {
+      return live ? live.items() : handle.legend;
+    },
     update(next, draw = true) {
       if (next === last && palette() === theme) {
         if (draw) handle.redraw();

@@ -104,5 +104,5 @@ export function createRangeChart(canvas, data) {
     now = next;
     legend.set(legendItems(next));
   };
-  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove());
+  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
 }

@@ -125,5 +125,5 @@ export function createScalingChart(canvas, data) {
     now = next;
     legend.set(legendItems(next));
   };
-  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove());
+  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
 }
