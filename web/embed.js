@@ -140,7 +140,7 @@ const escapeAttr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;')
 /** The iframe snippet for the page's state and the builder's options. */
 export function snippet(state, { view, controls, title, theme, auto }) {
   const options = { view, controls, title, theme };
-  const src = pageAddress() + writeQuery({ ...state, ...options, embed: true });
+  const src = pageAddress() + writeQuery({ ...presetValuesDropped(state), ...options, embed: true });
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
   const frame = `<iframe src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
     ` width="100%" height="${fixedHeight(view, options)}" style="border:0;width:100%" loading="lazy"></iframe>`;
@@ -218,7 +218,7 @@ function schedulePreview() {
 
 function showPreview() {
   const opts = builderOptions();
-  const src = pageAddress() + writeQuery({ ...builder.getState(), ...opts, embed: true });
+  const src = pageAddress() + writeQuery({ ...presetValuesDropped(builder.getState()), ...opts, embed: true });
   if (!builder.frame) {
     builder.frame = element('iframe', { title: 'embed preview', loading: 'lazy' });
     builder.preview.append(builder.frame);

@@ -212,7 +212,8 @@ test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figu
     { dim: '128', base: '10000', gap: '16', from: '0', to: '4096', n: '512' }, 'at the same settings, no embed options');
 
   // The slider in the embed is live: the chart and the link follow it.
-  await afterUpdate(page, () => page.fill('#gap', '300'));
+  // The gap slider holds log10(gap) since the long-context branch: 2.477 is gap 300.
+  await afterUpdate(page, () => page.fill('#gap', '2.477'));
   await checkCharts(page, { ...DEFAULTS, dim: 128, gap: 300 }, ['flatness']);
   assert.equal(new URL(await page.locator('.attribution a').getAttribute('href')).searchParams.get('gap'), '300');
 
