@@ -157,7 +157,7 @@ function element(tag, props = {}, ...children) {
 function checkbox(id, text, checked) {
   const input = element('input', { type: 'checkbox', id });
   input.checked = checked;
-  return element('label', { for: id, class: 'check' }, input, text);
+  return element('label', { for: id, class: 'opt' }, input, text);
 }
 
 let builder = null;
@@ -172,7 +172,7 @@ export function setupEmbedBuilder(getState) {
     element('div', { class: 'checks' },
       checkbox('embed-title', 'title', true),
       checkbox('embed-auto', 'auto-height script', true),
-      element('label', { for: 'embed-theme', class: 'check' }, 'theme ',
+      element('label', { for: 'embed-theme', class: 'opt' }, 'theme ',
         element('select', { id: 'embed-theme' }, ...THEMES.map((t) => element('option', { value: t }, t))))));
   $('embed-view').after(options);
   const preview = element('div', { class: 'embed-preview', id: 'embed-preview' },
