@@ -247,8 +247,9 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
     return f?.contentDocument?.documentElement?.dataset.theme === 'dark' &&
       f.contentDocument.querySelector('#base')?.getClientRects().length > 0;
   }, null, { timeout: 10000 });
-  // Live: a change on the page reaches the preview.
+  // Live: a change on the page reaches the preview (a typed value applies on Enter since the explainer branch).
   await page.locator('#gap-num').fill('64');
+  await page.press('#gap-num', 'Enter');
   await page.waitForFunction(() => document.querySelector('#embed-preview iframe')?.contentDocument
     ?.querySelector('#gap-num')?.value === '64', null, { timeout: 10000 });
   await p.close();
