@@ -17,9 +17,9 @@ export function methodPhrase(model) {
 }
 
 const STATUS_WORDS = {
-  covered: 'covered: it turned fully in training, so every angle is familiar',
+  covered: 'covered (it turned fully in training, so every angle is familiar)',
   inside: 'inside the trained range',
-  unseen: 'unseen: past anything it met in training',
+  unseen: 'unseen (past anything it met in training)',
 };
 
 export function rangeCaption(state, model) {

@@ -473,3 +473,28 @@ test('the_long_context_part_should_work_in_the_single_file_from_file_urls', asyn
   assert.match(await text(page, '#caption-scaling'), /keeps 11 pairs of 32 \(θ′ = θ\), ramps 12 and divides 9 by 40/);
   await p.close();
 });
+
+test('each_method_should_show_only_its_own_parameters', async () => {
+  // web/README.md, long-context settings: the boxes each method shows.
+  const SHOWN = {
+    default: [], base_change: ['new-base'], linear: ['factor'], ntk: ['factor'], dynamic: ['factor'],
+    yarn: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'],
+    longrope: ['orig-max'], llama3: ['factor', 'orig-max', 'low-freq', 'high-freq'],
+  };
+  const p = await openPage(env.browser, `${env.server.url}?preset=phi-3.5-mini-instruct`);
+  const { page } = p;
+  await waitLong(page);
+  for (const [method, params] of Object.entries(SHOWN)) {
+    if ((await page.inputValue('#method')) !== method) await afterUpdate(page, () => page.selectOption('#method', method));
+    const visible = await page.evaluate(() => [...document.querySelectorAll('[data-param]')]
+      .filter((node) => !node.hidden).map((node) => node.dataset.param));
+    assert.deepEqual(visible, params, `${method} shows ${params.join(', ') || 'no parameter'}`);
+    const written = await pageQuery(page);
+    for (const param of Object.values(SHOWN).flat()) {
+      if (param === 'factor') continue; // also written for the comparison lines
+      assert.equal(written[param] !== undefined, params.includes(param), `${method}: ${param} in the URL only when shown`);
+    }
+    assertFiniteLong(await longCharts(page));
+  }
+  await p.close();
+});
