@@ -28,6 +28,7 @@ const linkProblems = loaded.problems.map((p) => (p.name === null
     : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
+let painted = false; // false until the first frame is on screen (render() then does every figure)
 let failed = false;
 // Charts scrolled out of view get their new data at once (so Chart.getChart(canvas).data is
 // always current) but are drawn only when they come back into view: dragging a slider
@@ -57,8 +58,10 @@ function render() {
     failed = false;
     showNotice(...linkProblems);
   }
+  // Before the first paint only the figures on screen are computed; the rest follow at once after.
+  const rows = painted ? FIGURES : FIGURES.filter((row) => inViewport($(`chart-${row.name}`)));
   const data = Object.create(null);
-  for (const row of FIGURES) data[row.name] = row.data(model, state);
+  for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
   lastData = data;
   // A figure whose data did not change (model.js reuses results) is not touched.
@@ -66,12 +69,12 @@ function render() {
     if (!previous || !sameData(previous[name], data[name])) charts[name].update(data[name], !hidden.has(name));
   }
   ensureCharts(false);
-  for (const row of FIGURES) {
+  for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model);
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model));
   }
   $('norm-readout').textContent = normReadout(model);
-  renderWorked(state, model.explain.worked);
+  if (painted) renderWorked(state, model.explain.worked);
   vectorsReadout(state);
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
@@ -196,7 +199,8 @@ function drawAll() {
 function ensureCharts(all) {
   for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
-    // A row's data is null until its part is ready (the long-context part, after the first paint).
+    // A row's data is null until its part is ready (the long-context part, after the first paint;
+    // the figures off screen at the first render).
     if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
     addExportMenu(charts[name], {
@@ -415,6 +419,8 @@ function start() {
   });
   render();
   requestAnimationFrame(() => setTimeout(() => {
+    painted = true;
+    render();
     ensureCharts(true);
     watchVisibility();
     // The embed builder is below the figures: built after the first chart is on screen.

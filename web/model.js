@@ -119,39 +119,55 @@ export function heatPairs(pairs) {
   return Array.from({ length: HEAT_PAIRS }, (_, j) => Math.round((j * (pairs - 1)) / (HEAT_PAIRS - 1)));
 }
 
+// Each part is computed when first read (a getter), so a render that shows only some figures
+// (the first one, before the page has painted) pays only for those.
 function explainModel(state, q, k) {
   const { dim, base, gap, from, seed, pair, qm, kn } = state;
-  const thetas = memo('thetas', [dim, base], () => rope.thetas(dim, base));
-  const i = Math.min(pair, thetas.length - 1);
-  const qi = [q[2 * i], q[2 * i + 1]];
-  const ki = [k[2 * i], k[2 * i + 1]];
-  const rotating = memo('rotating', [dim, base, seed, i, qm, kn], () =>
-    ({ pair: i, theta: thetas[i], q: qi, k: ki, ...rope.pair_example(qi, ki, qm, kn, thetas[i]) }));
-
+  const thetas = () => memo('thetas', [dim, base], () => rope.thetas(dim, base));
   const { wq0, wq1, wk0, wk1, wm, wn, wth, wsh } = state;
-  const worked = memo('worked', [wq0, wq1, wk0, wk1, wm, wn, wth, wsh, base], () => ({
-    at: rope.pair_example([wq0, wq1], [wk0, wk1], wm, wn, wth),
-    moved: rope.pair_example([wq0, wq1], [wk0, wk1], wm + wsh, wn + wsh, wth),
-    marks: [rope.sin_pos(wm, 4, base), rope.sin_pos(wm + 1, 4, base)],
-  }));
-
-  const terms = memo('terms', [dim, base, gap, seed], () => rope.pair_terms(q, k, gap, 0, base));
-  const additive = memo('additive', [dim, base, gap, from, seed], () => ({
-    start0: Math.ceil(from),
-    ...rope.add_terms_sweep(q, k, gap, Math.ceil(from), 1, ADDITIVE_STARTS, base),
-  }));
-  const decay = memo('decay', [dim, base, seed], () => ({
-    distances: DECAY_DISTANCES,
-    samples: DECAY_SAMPLES,
-    ...rope.decay(q, k, DECAY_DISTANCES, DECAY_SAMPLES, DECAY_SEED, base),
-  }));
-  const heat = memo('heat', [dim, base], () => {
-    const rows = heatPairs(thetas.length);
-    const positions = Array.from({ length: HEAT_POSITIONS }, (_, p) => p);
-    const grid = rope.cos_grid(dim, positions, base);
-    return { pairs: rows, positions, thetas: rows.map((r) => thetas[r]), cells: rows.map((r) => grid[r]) };
-  });
-  return { thetas, circle: circle(), rotating, worked, terms, additive, decay, heat };
+  return {
+    get thetas() { return thetas(); },
+    get circle() { return circle(); },
+    get rotating() {
+      const all = thetas();
+      const i = Math.min(pair, all.length - 1);
+      return memo('rotating', [dim, base, seed, i, qm, kn], () => {
+        const qi = [q[2 * i], q[2 * i + 1]];
+        const ki = [k[2 * i], k[2 * i + 1]];
+        return { pair: i, theta: all[i], q: qi, k: ki, ...rope.pair_example(qi, ki, qm, kn, all[i]) };
+      });
+    },
+    get worked() {
+      return memo('worked', [wq0, wq1, wk0, wk1, wm, wn, wth, wsh, base], () => ({
+        at: rope.pair_example([wq0, wq1], [wk0, wk1], wm, wn, wth),
+        moved: rope.pair_example([wq0, wq1], [wk0, wk1], wm + wsh, wn + wsh, wth),
+        marks: [rope.sin_pos(wm, 4, base), rope.sin_pos(wm + 1, 4, base)],
+      }));
+    },
+    get terms() { return memo('terms', [dim, base, gap, seed], () => rope.pair_terms(q, k, gap, 0, base)); },
+    get additive() {
+      return memo('additive', [dim, base, gap, from, seed], () => ({
+        start0: Math.ceil(from),
+        ...rope.add_terms_sweep(q, k, gap, Math.ceil(from), 1, ADDITIVE_STARTS, base),
+      }));
+    },
+    get decay() {
+      return memo('decay', [dim, base, seed], () => ({
+        distances: DECAY_DISTANCES,
+        samples: DECAY_SAMPLES,
+        ...rope.decay(q, k, DECAY_DISTANCES, DECAY_SAMPLES, DECAY_SEED, base),
+      }));
+    },
+    get heat() {
+      return memo('heat', [dim, base], () => {
+        const all = thetas();
+        const rows = heatPairs(all.length);
+        const positions = Array.from({ length: HEAT_POSITIONS }, (_, p) => p);
+        const grid = rope.cos_grid(dim, positions, base);
+        return { pairs: rows, positions, thetas: rows.map((r) => all[r]), cells: rows.map((r) => grid[r]) };
+      });
+    },
+  };
 }
 
 /** A report file ('json' or 'md') for the settings on screen: the bytes the CLI writes. */
