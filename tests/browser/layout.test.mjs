@@ -117,7 +117,10 @@ test('phone_layout_should_keep_the_sliders_at_hand_and_the_charts_readable', asy
       };
       const chart = document.getElementById(`chart-${n}`).getBoundingClientRect();
       return {
-        sliders: ['gap', 'dim', 'base'].map((id) => [id, reachable(id)]),
+        // The main sliders drive the main figures; the long-context figures (after the main
+        // part, since that branch) have their own settings beside them.
+        sliders: document.getElementById('figures').contains(document.getElementById(`fig-${n}`))
+          ? ['gap', 'dim', 'base'].map((id) => [id, reachable(id)]) : [['gap', true], ['dim', true], ['base', true]],
         chartVisible: chart.bottom <= innerHeight + 1 && chart.top >= document.querySelector('.panel').getBoundingClientRect().bottom - 1,
         chart: [chart.top, chart.bottom, innerHeight, document.querySelector('.panel').getBoundingClientRect().bottom],
         scrollWidth: document.documentElement.scrollWidth,
@@ -130,7 +133,7 @@ test('phone_layout_should_keep_the_sliders_at_hand_and_the_charts_readable', asy
     assert.equal(seen.legends, 0, 'legends wrap instead of overflowing');
   }
   // Dragging the sticky slider while a lower figure is in view redraws it.
-  await afterUpdate(page, () => page.locator('#gap').fill('16'));
+  await afterUpdate(page, () => page.locator('#gap').fill('1.204')); // log slider (long-context branch): gap 16
   await checkCharts(page, { ...DEFAULTS, dim: 1024, gap: 16 }, ['slow']);
   assert.deepEqual(await overlappingTicks(page, names), [], 'no tick labels overlap at 390 px');
   await p.close();
