@@ -58,14 +58,16 @@ function render() {
     failed = false;
     showNotice(...linkProblems);
   }
-  // Before the first paint only the figures on screen are computed; the rest follow at once after.
-  const rows = painted ? FIGURES : FIGURES.filter((row) => inViewport($(`chart-${row.name}`)));
+  // Before the first paint only the figures on screen (and any already made) are computed.
+  const rows = painted ? FIGURES
+    : FIGURES.filter((row) => charts[row.name] || inViewport($(`chart-${row.name}`)));
   const data = Object.create(null);
   for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
   lastData = data;
   // A figure whose data did not change (model.js reuses results) is not touched.
   for (const name of Object.keys(charts)) {
+    if (data[name] == null) continue; // its part gave no data this time: the chart keeps its last
     if (!previous || !sameData(previous[name], data[name])) charts[name].update(data[name], !hidden.has(name));
   }
   ensureCharts(false);
