@@ -6,19 +6,13 @@
 // = trained; datasets[1] "at the gap, unscaled" = unscaled (empty without scaling);
 // datasets[2..4] "covered", "inside", "unseen" = the scaled angle at the gap for the pairs
 // of that status, null elsewhere. The one-turn (2π) line is drawn, not stored.
-import { colors, axis, baseOptions, decadesOnly } from './theme.js';
+import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
 import { makeChart } from './figure.js';
 import { decadeRange, drawLevel, liveLegend, longColors, skipUnchanged } from './long_common.js';
-import { num, decadeTick, degrees } from '../format.js';
+import { num, degrees } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
 const STATUSES = ['covered', 'inside', 'unseen'];
-
-function everyNthPair(scale) {
-  const rough = scale.ticks.length / 12;
-  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
-  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
-}
 
 function fill(target, data, c) {
   const [trained, unscaled, ...byStatus] = target.data.datasets;
@@ -58,24 +52,15 @@ export function createRangeChart(canvas, data) {
   const legend = liveLegend(canvas);
   legend.set(legendItems(data));
   const c = colors();
-  const options = baseOptions(c);
-  options.interaction = { mode: 'index', intersect: false };
+  const options = baseOptions(c, 'index');
   options.plugins.tooltip.filter = (item) => item.raw !== null && item.raw !== undefined;
   options.plugins.tooltip.callbacks = {
     title: (items) => `pair ${items[0].label}: ${now.status[items[0].dataIndex]}`,
     label: (item) => `${item.dataset.label}: ${num(item.raw)} rad = ${degrees(item.raw)}`,
   };
   options.scales = {
-    x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
-      grid: { display: false },
-      ticks: { maxRotation: 0, autoSkip: false },
-      afterBuildTicks: everyNthPair,
-    }),
-    y: axis(c, 'angle (radians, log scale)', {
-      type: 'logarithmic',
-      ticks: { callback: decadeTick, autoSkip: false },
-      afterBuildTicks: decadesOnly,
-    }),
+    x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
+    y: logAxis(c, 'angle (radians, log scale)'),
   };
   const point = (label, order) => ({
     type: 'line', label, data: [], showLine: false, normalized: true, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
