@@ -1,7 +1,7 @@
 // What the two long-context charts share: decade bounds for a log axis, the one-turn line,
 // a legend that can change with the data, and a handle that skips unchanged data.
 import { colors } from './theme.js';
-import { htmlLegend } from './figure.js';
+import { htmlLegend, makeChart } from './figure.js';
 
 // The long figures' own colours (style.css), read once per theme like theme.js's.
 let longCached = null;
@@ -108,4 +108,21 @@ export function skipUnchanged(handle, extraDestroy = () => {}, live = null) {
       extraDestroy();
     },
   };
+}
+
+/**
+ * A long figure whose legend follows its data: legendOf(data) gives the legend items.
+ * build(current) returns { config, fill }; current() is the data shown now (for tooltips
+ * and plugins). The handle skips unchanged data and removes the legend on destroy().
+ */
+export function liveLegendChart(canvas, data, legendOf, build) {
+  let now = data;
+  const legend = liveLegend(canvas);
+  legend.set(legendOf(data));
+  const { config, fill } = build(() => now);
+  const onData = (next) => {
+    now = next;
+    legend.set(legendOf(next));
+  };
+  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
 }

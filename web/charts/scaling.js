@@ -6,8 +6,7 @@
 // The bands are drawn from the core's band of each pair, not stored as data.
 import { chartLib } from './lib.js';
 import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
-import { makeChart } from './figure.js';
-import { decadeRange, liveLegend, longColors, skipUnchanged } from './long_common.js';
+import { decadeRange, liveLegendChart, longColors } from './long_common.js';
 import { num } from '../format.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
@@ -82,33 +81,28 @@ function legendItems(data) {
 }
 
 export function createScalingChart(canvas, data) {
-  let now = data;
-  const legend = liveLegend(canvas);
-  legend.set(legendItems(data));
-  const c = colors();
-  const options = baseOptions(c, 'index');
-  options.plugins.tooltip.callbacks = {
-    title: (items) => `pair ${items[0].label}: ${now.bands[items[0].dataIndex]}`,
-    label: (item) => `${item.dataset.label}: θ′/θ = ${num(item.raw)}`,
-  };
-  options.scales = {
-    x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
-    y: logAxis(c, 'θ′/θ, scaled over original frequency (log scale)'),
-  };
-  const config = {
-    type: 'line',
-    data: { labels: [], datasets: [] },
-    options,
-    plugins: [{
-      id: 'scalingBands',
-      beforeDatasetsDraw(chart) {
-        drawBands(chart, now.bands);
-      },
-    }],
-  };
-  const onData = (next) => {
-    now = next;
-    legend.set(legendItems(next));
-  };
-  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
+  return liveLegendChart(canvas, data, legendItems, (now) => {
+    const c = colors();
+    const options = baseOptions(c, 'index');
+    options.plugins.tooltip.callbacks = {
+      title: (items) => `pair ${items[0].label}: ${now().bands[items[0].dataIndex]}`,
+      label: (item) => `${item.dataset.label}: θ′/θ = ${num(item.raw)}`,
+    };
+    options.scales = {
+      x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
+      y: logAxis(c, 'θ′/θ, scaled over original frequency (log scale)'),
+    };
+    const config = {
+      type: 'line',
+      data: { labels: [], datasets: [] },
+      options,
+      plugins: [{
+        id: 'scalingBands',
+        beforeDatasetsDraw(chart) {
+          drawBands(chart, now().bands);
+        },
+      }],
+    };
+    return { config, fill };
+  });
 }
