@@ -12,6 +12,7 @@ import { wireActions, vectorsReadout, lockedMove } from './actions.js';
 import { addExportMenu } from './export.js';
 import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from './embed.js';
 import { watchPrint } from './print.js';
+import { saveText } from './save.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -341,14 +342,7 @@ function download(kind) {
   const [filename, type] = kind === 'json'
     ? ['rope_report.json', 'application/json']
     : ['rope_report.md', 'text/markdown'];
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveText(filename, text, type);
 }
 
 async function copyText(text, statusId) {

@@ -4,10 +4,10 @@
 // Out (Chart.getChart(canvas).data): datasets[0] holds the angles of the pairs past one
 // turn and datasets[1] those under one turn, null elsewhere; one colour per dataset keeps
 // Chart.js on its fast path (a colour per bar is resolved bar by bar on every update).
-import { colors, axis, baseOptions, decadesOnly } from './theme.js';
+import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
 import { makeChart } from './figure.js';
 import { chartLib } from './lib.js';
-import { num, decadeTick } from '../format.js';
+import { num } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
 
@@ -32,15 +32,6 @@ const LEGEND = [
   { text: 'not wrapped (under one turn)', mark: 'box', color: 'var(--c-slow)' },
   { text: 'one turn (2π)', mark: 'dash', color: 'var(--c-turn)' },
 ];
-
-// Up to 512 pairs: label about a dozen of them at round steps, so the axis lays out a
-// dozen ticks instead of measuring and skipping hundreds on every update.
-function everyNthPair(scale) {
-  const count = scale.ticks.length;
-  const rough = count / 12;
-  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
-  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
-}
 
 // Works on a chart or on its config before construction (same data/options shape).
 function fill(target, { angles, turns }, c) {
@@ -87,8 +78,7 @@ export function createAnglesChart(canvas, data) {
   let turnsNow = data.turns;
   let anglesNow = data.angles;
   const c = colors(canvas);
-  const options = baseOptions(c);
-  options.interaction = { mode: 'index', intersect: false };
+  const options = baseOptions(c, 'index');
   options.plugins.tooltip.filter = (item) => item.raw !== null;
   options.plugins.tooltip.callbacks = {
     title: (items) => `pair ${items[0].label}`,
@@ -98,16 +88,8 @@ export function createAnglesChart(canvas, data) {
     },
   };
   options.scales = {
-    x: axis(c, 'pair i  (pair frequency θᵢ falls left to right: fast pairs left, slow pairs right)', {
-      grid: { display: false },
-      ticks: { maxRotation: 0, autoSkip: false },
-      afterBuildTicks: everyNthPair,
-    }),
-    y: axis(c, 'angle over the gap (radians)', {
-      type: 'logarithmic',
-      ticks: { callback: decadeTick, autoSkip: false },
-      afterBuildTicks: decadesOnly,
-    }),
+    x: pairAxis(c, 'pair i  (pair frequency θᵢ falls left to right: fast pairs left, slow pairs right)'),
+    y: logAxis(c, 'angle over the gap (radians)'),
   };
   const config = {
     type: 'bar',

@@ -1,9 +1,9 @@
 // Figure: long-range decay. The score against the distance r on a log axis to 1e6:
 // the page's q, k; the mean over random vectors scored against themselves; RoFormer's bound.
 // Data in: { distances, score, mean, bound, samples } — plain arrays and a number.
-import { axis, baseOptions, colors, decadesOnly } from './theme.js';
+import { axis, baseOptions, colors, logAxis } from './theme.js';
 import { makeChart } from './figure.js';
-import { decadeTick, num } from '../format.js';
+import { num } from '../format.js';
 
 const SETS = [['score', 'rope'], ['mean', 'slow'], ['bound', 'mark']];
 
@@ -24,10 +24,8 @@ export function createDecayChart(canvas, data) {
     label: (item) => `${item.dataset.label}: ${num(item.parsed.y, 5)}`,
   };
   options.scales = {
-    x: axis(c, 'distance r = m − n between query and key (positions, log scale)', {
-      type: 'logarithmic', min: 1, max: 1e6,
-      ticks: { callback: decadeTick, autoSkip: false, maxRotation: 0 },
-      afterBuildTicks: decadesOnly,
+    x: logAxis(c, 'distance r = m − n between query and key (positions, log scale)', {
+      min: 1, max: 1e6, ticks: { maxRotation: 0 },
     }),
     y: axis(c, 'score', { type: 'linear', grace: '5%' }),
   };

@@ -80,18 +80,24 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   return chartHandle(chart, fill, onData, inserted, legend);
 }
 
-/** A dashed vertical guide at data value x (used for marked starts and the current gap). */
-export function drawGuide(chart, x, color) {
-  const { ctx, chartArea, scales } = chart;
-  const px = scales.x.getPixelForValue(x);
-  if (!Number.isFinite(px) || px < chartArea.left - 0.5 || px > chartArea.right + 0.5) return;
+/** A dashed straight line on the chart's canvas from (x0, y0) to (x1, y1), in pixels. */
+export function drawDashed(chart, [x0, y0, x1, y1], { color, width, dash }) {
+  const { ctx } = chart;
   ctx.save();
   ctx.strokeStyle = color;
-  ctx.lineWidth = 1;
-  ctx.setLineDash([4, 4]);
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
   ctx.beginPath();
-  ctx.moveTo(px, chartArea.top);
-  ctx.lineTo(px, chartArea.bottom);
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
   ctx.stroke();
   ctx.restore();
+}
+
+/** A dashed vertical guide at data value x (used for marked starts and the current gap). */
+export function drawGuide(chart, x, color) {
+  const { chartArea, scales } = chart;
+  const px = scales.x.getPixelForValue(x);
+  if (!Number.isFinite(px) || px < chartArea.left - 0.5 || px > chartArea.right + 0.5) return;
+  drawDashed(chart, [px, chartArea.top, px, chartArea.bottom], { color, width: 1, dash: [4, 4] });
 }

@@ -1,7 +1,7 @@
 // What the two long-context charts share: decade bounds for a log axis, the one-turn line,
 // a legend that can change with the data, and a handle that skips unchanged data.
 import { colors } from './theme.js';
-import { htmlLegend } from './figure.js';
+import { drawDashed, htmlLegend, makeChart } from './figure.js';
 
 // The long figures' own colours (style.css), read once per theme like theme.js's.
 let longCached = null;
@@ -41,18 +41,10 @@ export function decadeRange(lists, also = []) {
 
 /** A dashed horizontal line across the plot at data value y. */
 export function drawLevel(chart, y, color) {
-  const { ctx, chartArea, scales } = chart;
+  const { chartArea, scales } = chart;
   const py = scales.y.getPixelForValue(y);
   if (!Number.isFinite(py) || py < chartArea.top - 0.5 || py > chartArea.bottom + 0.5) return;
-  ctx.save();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 2;
-  ctx.setLineDash([6, 4]);
-  ctx.beginPath();
-  ctx.moveTo(chartArea.left, py);
-  ctx.lineTo(chartArea.right, py);
-  ctx.stroke();
-  ctx.restore();
+  drawDashed(chart, [chartArea.left, py, chartArea.right, py], { color, width: 2, dash: [6, 4] });
 }
 
 /** A legend rebuilt only when its items change; remove() takes it off the page. */
@@ -108,4 +100,21 @@ export function skipUnchanged(handle, extraDestroy = () => {}, live = null) {
       extraDestroy();
     },
   };
+}
+
+/**
+ * A long figure whose legend follows its data: legendOf(data) gives the legend items.
+ * build(current) returns { config, fill }; current() is the data shown now (for tooltips
+ * and plugins). The handle skips unchanged data and removes the legend on destroy().
+ */
+export function liveLegendChart(canvas, data, legendOf, build) {
+  let now = data;
+  const legend = liveLegend(canvas);
+  legend.set(legendOf(data));
+  const { config, fill } = build(() => now);
+  const onData = (next) => {
+    now = next;
+    legend.set(legendOf(next));
+  };
+  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
 }

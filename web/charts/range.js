@@ -6,19 +6,12 @@
 // = trained; datasets[1] "at the gap, unscaled" = unscaled (empty without scaling);
 // datasets[2..4] "covered", "inside", "unseen" = the scaled angle at the gap for the pairs
 // of that status, null elsewhere. The one-turn (2π) line is drawn, not stored.
-import { colors, axis, baseOptions, decadesOnly } from './theme.js';
-import { makeChart } from './figure.js';
-import { decadeRange, drawLevel, liveLegend, longColors, skipUnchanged } from './long_common.js';
-import { num, decadeTick, degrees } from '../format.js';
+import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
+import { decadeRange, drawLevel, liveLegendChart, longColors } from './long_common.js';
+import { num, degrees } from '../format.js';
 
 const TWO_PI = 2 * Math.PI;
 const STATUSES = ['covered', 'inside', 'unseen'];
-
-function everyNthPair(scale) {
-  const rough = scale.ticks.length / 12;
-  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
-  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
-}
 
 function fill(target, data, c) {
   const [trained, unscaled, ...byStatus] = target.data.datasets;
@@ -54,55 +47,41 @@ function legendItems(data) {
 }
 
 export function createRangeChart(canvas, data) {
-  let now = data;
-  const legend = liveLegend(canvas);
-  legend.set(legendItems(data));
-  const c = colors();
-  const options = baseOptions(c);
-  options.interaction = { mode: 'index', intersect: false };
-  options.plugins.tooltip.filter = (item) => item.raw !== null && item.raw !== undefined;
-  options.plugins.tooltip.callbacks = {
-    title: (items) => `pair ${items[0].label}: ${now.status[items[0].dataIndex]}`,
-    label: (item) => `${item.dataset.label}: ${num(item.raw)} rad = ${degrees(item.raw)}`,
-  };
-  options.scales = {
-    x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
-      grid: { display: false },
-      ticks: { maxRotation: 0, autoSkip: false },
-      afterBuildTicks: everyNthPair,
-    }),
-    y: axis(c, 'angle (radians, log scale)', {
-      type: 'logarithmic',
-      ticks: { callback: decadeTick, autoSkip: false },
-      afterBuildTicks: decadesOnly,
-    }),
-  };
-  const point = (label, order) => ({
-    type: 'line', label, data: [], showLine: false, normalized: true, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
-  });
-  const config = {
-    type: 'bar',
-    data: {
-      labels: [],
-      datasets: [
-        { label: 'reached in training', data: [], barPercentage: 1, categoryPercentage: 0.85, borderWidth: 0, order: 5 },
-        point('at the gap, unscaled', 4),
-        point('covered', 1),
-        point('inside', 2),
-        point('unseen', 3),
-      ],
-    },
-    options,
-    plugins: [{
-      id: 'oneTurn',
-      afterDatasetsDraw(chart) {
-        drawLevel(chart, TWO_PI, colors().turn);
+  return liveLegendChart(canvas, data, legendItems, (now) => {
+    const c = colors();
+    const options = baseOptions(c, 'index');
+    options.plugins.tooltip.filter = (item) => item.raw !== null && item.raw !== undefined;
+    options.plugins.tooltip.callbacks = {
+      title: (items) => `pair ${items[0].label}: ${now().status[items[0].dataIndex]}`,
+      label: (item) => `${item.dataset.label}: ${num(item.raw)} rad = ${degrees(item.raw)}`,
+    };
+    options.scales = {
+      x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
+      y: logAxis(c, 'angle (radians, log scale)'),
+    };
+    const point = (label, order) => ({
+      type: 'line', label, data: [], showLine: false, normalized: true, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
+    });
+    const config = {
+      type: 'bar',
+      data: {
+        labels: [],
+        datasets: [
+          { label: 'reached in training', data: [], barPercentage: 1, categoryPercentage: 0.85, borderWidth: 0, order: 5 },
+          point('at the gap, unscaled', 4),
+          point('covered', 1),
+          point('inside', 2),
+          point('unseen', 3),
+        ],
       },
-    }],
-  };
-  const onData = (next) => {
-    now = next;
-    legend.set(legendItems(next));
-  };
-  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
+      options,
+      plugins: [{
+        id: 'oneTurn',
+        afterDatasetsDraw(chart) {
+          drawLevel(chart, TWO_PI, colors().turn);
+        },
+      }],
+    };
+    return { config, fill };
+  });
 }

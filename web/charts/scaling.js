@@ -5,20 +5,13 @@
 // method) data = ratio; datasets[1..] (label = each compared method) data = its ratio.
 // The bands are drawn from the core's band of each pair, not stored as data.
 import { chartLib } from './lib.js';
-import { colors, axis, baseOptions, decadesOnly } from './theme.js';
-import { makeChart } from './figure.js';
-import { decadeRange, liveLegend, longColors, skipUnchanged } from './long_common.js';
-import { num, decadeTick } from '../format.js';
+import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
+import { decadeRange, liveLegendChart, longColors } from './long_common.js';
+import { num } from '../format.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
 // Comparison line colours, by method, from the theme.
 const COMPARE_COLOR = { linear: 'add', ntk: 'mark', dynamic: 'slow', yarn: 'fast', llama3: 'turn' };
-
-function everyNthPair(scale) {
-  const rough = scale.ticks.length / 12;
-  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
-  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
-}
 
 const lineSet = (label) => ({
   label, data: [], borderWidth: 2, pointRadius: 0, pointHoverRadius: 4, tension: 0, spanGaps: true,
@@ -88,42 +81,28 @@ function legendItems(data) {
 }
 
 export function createScalingChart(canvas, data) {
-  let now = data;
-  const legend = liveLegend(canvas);
-  legend.set(legendItems(data));
-  const c = colors();
-  const options = baseOptions(c);
-  options.interaction = { mode: 'index', intersect: false };
-  options.plugins.tooltip.callbacks = {
-    title: (items) => `pair ${items[0].label}: ${now.bands[items[0].dataIndex]}`,
-    label: (item) => `${item.dataset.label}: θ′/θ = ${num(item.raw)}`,
-  };
-  options.scales = {
-    x: axis(c, 'pair i  (fast pairs left, slow pairs right)', {
-      grid: { display: false },
-      ticks: { maxRotation: 0, autoSkip: false },
-      afterBuildTicks: everyNthPair,
-    }),
-    y: axis(c, 'θ′/θ, scaled over original frequency (log scale)', {
-      type: 'logarithmic',
-      ticks: { callback: decadeTick, autoSkip: false },
-      afterBuildTicks: decadesOnly,
-    }),
-  };
-  const config = {
-    type: 'line',
-    data: { labels: [], datasets: [] },
-    options,
-    plugins: [{
-      id: 'scalingBands',
-      beforeDatasetsDraw(chart) {
-        drawBands(chart, now.bands);
-      },
-    }],
-  };
-  const onData = (next) => {
-    now = next;
-    legend.set(legendItems(next));
-  };
-  return skipUnchanged(makeChart(canvas, { config, data, fill, onData }), () => legend.remove(), legend);
+  return liveLegendChart(canvas, data, legendItems, (now) => {
+    const c = colors();
+    const options = baseOptions(c, 'index');
+    options.plugins.tooltip.callbacks = {
+      title: (items) => `pair ${items[0].label}: ${now().bands[items[0].dataIndex]}`,
+      label: (item) => `${item.dataset.label}: θ′/θ = ${num(item.raw)}`,
+    };
+    options.scales = {
+      x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
+      y: logAxis(c, 'θ′/θ, scaled over original frequency (log scale)'),
+    };
+    const config = {
+      type: 'line',
+      data: { labels: [], datasets: [] },
+      options,
+      plugins: [{
+        id: 'scalingBands',
+        beforeDatasetsDraw(chart) {
+          drawBands(chart, now().bands);
+        },
+      }],
+    };
+    return { config, fill };
+  });
 }

@@ -1,9 +1,9 @@
 // Figure: how many pairs stay under one turn (have not wrapped) as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
-import { colors, axis, baseOptions, decadesOnly } from './theme.js';
+import { colors, axis, baseOptions, logAxis } from './theme.js';
 import { drawGuide, makeChart } from './figure.js';
-import { num, decadeTick } from '../format.js';
+import { num } from '../format.js';
 
 function fill(target, data, c) {
   const [curve, current] = target.data.datasets;
@@ -33,12 +33,8 @@ export function createSlowChart(canvas, data) {
     label: (item) => `${item.parsed.y} pair${item.parsed.y === 1 ? '' : 's'} not yet wrapped`,
   };
   options.scales = {
-    x: axis(c, 'gap between query and key (positions, log scale)', {
-      type: 'logarithmic',
-      min: 1,
-      max: 1e6,
-      ticks: { callback: decadeTick, autoSkip: false, maxRotation: 0 },
-      afterBuildTicks: decadesOnly,
+    x: logAxis(c, 'gap between query and key (positions, log scale)', {
+      min: 1, max: 1e6, ticks: { maxRotation: 0 },
     }),
     y: axis(c, 'pairs not yet wrapped (under one turn)', {
       type: 'linear',

@@ -5,7 +5,7 @@
 // more than the maths.
 import { chartLib } from './lib.js';
 
-import { linearTick } from '../format.js';
+import { linearTick, decadeTick } from '../format.js';
 
 let cached = new WeakMap(); // document or shadow root -> colours
 
@@ -66,15 +66,45 @@ export function axis(c, title, extra = {}) {
   };
 }
 
-/** Options every figure shares: no animation, fills its box, themed legend and tooltip. */
-export function baseOptions(c) {
+/** Log axis labelled at its decades only (see decadesOnly); `extra` adds range or tick settings. */
+export function logAxis(c, title, extra = {}) {
+  return axis(c, title, {
+    ...extra,
+    type: 'logarithmic',
+    ticks: { callback: decadeTick, autoSkip: false, ...(extra.ticks || {}) },
+    afterBuildTicks: decadesOnly,
+  });
+}
+
+// Up to 512 pairs: label about a dozen of them at round steps, so the axis lays out a
+// dozen ticks instead of measuring and skipping hundreds on every update.
+function everyNthPair(scale) {
+  const rough = scale.ticks.length / 12;
+  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50].find((s) => s >= rough) || 64;
+  scale.ticks = scale.ticks.filter(({ value }) => value % step === 0);
+}
+
+/** Category axis of pair indexes, about a dozen of them labelled, no vertical grid. */
+export function pairAxis(c, title) {
+  return axis(c, title, {
+    grid: { display: false },
+    ticks: { maxRotation: 0, autoSkip: false },
+    afterBuildTicks: everyNthPair,
+  });
+}
+
+/**
+ * Options every figure shares: no animation, fills its box, themed legend and tooltip.
+ * `mode` is the tooltip's interaction mode ('index': every dataset at the pointer's x).
+ */
+export function baseOptions(c, mode = 'nearest') {
   return {
     responsive: true,
     maintainAspectRatio: false,
     animation: false,
     // The export menu (web/export.js) sits in the chart box's top right corner.
     layout: { padding: { top: 26 } },
-    interaction: { mode: 'nearest', intersect: false },
+    interaction: { mode, intersect: false },
     plugins: {
       // Legends are HTML (htmlLegend): static, accessible, and not re-laid out on every update.
       legend: { display: false },
