@@ -12,7 +12,7 @@ CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC = c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
+CORE_SRC = c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
 CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c
 CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/writer.h
@@ -22,7 +22,7 @@ SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config
 SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The explainer figures' functions (docs/EXPLAIN.md).
 CORE_SRC += c_src/explain.c c_src/explain_scan.c
-CORE_HDR += c_src/explain.h c_src/explain_internal.h
+CORE_HDR += c_src/explain.h
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -113,7 +113,7 @@ build/wasm/report.o: c_src/report.c $(CORE_HDR)
 	mkdir -p build/wasm
 	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
 
-WASM_OBJ = build/wasm/rope.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
+WASM_OBJ = build/wasm/rope.o build/wasm/rope_check.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
            build/wasm/parse.o build/wasm/writer.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
            build/wasm/config_method.o build/wasm/scaling_write.o
 WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "explain_internal.h"
 #include "rope.h"
 #include "rope_internal.h"
 #include "rope_math.h"
@@ -20,8 +19,8 @@ int rope_pair_example(double q0, double q1, double k0, double k1, double m, doub
                       double theta, double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
-    int rc = rope_check_near(m);
-    if (rc == ROPE_OK) rc = rope_check_near(n);
+    int rc = rope_check_rotating(m);
+    if (rc == ROPE_OK) rc = rope_check_rotating(n);
     if (rc == ROPE_OK && !isfinite(theta)) rc = ROPE_E_POSITION;
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
@@ -47,12 +46,8 @@ int rope_pair_example(double q0, double q1, double k0, double k1, double m, doub
 int rope_pair_terms(const double *q, int nq, const double *k, int nk, double m, double n,
                     double base, double *out)
 {
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_near(m);
-    if (rc == ROPE_OK) rc = rope_check_near(n);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
-    if (out == NULL) return ROPE_E_NULL;
     int h = nq / 2;
     double r = m - n, sum = 0.0;
     for (int i = 0; i < h; i++) {
@@ -108,16 +103,12 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
                    const double *starts, int count, double base, double *out)
 {
     /* Like rope_offset_scan: offset is never rotated by alone, only start + offset. */
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_position(offset);
-    if (rc == ROPE_OK) rc = rope_check_near_all(starts, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_scan_args(q, nq, k, nk, offset, starts, count, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
-    if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     for (int j = 0; j < count; j++)
-        if (rope_check_near(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
+        if (rope_check_rotating(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
     add_terms_start(q, k, nq, count, out);
     for (int g = 0; 2 * g < nq; g++) {
         double div = rope_pow(base, (double)(2 * g) / (double)nq);
@@ -138,20 +129,15 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
 int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, double offset,
                          double start0, double step, int count, double base, double *out)
 {
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_near(offset);
-    if (rc == ROPE_OK) rc = rope_check_near(start0);
-    if (rc == ROPE_OK) rc = rope_check_position(step);
-    if (rc == ROPE_OK) rc = rope_check_count(count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_ROTATED,
+                                   base);
     if (rc != ROPE_OK) return rc;
-    if (rope_check_work(nq, count) != ROPE_OK) return ROPE_E_WORK;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     double end = start0 + (count > 0 ? count - 1 : 0) * step;
-    rc = rope_check_near(end);
-    if (rc == ROPE_OK) rc = rope_check_near(end + offset);
-    if (rc == ROPE_OK) rc = rope_check_near(start0 + offset);
+    rc = rope_check_rotating(end);
+    if (rc == ROPE_OK) rc = rope_check_rotating(end + offset);
+    if (rc == ROPE_OK) rc = rope_check_rotating(start0 + offset);
     if (rc != ROPE_OK) return rc;
     add_terms_start(q, k, nq, count, out);
     double tc[ROPE_ADD_BLOCK], ts[ROPE_ADD_BLOCK];
@@ -176,9 +162,7 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
 
 int rope_cos_grid(int d, const double *positions, int count, double base, double *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_near_all(positions, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_batch_args(d, positions, count, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
     int h = d / 2;
     if (rope_check_work(h, count) != ROPE_OK) return ROPE_E_WORK;

@@ -33,94 +33,6 @@ const char *rope_strerror(int code)
     }
 }
 
-int rope_check_dim(int d)
-{
-    return (d < 0 || d > ROPE_MAX_DIM) ? ROPE_E_DIM : ROPE_OK;
-}
-
-int rope_check_count(int count)
-{
-    return (count < 0 || count > ROPE_MAX_COUNT) ? ROPE_E_COUNT : ROPE_OK;
-}
-
-int rope_check_base(double base)
-{
-    return (isfinite(base) && base > 0.0) ? ROPE_OK : ROPE_E_BASE;
-}
-
-int rope_check_position(double pos)
-{
-    return isfinite(pos) ? ROPE_OK : ROPE_E_POSITION;
-}
-
-int rope_check_rotating(double pos)
-{
-    if (!isfinite(pos)) return ROPE_E_POSITION;
-    return fabs(pos) > ROPE_MAX_POSITION ? ROPE_E_FAR : ROPE_OK;
-}
-
-int rope_check_work(int d, int count)
-{
-    return (long long)d * (long long)count > (long long)ROPE_MAX_WORK ? ROPE_E_WORK : ROPE_OK;
-}
-
-int rope_check_rotating_positions(const double *pos, int count)
-{
-    int rc = rope_check_positions(pos, count);
-    for (int j = 0; j < count && rc == ROPE_OK; j++)
-        if (fabs(pos[j]) > ROPE_MAX_POSITION) rc = ROPE_E_FAR;
-    return rc;
-}
-
-int rope_check_positions(const double *pos, int count)
-{
-    int rc = rope_check_count(count);
-    if (rc != ROPE_OK) return rc;
-    if (count > 0 && pos == NULL) return ROPE_E_NULL;
-    for (int j = 0; j < count; j++)
-        if (!isfinite(pos[j])) return ROPE_E_POSITION;
-    return ROPE_OK;
-}
-
-int rope_check_vector(const double *v, int n)
-{
-    int rc = rope_check_dim(n);
-    if (rc != ROPE_OK) return rc;
-    if (n > 0 && v == NULL) return ROPE_E_NULL;
-    for (int j = 0; j < n; j++)
-        if (!isfinite(v[j])) return ROPE_E_VALUE;
-    return ROPE_OK;
-}
-
-int rope_check_pair_of_vectors(const double *q, int nq, const double *k, int nk)
-{
-    int rc = rope_check_vector(q, nq);
-    if (rc == ROPE_OK) rc = rope_check_vector(k, nk);
-    if (rc == ROPE_OK && nq != nk) rc = ROPE_E_LENGTH;
-    return rc;
-}
-
-/* rope_score and rope_add_score take the same arguments, checked the same way. */
-static int check_score_args(const double *q, int nq, const double *k, int nk, double m,
-                            double n, double base, const double *out)
-{
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_rotating(m);
-    if (rc == ROPE_OK) rc = rope_check_rotating(n);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc == ROPE_OK && out == NULL) rc = ROPE_E_NULL;
-    return rc;
-}
-
-/* A result that overflowed (huge position times a huge theta) is reported,
- * never handed on as NaN. */
-int rope_check_results(const double *out, int n)
-{
-    for (int j = 0; j < n; j++)
-        if (!isfinite(out[j])) return ROPE_E_RANGE;
-    return ROPE_OK;
-}
-
 /* theta_i written as base^(-2i/d), the exponent divided exactly as docs/SPEC.md does. */
 double rope_theta(int i, int d, double base)
 {
@@ -193,8 +105,7 @@ int rope_rotate_pair(double x0, double x1, double angle, double *out)
 int rope_apply_rope(const double *vec, int d, double pos, double base, double *out)
 {
     int rc = rope_check_vector(vec, d);
-    if (rc == ROPE_OK) rc = rope_check_rotating(pos);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_pairs_args(d, pos, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
     if (d > 0 && out == NULL) return ROPE_E_NULL;
     for (int i = 0; i < d / 2; i++) {
@@ -212,7 +123,7 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
 int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
                double base, double *out)
 {
-    int rc = check_score_args(q, nq, k, nk, m, n, base, out);
+    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
     double sum = 0.0;
     for (int i = 0; i < nq / 2; i++) {
@@ -232,9 +143,7 @@ int rope_score(const double *q, int nq, const double *k, int nk, double m, doubl
 
 int rope_sin_pos(double pos, int d, double base, double *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_rotating(pos);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_pairs_args(d, pos, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
     if (d > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < d; j++) {
@@ -249,7 +158,7 @@ int rope_sin_pos(double pos, int d, double base, double *out)
 int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
                    double base, double *out)
 {
-    int rc = check_score_args(q, nq, k, nk, m, n, base, out);
+    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
     double sum = 0.0;
     for (int j = 0; j < nq; j++) {
@@ -267,9 +176,7 @@ int rope_add_score(const double *q, int nq, const double *k, int nk, double m, d
 
 int rope_turns(int d, double delta, double base, double *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_position(delta);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_pairs_args(d, delta, ROPE_AT_FINITE, base);
     if (rc != ROPE_OK) return rc;
     if (d >= 2 && out == NULL) return ROPE_E_NULL;
     for (int i = 0; i < d / 2; i++) out[i] = delta * rope_theta(i, d, base) / ROPE_TWO_PI;
@@ -292,9 +199,7 @@ static int count_slow(int d, double delta, double base, int *out)
 
 int rope_slow_pairs(int d, double delta, double base, int *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_position(delta);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_pairs_args(d, delta, ROPE_AT_FINITE, base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     return count_slow(d, delta, base, out);

@@ -17,9 +17,7 @@
 
 int rope_pair_angles(int d, double gap, double base, double *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_rotating(gap);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_pairs_args(d, gap, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
     if (d >= 2 && out == NULL) return ROPE_E_NULL;
     for (int i = 0; i < d / 2; i++) out[i] = gap * rope_theta(i, d, base);
@@ -29,9 +27,7 @@ int rope_pair_angles(int d, double gap, double base, double *out)
 /* Pairs outer, deltas inner: one theta per pair instead of one per (pair, delta). */
 int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, int *out)
 {
-    int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_positions(deltas, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    int rc = rope_check_batch_args(d, deltas, count, ROPE_AT_FINITE, base);
     if (rc == ROPE_OK) rc = rope_check_work(d, count);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
@@ -50,8 +46,7 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
                    double base, double *out)
 {
     int rc = rope_check_vector(vec, d);
-    if (rc == ROPE_OK) rc = rope_check_rotating_positions(positions, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_batch_args(d, positions, count, ROPE_AT_ROTATED, base);
     if (rc == ROPE_OK) rc = rope_check_work(d, count);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
@@ -136,11 +131,7 @@ static void scan_block(const scan_pair *p, const double *starts, int b, int e, d
 int rope_offset_scan(const double *q, int nq, const double *k, int nk, double offset,
                      const double *starts, int count, double base, double *out)
 {
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_position(offset);
-    if (rc == ROPE_OK) rc = rope_check_positions(starts, count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc == ROPE_OK) rc = rope_check_work(nq, count);
+    int rc = rope_check_scan_args(q, nq, k, nk, offset, starts, count, ROPE_AT_FINITE, base);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++) {
@@ -210,13 +201,8 @@ static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
 int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
                       double start0, double step, int count, double base, double *out)
 {
-    int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_position(offset);
-    if (rc == ROPE_OK) rc = rope_check_position(start0);
-    if (rc == ROPE_OK) rc = rope_check_position(step);
-    if (rc == ROPE_OK) rc = rope_check_count(count);
-    if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc == ROPE_OK) rc = rope_check_work(nq, count);
+    int rc = rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_FINITE,
+                                   base);
     if (rc != ROPE_OK) return rc;
     /* Nothing to write; out may be NULL, and NULL + 0 is not a pointer to offset. */
     if (count == 0) return ROPE_OK;

@@ -16,7 +16,7 @@ OUT=build/mutants
 CORE_SRC=$(sed -n 's/^CORE_SRC *+\{0,1\}= *//p' Makefile 2>/dev/null | tr '\n' ' ')
 STD=$(sed -n 's/^STD *= *//p' Makefile 2>/dev/null)
 TEST_LDFLAGS=$(sed -n 's/^TEST_LDFLAGS *= *//p' Makefile 2>/dev/null)
-: "${CORE_SRC:=c_src/rope.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c}"
+: "${CORE_SRC:=c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c c_src/explain.c c_src/explain_scan.c}"
 : "${TEST_LDFLAGS:=-Wl,--wrap=malloc}"
 : "${STD:=-std=c11 -D_POSIX_C_SOURCE=200809L}"
 FLAGS="$STD -O2 -Wall -Wextra -Ic_src"
