@@ -143,10 +143,9 @@ static void put_numbers(rope_writer *w, const double *v, int n, int stride)
 
 static void write_json(rope_writer *w, const rope_report_options *o, const measures *m)
 {
-    rope_put(w, "{\n  \"dim\": %d,\n  \"base\": ", o->dim);
-    rope_put_number(w, o->base);
-    rope_put(w, ",\n  \"offset\": ");
-    rope_put_number(w, o->offset);
+    rope_put(w, "{\n  \"dim\": %d", o->dim);
+    rope_put_field(w, ROPE_JSON_NEXT, "base", o->base);
+    rope_put_field(w, ROPE_JSON_NEXT, "offset", o->offset);
     rope_put(w, ",\n  \"starts\": ");
     put_numbers(w, o->starts, o->n_starts, 1);
     rope_put(w, ",\n  \"deltas\": ");
@@ -155,14 +154,10 @@ static void write_json(rope_writer *w, const rope_report_options *o, const measu
     put_numbers(w, m->scan + 1, o->n_starts, 3);
     rope_put(w, ",\n  \"add_scores\": ");
     put_numbers(w, m->scan + 2, o->n_starts, 3);
-    rope_put(w, ",\n  \"rope_spread\": ");
-    rope_put_number(w, m->rope_spread);
-    rope_put(w, ",\n  \"add_spread\": ");
-    rope_put_number(w, m->add_spread);
-    rope_put(w, ",\n  \"norm_before\": ");
-    rope_put_number(w, m->norm_before);
-    rope_put(w, ",\n  \"norm_max_gap\": ");
-    rope_put_number(w, m->norm_max_gap);
+    rope_put_field(w, ROPE_JSON_NEXT, "rope_spread", m->rope_spread);
+    rope_put_field(w, ROPE_JSON_NEXT, "add_spread", m->add_spread);
+    rope_put_field(w, ROPE_JSON_NEXT, "norm_before", m->norm_before);
+    rope_put_field(w, ROPE_JSON_NEXT, "norm_max_gap", m->norm_max_gap);
     rope_put(w, ",\n  \"slow_pairs\": [");
     for (int j = 0; j < o->n_deltas; j++) rope_put(w, "%s%d", j > 0 ? ", " : "", m->slow[j]);
     rope_put(w, "],\n  \"turns_first\": ");

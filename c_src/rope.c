@@ -120,11 +120,10 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
     return rope_check_results(out, d);
 }
 
-int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
-               double base, double *out)
+/* The sum of rope_score: each pair of q rotated by m theta_i, of k by n theta_i. */
+static double rotated_sum(const double *q, const double *k, int nq, double m, double n,
+                          double base)
 {
-    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
-    if (rc != ROPE_OK) return rc;
     double sum = 0.0;
     for (int i = 0; i < nq / 2; i++) {
         double theta = rope_theta(i, nq, base);
@@ -137,8 +136,46 @@ int rope_score(const double *q, int nq, const double *k, int nk, double m, doubl
         sum += (q0 * sm + q1 * cm) * (k0 * sn + k1 * cn);
     }
     if (nq % 2 == 1) sum += q[nq - 1] * k[nq - 1];
-    *out = sum;
+    return sum;
+}
+
+/* The sum of rope_add_score: sin_pos(m) added to q, sin_pos(n) to k, element by element. */
+static double additive_sum(const double *q, const double *k, int nq, double m, double n,
+                           double base)
+{
+    double sum = 0.0;
+    for (int j = 0; j < nq; j++) {
+        double sm, cm, sn, cn;
+        rope_sincos(rope_sin_pos_angle(m, j, nq, base), &sm, &cm);
+        rope_sincos(rope_sin_pos_angle(n, j, nq, base), &sn, &cn);
+        double pm = (j % 2 == 0) ? sm : cm;
+        double pn = (j % 2 == 0) ? sn : cn;
+        sum += (q[j] + pm) * (k[j] + pn);
+    }
+    return sum;
+}
+
+/* rope_score and rope_add_score take the same arguments, checked the same way,
+ * and differ only in the sum. */
+static int score(int additive, const double *q, int nq, const double *k, int nk, double m,
+                 double n, double base, double *out)
+{
+    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
+    if (rc != ROPE_OK) return rc;
+    *out = additive ? additive_sum(q, k, nq, m, n, base) : rotated_sum(q, k, nq, m, n, base);
     return rope_check_results(out, 1);
+}
+
+int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
+               double base, double *out)
+{
+    return score(0, q, nq, k, nk, m, n, base, out);
+}
+
+int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
+                   double base, double *out)
+{
+    return score(1, q, nq, k, nk, m, n, base, out);
 }
 
 int rope_sin_pos(double pos, int d, double base, double *out)
@@ -153,25 +190,6 @@ int rope_sin_pos(double pos, int d, double base, double *out)
         out[j] = (j % 2 == 0) ? s : c;
     }
     return rope_check_results(out, d);
-}
-
-int rope_add_score(const double *q, int nq, const double *k, int nk, double m, double n,
-                   double base, double *out)
-{
-    int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
-    if (rc != ROPE_OK) return rc;
-    double sum = 0.0;
-    for (int j = 0; j < nq; j++) {
-        double am = rope_sin_pos_angle(m, j, nq, base), an = rope_sin_pos_angle(n, j, nq, base);
-        double sm, cm, sn, cn;
-        rope_sincos(am, &sm, &cm);
-        rope_sincos(an, &sn, &cn);
-        double pm = (j % 2 == 0) ? sm : cm;
-        double pn = (j % 2 == 0) ? sn : cn;
-        sum += (q[j] + pm) * (k[j] + pn);
-    }
-    *out = sum;
-    return rope_check_results(out, 1);
 }
 
 int rope_turns(int d, double delta, double base, double *out)

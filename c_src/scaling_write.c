@@ -69,12 +69,6 @@ static void put_string(rope_writer *w, const char *text)
     rope_put(w, "\"");
 }
 
-static void put_field(rope_writer *w, const char *key, double v)
-{
-    rope_put(w, ", \"%s\": ", key);
-    rope_put_number(w, v);
-}
-
 static void write_resolved(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
@@ -82,26 +76,26 @@ static void write_resolved(rope_writer *w, const rope_config *c, const figures *
     rope_put_number(w, c->head_dim);
     rope_put(w, ", \"head_dim_from\": ");
     put_string(w, c->dim_source);
-    put_field(w, "partial_rotary_factor", c->partial_rotary_factor);
-    put_field(w, "max_position_embeddings", s->max_position);
+    rope_put_field(w, ", ", "partial_rotary_factor", c->partial_rotary_factor);
+    rope_put_field(w, ", ", "max_position_embeddings", s->max_position);
     int uses_l0 = s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE
                   || s->type == ROPE_SCALING_LLAMA3;
-    put_field(w, "original_max_position_embeddings", uses_l0 ? s->original_max : NAN);
-    put_field(w, "seq_len", s->seq_len > 0.0 ? s->seq_len : NAN);
-    put_field(w, "base_used", f->base_used);
+    rope_put_field(w, ", ", "original_max_position_embeddings", uses_l0 ? s->original_max : NAN);
+    rope_put_field(w, ", ", "seq_len", s->seq_len > 0.0 ? s->seq_len : NAN);
+    rope_put_field(w, ", ", "base_used", f->base_used);
     if (s->type == ROPE_SCALING_YARN) {
-        put_field(w, "beta_fast", s->beta_fast);
-        put_field(w, "beta_slow", s->beta_slow);
-        put_field(w, "mscale", s->mscale);
-        put_field(w, "mscale_all_dim", s->mscale_all_dim);
+        rope_put_field(w, ", ", "beta_fast", s->beta_fast);
+        rope_put_field(w, ", ", "beta_slow", s->beta_slow);
+        rope_put_field(w, ", ", "mscale", s->mscale);
+        rope_put_field(w, ", ", "mscale_all_dim", s->mscale_all_dim);
         rope_put(w, ", \"truncate\": %s, \"correction_range\": [", s->truncate ? "true" : "false");
         rope_put_number(w, f->lo);
         rope_put(w, ", ");
         rope_put_number(w, f->hi);
         rope_put(w, "]");
     } else if (s->type == ROPE_SCALING_LLAMA3) {
-        put_field(w, "low_freq_factor", s->low_freq_factor);
-        put_field(w, "high_freq_factor", s->high_freq_factor);
+        rope_put_field(w, ", ", "low_freq_factor", s->low_freq_factor);
+        rope_put_field(w, ", ", "high_freq_factor", s->high_freq_factor);
     } else if (s->type == ROPE_SCALING_LONGROPE) {
         rope_put(w, ", \"factor_list\": \"%s\"", s->seq_len > s->original_max ? "long" : "short");
     }
@@ -111,15 +105,12 @@ static void write_resolved(rope_writer *w, const rope_config *c, const figures *
 static void write_json(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
-    rope_put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d,\n  \"base\": ",
-        rope_scaling_name(s->type), s->dim);
-    rope_put_number(w, s->base);
-    rope_put(w, ",\n  \"factor\": ");
-    rope_put_number(w, c->factor_shown);
-    rope_put(w, ",\n  \"attention_factor\": ");
-    rope_put_number(w, f->attention);
-    rope_put(w, ",\n  \"softmax_multiplier\": ");
-    rope_put_number(w, f->softmax);
+    rope_put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d", rope_scaling_name(s->type),
+        s->dim);
+    rope_put_field(w, ROPE_JSON_NEXT, "base", s->base);
+    rope_put_field(w, ROPE_JSON_NEXT, "factor", c->factor_shown);
+    rope_put_field(w, ROPE_JSON_NEXT, "attention_factor", f->attention);
+    rope_put_field(w, ROPE_JSON_NEXT, "softmax_multiplier", f->softmax);
     rope_put(w, ",\n");
     write_resolved(w, c, f);
     rope_put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d},\n",
@@ -133,23 +124,23 @@ static void write_json(rope_writer *w, const rope_config *c, const figures *f)
     rope_put(w, "%s],\n  \"pairs\": [", c->n_warnings > 0 ? "\n  " : "");
     for (int i = 0; i < f->pairs; i++) {
         rope_put(w, "%s\n    {\"i\": %d", i > 0 ? "," : "", i);
-        put_field(w, "wavelength", f->wavelength[i]);
-        put_field(w, "inv_freq", f->theta[i]);
-        put_field(w, "inv_freq_scaled", f->scaled[i]);
-        put_field(w, "ratio", f->ratio[i]);
+        rope_put_field(w, ", ", "wavelength", f->wavelength[i]);
+        rope_put_field(w, ", ", "inv_freq", f->theta[i]);
+        rope_put_field(w, ", ", "inv_freq_scaled", f->scaled[i]);
+        rope_put_field(w, ", ", "ratio", f->ratio[i]);
         rope_put(w, ", \"band\": \"%s\"}", rope_band_name(f->band[i]));
     }
     rope_put(w, "%s]", f->pairs > 0 ? "\n  " : "");
     if (f->has_range) {
         rope_put(w, ",\n  \"range\": {\"train_len\": ");
         rope_put_number(w, f->train_len);
-        put_field(w, "gap", f->gap);
+        rope_put_field(w, ", ", "gap", f->gap);
         rope_put(w, ", \"covered\": %d, \"inside\": %d, \"unseen\": %d, \"critical_dimension\": %d,"
                "\n    \"pairs\": [", f->counts[0], f->counts[1], f->counts[2], 2 * f->counts[0]);
         for (int i = 0; i < f->pairs; i++) {
             rope_put(w, "%s\n      {\"i\": %d", i > 0 ? "," : "", i);
-            put_field(w, "trained_angle", f->trained[i]);
-            put_field(w, "gap_angle", f->at_gap[i]);
+            rope_put_field(w, ", ", "trained_angle", f->trained[i]);
+            rope_put_field(w, ", ", "gap_angle", f->at_gap[i]);
             rope_put(w, ", \"status\": \"%s\"}", rope_range_name(f->status[i]));
         }
         rope_put(w, "%s]}", f->pairs > 0 ? "\n    " : "");

@@ -25,6 +25,12 @@ void rope_put_number(rope_writer *w, double v)
         rope_put(w, "null");
 }
 
+void rope_put_field(rope_writer *w, const char *sep, const char *key, double v)
+{
+    rope_put(w, "%s\"%s\": ", sep, key);
+    rope_put_number(w, v);
+}
+
 int rope_writer_end(const rope_writer *w, int *len)
 {
     *len = (int)w->len;

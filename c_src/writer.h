@@ -20,6 +20,12 @@ void rope_put(rope_writer *w, const char *fmt, ...);
  * no strtod, so the wasm build stays small; a NaN or infinity is null. */
 void rope_put_number(rope_writer *w, double v);
 
+/* One JSON member holding a number: sep, then "key": and the number as
+ * rope_put_number writes it. sep is what stands before the member: ", " within
+ * a line, ROPE_JSON_NEXT between the members of a top-level object. */
+#define ROPE_JSON_NEXT ",\n  "
+void rope_put_field(rope_writer *w, const char *sep, const char *key, double v);
+
 /* *len = the text's length; ROPE_OK if it fit with its NUL, else ROPE_E_SPACE.
  * The callers' limits (65536 starts, 32768 pairs) keep every text below 2 GiB. */
 int rope_writer_end(const rope_writer *w, int *len);

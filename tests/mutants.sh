@@ -146,7 +146,7 @@ echo "control original: passes ($(sed -n 's/^\(ROPE_TEST_SEED=[0-9]*\)$/\1/p' "$
 # (exponent 4i/d), and sin_pos's exponent 2j/d instead of 2(j//2)/d.
 mutant angle_per_dimension \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(2 * i, d, base)|' \
-    'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'rope.c:/^static double rotated_sum(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope.c:/^double rope_sin_pos_angle(/,/^}/s|(double)(2 \* (j / 2))|(double)(2 * j)|'
@@ -154,7 +154,7 @@ mutant angle_per_dimension \
 # Every pair turns by the same angle (theta_0 = 1 for all).
 mutant one_angle_for_all_pairs \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(0, d, base)|' \
-    'rope.c:/^int rope_score(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
+    'rope.c:/^static double rotated_sum(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
     'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
     'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
 
@@ -163,20 +163,20 @@ mutant one_angle_for_all_pairs \
 mutant clockwise_rotation \
     'rope.c:/^int rope_rotate_pair(/,/^}/s|rope_sincos(angle, &s, &c);|& s = -s;|' \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_sincos(a, &s, &c);|& s = -s;|' \
-    'rope.c:/^int rope_score(/,/^}/s|rope_sincos(am, &sm, &cm);|& sm = -sm;|' \
-    'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|& sn = -sn;|' \
+    'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(am, &sm, &cm);|& sm = -sm;|' \
+    'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(an, &sn, &cn);|& sn = -sn;|' \
     'rope_batch.c:s|double rq0 = q0 \* cm - q1 \* sm, rq1 = q0 \* sm + q1 \* cm;|double rq0 = q0 * cm + q1 * sm, rq1 = -q0 * sm + q1 * cm;|' \
     'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0 * cn + k1 * sn, rk1 = -k0 * sn + k1 * cn;|'
 
 # The score rotates the query but leaves the key where it is.
 mutant query_only_rotated \
-    'rope.c:/^int rope_score(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
+    'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
     'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|' \
     'rope_batch.c:/^static void scan_block(/,/^}/s|double cn = kc\[j - b\], sn = ks\[j - b\]|double cn = 1.0, sn = 0.0|'
 
 # The additive score adds P[m] to the query only: (q + P[m]) . k.
 mutant position_one_side \
-    'rope.c:/^int rope_add_score(/,/^}/s|sum += (q\[j\] + pm) \* (k\[j\] + pn);|sum += (q[j] + pm) * k[j];|' \
+    'rope.c:/^static double additive_sum(/,/^}/s|sum += (q\[j\] + pm) \* (k\[j\] + pn);|sum += (q[j] + pm) * k[j];|' \
     'rope_batch.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
     'rope_batch.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
 
