@@ -36,31 +36,34 @@ static const char usage[] =
     "Files above 1 MiB are refused. Default format: table.\n";
 
 /* Each key flag is one config key; the reader applies the rules. The rows
- * below them are the command's own options. */
+ * below them are the command's own options. Most key flags take a number:
+ * NUMBER_KEY rows; the others name their kind. */
+#define NUMBER_KEY(flag, key) {flag, key, ROPE_FLAG_NUMBER}
 static const struct {
     const char *flag, *key;
     rope_flag_kind kind;
 } key_flags[] = {
-    {"--dim", "head_dim", ROPE_FLAG_NUMBER},
-    {"--base", "rope_theta", ROPE_FLAG_NUMBER},
-    {"--partial-rotary-factor", "partial_rotary_factor", ROPE_FLAG_NUMBER},
-    {"--max-position-embeddings", "max_position_embeddings", ROPE_FLAG_NUMBER},
+    NUMBER_KEY("--dim", "head_dim"),
+    NUMBER_KEY("--base", "rope_theta"),
+    NUMBER_KEY("--partial-rotary-factor", "partial_rotary_factor"),
+    NUMBER_KEY("--max-position-embeddings", "max_position_embeddings"),
     {"--rope-type", "rope_scaling.rope_type", ROPE_FLAG_TEXT},
-    {"--factor", "rope_scaling.factor", ROPE_FLAG_NUMBER},
-    {"--original-max-position-embeddings", "rope_scaling.original_max_position_embeddings",
-     ROPE_FLAG_NUMBER},
-    {"--low-freq-factor", "rope_scaling.low_freq_factor", ROPE_FLAG_NUMBER},
-    {"--high-freq-factor", "rope_scaling.high_freq_factor", ROPE_FLAG_NUMBER},
-    {"--beta-fast", "rope_scaling.beta_fast", ROPE_FLAG_NUMBER},
-    {"--beta-slow", "rope_scaling.beta_slow", ROPE_FLAG_NUMBER},
-    {"--mscale", "rope_scaling.mscale", ROPE_FLAG_NUMBER},
-    {"--mscale-all-dim", "rope_scaling.mscale_all_dim", ROPE_FLAG_NUMBER},
-    {"--attention-factor", "rope_scaling.attention_factor", ROPE_FLAG_NUMBER},
+    NUMBER_KEY("--factor", "rope_scaling.factor"),
+    NUMBER_KEY("--original-max-position-embeddings",
+               "rope_scaling.original_max_position_embeddings"),
+    NUMBER_KEY("--low-freq-factor", "rope_scaling.low_freq_factor"),
+    NUMBER_KEY("--high-freq-factor", "rope_scaling.high_freq_factor"),
+    NUMBER_KEY("--beta-fast", "rope_scaling.beta_fast"),
+    NUMBER_KEY("--beta-slow", "rope_scaling.beta_slow"),
+    NUMBER_KEY("--mscale", "rope_scaling.mscale"),
+    NUMBER_KEY("--mscale-all-dim", "rope_scaling.mscale_all_dim"),
+    NUMBER_KEY("--attention-factor", "rope_scaling.attention_factor"),
     {"--truncate", "rope_scaling.truncate", ROPE_FLAG_TEXT}, /* true or false */
     {"--short-factor", "rope_scaling.short_factor", ROPE_FLAG_LIST},
     {"--long-factor", "rope_scaling.long_factor", ROPE_FLAG_LIST},
-    {"--new-base", "rope_scaling.new_rope_theta", ROPE_FLAG_NUMBER},
+    NUMBER_KEY("--new-base", "rope_scaling.new_rope_theta"),
 };
+#undef NUMBER_KEY
 #define N_KEY_FLAGS ((int)(sizeof key_flags / sizeof key_flags[0]))
 /* The options after the key flags in the table. */
 enum { OPT_CONFIG = N_KEY_FLAGS, OPT_SEQ_LEN, OPT_TRAIN_LEN, OPT_GAP, OPT_FORMAT, N_FLAGS };
