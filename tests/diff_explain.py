@@ -132,18 +132,6 @@ def mismatch(got, want, exact):
     return None
 
 
-class Tally:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print("FAIL", what)
-
-
 def run_cases(lib, doc, t):
     """Returns the native results, None where a call failed."""
     results = []
@@ -301,7 +289,7 @@ def main():
         doc = json.load(f)
     print("diff_explain: ROPE_TEST_SEED=%d (from %s)" % (doc["seed"], args.cases))
     lib = load(args.lib)
-    t = Tally()
+    t = testlib.Tally()
     results = run_cases(lib, doc, t)
     if args.dump:
         with open(args.dump, "w") as f:

@@ -28,11 +28,9 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import ref_scaling as ref  # noqa: E402
 import testlib  # noqa: E402
+from testlib import CLI, MODELS, ROOT  # noqa: E402
 
-ROOT = os.path.dirname(HERE)
 LIB = os.path.join(ROOT, "build", "librope.so")
-CLI = os.path.join(ROOT, "build", "ropescope")
-MODELS = os.path.join(ROOT, "web", "models")
 KIND = {"number": 0, "string": 1, "bool": 2, "null": 3, "list": 4, "object": 5, "other": 6}
 JSON_FORMAT = 0
 E_SPACE = -9

@@ -28,10 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import ref_scaling as ref  # noqa: E402
+import testlib  # noqa: E402
+from testlib import CLI, MODELS, ROOT  # noqa: E402
 
-ROOT = os.path.dirname(HERE)
-CLI = os.path.join(ROOT, "build", "ropescope")
-MODELS = os.path.join(ROOT, "web", "models")
 FACTS = os.path.join(HERE, "scaling_facts.json")
 BAD_OUT = os.path.join(ROOT, "build", "scaling_bad.json")
 
@@ -42,20 +41,6 @@ OPTIONAL = {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate", "a
             "num_attention_heads"}
 # Values the table accepts as they are: 0 means "not set" for these.
 ZERO_OK = {"mscale", "mscale_all_dim"}
-
-
-class Results:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def record(self, name, problems):
-        if problems:
-            self.failed += 1
-            print("FAIL %s" % name)
-            for p in problems[:6]:
-                print("  " + p)
-        else:
-            self.passed += 1
 
 
 def run(args):
@@ -325,7 +310,7 @@ def main():
     global BAD_OUT
     if len(sys.argv) == 3 and sys.argv[1] == "--bad-out":
         BAD_OUT = sys.argv[2]
-    results = Results()
+    results = testlib.Tally()
     with tempfile.TemporaryDirectory() as tmp:
         test_facts(results, tmp)
         test_bad_configs(results, tmp)
