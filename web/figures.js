@@ -264,7 +264,7 @@ export function embedOption(row) {
 /**
  * Writes the figure numbers the page's text names, from the table: "Figures 2–4" in each
  * [data-figures="PART"] (the guide), "figures 1 and 4" in each [data-figures-using="SETTING"]
- * (a setting's hint: the rows whose `uses` name it). Consecutive numbers become a range.
+ * (a setting's hint: the rows whose `uses` name it).
  */
 export function numberGuide(root = document) {
   for (const node of root.querySelectorAll('[data-figures], [data-figures-using]')) {
@@ -277,6 +277,8 @@ export function numberGuide(root = document) {
     }
     if (!runs.length) continue;
     const noun = runs.length === 1 && runs[0][0] === runs[0][1] ? 'igure' : 'igures';
-    node.textContent = `${part ? 'F' : 'f'}${noun} ${list(runs.map(([a, b]) => (a === b ? a : `${a}–${b}`)))}`;
+    // A run of three or more is a range ("2–4"); "4 and 5" stay two numbers.
+    const items = runs.flatMap(([a, b]) => (b - a >= 2 ? [`${a}–${b}`] : b > a ? [a, b] : [a]));
+    node.textContent = `${part ? 'F' : 'f'}${noun} ${list(items)}`;
   }
 }
