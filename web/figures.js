@@ -39,9 +39,12 @@ import { createTermsChart } from './charts/terms.js';
 import { createAdditiveChart } from './charts/additive.js';
 import { createDecayChart } from './charts/decay.js';
 import { createHeatmapChart } from './charts/heatmap.js';
+import { createLengthChart, lengthCaption, lengthLabel } from './charts/length.js';
 import * as longCaptions from './long_captions.js';
 import { longModel } from './long_model.js';
 import { list } from './format.js';
+import { memo } from './model.js';
+import * as rope from './rope.js';
 import * as teach from './teach.js';
 import * as words from './teach_captions.js';
 
@@ -127,6 +130,27 @@ const ROWS = [
     caption: words.additiveCaption,
     label: words.additiveLabel,
     notes: teach.additiveNotes,
+  },
+  {
+    name: 'length',
+    part: 'why',
+    uses: ['from'],
+    title: 'Rotation keeps length; adding a position mark does not',
+    lookfor: 'The query q placed at position m: RoPE turns it by R(m), the additive method adds the mark P[m]. ' +
+      'Look for: the RoPE length stays level, the additive length rises and falls from one position to the next.',
+    fallback: 'Length of the query at each position: turned by RoPE, and with the additive position mark added.',
+    embed: 'length of the query at each position',
+    height: 540,
+    make: createLengthChart,
+    // Every position from `from`, 256 of them; q scored against itself at offset 0 is its
+    // squared length, for both methods at once.
+    data: (model, state) => memo('length', [state.dim, state.seed, state.base, Math.ceil(state.from)], () => {
+      const start0 = Math.ceil(state.from);
+      const squared = rope.offset_sweep(model.q, model.q, 0, start0, 1, 256, state.base);
+      return { start0, rope: Array.from(squared.rope, Math.sqrt), add: Array.from(squared.add, Math.sqrt) };
+    }),
+    caption: lengthCaption,
+    label: lengthLabel,
   },
   {
     name: 'angles',
