@@ -2,7 +2,7 @@
 import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
-import { FIGURES, FIGURE, figureElement, embedOption } from './figures.js';
+import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { startLong } from './long.js';
@@ -73,8 +73,8 @@ function render() {
   }
   ensureCharts(false);
   for (const row of rows) {
-    $(`caption-${row.name}`).textContent = row.caption(state, model);
-    $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model));
+    $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
+    $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
   }
   $('norm-readout').textContent = normReadout(model);
   if (painted) renderWorked(state, model.explain.worked);
@@ -358,7 +358,8 @@ async function copyText(text, statusId) {
 
 // ---- start ----
 
-// The figure sections and embed options, from the figures table (index.html lists none).
+// The figure sections, embed options and the guide's figure numbers, from the figures table
+// (index.html lists no figure).
 function buildFigures() {
   // A row's section goes before the element its `before` names (the long-context rows), else
   // before #take; a row's `after` adds the element that follows its figure.
@@ -366,6 +367,7 @@ function buildFigures() {
     $(row.before ?? 'take').before(figureElement(row), ...(row.after ? [row.after()] : []));
   }
   $('embed-view').append(...FIGURES.map(embedOption));
+  numberGuide();
   // state.view is 'all' or a name from the table (state.js checks it).
   if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
 }

@@ -170,8 +170,8 @@ class RopeScope extends HTMLElement {
           figure: row.name, settings: () => this.state, onError: (message) => this.showNotice([message]),
         });
       }
-      $(`caption-${row.name}`).textContent = row.caption(this.state, model);
-      $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model));
+      $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
+      $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
     }
     if (this.explorer) {
       // The settings that differ from their defaults (and the preset's values); no embed options.

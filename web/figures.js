@@ -1,11 +1,14 @@
 // The figures table: one row per figure, in page order. app.js builds each figure's
 // <figure> section and its embed option from the row, computes its data, draws it and
-// writes its caption and aria-label; nothing else lists the figures.
+// writes its caption and aria-label, and numbers the page's guide from the rows' parts;
+// nothing else lists the figures.
 //
 // Adding a figure: write web/charts/<name>.js (a create function taking (canvas, data)
-// and returning the handle of charts/figure.js), its caption and label in captions.js,
-// and one row here. Row fields:
+// and returning the handle of charts/figure.js; its caption and label may live there too)
+// and add one row here. Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
+//   part     where the figure belongs: 'claim', 'why' or 'gap' (the parts the guide "How to
+//            read this page" numbers: index.html's [data-figures] elements), or 'long'
 //   title    the figure's heading
 //   lookfor  the line under the heading: what to look for
 //   fallback text inside the canvas (shown when canvas is not supported)
@@ -13,42 +16,59 @@
 //   height   the figure's height in px in an embed 700 px wide (embed.js's fixedHeight adds
 //            what narrower screens, slider rows and the credit line take)
 //   make     the chart module's create function (canvas, data) -> handle
-//   data     (model, state) -> the chart's data (plain arrays and numbers)
-//   caption  (state, model) -> the caption's plain text
-//   label    (state, model) -> the canvas's aria-label
+//   data     (model, state) -> the chart's data (plain arrays and numbers); return the same
+//            object while its inputs stay (model.js's memo), so a chart is redrawn only when
+//            its data changed
+//   caption  (state, model, data) -> the caption's plain text (data: what `data` returned)
+//   label    (state, model, data) -> the canvas's aria-label
 // Optional fields:
 //   controls () -> an element of the figure's own settings, above the chart
 //   notes    () -> an element beside the chart (formulas), after the caption
 //   after    () -> an element placed right after the figure's section
 //   before   id of the element the section goes before; default 'take'
-//
-// The long-context rows draw from their own model (long.js: longModel(state), cached by
-// the long settings); their caption and label functions take that model too.
+//   uses     settings of the panel whose hint names the figures that read them (index.html's
+//            [data-figures-using="from"]): ['from'] puts the figure's number in that hint
 import * as captions from './captions.js';
 import { createAnglesChart } from './charts/angles.js';
 import { createFlatnessChart } from './charts/flatness.js';
 import { createSlowChart } from './charts/slow.js';
 import { createRangeChart } from './charts/range.js';
 import { createScalingChart } from './charts/scaling.js';
-import * as longCaptions from './long_captions.js';
-import { longModel } from './long_model.js';
-
-// A long-context caption or label, empty until the part has started.
-const whenLong = (state, write) => {
-  const long = longModel(state);
-  return long ? write(state, long) : '';
-};
 import { createCircleChart } from './charts/circle.js';
 import { createTermsChart } from './charts/terms.js';
 import { createAdditiveChart } from './charts/additive.js';
 import { createDecayChart } from './charts/decay.js';
 import { createHeatmapChart } from './charts/heatmap.js';
+import { createLengthChart, lengthCaption, lengthLabel } from './charts/length.js';
+import * as longCaptions from './long_captions.js';
+import { longModel } from './long_model.js';
+import { list } from './format.js';
+import { memo } from './model.js';
+import * as rope from './rope.js';
 import * as teach from './teach.js';
 import * as words from './teach_captions.js';
+
+// The long-context rows draw from their own model (long_model.js: longModel(state), cached by
+// the long settings), null until the part has started; their caption and label take that model
+// (empty until then). Their sections go before the config checker.
+function longRow(key, make, caption, label) {
+  const whenLong = (write) => (state) => {
+    const long = longModel(state);
+    return long ? write(state, long) : '';
+  };
+  return {
+    part: 'long', height: 520, before: 'check', make,
+    data: (model, state) => longModel(state)?.[key] ?? null,
+    caption: whenLong(caption),
+    label: whenLong(label),
+  };
+}
 
 const ROWS = [
   {
     name: 'flatness',
+    part: 'claim',
+    uses: ['from', 'to', 'n'],
     title: 'Same gap, anywhere in the sequence',
     lookfor: 'A query at position m = n + gap and a key at n, slid along the sequence at a fixed gap. ' +
       'Look for: the RoPE line stays flat, the additive band wanders with the absolute position.',
@@ -62,6 +82,7 @@ const ROWS = [
   },
   {
     name: 'circle',
+    part: 'why',
     title: 'One pair, rotating',
     lookfor: 'RoPE splits q and k into pairs of numbers and turns each pair like a clock hand. Look for: ' +
       'the angle between the two arrows is (m − n)·θᵢ, so with the gap kept it never changes.',
@@ -81,6 +102,7 @@ const ROWS = [
   },
   {
     name: 'terms',
+    part: 'why',
     title: 'The proof, made numeric',
     lookfor: 'The RoPE score is a sum of one term per pair, and each term holds only the gap r = m − n. ' +
       'Look for: the caption’s sum of the bars equals the rotated dot product.',
@@ -95,6 +117,8 @@ const ROWS = [
   },
   {
     name: 'additive',
+    part: 'why',
+    uses: ['from'],
     title: 'Why the additive score wobbles',
     lookfor: 'Adding position marks P[m] and P[n] to the vectors gives four terms. Look for: the two cross ' +
       'terms move with every start, the other two stay put.',
@@ -108,7 +132,29 @@ const ROWS = [
     notes: teach.additiveNotes,
   },
   {
+    name: 'length',
+    part: 'why',
+    uses: ['from'],
+    title: 'Rotation keeps length; adding a position mark does not',
+    lookfor: 'The query q placed at position m: RoPE turns it by R(m), the additive method adds the mark P[m]. ' +
+      'Look for: the RoPE length stays level, the additive length rises and falls from one position to the next.',
+    fallback: 'Length of the query at each position: turned by RoPE, and with the additive position mark added.',
+    embed: 'length of the query at each position',
+    height: 540,
+    make: createLengthChart,
+    // Every position from `from`, 256 of them; q scored against itself at offset 0 is its
+    // squared length, for both methods at once.
+    data: (model, state) => memo('length', [state.dim, state.seed, state.base, Math.ceil(state.from)], () => {
+      const start0 = Math.ceil(state.from);
+      const squared = rope.offset_sweep(model.q, model.q, 0, start0, 1, 256, state.base);
+      return { start0, rope: Array.from(squared.rope, Math.sqrt), add: Array.from(squared.add, Math.sqrt) };
+    }),
+    caption: lengthCaption,
+    label: lengthLabel,
+  },
+  {
     name: 'angles',
+    part: 'gap',
     title: 'How far each pair rotates over the gap',
     lookfor: 'Pair i turns by gap × θᵢ. Its pair frequency θᵢ falls from 1 (pair 0, fast) to nearly 0 (the last ' +
       'pair, slow). Look for: fast pairs pass one full turn (the dashed 2π line), slow pairs barely move, and ' +
@@ -123,6 +169,7 @@ const ROWS = [
   },
   {
     name: 'slow',
+    part: 'gap',
     title: 'Which pairs are left for long distances',
     lookfor: 'A pair that has not yet wrapped (turned under one full turn) still tells distances apart; one ' +
       'past a turn repeats itself. Look for: as the gap grows, pairs wrap one by one, fastest first.',
@@ -136,6 +183,7 @@ const ROWS = [
   },
   {
     name: 'decay',
+    part: 'gap',
     title: 'Long-range decay',
     lookfor: 'A key that matches its query scores high when close; RoPE lowers that score as the distance ' +
       'grows. Look for: the mean and RoFormer’s bound fall on this log axis up to a million positions.',
@@ -150,6 +198,7 @@ const ROWS = [
   },
   {
     name: 'heatmap',
+    part: 'gap',
     title: 'Every pair at every position',
     lookfor: 'cos(p·θᵢ) for pair i (row) at position p (column). Look for: fast pairs as thin stripes at the ' +
       'top, slow pairs as wide bands at the bottom.',
@@ -170,12 +219,7 @@ const ROWS = [
       'bar is an angle the model never saw — unless the scaling pulls it back inside.',
     fallback: 'Per pair: the angle reached in training and the angle at the gap after scaling.',
     embed: 'angles seen in training',
-    height: 520,
-    before: 'check',
-    make: createRangeChart,
-    data: (model, state) => longModel(state)?.range ?? null,
-    caption: (state) => whenLong(state, longCaptions.rangeCaption),
-    label: (state) => whenLong(state, longCaptions.rangeLabel),
+    ...longRow('range', createRangeChart, longCaptions.rangeCaption, longCaptions.rangeLabel),
   },
   {
     name: 'scaling',
@@ -185,16 +229,12 @@ const ROWS = [
       'which it slows down, compared with the other methods at the same factor.',
     fallback: 'Per pair: scaled frequency over original frequency, with the bands shaded.',
     embed: 'what the scaling does',
-    height: 520,
-    before: 'check',
-    make: createScalingChart,
-    data: (model, state) => longModel(state)?.scaling ?? null,
-    caption: (state) => whenLong(state, longCaptions.scalingCaption),
-    label: (state) => whenLong(state, longCaptions.scalingLabel),
+    ...longRow('scaling', createScalingChart, longCaptions.scalingCaption, longCaptions.scalingLabel),
   },
 ];
 
-const FIELDS = ['name', 'title', 'lookfor', 'fallback', 'embed', 'height', 'make', 'data', 'caption', 'label'];
+const PARTS = ['claim', 'why', 'gap', 'long'];
+const FIELDS = ['name', 'part', 'title', 'lookfor', 'fallback', 'embed', 'height', 'make', 'data', 'caption', 'label'];
 
 function checkRow(row, index) {
   for (const field of FIELDS) {
@@ -203,6 +243,7 @@ function checkRow(row, index) {
   if (!/^[a-z][a-z0-9-]*$/.test(row.name) || row.name === 'all') {
     throw new Error(`figures.js: row ${index}: bad name ${JSON.stringify(row.name)}`);
   }
+  if (!PARTS.includes(row.part)) throw new Error(`figures.js: row ${index}: bad part ${JSON.stringify(row.part)}`);
   return Object.freeze({ ...row, number: index + 1 });
 }
 
@@ -242,4 +283,26 @@ export function embedOption(row) {
   option.value = row.name;
   option.textContent = `figure ${row.number}: ${row.embed}`;
   return option;
+}
+
+/**
+ * Writes the figure numbers the page's text names, from the table: "Figures 2–4" in each
+ * [data-figures="PART"] (the guide), "figures 1 and 4" in each [data-figures-using="SETTING"]
+ * (a setting's hint: the rows whose `uses` name it).
+ */
+export function numberGuide(root = document) {
+  for (const node of root.querySelectorAll('[data-figures], [data-figures-using]')) {
+    const { figures: part, figuresUsing: using } = node.dataset;
+    const runs = [];
+    for (const { number } of FIGURES.filter((row) => (part ? row.part === part : row.uses?.includes(using)))) {
+      const last = runs[runs.length - 1];
+      if (last && last[1] === number - 1) last[1] = number;
+      else runs.push([number, number]);
+    }
+    if (!runs.length) continue;
+    const noun = runs.length === 1 && runs[0][0] === runs[0][1] ? 'igure' : 'igures';
+    // A run of three or more is a range ("2–4"); "4 and 5" stay two numbers.
+    const items = runs.flatMap(([a, b]) => (b - a >= 2 ? [`${a}–${b}`] : b > a ? [a, b] : [a]));
+    node.textContent = `${part ? 'F' : 'f'}${noun} ${list(items)}`;
+  }
 }

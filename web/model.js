@@ -36,8 +36,11 @@ export const HEAT_PAIRS = 64;
 const CIRCLE_POINTS = 96;
 
 const memos = new Map();
-/** fn() for these key values, computed once while they stay the same (one slot per name). */
-function memo(name, keys, fn) {
+/**
+ * fn() for these key values, computed once while they stay the same (one slot per name). A
+ * figures-table row may keep its data here too (under its own name).
+ */
+export function memo(name, keys, fn) {
   const key = JSON.stringify(keys);
   const hit = memos.get(name);
   if (hit && hit.key === key) return hit.value;

@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { openPage, useServerAndBrowser, waitReady } from './harness.mjs';
+import { mainFigures, openPage, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
-const ALL = ['flatness', 'circle', 'terms', 'additive', 'angles', 'slow', 'decay', 'heatmap'];
 
 function describe(violations) {
   return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n` +
@@ -22,7 +21,7 @@ for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     await waitReady(page, ['flatness']);
     await page.evaluate(() => window.ropescope.drawAll());
-    await waitReady(page, ALL);
+    await waitReady(page, await mainFigures(page));
     await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
     // A bad typed value and a pending one: their messages are part of the page too.
     await page.fill('#gap-num', 'abc');

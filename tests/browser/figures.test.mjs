@@ -70,3 +70,28 @@ test('chart_handle_destroy_should_remove_what_create_inserted', async () => {
   }
   await p.close();
 });
+
+// "Figures 2–4 and 7" -> [2, 3, 4, 7]
+const numbersIn = (text) => (text.match(/\d+(?:–\d+)?/g) ?? []).flatMap((run) => {
+  const [a, b = a] = run.split('–').map(Number);
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+});
+
+test('figure_numbers_in_the_page_text_should_follow_the_table', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page, ['flatness']);
+  const rows = await page.evaluate(async () => (await import('./figures.js')).FIGURES
+    .map(({ part, uses, number }) => ({ part, uses: uses ?? [], number })));
+  const named = await page.evaluate(() => [...document.querySelectorAll('[data-figures], [data-figures-using]')]
+    .map((node) => ({ part: node.dataset.figures, using: node.dataset.figuresUsing, text: node.textContent })));
+  assert.deepEqual(named.filter((n) => n.part).map((n) => n.part), ['claim', 'why', 'gap'],
+    'the guide "How to read this page" numbers the claim, the why and the gap parts');
+  assert.ok(named.some((n) => n.using === 'from'), 'the start positions\' hint names its figures');
+  for (const { part, using, text } of named) {
+    const want = rows.filter((r) => (part ? r.part === part : r.uses.includes(using))).map((r) => r.number);
+    assert.deepEqual(numbersIn(text), want, `${part ? `part ${part}` : `using ${using}`}: "${text}"`);
+    assert.match(text, want.length === 1 ? /^[Ff]igure \d/ : /^[Ff]igures \d/, `"${text}" agrees in number`);
+  }
+  await p.close();
+});

@@ -149,6 +149,10 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
 }
 
 /** Waits for the 'ropescope:first-chart' mark and a Chart on every named canvas. */
+/** The figures outside the long-context part (made at the first render), as the page built them from its table. */
+export const mainFigures = (page) => page.evaluate(() => [...document.querySelectorAll('figure.fig')]
+  .filter((fig) => !fig.closest('#long')).map((fig) => fig.dataset.view));
+
 export async function waitReady(page, charts = CHARTS) {
   await page.waitForFunction(
     (ids) => performance.getEntriesByName('ropescope:first-chart').length > 0 &&

@@ -7,13 +7,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
-  ROOT, afterUpdate, chartData, close, openPage, pageUrl, settle, sweepBins, typeInto, useServerAndBrowser,
+  ROOT, afterUpdate, chartData, close, mainFigures, openPage, pageUrl, settle, sweepBins, typeInto, useServerAndBrowser,
   waitReady, text, reference,
 } from './harness.mjs';
 import { rng, seed as testSeed } from '../testlib.mjs';
 
 const env = useServerAndBrowser();
-const ALL = ['flatness', 'circle', 'terms', 'additive', 'angles', 'slow', 'decay', 'heatmap'];
 
 function refExplain(calls) {
   const run = spawnSync('python3', [join(ROOT, 'tests/ref_explain.py'), '--batch'], {
@@ -408,14 +407,15 @@ test('printing_should_draw_every_figure_at_the_current_settings', async () => {
   await afterUpdate(page, () => typeInto(page, '#dim-num', '12'));
   // Off-screen charts may be stale; beforeprint brings every one up to date and draws it.
   await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-  await waitReady(page, ALL);
+  const all = await mainFigures(page);
+  await waitReady(page, all);
   // The formulas (loaded lazily) are in place too: the derivation beside the per-pair terms.
   await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
   assert.equal(await page.locator('#fig-terms .formulas math').count(), 4, 'the derivation is typeset (MathML)');
   const drawn = await page.evaluate((names) => names.map((name) => {
     const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
     return { name, bars: chart.getDatasetMeta(0).data.length };
-  }), ALL);
+  }), all);
   const terms = drawn.find((d) => d.name === 'terms');
   assert.equal(terms.bars, 6, 'the per-pair chart is drawn for dim 12 (6 pairs)');
   for (const d of drawn) assert.ok(d.bars > 0, `chart-${d.name} has drawn elements`);
@@ -428,7 +428,7 @@ test('the_single_file_should_typeset_the_formulas_from_disk_under_its_csp', asyn
   const { page } = p;
   await waitReady(page, ['flatness']);
   await page.evaluate(() => window.ropescope.drawAll());
-  await waitReady(page, ALL);
+  await waitReady(page, await mainFigures(page));
   await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
   const count = await page.locator('.formulas math').count();
   assert.ok(count >= 12, `the formulas are typeset from file:// (${count} <math> elements)`);
