@@ -32,22 +32,30 @@ function dimBasePresets() {
   });
 }
 
-/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play. */
+/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play; afterPaint() fills the presets. */
 export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('reset').addEventListener('click', () => {
     stop();
     acceptAll(Object.fromEntries(RESETTABLE.map((name) => [name, PARAM[name].default])));
   });
 
-  const presets = dimBasePresets();
+  // The options come from the core's config reader (nine configs): filled after the first
+  // paint, or at once if the reader reaches the menu first.
+  let presets = null;
   const preset = $('dim-preset');
-  for (const [index, p] of presets.entries()) {
-    const option = document.createElement('option');
-    option.value = String(index);
-    option.textContent = `${p.name}: dim ${p.dim}, base ${p.base}`;
-    preset.append(option);
-  }
+  const fillPresets = () => {
+    if (presets) return;
+    presets = dimBasePresets();
+    for (const [index, p] of presets.entries()) {
+      const option = document.createElement('option');
+      option.value = String(index);
+      option.textContent = `${p.name}: dim ${p.dim}, base ${p.base}`;
+      preset.append(option);
+    }
+  };
+  for (const event of ['focus', 'pointerdown']) preset.addEventListener(event, fillPresets);
   preset.addEventListener('change', () => {
+    fillPresets();
     const p = presets[Number(preset.value)];
     if (p) acceptAll({ dim: p.dim, base: p.base, pair: Math.min(state.pair, p.dim / 2 - 1) });
     preset.value = '';
@@ -90,6 +98,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   });
   // A typed or dragged gap takes over from play.
   for (const id of ['gap', 'gap-num']) $(id).addEventListener('input', stop);
+  return { afterPaint: fillPresets };
 }
 
 let shownSeed = null;
