@@ -2,7 +2,7 @@
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
 import { PARAM, PARAMS } from './state.js';
-import { MODEL_TEXT } from './models_gen.js';
+import { MODEL_NAMES } from './models_gen.js';
 import { preset as modelPreset } from './long_model.js';
 
 const $ = (id) => document.getElementById(id);
@@ -26,7 +26,7 @@ function newSeed() {
 /** dim and base of each model config the long-context part offers (web/models), as the
  * core's config reader reads them: its rotary dim and rope base. */
 function dimBasePresets() {
-  return Object.keys(MODEL_TEXT).map((name) => {
+  return MODEL_NAMES.map((name) => {
     const { read } = modelPreset(name);
     return { name, dim: read.rotary_dim, base: read.base };
   });
