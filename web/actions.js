@@ -2,7 +2,7 @@
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
 import { PARAM, PARAMS } from './state.js';
-import { MODEL_TEXT } from './models_gen.js';
+import { MODEL_NAMES } from './models_gen.js';
 import { preset as modelPreset } from './long_model.js';
 
 const $ = (id) => document.getElementById(id);
@@ -26,28 +26,36 @@ function newSeed() {
 /** dim and base of each model config the long-context part offers (web/models), as the
  * core's config reader reads them: its rotary dim and rope base. */
 function dimBasePresets() {
-  return Object.keys(MODEL_TEXT).map((name) => {
+  return MODEL_NAMES.map((name) => {
     const { read } = modelPreset(name);
     return { name, dim: read.rotary_dim, base: read.base };
   });
 }
 
-/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play. */
+/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play; afterPaint() fills the presets. */
 export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('reset').addEventListener('click', () => {
     stop();
     acceptAll(Object.fromEntries(RESETTABLE.map((name) => [name, PARAM[name].default])));
   });
 
-  const presets = dimBasePresets();
+  // The options come from the core's config reader (nine configs): filled after the first
+  // paint, or at once if the reader reaches the menu first.
+  let presets = null;
   const preset = $('dim-preset');
-  for (const [index, p] of presets.entries()) {
-    const option = document.createElement('option');
-    option.value = String(index);
-    option.textContent = `${p.name}: dim ${p.dim}, base ${p.base}`;
-    preset.append(option);
-  }
+  const fillPresets = () => {
+    if (presets) return;
+    presets = dimBasePresets();
+    for (const [index, p] of presets.entries()) {
+      const option = document.createElement('option');
+      option.value = String(index);
+      option.textContent = `${p.name}: dim ${p.dim}, base ${p.base}`;
+      preset.append(option);
+    }
+  };
+  for (const event of ['focus', 'pointerdown']) preset.addEventListener(event, fillPresets);
   preset.addEventListener('change', () => {
+    fillPresets();
     const p = presets[Number(preset.value)];
     if (p) acceptAll({ dim: p.dim, base: p.base, pair: Math.min(state.pair, p.dim / 2 - 1) });
     preset.value = '';
@@ -90,6 +98,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   });
   // A typed or dragged gap takes over from play.
   for (const id of ['gap', 'gap-num']) $(id).addEventListener('input', stop);
+  return { afterPaint: fillPresets };
 }
 
 let shownSeed = null;

@@ -43,8 +43,13 @@ const inViewport = (el) => {
 
 // ---- render: state -> wasm -> charts ----
 
-function render() {
+/**
+ * State -> wasm -> figures. With budget (a reader's input), the charts on screen are drawn
+ * while the update is inside its frame budget and the rest in the next frames (drawStale).
+ */
+function render({ budget = false } = {}) {
   performance.mark('ropescope:update-start');
+  const started = performance.now();
   let model;
   try {
     model = computeModel(state);
@@ -69,8 +74,11 @@ function render() {
   // A figure whose data did not change (model.js reuses results) is not touched.
   for (const name of Object.keys(charts)) {
     if (data[name] == null) continue; // its part gave no data this time: the chart keeps its last
-    if (!previous || !sameData(previous[name], data[name])) charts[name].update(data[name], !hidden.has(name));
+    if (previous && sameData(previous[name], data[name])) continue;
+    charts[name].update(data[name], false); // the data now, the drawing below
+    if (!hidden.has(name)) stale.add(name);
   }
+  drawStale(started, budget);
   ensureCharts(false);
   for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
@@ -82,6 +90,40 @@ function render() {
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
   return true;
+}
+
+// ---- drawing within the frame budget ----
+
+// With every figure on screen a slider step changes up to ten charts, more than one frame
+// can draw. A reader's update draws the charts on screen that waited longest first and stops
+// starting new ones once DRAW_BUDGET_MS have passed since the update began; the next frames
+// draw the rest (each within the budget, at least one chart a frame), so a drag keeps its
+// frame rate and every chart catches up a frame or two later. 'ropescope:settled' marks the
+// moment every chart on screen shows the latest state.
+const DRAW_BUDGET_MS = 10;
+const stale = new Set(); // charts on screen holding data not drawn yet
+const drawnAt = Object.create(null); // chart name -> sequence number of its last draw
+let drawCount = 0;
+let staleFrame = 0;
+
+function drawStale(started, budget) {
+  const order = [...stale].sort((a, b) => (drawnAt[a] ?? -1) - (drawnAt[b] ?? -1));
+  for (const [index, name] of order.entries()) {
+    if (budget && index > 0 && performance.now() - started >= DRAW_BUDGET_MS) break;
+    stale.delete(name);
+    drawnAt[name] = ++drawCount;
+    if (!hidden.has(name)) charts[name].redraw();
+  }
+  if (stale.size === 0) {
+    if (staleFrame) cancelAnimationFrame(staleFrame);
+    staleFrame = 0;
+    performance.mark('ropescope:settled');
+  } else if (!staleFrame) {
+    staleFrame = requestAnimationFrame(() => {
+      staleFrame = 0;
+      drawStale(performance.now(), true);
+    });
+  }
 }
 
 // Same keys holding the same values (arrays compared by identity: model.js reuses them).
@@ -183,7 +225,7 @@ function acceptAll(values) {
   syncRange('pair');
   $('lock').checked = state.lock;
   writeUrl();
-  render();
+  render({ budget: true });
   updateEmbedCode();
 }
 
@@ -191,6 +233,7 @@ function acceptAll(values) {
 function drawAll() {
   fillFormulas();
   ensureCharts(true);
+  stale.clear();
   for (const name of Object.keys(charts)) {
     hidden.delete(name);
     charts[name].update(lastData[name], true);
@@ -267,7 +310,7 @@ function accept(name, value, source) {
     }
   }
   writeUrl();
-  render();
+  render({ budget: true });
   updateEmbed(state);
   updateEmbedCode();
 }
@@ -386,7 +429,7 @@ function start() {
   }
   syncPairRange();
   syncRange('pair');
-  wireActions({ state, accept, acceptAll, togglePlay: (on) => document.body.classList.toggle('playing', on) });
+  const actions = wireActions({ state, accept, acceptAll, togglePlay: (on) => document.body.classList.toggle('playing', on) });
   window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
@@ -421,6 +464,7 @@ function start() {
     render();
     ensureCharts(true);
     watchVisibility();
+    actions.afterPaint();
     // The embed builder is below the figures: built after the first chart is on screen.
     if (!state.embed) setupEmbedBuilder(() => state);
     watchPrint(() => charts);

@@ -3,7 +3,7 @@
 // C core through rope.scaling_from_config. No rule or formula here: the config reader and
 // the scaling core decide every number (docs/SCALING.md).
 import * as rope from './rope.js';
-import { MODEL_TEXT } from './models_gen.js';
+import { modelTexts } from './models_gen.js';
 import { METHOD, COMPARABLE } from './methods.js';
 
 // The blog's example: its settings (inputs), not its results.
@@ -50,7 +50,7 @@ const presets = new Map();
 
 /** The config text a preset fills the checker with (a model file, or the blog's settings). */
 export function presetText(name) {
-  return name === 'blog' ? `${JSON.stringify(BLOG.config, null, 2)}\n` : MODEL_TEXT[name];
+  return name === 'blog' ? `${JSON.stringify(BLOG.config, null, 2)}\n` : modelTexts()[name];
 }
 
 /**

@@ -1,7 +1,7 @@
 // The long-context part's menus: the presets and the scaling methods, with the parameters
 // each method shows. Method values are the rope_type names the C config reader knows
 // (c_src/config_resolve.c); the page only lists them, the reader applies every rule.
-import { MODEL_TEXT } from './models_gen.js';
+import { MODEL_NAMES } from './models_gen.js';
 
 // params: the page's controls for the method, in the order shown (web/README.md).
 export const METHODS = Object.freeze([
@@ -31,5 +31,5 @@ export const usesParam = (method, param) => Object.hasOwn(METHOD, method) && MET
 export const COMPARABLE = Object.freeze(['linear', 'ntk', 'dynamic', 'yarn', 'llama3']);
 
 /** The preset menu's values: the blog's example, then the model files' names. */
-export const PRESETS = Object.freeze(['blog', ...Object.keys(MODEL_TEXT)]);
+export const PRESETS = Object.freeze(['blog', ...MODEL_NAMES]);
 export const DEFAULT_PRESET = 'llama-3.1-8b';
