@@ -246,9 +246,8 @@ test-fuzz-config: build/fuzz_config
 	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
-# test-js also runs alone: the explainer cases come from the reference, with this run's seed.
-test-js: $(WEB_BUILT) test-diff
-	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
+# test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
+test-js: $(WEB_BUILT) test-diff test-explain
 	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
