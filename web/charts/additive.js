@@ -1,7 +1,7 @@
 // Figure: the additive score split into its four terms over consecutive starts.
 // Data in: { start0, qk, q_pn, pm_k, pm_pn, total } — plain arrays and a number.
 import { axis, baseOptions, colors } from './theme.js';
-import { makeChart } from './figure.js';
+import { chartConfig, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 const PARTS = [
@@ -40,11 +40,8 @@ export function createAdditiveChart(canvas, data) {
     y: axis(c, 'term of the additive score', { type: 'linear', grace: '5%' }),
   };
   const line = { parsing: false, normalized: true, pointRadius: 0, pointHoverRadius: 3, borderWidth: 1.5, fill: false };
-  const config = {
-    type: 'line',
-    data: { datasets: PARTS.map(([, label], j) => ({ label, ...line, borderWidth: j === 4 ? 2.5 : 1.5 })) },
-    options,
-  };
+  const datasets = PARTS.map(([, label], j) => ({ label, ...line, borderWidth: j === 4 ? 2.5 : 1.5 }));
+  const config = chartConfig('line', datasets, options);
   const legend = PARTS.map(([, text, color]) => ({
     text, mark: 'line', color: color === 'muted' ? 'var(--ink-muted)' : `var(--c-${color})`,
   }));
