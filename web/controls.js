@@ -58,22 +58,21 @@ const el = (tag, props = {}, ...children) => {
 };
 
 /**
- * A setting's widgets for its row, with the ids the page wires (web/README.md): { label, widget,
- * msg }. The widget is the slider #NAME and its box #NAME-num in a .control-row when the row has
- * a slider, a menu #NAME for a choice (options: [[value, text]]), else the box #NAME-num alone;
+ * A setting's widgets, with the ids the page wires (web/README.md): { label, widget, msg }. The
+ * widget is, by kind, the box #NAME-num ('box'; integer: a numeric keypad), the slider #NAME and
+ * its box in a .control-row ('slider'), or the menu #NAME ('menu', options: [[value, text]]);
  * msg is #NAME-msg, which every widget names in aria-describedby.
  */
-export function controlParts(row, { label = row.name, hint = '', options = [] } = {}) {
-  const { name } = row;
+export function controlParts(name, { label = name, hint = '', kind = 'box', integer = false, options = [] } = {}) {
   const described = { 'aria-describedby': `${name}-msg` };
   const box = (named) => el('input', {
-    type: 'text', id: `${name}-num`, inputmode: row.type === 'int' ? 'numeric' : 'decimal',
+    type: 'text', id: `${name}-num`, inputmode: integer ? 'numeric' : 'decimal',
     autocomplete: 'off', spellcheck: 'false', ...named, ...described,
   });
   let widget;
-  if (row.type === 'choice') {
+  if (kind === 'menu') {
     widget = el('select', { id: name, ...described }, ...options.map(([value, text]) => el('option', { value }, text)));
-  } else if (row.slider) {
+  } else if (kind === 'slider') {
     widget = el('div', { class: 'control-row' }, el('input', { type: 'range', id: name, ...described }),
       box({ 'aria-label': `${label}, exact value` }));
   } else {
@@ -81,7 +80,7 @@ export function controlParts(row, { label = row.name, hint = '', options = [] } 
   }
   const text = hint ? [`${label} `, el('span', { class: 'hint' }, hint)] : [label];
   return {
-    label: el('label', { for: row.type === 'choice' || row.slider ? name : `${name}-num` }, ...text),
+    label: el('label', { for: kind === 'box' ? `${name}-num` : name }, ...text),
     widget,
     msg: el('p', { id: `${name}-msg`, class: 'msg', role: 'alert' }),
   };

@@ -49,7 +49,8 @@ function parts(name) {
   const row = PARAM[name];
   const { label, hint, menu } = SETTINGS[name] ?? {};
   const options = menu ? row.values.map((value) => [row.serialize(value), row.serialize(value)]) : [];
-  return controlParts(row, { label, hint, options });
+  const kind = row.type === 'choice' ? 'menu' : row.slider ? 'slider' : 'box';
+  return controlParts(name, { label, hint, kind, integer: row.type === 'int', options });
 }
 
 function presetButtons(name) {
