@@ -493,3 +493,8 @@ export async function typeInto(page, selector, value) {
   }
   await box.press('Tab');
 }
+
+/** Types each { selector: text } into its box in order, waiting for the update after each. */
+export async function typeEach(page, entries) {
+  for (const [selector, value] of Object.entries(entries)) await afterUpdate(page, () => typeInto(page, selector, value));
+}
