@@ -1,11 +1,11 @@
 // make dist: the page as files that open from disk (file://) or any static host.
-//   dist/ropescope/     index.html + style.css + ropescope.js (the page's one script, built by make
+//   dist/ropescope/     index.html + style.min.css + ropescope.js (the page's one script, built by make
 //                       from web/*.js with the wasm bytes inside) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 import { createHash } from 'node:crypto';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ const BUDGET = 350 * 1024;
 const EMBED_BUDGET = 350 * 1024;
 
 const TAGS = {
-  css: '<link rel="stylesheet" href="style.css">',
+  css: '<link rel="stylesheet" href="style.min.css">',
   chart: '<script src="vendor/chart.js"></script>',
   app: '<script src="ropescope.js"></script>',
   // Preloads name files the single file has inline: it drops them.
@@ -76,17 +76,12 @@ async function bundleElement() {
   return result.outputFiles[0].text;
 }
 
-// dist/ carries style.css minified (a quarter smaller); web/ keeps the readable one.
-async function minifyCss(css) {
-  return (await transform(css, { loader: 'css', minify: true })).code;
-}
-
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
   const [html, css, chart, script, element] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
-    readFile(join(web, 'style.css'), 'utf8').then(minifyCss),
+    readFile(join(web, 'style.min.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),
     bundleElement(),
@@ -96,7 +91,7 @@ async function main() {
   await mkdir(join(folder, 'vendor'), { recursive: true });
   const written = [
     [join(folder, 'index.html'), html],
-    [join(folder, 'style.css'), css],
+    [join(folder, 'style.min.css'), css],
     [join(folder, 'ropescope.js'), script],
   ];
 

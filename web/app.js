@@ -5,6 +5,7 @@ import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from './figures.js';
 import { setupDefaults, refreshColors } from './charts/theme.js';
 import { controlFor, wireSliderKeys } from './controls.js';
+import { buildPanels } from './panels.js';
 import { startLong } from './long.js';
 import { renderWorked } from './teach.js';
 import { fillFormulas } from './mathml.js';
@@ -416,6 +417,7 @@ function buildFigures() {
 }
 
 function start() {
+  buildPanels();
   applyTheme(state.theme);
   buildFigures();
   if (state.embed) setupEmbed(state);

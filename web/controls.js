@@ -1,5 +1,6 @@
 // How a setting's widgets map to its value, from its row in state.js: a slider (linear, or
-// log10 of the value), and the arrow-key step of its box. Shared by app.js, long.js and the <rope-scope> element.
+// log10 of the value), and the arrow-key step of its box; and the widgets themselves
+// (controlParts). Shared by app.js, long.js, panels.js and the <rope-scope> element.
 
 // A value from a log slider, kept to 4 significant digits so links stay readable.
 export const roundBase = (value) => Number(value.toPrecision(4));
@@ -47,4 +48,40 @@ export function wireSliderKeys(range, row, control, current, onValue) {
     event.preventDefault();
     onValue(Math.min(row.max, Math.max(row.min, control.step(current(), dir))));
   });
+}
+
+const el = (tag, props = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+};
+
+/**
+ * A setting's widgets, with the ids the page wires (web/README.md): { label, widget, msg }. The
+ * widget is, by kind, the box #NAME-num ('box'; integer: a numeric keypad), the slider #NAME and
+ * its box in a .control-row ('slider'), or the menu #NAME ('menu', options: [[value, text]]);
+ * msg is #NAME-msg, which every widget names in aria-describedby.
+ */
+export function controlParts(name, { label = name, hint = '', kind = 'box', integer = false, options = [] } = {}) {
+  const described = { 'aria-describedby': `${name}-msg` };
+  const box = (named) => el('input', {
+    type: 'text', id: `${name}-num`, inputmode: integer ? 'numeric' : 'decimal',
+    autocomplete: 'off', spellcheck: 'false', ...named, ...described,
+  });
+  let widget;
+  if (kind === 'menu') {
+    widget = el('select', { id: name, ...described }, ...options.map(([value, text]) => el('option', { value }, text)));
+  } else if (kind === 'slider') {
+    widget = el('div', { class: 'control-row' }, el('input', { type: 'range', id: name, ...described }),
+      box({ 'aria-label': `${label}, exact value` }));
+  } else {
+    widget = box({});
+  }
+  const text = hint ? [`${label} `, el('span', { class: 'hint' }, hint)] : [label];
+  return {
+    label: el('label', { for: kind === 'box' ? `${name}-num` : name }, ...text),
+    widget,
+    msg: el('p', { id: `${name}-msg`, class: 'msg', role: 'alert' }),
+  };
 }

@@ -13,7 +13,7 @@ import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, writeQuery } from './state.js
 import { fillFromPreset, presetValuesDropped } from './long_model.js';
 import { computeModel } from './model.js';
 import { FIGURE, FIGURES, figureElement } from './figures.js';
-import { controlFor } from './controls.js';
+import { controlFor, controlParts } from './controls.js';
 import { addExportMenu } from './export.js';
 import { refreshColors, setupDefaults } from './charts/theme.js';
 import { watchPrint } from './print.js';
@@ -190,15 +190,9 @@ class RopeScope extends HTMLElement {
   controlRow(name) {
     const row = PARAM[name];
     const control = controlFor(row);
-    const range = el('input', {
-      type: 'range', id: name, min: String(control.min), max: String(control.max), step: String(row.slider.step),
-      'aria-describedby': `${name}-msg`,
-    });
-    const box = el('input', {
-      type: 'text', id: `${name}-num`, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-      'aria-label': `${name}, exact value`, 'aria-describedby': `${name}-msg`,
-    });
-    const msg = el('p', { id: `${name}-msg`, class: 'msg', role: 'alert' });
+    const { label, widget, msg } = controlParts(name, { kind: 'slider', integer: row.type === 'int' });
+    const [range, box] = widget.children;
+    Object.assign(range, { min: String(control.min), max: String(control.max), step: String(row.slider.step) });
     const sync = (moveThumb) => {
       const value = this.state[name];
       if (moveThumb) range.value = String(control.toRange ? control.toRange(value) : value);
@@ -231,10 +225,7 @@ class RopeScope extends HTMLElement {
       sync(true);
       box.value = String(this.state[name]);
     });
-    return el('div', { class: 'control embed-control' },
-      el('label', { for: name }, name),
-      el('div', { class: 'control-row' }, range, box),
-      msg);
+    return el('div', { class: 'control embed-control' }, label, widget, msg);
   }
 }
 

@@ -2,6 +2,7 @@
 // worked example (the blog's numbers, three ways), the formulas beside the figures and
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 import { formulaBlock } from './mathml.js';
+import { controlParts } from './controls.js';
 
 const el = (tag, props = {}, ...children) => {
   const node = document.createElement(tag);
@@ -12,17 +13,8 @@ const el = (tag, props = {}, ...children) => {
 
 /** A setting's widgets, with the ids app.js wires: #NAME (slider, optional), #NAME-num, #NAME-msg. */
 function control(name, label, hint, { slider = false } = {}) {
-  const row = slider
-    ? el('div', { class: 'control-row' },
-      el('input', { type: 'range', id: name, 'aria-describedby': `${name}-msg` }),
-      el('input', { type: 'text', id: `${name}-num`, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-        'aria-label': `${label}, exact value`, 'aria-describedby': `${name}-msg` }))
-    : el('input', { type: 'text', id: `${name}-num`, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-      'aria-describedby': `${name}-msg` });
-  return el('div', { class: 'control' },
-    el('label', { for: slider ? name : `${name}-num` }, label, hint ? el('span', { class: 'hint' }, hint) : ''),
-    row,
-    el('p', { id: `${name}-msg`, class: 'msg', role: 'alert' }));
+  const { label: text, widget, msg } = controlParts(name, { label, hint, kind: slider ? 'slider' : 'box' });
+  return el('div', { class: 'control' }, text, widget, msg);
 }
 
 /** Controls of the rotating-pair figure: pair i, m, n and the gap lock. */

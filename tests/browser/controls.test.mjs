@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULTS, afterUpdate, allCharts, anglesOf, assertFiniteData, checkCaptions, checkCharts, controlValues,
-  openPage, settle, stateFromUrl, text, typeInto, waitReady, pageUrl,
+  openReady, settle, stateFromUrl, text, typeInto, pageUrl,
  useServerAndBrowser,
 } from './harness.mjs';
 
@@ -30,9 +30,7 @@ const STEPS = [
 ];
 
 test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async () => {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitReady(page);
+  const { p, page } = await openReady(env);
   let expected = { ...DEFAULTS };
   for (const step of STEPS) {
     await afterUpdate(page, () => step.act(page));
@@ -64,9 +62,7 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
 });
 
 test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () => {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitReady(page);
+  const { p, page } = await openReady(env);
   const good = await allCharts(page);
   // Several bad values per box in a row, then one good value that clears the message.
   const BAD = {
@@ -115,9 +111,7 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
 });
 
 test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitReady(page);
+  const { p, page } = await openReady(env);
   await page.focus('#gap');
   await afterUpdate(page, () => page.keyboard.press('ArrowRight'));
   let state = stateFromUrl(await pageUrl(page));

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ROOT, afterUpdate, cliReport, openPage, stateFromUrl, typeInto, waitReady, pageUrl,
+  ROOT, afterUpdate, cliReport, openPage, stateFromUrl, typeEach, waitReady, pageUrl,
  useServerAndBrowser,
 } from './harness.mjs';
 
@@ -47,11 +47,8 @@ test('downloads_should_follow_the_settings_typed_in_the_boxes', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
-  await afterUpdate(page, () => typeInto(page, '#dim-num', '96'));
-  await afterUpdate(page, () => typeInto(page, '#base-num', '50000'));
-  await afterUpdate(page, () => typeInto(page, '#gap-num', '7.5'));
-  // The sweep settings are not part of the report.
-  await afterUpdate(page, () => typeInto(page, '#from-num', '20'));
+  // The sweep settings (from) are not part of the report.
+  await typeEach(page, { '#dim-num': '96', '#base-num': '50000', '#gap-num': '7.5', '#from-num': '20' });
   await expectCliBytes(page, ['--dim', '96', '--base', '50000', '--gap', '7.5']);
   await p.close();
 });

@@ -173,6 +173,13 @@ export async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
 }
 
+/** The served page at `query`, open with `charts` drawn: { p, page } (p.close() when done). */
+export async function openReady(env, query = '', charts = CHARTS) {
+  const p = await openPage(env.browser, env.server.url + query);
+  await waitReady(p.page, charts);
+  return { p, page: p.page };
+}
+
 /** Runs action, then waits until at least one more update was measured. */
 export async function afterUpdate(page, action) {
   const before = await updateCount(page);
@@ -496,4 +503,9 @@ export async function typeInto(page, selector, value) {
     await page.keyboard.type(value);
   }
   await box.press('Tab');
+}
+
+/** Types each { selector: text } into its box in order, waiting for the update after each. */
+export async function typeEach(page, entries) {
+  for (const [selector, value] of Object.entries(entries)) await afterUpdate(page, () => typeInto(page, selector, value));
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  CLI, ROOT, afterUpdate, assertShows, chartData, close, openPage, pageUrl, settle, text,
+  CLI, ROOT, afterUpdate, assertShows, chartData, close, openPage, openReady, pageUrl, settle, text,
   typeInto, waitReady, useServerAndBrowser,
 } from './harness.mjs';
 import { rng, seed } from '../testlib.mjs';
@@ -82,8 +82,11 @@ async function longCharts(page) {
   return out;
 }
 
+// The charts drawn once the long-context part is ready.
+const LONG_READY = ['angles', 'flatness', 'slow', ...LONG];
+
 async function waitLong(page) {
-  await waitReady(page, ['angles', 'flatness', 'slow', ...LONG]);
+  await waitReady(page, LONG_READY);
 }
 
 /** The range and scaling charts against reference figures `want` (and comparison figures). */
@@ -257,9 +260,7 @@ function randomConfig(next) {
 test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () => {
   const next = rng(seed('long.test pasted configs'));
   const dir = mkdtempSync(join(tmpdir(), 'rope-long-'));
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitLong(page);
+  const { p, page } = await openReady(env, '', LONG_READY);
   const configs = [
     ['llama-3.1-8b (the preset)', null],
     ['deepseek-v3 (pasted)', MODELS['deepseek-v3']],
@@ -288,9 +289,7 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
 });
 
 test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async () => {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitLong(page);
+  const { p, page } = await openReady(env, '', LONG_READY);
   const before = await longCharts(page);
   const llama = JSON.parse(MODELS['llama-3.1-8b']);
   const without = (key) => {
@@ -418,9 +417,7 @@ test('bad_long_values_in_the_url_and_boxes_should_be_named', async () => {
 });
 
 test('the_main_gap_slider_should_be_logarithmic_from_1_to_1e6_with_0_by_preset', async () => {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitLong(page);
+  const { p, page } = await openReady(env, '', LONG_READY);
   assert.equal(await page.getAttribute('#gap', 'min'), '0');
   assert.equal(await page.getAttribute('#gap', 'max'), '6');
   await afterUpdate(page, () => page.fill('#gap', '6'));

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
-  chartData, openPage, stateFromUrl, text, typeInto, waitReady, pageUrl,
+  chartData, openPage, stateFromUrl, text, typeEach, typeInto, waitReady, pageUrl,
  useServerAndBrowser,
 } from './harness.mjs';
 
@@ -57,11 +57,9 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
-  await afterUpdate(page, () => typeInto(page, '#dim-num', '48'));
-  await afterUpdate(page, () => typeInto(page, '#base-num', '2500'));
-  await afterUpdate(page, () => typeInto(page, '#gap-num', '12.25'));
-  await afterUpdate(page, () => typeInto(page, '#from-num', '10'));
-  await afterUpdate(page, () => typeInto(page, '#to-num', '3000'));
+  await typeEach(page, {
+    '#dim-num': '48', '#base-num': '2500', '#gap-num': '12.25', '#from-num': '10', '#to-num': '3000',
+  });
   await afterUpdate(page, () => page.fill('#n', '768'));
   const url = await pageUrl(page);
   const expected = { dim: 48, base: 2500, gap: 12.25, from: 10, to: 3000, n: 768 };

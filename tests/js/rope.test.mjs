@@ -262,6 +262,23 @@ function badArray(good, spec) {
   return { value, show: shown(spec.value) };
 }
 
+// The call shapes several bindings share: a score of q at m and k at n; a score at given
+// starts; a score over evenly spaced starts. q and k always come as a pair of one length.
+const SCORE_CALL = Object.freeze({
+  args: [Q8, K8, 5, 3, 500],
+  params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
+});
+const SCAN_CALL = Object.freeze({
+  args: [Q8, K8, 2, [3, 10, 100], 500],
+  params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['starts', 'list'], ['base', 'base']], pair: [0, 1],
+});
+const SWEEP_CALL = Object.freeze({
+  args: [Q8, K8, 2, 0, 0.5, 16, 500],
+  params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['start0', 'num'], ['step', 'num'],
+    ['count', 'count'], ['base', 'base']],
+  pair: [0, 1],
+});
+
 const EXPORTS = {
   demo_vectors: { args: [8], params: [['d', 'dim', 'optional']] },
   dot: { args: [Q8, K8], params: [['a', 'vec'], ['b', 'vec']], pair: [0, 1] },
@@ -269,28 +286,14 @@ const EXPORTS = {
   thetas: { args: [8, 500], params: [['d', 'dim'], ['base', 'base']] },
   rotate_pair: { args: [1, 0.5, 0.25], params: [['x0', 'num'], ['x1', 'num'], ['angle', 'num']] },
   apply_rope: { args: [Q8, 3, 500], params: [['vec', 'vec'], ['pos', 'num'], ['base', 'base']] },
-  rope_score: {
-    args: [Q8, K8, 5, 3, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
-  },
+  rope_score: SCORE_CALL,
   sin_pos: { args: [3, 8, 500], params: [['pos', 'num'], ['d', 'dim'], ['base', 'base']] },
-  add_score: {
-    args: [Q8, K8, 5, 3, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
-  },
-  offset_scan: {
-    args: [Q8, K8, 2, [3, 10, 100], 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['starts', 'list'], ['base', 'base']], pair: [0, 1],
-  },
+  add_score: SCORE_CALL,
+  offset_scan: SCAN_CALL,
   turns: { args: [8, 16, 500], params: [['d', 'dim'], ['delta', 'num'], ['base', 'base']] },
   slow_pairs: { args: [8, 16, 500], params: [['d', 'dim'], ['delta', 'num'], ['base', 'base']] },
   pair_angles: { args: [8, 16, 500], params: [['d', 'dim'], ['gap', 'num'], ['base', 'base']] },
-  offset_sweep: {
-    args: [Q8, K8, 2, 0, 0.5, 16, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['start0', 'num'], ['step', 'num'],
-      ['count', 'count'], ['base', 'base']],
-    pair: [0, 1],
-  },
+  offset_sweep: SWEEP_CALL,
   slow_pairs_batch: { args: [8, [1, 16, 256], 500], params: [['d', 'dim'], ['deltas', 'list'], ['base', 'base']] },
   norm_gaps: { args: [Q8, [0, 1, 7], 500], params: [['vec', 'vec'], ['positions', 'list'], ['base', 'base']] },
 };
@@ -306,20 +309,9 @@ Object.assign(EXPORTS, {
     args: [[0.9, 0.4], [0.3, -0.2], 3, 7, 0.1],
     params: [['q', 'pair'], ['k', 'pair'], ['m', 'num'], ['n', 'num'], ['theta', 'num']],
   },
-  pair_terms: {
-    args: [Q8, K8, 5, 3, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
-  },
-  add_terms: {
-    args: [Q8, K8, 2, [3, 10, 100], 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['starts', 'list'], ['base', 'base']], pair: [0, 1],
-  },
-  add_terms_sweep: {
-    args: [Q8, K8, 2, 0, 0.5, 16, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['start0', 'num'], ['step', 'num'],
-      ['count', 'count'], ['base', 'base']],
-    pair: [0, 1],
-  },
+  pair_terms: SCORE_CALL,
+  add_terms: SCAN_CALL,
+  add_terms_sweep: SWEEP_CALL,
   decay: {
     args: [Q8, K8, [1, 10, 1e6], 5, 7, 500],
     params: [['q', 'vec'], ['k', 'vec'], ['distances', 'list'], ['samples', 'count'], ['seed', 'seed'],

@@ -2,7 +2,7 @@
 // on the plane, with the unit circle and both unrotated vectors for reference.
 // Data in: { circle: [[x, y]...], q, k, q_m, k_n } — plain arrays (all from the core).
 import { colors, axis, baseOptions } from './theme.js';
-import { makeChart } from './figure.js';
+import { chartConfig, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 // Ticks at the round values only (the axis ends at ±reach, not a round number).
@@ -38,19 +38,13 @@ export function createCircleChart(canvas, data) {
     y: axis(c, 'second coordinate of the pair', { type: 'linear', ticks: { stepSize: 0.5, callback: tick } }),
   };
   const vec = { parsing: false, showLine: true, fill: false, pointRadius: [0, 5], pointHoverRadius: [0, 6] };
-  const config = {
-    type: 'line',
-    data: {
-      datasets: [
-        { label: 'unit circle', data: [], parsing: false, showLine: true, pointRadius: 0, pointHoverRadius: 0, borderWidth: 1 },
-        { label: 'q at position m', ...vec, borderWidth: 3 },
-        { label: 'k at position n', ...vec, borderWidth: 3 },
-        { label: 'q unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
-        { label: 'k unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
-      ],
-    },
-    options,
-  };
+  const config = chartConfig('line', [
+    { label: 'unit circle', data: [], parsing: false, showLine: true, pointRadius: 0, pointHoverRadius: 0, borderWidth: 1 },
+    { label: 'q at position m', ...vec, borderWidth: 3 },
+    { label: 'k at position n', ...vec, borderWidth: 3 },
+    { label: 'q unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
+    { label: 'k unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
+  ], options);
   const legend = [
     { text: 'q turned by m·θᵢ', mark: 'line', color: 'var(--c-rope)' },
     { text: 'k turned by n·θᵢ', mark: 'line', color: 'var(--c-add)' },

@@ -2,7 +2,7 @@
 // the page's q, k; the mean over random vectors scored against themselves; RoFormer's bound.
 // Data in: { distances, score, mean, bound, samples } — plain arrays and a number.
 import { axis, baseOptions, colors, logAxis } from './theme.js';
-import { makeChart } from './figure.js';
+import { chartConfig, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 const SETS = [['score', 'rope'], ['mean', 'slow'], ['bound', 'mark']];
@@ -30,17 +30,11 @@ export function createDecayChart(canvas, data) {
     y: axis(c, 'score', { type: 'linear', grace: '5%' }),
   };
   const line = { parsing: false, normalized: true, pointRadius: 0, pointHoverRadius: 3, fill: false };
-  const config = {
-    type: 'line',
-    data: {
-      datasets: [
-        { label: 'q, k of this page', ...line, borderWidth: 1.5 },
-        { label: 'mean over random vectors v, scored against themselves', ...line, borderWidth: 2.5 },
-        { label: 'RoFormer bound', ...line, borderWidth: 2, borderDash: [6, 4] },
-      ],
-    },
-    options,
-  };
+  const config = chartConfig('line', [
+    { label: 'q, k of this page', ...line, borderWidth: 1.5 },
+    { label: 'mean over random vectors v, scored against themselves', ...line, borderWidth: 2.5 },
+    { label: 'RoFormer bound', ...line, borderWidth: 2, borderDash: [6, 4] },
+  ], options);
   const legend = [
     { text: 'q at r, k at 0 (this page’s vectors)', mark: 'line', color: 'var(--c-rope)' },
     { text: `mean score of a random vector against itself, r apart (${data.samples} samples)`, mark: 'line', color: 'var(--c-slow)' },

@@ -80,6 +80,22 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   return chartHandle(chart, fill, onData, inserted, legend);
 }
 
+/**
+ * A chart's config: { type, data: { labels?, datasets }, options, plugins }. Category charts
+ * pass labels ([] until fill() sets them).
+ */
+export function chartConfig(type, datasets, options, { plugins = [], labels } = {}) {
+  return { type, data: labels ? { labels, datasets } : { datasets }, options, plugins };
+}
+
+/** Points marked over the lines, with no line between them (the report's starts, the current gap). */
+export function markerSet(label, radius, extra = {}) {
+  return {
+    label, data: [], parsing: false, showLine: false, order: 0,
+    pointRadius: radius, pointHoverRadius: radius + 1, pointBorderWidth: 2, ...extra,
+  };
+}
+
 /** A dashed straight line on the chart's canvas from (x0, y0) to (x1, y1), in pixels. */
 export function drawDashed(chart, [x0, y0, x1, y1], { color, width, dash }) {
   const { ctx } = chart;

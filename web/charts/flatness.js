@@ -5,7 +5,7 @@
 // Data in: { first, last, rope_min, rope_max, add_min, add_max, starts, bins,
 //            marked: [{x, y}], from, to } — plain arrays and numbers.
 import { colors, axis, baseOptions } from './theme.js';
-import { drawGuide, makeChart } from './figure.js';
+import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
 import { num } from '../format.js';
 
 // A bin's x: the middle of its run of starts (the start itself when the bin holds one).
@@ -66,24 +66,14 @@ export function createFlatnessChart(canvas, data) {
     pointRadius: 0, pointHoverRadius: 3, borderWidth: 1.5, fill: false, parsing: false,
     normalized: true, spanGaps: true,
   };
-  const config = {
-    type: 'line',
-    data: {
-      datasets: [
-        { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
-        // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
-        { label: 'RoPE least', ...line, showLine: false, order: 1 },
-        { label: 'additive', ...line, order: 2 },
-        { label: 'additive least', ...line, order: 2, fill: '-1' },
-        {
-          label: 'report starts', data: [], showLine: false, parsing: false, order: 0,
-          pointRadius: 5, pointHoverRadius: 6, pointBorderWidth: 2,
-        },
-      ],
-    },
-    options,
-    plugins: [guides],
-  };
+  const config = chartConfig('line', [
+    { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
+    // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
+    { label: 'RoPE least', ...line, showLine: false, order: 1 },
+    { label: 'additive', ...line, order: 2 },
+    { label: 'additive least', ...line, order: 2, fill: '-1' },
+    markerSet('report starts', 5),
+  ], options, { plugins: [guides] });
   const legend = [
     { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },
     { text: 'additive (band: least to greatest score of the starts under each point)', mark: 'box', color: 'var(--c-add)' },

@@ -3,7 +3,7 @@
 // slow pairs stay one colour across many positions.
 // Data in: { pairs, positions, cells: one row of cos values per shown pair } — plain arrays.
 import { axis, baseOptions, colors } from './theme.js';
-import { makeChart } from './figure.js';
+import { chartConfig, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 // -1 -> the additive colour, 0 -> the surface, +1 -> the RoPE colour (hex colours only).
@@ -60,12 +60,8 @@ export function createHeatmapChart(canvas, data) {
       set.height = chart.chartArea.height / set.rows;
     },
   };
-  const config = {
-    type: 'matrix',
-    data: { datasets: [{ label: 'cos(p·θᵢ)', data: [], parsing: false, borderWidth: 0, width: 0, height: 0 }] },
-    options,
-    plugins: [cellSize],
-  };
+  const cells = { label: 'cos(p·θᵢ)', data: [], parsing: false, borderWidth: 0, width: 0, height: 0 };
+  const config = chartConfig('matrix', [cells], options, { plugins: [cellSize] });
   const legend = [
     { text: 'cos = +1', mark: 'box', color: 'var(--c-rope)' },
     { text: 'cos = 0', mark: 'box', color: 'var(--surface)' },

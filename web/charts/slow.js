@@ -2,7 +2,7 @@
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
 import { colors, axis, baseOptions, logAxis } from './theme.js';
-import { drawGuide, makeChart } from './figure.js';
+import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
 import { num } from '../format.js';
 
 function fill(target, data, c) {
@@ -42,24 +42,14 @@ export function createSlowChart(canvas, data) {
       ticks: { precision: 0 },
     }),
   };
-  const config = {
-    type: 'line',
-    data: {
-      datasets: [
-        {
-          label: 'pairs not yet wrapped', data: [], parsing: false, normalized: true, spanGaps: true,
-          stepped: 'middle', fill: 'origin',
-          borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
-        },
-        {
-          label: 'current gap', data: [], parsing: false, showLine: false, order: 0, clip: false,
-          pointRadius: 6, pointHoverRadius: 7, pointBorderWidth: 2,
-        },
-      ],
+  const config = chartConfig('line', [
+    {
+      label: 'pairs not yet wrapped', data: [], parsing: false, normalized: true, spanGaps: true,
+      stepped: 'middle', fill: 'origin',
+      borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
     },
-    options,
-    plugins: [guide],
-  };
+    markerSet('current gap', 6, { clip: false }),
+  ], options, { plugins: [guide] });
   const legend = [
     { text: 'pairs not yet wrapped (wavelength longer than the gap)', mark: 'line', color: 'var(--c-slow)' },
     { text: 'current gap', mark: 'disc', color: 'var(--c-mark)' },

@@ -2,7 +2,7 @@
 // the current gap r; their sum is the rotated dot product (the caption shows both).
 // Data in: { terms, sum, score, gap } — plain arrays and numbers.
 import { axis, baseOptions, colors } from './theme.js';
-import { makeChart } from './figure.js';
+import { chartConfig, makeChart } from './figure.js';
 import { num } from '../format.js';
 
 function fill(target, data, c) {
@@ -28,11 +28,8 @@ export function createTermsChart(canvas, data) {
     }),
     y: axis(c, 'pair i’s share of the score', { type: 'linear', grace: '5%' }),
   };
-  const config = {
-    type: 'bar',
-    data: { labels: [], datasets: [{ label: 'pair term', data: [], barPercentage: 0.9, categoryPercentage: 1 }] },
-    options,
-  };
+  const config = chartConfig('bar', [{ label: 'pair term', data: [], barPercentage: 0.9, categoryPercentage: 1 }], options,
+    { labels: [] });
   const legend = [{ text: '(q·k)ᵢ cos(r·θᵢ) + (q×k)ᵢ sin(r·θᵢ)', mark: 'box', color: 'var(--c-rope)' }];
   return makeChart(canvas, { config, data, fill, legend });
 }
