@@ -221,11 +221,16 @@ async function main() {
       console.log(`sweep at ${name}: ${measures.length} updates measured; input-to-next-frame p50 ` +
         `${fmtMs(quantile(frames, 0.5))}, p95 ${fmtMs(quantile(frames, 0.95))}`);
       rows.push(row(`update p50, ${name}`, fmtMs(p50), '', null));
+      // The whole frame after an input: the update plus any charts still catching up, style,
+      // layout and paint (reported, no goal: the browser's part is not the page's to budget).
+      rows.push(row(`input to next frame p95, ${name}`, fmtMs(quantile(frames, 0.95)), '', null));
       rows.push(row(`update p95, ${name}`, fmtMs(p95), `<= ${goal} ms`, p95 <= goal));
-      // Every chart on screen current within 100 ms of an input.
+      // Every chart on screen current within 100 ms of an input (twice that in the heavy cases,
+      // whose update goal is twice the default's too).
       const settle = quantile(settles, 0.95);
+      const settleGoal = SETTLE_GOAL_MS * (goal / 16 >= 2 ? 2 : 1);
       rows.push(row(`all charts on screen drawn, p95 of ${settles.length} inputs, ${name}`, fmtMs(settle),
-        `<= ${SETTLE_GOAL_MS} ms`, settle <= SETTLE_GOAL_MS));
+        `<= ${settleGoal} ms`, settle <= settleGoal));
     }
 
     const files = await pageWeight(browser, server.url);

@@ -79,7 +79,7 @@ function render({ budget = false } = {}) {
     charts[name].update(data[name], false); // the data now, the drawing below
     if (!hidden.has(name)) stale.add(name);
   }
-  drawStale(started, budget);
+  drawStale(budget ? { started, least: 0, ms: DRAW_BUDGET_MS } : null);
   ensureCharts(false);
   for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
@@ -96,21 +96,24 @@ function render({ budget = false } = {}) {
 // ---- drawing within the frame budget ----
 
 // With every figure on screen a slider step changes up to ten charts, more than one frame
-// can draw. A reader's update draws the charts on screen that waited longest first and stops
-// starting new ones once DRAW_BUDGET_MS have passed since the update began; the next frames
-// draw the rest (each within the budget, at least one chart a frame), so a drag keeps its
-// frame rate and every chart catches up a frame or two later. 'ropescope:settled' marks the
-// moment every chart on screen shows the latest state.
-const DRAW_BUDGET_MS = 10;
+// can draw. A reader's update draws the charts on screen that waited longest first, starting
+// none once DRAW_BUDGET_MS have passed since the update began (a slow model, as at dim 1024,
+// leaves them all to the next frame); each next frame draws the rest within CATCH_UP_BUDGET_MS,
+// at least one chart a frame. A drag keeps its frame rate and every chart catches up a frame
+// or two later. 'ropescope:settled' marks the moment every chart on screen shows the latest state.
+const DRAW_BUDGET_MS = 6; // in an update's frame, after the model (inputs and layout need the rest)
+const CATCH_UP_BUDGET_MS = 12; // in the frames after it, where drawing is all the page does
 const stale = new Set(); // charts on screen holding data not drawn yet
 const drawnAt = Object.create(null); // chart name -> sequence number of its last draw
 let drawCount = 0;
 let staleFrame = 0;
 
-function drawStale(started, budget) {
+// budget: null draws every stale chart now; else { started, least, ms } draws while less than
+// ms have passed since `started`, and at least `least` charts.
+function drawStale(budget) {
   const order = [...stale].sort((a, b) => (drawnAt[a] ?? -1) - (drawnAt[b] ?? -1));
   for (const [index, name] of order.entries()) {
-    if (budget && index > 0 && performance.now() - started >= DRAW_BUDGET_MS) break;
+    if (budget && index >= budget.least && performance.now() - budget.started >= budget.ms) break;
     stale.delete(name);
     drawnAt[name] = ++drawCount;
     if (!hidden.has(name)) charts[name].redraw();
@@ -122,7 +125,7 @@ function drawStale(started, budget) {
   } else if (!staleFrame) {
     staleFrame = requestAnimationFrame(() => {
       staleFrame = 0;
-      drawStale(performance.now(), true);
+      drawStale({ started: performance.now(), least: 1, ms: CATCH_UP_BUDGET_MS });
     });
   }
 }
