@@ -461,7 +461,7 @@ function start() {
   // Chart colours follow the colour scheme: redraw when it changes.
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     refreshColors();
-    render();
+    for (const name of Object.keys(charts)) charts[name].restyle(!hidden.has(name));
   });
   render();
   requestAnimationFrame(() => setTimeout(() => {

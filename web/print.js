@@ -4,6 +4,8 @@
 // stylesheet (style.css, @media print) hides the controls and keeps every canvas inside the
 // page width.
 
+import { refreshColors } from './charts/theme.js';
+
 /** getCharts(): name -> chart handle (charts/figure.js), called at print time. */
 export function watchPrint(getCharts) {
   const fitAll = () => {
@@ -14,5 +16,10 @@ export function watchPrint(getCharts) {
   };
   window.addEventListener('beforeprint', fitAll);
   window.addEventListener('afterprint', fitAll);
-  window.matchMedia('print').addEventListener('change', fitAll);
+  // Paper takes the light palette (style.css): the charts re-read it as print starts and ends.
+  window.matchMedia('print').addEventListener('change', () => {
+    refreshColors();
+    for (const handle of Object.values(getCharts())) handle.restyle();
+    fitAll();
+  });
 }

@@ -422,6 +422,46 @@ test('printing_should_draw_every_figure_at_the_current_settings', async () => {
   await p.close();
 });
 
+// Every chart follows a change of the reader's colour scheme, whether its data changed or not,
+// and paper takes the light palette even from a dark screen.
+test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  const all = await mainFigures(page);
+  await waitReady(page, all);
+  const look = () => page.evaluate((names) => {
+    const css = getComputedStyle(document.documentElement);
+    const want = { tick: css.getPropertyValue('--ink-muted').trim(), grid: css.getPropertyValue('--grid').trim() };
+    return {
+      want,
+      charts: names.map((name) => {
+        const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+        const [x] = Object.values(chart.options.scales);
+        return { name, tick: x.ticks.color, grid: x.grid.color };
+      }),
+    };
+  }, all);
+  const light = await look();
+  for (const mode of [{ colorScheme: 'dark' }, { colorScheme: 'dark', media: 'print' }, { colorScheme: 'light', media: 'screen' }]) {
+    await page.emulateMedia(mode);
+    // Media-query change events come with the next rendering update: wait for the charts (or
+    // give up after 5 s and let the asserts below say what is wrong).
+    await page.waitForFunction((names) => {
+      const tick = getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim();
+      return names.every((name) => Object.values(window.Chart.getChart(document.getElementById(`chart-${name}`))
+        .options.scales)[0].ticks.color === tick);
+    }, all, { timeout: 5000 }).catch(() => {});
+    const now = await look();
+    const dark = mode.colorScheme === 'dark' && mode.media !== 'print';
+    assert.equal(now.want.tick !== light.want.tick, dark, `${JSON.stringify(mode)}: the palette in use`);
+    for (const chart of now.charts) {
+      assert.equal(chart.tick, now.want.tick, `${JSON.stringify(mode)}: chart-${chart.name} tick colour`);
+      assert.equal(chart.grid, now.want.grid, `${JSON.stringify(mode)}: chart-${chart.name} grid colour`);
+    }
+  }
+  await p.close();
+});
+
 test('the_single_file_should_typeset_the_formulas_from_disk_under_its_csp', async () => {
   const { pathToFileURL } = await import('node:url');
   const p = await openPage(env.browser, pathToFileURL(join(ROOT, 'dist/ropescope.html')).href);

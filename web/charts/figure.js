@@ -34,11 +34,14 @@ export function htmlLegend(canvas, items) {
 /**
  * The handle every figure returns. update(next, draw) puts new data into the chart and draws
  * it now, or, with draw false (the chart is out of view), at the next redraw(); a changed
- * colour scheme re-themes the chart first. onData(next) lets the figure keep what its plugins
- * read. handle.chart and handle.legend (the legend items) are read by the export menu. destroy() destroys the chart and removes the elements in `inserted` (its legend).
+ * colour scheme re-themes the chart first. restyle(draw) re-themes it with its last data after
+ * the scheme changed under it (the reader's dark mode, printing). onData(next) lets the figure
+ * keep what its plugins read. handle.chart and handle.legend (the legend items) are read by the
+ * export menu. destroy() destroys the chart and removes the elements in `inserted` (its legend).
  */
-export function chartHandle(chart, fill, onData = () => {}, inserted = [], legend = []) {
+export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [], legend = [] } = {}) {
   let themed = colors(chart.canvas);
+  let last = data;
   let stale = false;
   return {
     // For exports (web/export.js): the chart itself and its legend items.
@@ -50,10 +53,14 @@ export function chartHandle(chart, fill, onData = () => {}, inserted = [], legen
         retheme(chart, theme);
         themed = theme;
       }
+      last = next;
       onData(next);
       fill(chart, next, theme);
       stale = !draw;
       if (draw) chart.update('none');
+    },
+    restyle(draw = true) {
+      if (colors(chart.canvas) !== themed) this.update(last, draw);
     },
     redraw() {
       if (!stale) return;
@@ -77,7 +84,7 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   const inserted = legend.length ? [htmlLegend(canvas, legend)] : [];
   const Chart = chartLib();
   const chart = new Chart(canvas, config);
-  return chartHandle(chart, fill, onData, inserted, legend);
+  return chartHandle(chart, fill, data, { onData, inserted, legend });
 }
 
 /**
