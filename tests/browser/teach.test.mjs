@@ -429,6 +429,8 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
   const { page } = p;
   const all = await mainFigures(page);
   await waitReady(page, all);
+  // A window as tall as the page: every chart is on screen, so every one is drawn at once.
+  await page.setViewportSize({ width: 1280, height: await page.evaluate(() => document.documentElement.scrollHeight) });
   const look = () => page.evaluate((names) => {
     const css = getComputedStyle(document.documentElement);
     const want = { tick: css.getPropertyValue('--ink-muted').trim(), grid: css.getPropertyValue('--grid').trim() };
@@ -437,7 +439,11 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
       charts: names.map((name) => {
         const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
         const [x] = Object.values(chart.options.scales);
-        return { name, tick: x.ticks.color, grid: x.grid.color };
+        // What is drawn: the first element's own colour against its dataset's.
+        const set = chart.data.datasets[0];
+        const fill = Array.isArray(set.backgroundColor) ? set.backgroundColor[0] : set.backgroundColor;
+        const drawn = chart.getDatasetMeta(0).data[0]?.options?.backgroundColor;
+        return { name, tick: x.ticks.color, grid: x.grid.color, fill: fill ?? null, drawn: fill ? drawn : null };
       }),
     };
   }, all);
@@ -457,6 +463,7 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
     for (const chart of now.charts) {
       assert.equal(chart.tick, now.want.tick, `${JSON.stringify(mode)}: chart-${chart.name} tick colour`);
       assert.equal(chart.grid, now.want.grid, `${JSON.stringify(mode)}: chart-${chart.name} grid colour`);
+      assert.equal(chart.drawn, chart.fill, `${JSON.stringify(mode)}: chart-${chart.name} drawn in its dataset's colour`);
     }
   }
   await p.close();

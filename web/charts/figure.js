@@ -43,29 +43,37 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
   let themed = colors(chart.canvas);
   let last = data;
   let stale = false;
+  // Chart.js's 'none' update keeps the options its elements share (a bar chart's colours): after
+  // a theme change the next draw is a full update, which resolves them again.
+  let mode = 'none';
+  const draw = () => {
+    chart.update(mode);
+    mode = 'none';
+  };
   return {
     // For exports (web/export.js): the chart itself and its legend items.
     chart,
     legend,
-    update(next, draw = true) {
+    update(next, now = true) {
       const theme = colors(chart.canvas);
       if (theme !== themed) {
         retheme(chart, theme);
         themed = theme;
+        mode = 'default';
       }
       last = next;
       onData(next);
       fill(chart, next, theme);
-      stale = !draw;
-      if (draw) chart.update('none');
+      stale = !now;
+      if (now) draw();
     },
-    restyle(draw = true) {
-      if (colors(chart.canvas) !== themed) this.update(last, draw);
+    restyle(now = true) {
+      if (colors(chart.canvas) !== themed) this.update(last, now);
     },
     redraw() {
       if (!stale) return;
       stale = false;
-      chart.update('none');
+      draw();
     },
     destroy() {
       chart.destroy();
