@@ -3,7 +3,8 @@ import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from './figures.js';
-import { setupDefaults, refreshColors } from './charts/theme.js';
+import { setupDefaults } from './charts/theme.js';
+import { restyleAll } from './charts/figure.js';
 import { controlFor, wireSliderKeys } from './controls.js';
 import { buildPanels } from './panels.js';
 import { startLong } from './long.js';
@@ -460,8 +461,7 @@ function start() {
   });
   // Chart colours follow the colour scheme: redraw when it changes.
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-    refreshColors();
-    for (const name of Object.keys(charts)) charts[name].restyle(!hidden.has(name));
+    restyleAll(charts, (name) => !hidden.has(name));
   });
   render();
   requestAnimationFrame(() => setTimeout(() => {

@@ -4,7 +4,7 @@
 // stylesheet (style.css, @media print) hides the controls and keeps every canvas inside the
 // page width.
 
-import { refreshColors } from './charts/theme.js';
+import { restyleAll } from './charts/figure.js';
 
 /** getCharts(): name -> chart handle (charts/figure.js), called at print time. */
 export function watchPrint(getCharts) {
@@ -18,8 +18,7 @@ export function watchPrint(getCharts) {
   window.addEventListener('afterprint', fitAll);
   // Paper takes the light palette (style.css): the charts re-read it as print starts and ends.
   window.matchMedia('print').addEventListener('change', () => {
-    refreshColors();
-    for (const handle of Object.values(getCharts())) handle.restyle();
+    restyleAll(getCharts());
     fitAll();
   });
 }

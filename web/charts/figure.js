@@ -5,7 +5,7 @@
 //   export function createXChart(canvas, data) {
 //     return makeChart(canvas, { config, data, fill, legend: LEGEND, onData });
 //   }
-import { colors, retheme } from './theme.js';
+import { colors, refreshColors, retheme } from './theme.js';
 import { chartLib } from './lib.js';
 
 /**
@@ -80,6 +80,15 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
       for (const element of inserted) element.remove();
     },
   };
+}
+
+/**
+ * After the colour scheme changed (the reader's dark mode, print): the theme's colours read
+ * again and every handle restyled, drawn now where draw(name) says so, else at its next redraw().
+ */
+export function restyleAll(handles, draw = () => true) {
+  refreshColors();
+  for (const [name, handle] of Object.entries(handles)) handle.restyle(draw(name));
 }
 
 /**
