@@ -122,7 +122,7 @@ export function followHeight(frame, on = () => true) {
 // script, the whole embed shows at 390 px too: the heading, look-for line and caption wrap to
 // more lines there. Measured by tests/browser/embed.test.mjs at 700 and 390 px.
 const NARROW_EXTRA = 220;
-const CONTROL_ROW = 48; // one slider row (one per line)
+const CONTROL_ROW = 56; // one slider row (one per line): 53 px at 390 px, measured
 const ATTRIBUTION = 36;
 const NO_TITLE = 90; // what the heading and look-for line take at 390 px, at least
 
