@@ -466,6 +466,7 @@ function start() {
   render();
   requestAnimationFrame(() => setTimeout(() => {
     painted = true;
+    document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
     render();
     ensureCharts(true);
     watchVisibility();
