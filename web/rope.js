@@ -25,7 +25,8 @@
 //         { args: [['d', d], ['base', base]] })[0];
 //     }
 // The limits and error codes come from c_src/rope.h through the generated rope_consts.js.
-import { WASM_BYTES } from './rope_wasm.js';
+import { WASM_PACKED } from './rope_wasm.js';
+import { unpackBytes, unpackBytesNative } from './packed.js';
 import * as C from './rope_consts.js';
 
 export const DIM = C.ROPE_DIM;
@@ -47,13 +48,34 @@ const REPORT_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
 // Other names a report setting may be given under (one name per setting in a call).
 const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: 'offset' }));
 
-// Synchronous instantiation from inlined bytes: importing needs no server.
-const wasm = (() => {
+// The core's exports, instantiated synchronously from the inlined bytes (no server, no fetch)
+// at the first call that needs them, or by ready(). Every path into the core starts with core().
+let wasm = null;
+let nativeBytes = null; // the module's bytes when ready() had the browser inflate them
+
+function core() {
+  if (wasm) return wasm;
   const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(WASM_BYTES), imports);
+  const bytes = nativeBytes ?? unpackBytes(WASM_PACKED);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
   instance.exports._initialize?.();
-  return instance.exports;
-})();
+  wasm = instance.exports;
+  nativeBytes = null;
+  return wasm;
+}
+
+/**
+ * Instantiates the core with its bytes inflated by the browser (packed.js, unpackBytesNative)
+ * rather than by fflate at the first call. Optional: the page awaits it before its first render;
+ * Node and the <rope-scope> element simply call the functions.
+ */
+export async function ready() {
+  if (!wasm && !nativeBytes) {
+    const bytes = await unpackBytesNative(WASM_PACKED);
+    if (!wasm) nativeBytes = bytes;
+  }
+  core();
+}
 
 // ---- argument checks: every message names the parameter and the value ----
 
@@ -289,6 +311,7 @@ const blocks = (flat, size, names) =>
  * memory grows); every buffer is freed in finally.
  */
 function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
+  core();
   const pointers = [];
   const alloc = (bytes) => {
     const ptr = wasm.malloc(Math.max(bytes, 8));
@@ -573,7 +596,7 @@ function scalingText(format, config, opts) {
   }
   const o = scalingOptions(opts);
   const args = [['seq_len', o.seq_len], ['train_len', o.train_len], ['gap', o.gap]];
-  const size = wasm.rope_config_size();
+  const size = core().rope_config_size();
   const reader = wasm.malloc(size);
   if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
   // The reader copies what it keeps, so run() frees each value's memory at once.
