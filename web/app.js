@@ -1,5 +1,6 @@
 // Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
 import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
+import { ready as coreReady } from './rope.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
 import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from './figures.js';
@@ -482,4 +483,9 @@ function start() {
 window.ropescope = Object.freeze({
   state, render, drawAll, defaults, urlPending: () => urlTimer !== null, query: () => writeQuery(state),
 });
-start();
+// The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
+// checkpoint right after this script, so the page starts before any frame. Without a core (a
+// browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
+coreReady().then(start, (error) => {
+  showNotice(...linkProblems, `The figures are computed by WebAssembly, which this browser did not run: ${error.message}.`);
+});

@@ -248,6 +248,48 @@ test('page_should_save_a_screenshot', async () => {
 
 // The page's code arrives as two scripts, both preloaded: Chart.js and web/ropescope.js (the
 // modules of web/ bundled by make, wasm inside); no module is fetched import by import.
+// rope.js's ready(): the browser inflates the wasm, and that settles in the microtask checkpoint
+// after the page script, so the first render starts before any task queued by that script runs.
+test('first_render_should_start_in_the_page_scripts_microtasks', async () => {
+  const p = await openPage(env.browser, null);
+  await p.context.addInitScript(() => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, ...rest) => {
+      if (name === 'ropescope:app-start') setTimeout(() => { window.__nextTask = performance.now(); }, 0);
+      return mark(name, ...rest);
+    };
+  });
+  await p.page.goto(env.server.url);
+  await waitReady(p.page);
+  const { render, nextTask } = await p.page.evaluate(() => ({
+    render: performance.getEntriesByName('ropescope:update-start')[0].startTime,
+    nextTask: window.__nextTask,
+  }));
+  assert.ok(render < nextTask, `first render at ${render} ms, the script's next task at ${nextTask} ms`);
+  await p.close();
+});
+
+test('page_should_draw_where_the_browser_has_no_decompression_stream', async () => {
+  const p = await openPage(env.browser, null);
+  await p.context.addInitScript(() => { delete window.DecompressionStream; });
+  await p.page.goto(env.server.url);
+  await waitReady(p.page);
+  assert.equal(await p.page.evaluate(() => typeof window.DecompressionStream), 'undefined');
+  await checkCharts(p.page, DEFAULTS);
+  await p.close();
+});
+
+test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
+  const p = await openPage(env.browser, null);
+  await p.context.addInitScript(() => { delete window.WebAssembly; });
+  await p.page.goto(env.server.url);
+  await p.page.locator('#notice').waitFor({ state: 'visible' });
+  assert.match(await text(p.page, '#notice'), /computed by WebAssembly, which this browser did not run/);
+  assert.equal(await p.page.evaluate(() => performance.getEntriesByName('ropescope:update-start').length), 0,
+    'no render was tried');
+  await p.close();
+});
+
 test('page_should_load_two_preloaded_scripts_and_no_modules', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
