@@ -1,6 +1,7 @@
 // The page as served over http: default load against the reference, captions,
 // URL round trip, embed and single-figure views, hostile query strings,
-// accessible labels, and a screenshot (build/screenshot.png).
+// accessible labels, a screenshot (build/screenshot.png), and how the core is made
+// (the first render before any later task; no DecompressionStream; no WebAssembly).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -246,8 +247,6 @@ test('page_should_save_a_screenshot', async () => {
   await p.close();
 });
 
-// The page's code arrives as two scripts, both preloaded: Chart.js and web/ropescope.js (the
-// modules of web/ bundled by make, wasm inside); no module is fetched import by import.
 // rope.js's ready(): the browser inflates the wasm, and that settles in the microtask checkpoint
 // after the page script, so the first render starts before any task queued by that script runs.
 test('first_render_should_start_in_the_page_scripts_microtasks', async () => {
@@ -290,6 +289,8 @@ test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
   await p.close();
 });
 
+// The page's code arrives as two scripts, both preloaded: Chart.js and web/ropescope.js (the
+// modules of web/ bundled by make, wasm inside); no module is fetched import by import.
 test('page_should_load_two_preloaded_scripts_and_no_modules', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
