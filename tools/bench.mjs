@@ -3,6 +3,7 @@
 // It measures and reports; it never fails on a slow figure.
 //
 //   cold load      'ropescope:first-chart' mark after navigation start, median of 9 fresh loads
+//                  (with where the time went, and the animation frame after that chart)
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
 //                  then 20 single steps timed from input to 'ropescope:settled' (every chart on
 //                  screen drawn: a reader's update draws within a frame budget, the rest next frames),
@@ -52,22 +53,34 @@ async function waitFirstChart(page) {
  * Time from navigation start to the first drawn chart, for `count` fresh contexts, with
  * where it went: the page script started ('ropescope:app-start', after Chart.js, the wasm
  * and every module), the first render started ('ropescope:update'), its numbers came from
- * the core ('ropescope:model-end'); the rest up to the first chart is Chart.js.
+ * the core ('ropescope:model-end'); the rest up to the first chart is Chart.js. Also the
+ * animation frame after the first chart ('bench:next-frame', set by an init script).
  */
 async function coldLoads(browser, url, count) {
   const times = [];
   const phases = [];
   for (let i = 0; i < count; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // The animation frame after the first chart: when it can be on screen. Printed beside the
+    // mark so that no change buys the mark by delaying the picture.
+    await context.addInitScript(() => {
+      const mark = performance.mark.bind(performance);
+      performance.mark = (name, ...rest) => {
+        if (name === 'ropescope:first-chart') requestAnimationFrame(() => mark('bench:next-frame'));
+        return mark(name, ...rest);
+      };
+    });
     const page = await context.newPage();
     await page.goto(url);
     await waitFirstChart(page);
+    await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0, null, { timeout: 30000 });
     const t = await page.evaluate(() => {
       const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
       const update = performance.getEntriesByName('ropescope:update').find((e) => e.entryType === 'measure');
       const nav = performance.getEntriesByType('navigation')[0];
       return {
         first: at('ropescope:first-chart'),
+        frame: at('bench:next-frame'),
         html: nav?.responseEnd ?? NaN,
         app: at('ropescope:app-start'),
         start: update ? update.startTime : NaN,
@@ -81,7 +94,7 @@ async function coldLoads(browser, url, count) {
   const med = (key) => quantile(phases.map((p) => p[key]).filter(Number.isFinite), 0.5);
   console.log(`  medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
     ` first render starts ${fmtMs(med('start'))}, its model computed ${fmtMs(med('model'))},` +
-    ` first chart drawn ${fmtMs(med('first'))}`);
+    ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))}`);
   return times;
 }
 
