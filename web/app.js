@@ -487,5 +487,6 @@ window.ropescope = Object.freeze({
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
 // browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
 coreReady().then(start, (error) => {
+  document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(...linkProblems, `The figures are computed by WebAssembly, which this browser did not run: ${error.message}.`);
 });

@@ -286,6 +286,10 @@ test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
   assert.match(await text(p.page, '#notice'), /computed by WebAssembly, which this browser did not run/);
   assert.equal(await p.page.evaluate(() => performance.getEntriesByName('ropescope:update-start').length), 0,
     'no render was tried');
+  for (const selector of ['main', '#long']) {
+    assert.equal(await p.page.locator(selector).isVisible(), false, `${selector} (controls that could do nothing) is hidden`);
+  }
+  assert.ok(await p.page.locator('h1').isVisible(), 'the page text stays');
   await p.close();
 });
 
