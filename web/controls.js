@@ -1,6 +1,7 @@
 // How a setting's widgets map to its value, from its row in state.js: a slider (linear, or
 // log10 of the value), and the arrow-key step of its box; and the widgets themselves
 // (controlParts). Shared by app.js, long.js, panels.js and the <rope-scope> element.
+import { el } from './dom.js';
 
 // A value from a log slider, kept to 4 significant digits so links stay readable.
 export const roundBase = (value) => Number(value.toPrecision(4));
@@ -49,13 +50,6 @@ export function wireSliderKeys(range, row, control, current, onValue) {
     onValue(Math.min(row.max, Math.max(row.min, control.step(current(), dir))));
   });
 }
-
-const el = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-};
 
 /**
  * A setting's widgets, with the ids the page wires (web/README.md): { label, widget, msg }. The

@@ -17,6 +17,7 @@ import { controlFor, controlParts } from './controls.js';
 import { addExportMenu } from './export.js';
 import { refreshColors, setupDefaults } from './charts/theme.js';
 import { watchPrint } from './print.js';
+import { el } from './dom.js';
 
 useChartLib(Chart);
 
@@ -46,13 +47,6 @@ function explorerBase(attribute) {
   }
   return { ok: false };
 }
-
-const el = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-};
 
 let defaultsSet = false;
 const elements = new Set();

@@ -7,6 +7,7 @@
 import { PARAM, EMBED_CONTROLS, THEMES, writeQuery } from './state.js';
 import { presetValuesDropped } from './long_model.js';
 import { FIGURE, FIGURES } from './figures.js';
+import { el } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -147,36 +148,29 @@ export function snippet(state, { view, controls, title, theme, auto }) {
   return auto ? `${frame}\n${HOST_SCRIPT}` : frame;
 }
 
-function element(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
-
 function checkbox(id, text, checked) {
-  const input = element('input', { type: 'checkbox', id });
+  const input = el('input', { type: 'checkbox', id });
   input.checked = checked;
-  return element('label', { for: id, class: 'opt' }, input, text);
+  return el('label', { for: id, class: 'opt' }, input, text);
 }
 
 let builder = null;
 
 /** Builds the builder's options and preview after #embed-view; getState() reads the page's state. */
 export function setupEmbedBuilder(getState) {
-  const options = element('fieldset', { class: 'embed-options' },
-    element('legend', {}, 'Embed options'),
-    element('div', { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
-      element('span', { class: 'hint' }, 'sliders:'),
+  const options = el('fieldset', { class: 'embed-options' },
+    el('legend', {}, 'Embed options'),
+    el('div', { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
+      el('span', { class: 'hint' }, 'sliders:'),
       ...EMBED_CONTROLS.map((name) => checkbox(`embed-control-${name}`, name, false))),
-    element('div', { class: 'checks' },
+    el('div', { class: 'checks' },
       checkbox('embed-title', 'title', true),
       checkbox('embed-auto', 'auto-height script', true),
-      element('label', { for: 'embed-theme', class: 'opt' }, 'theme ',
-        element('select', { id: 'embed-theme' }, ...THEMES.map((t) => element('option', { value: t }, t))))));
+      el('label', { for: 'embed-theme', class: 'opt' }, 'theme ',
+        el('select', { id: 'embed-theme' }, ...THEMES.map((t) => el('option', { value: t }, t))))));
   $('embed-view').after(options);
-  const preview = element('div', { class: 'embed-preview', id: 'embed-preview' },
-    element('p', { class: 'hint' }, 'Preview (live):'));
+  const preview = el('div', { class: 'embed-preview', id: 'embed-preview' },
+    el('p', { class: 'hint' }, 'Preview (live):'));
   $('copy-embed').closest('.buttons').after(preview);
   for (const input of options.querySelectorAll('input, select')) input.addEventListener('change', () => updateEmbedCode());
   $('embed-view').addEventListener('change', () => updateEmbedCode());
@@ -220,7 +214,7 @@ function showPreview() {
   const opts = builderOptions();
   const src = pageAddress() + writeQuery({ ...presetValuesDropped(builder.getState()), ...opts, embed: true });
   if (!builder.frame) {
-    builder.frame = element('iframe', { title: 'embed preview', loading: 'lazy' });
+    builder.frame = el('iframe', { title: 'embed preview', loading: 'lazy' });
     builder.preview.append(builder.frame);
     followHeight(builder.frame, () => builderOptions().auto);
   }

@@ -47,6 +47,7 @@ import { memo } from './model.js';
 import * as rope from './rope.js';
 import * as teach from './teach.js';
 import * as words from './teach_captions.js';
+import { el } from './dom.js';
 
 // The long-context rows draw from their own model (long_model.js: longModel(state), cached by
 // the long settings), null until the part has started; their caption and label take that model
@@ -259,12 +260,6 @@ export const VIEWS = Object.freeze(['all', ...FIGURES.map((row) => row.name)]);
 
 /** The <figure> section of a row, built with DOM calls (no HTML strings). */
 export function figureElement(row) {
-  const el = (tag, props = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-    node.append(...children);
-    return node;
-  };
   const { name } = row;
   return el('figure', { class: 'fig', id: `fig-${name}`, 'data-view': name, 'aria-labelledby': `title-${name}` },
     el('div', { class: 'fig-head' },

@@ -6,6 +6,7 @@
 import { PARAM } from './state.js';
 import { METHOD_PARAMS } from './methods.js';
 import { controlParts } from './controls.js';
+import { el } from './dom.js';
 
 // Per setting: label (default: its name), hint, and preset buttons [group name, [[value, text]]]
 // (each button carries data-NAME="value"); menu: the options are the row's values.
@@ -37,13 +38,6 @@ const SETTINGS = Object.freeze(Object.assign(Object.create(null), {
   mscale: { hint: '0: not given' },
   'mscale-all-dim': { label: 'mscale_all_dim', hint: '0: not given' },
 }));
-
-const el = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-};
 
 function parts(name) {
   const row = PARAM[name];

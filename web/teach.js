@@ -3,13 +3,7 @@
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 import { formulaBlock } from './mathml.js';
 import { controlParts } from './controls.js';
-
-const el = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-};
+import { el } from './dom.js';
 
 /** A setting's widgets, with the ids app.js wires: #NAME (slider, optional), #NAME-num, #NAME-msg. */
 function control(name, label, hint, { slider = false } = {}) {
