@@ -125,11 +125,11 @@ build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 web/rope_wasm.js: build/rope.wasm tools/pack.mjs
 	$(NODE) tools/pack.mjs wasm $< $@
 
-# fflate's synchronous inflate (MIT) as a plain ES module, for web/packed.js.
-web/vendor/inflate.js: node_modules/chart.js/dist/chart.umd.js package-lock.json
+# fflate's synchronous inflate (MIT) as a plain ES module, for web/packed.js; its set-up runs
+# at the first call (the page rarely calls it before the first chart).
+web/vendor/inflate.js: tools/vendor_inflate.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor
-	echo "export { inflateSync } from 'fflate';" | npx --no-install esbuild --bundle --format=esm --minify \
-	  --banner:js="/*! fflate inflateSync, MIT licence (c) Arjun Barrett */" --log-level=warning --outfile=$@
+	$(NODE) tools/vendor_inflate.mjs $@
 
 # TeX rendered to MathML at build time (temml), so the page loads no math library
 # or font. The chart.js prerequisite is where npm ci installs node_modules.

@@ -4,8 +4,9 @@
 // needs no server, no fetch and no await; warm, it takes well under a millisecond, but its
 // first run is cold code (10-17 ms for the wasm on make bench's machine), so the page has the
 // browser inflate the wasm instead (unpackBytesNative, through rope.js's ready()). make writes
-// vendor/inflate.js from the npm package (tools/pack.mjs's rule), so the modules also load one
-// by one, unbundled.
+// vendor/inflate.js from the npm package (tools/vendor_inflate.mjs), so the modules also load one
+// by one, unbundled; fflate's set-up runs at its first call, so a page that never calls it
+// never pays for it.
 import { inflateSync } from './vendor/inflate.js';
 
 /** The bytes that tools/pack.mjs deflated into `base64`. */
