@@ -3,7 +3,10 @@
 // It measures and reports; it never fails on a slow figure.
 //
 //   cold load      'ropescope:first-chart' mark after navigation start, median of 9 fresh loads
-//                  (with where the time went, and the animation frame after that chart)
+//                  (with where the time went, and the animation frame after that chart), taking
+//                  turns with loads of the floor (tools/bench_floor/: figure 1's chart alone on an
+//                  empty page), so that the page's own share of the time is printed apart from
+//                  what this machine takes to draw that chart at all
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
 //                  then 20 single steps timed from input to 'ropescope:settled' (every chart on
 //                  screen drawn: a reader's update draws within a frame budget, the rest next frames),
@@ -12,8 +15,8 @@
 //                  #target-gap sweep with the long-context figures on screen (defaults, blog d 512)
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
 //   wasm size      build/rope.wasm
-import { existsSync, statSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -49,53 +52,85 @@ async function waitFirstChart(page) {
     null, { timeout: 30000 });
 }
 
+/** One cold load of url in a fresh context: the marks below, in ms after navigation start. */
+async function coldLoad(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The animation frame after the first chart: when it can be on screen. Printed beside the
+  // mark so that no change buys the mark by delaying the picture.
+  await context.addInitScript(() => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, ...rest) => {
+      if (name === 'ropescope:first-chart') requestAnimationFrame(() => mark('bench:next-frame'));
+      return mark(name, ...rest);
+    };
+  });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitFirstChart(page);
+  await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0, null, { timeout: 30000 });
+  const t = await page.evaluate(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    const update = performance.getEntriesByName('ropescope:update').find((e) => e.entryType === 'measure');
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {
+      first: at('ropescope:first-chart'),
+      frame: at('bench:next-frame'),
+      html: nav?.responseEnd ?? NaN,
+      app: at('ropescope:app-start'),
+      start: update ? update.startTime : NaN,
+      model: at('ropescope:model-end'),
+    };
+  });
+  await context.close();
+  return t;
+}
+
 /**
- * Time from navigation start to the first drawn chart, for `count` fresh contexts, with
+ * Time from navigation start to the first drawn chart, for `count` fresh contexts per url,
+ * the urls taking turns (a machine that slows down mid-run slows them alike). For the page,
  * where it went: the page script started ('ropescope:app-start', after Chart.js, the wasm
  * and every module), the first render started ('ropescope:update'), its numbers came from
  * the core ('ropescope:model-end'); the rest up to the first chart is Chart.js. Also the
  * animation frame after the first chart ('bench:next-frame', set by an init script).
+ * Returns one list of loads per url.
  */
-async function coldLoads(browser, url, count) {
-  const times = [];
-  const phases = [];
+async function coldLoads(browser, urls, count) {
+  const loads = urls.map(() => []);
   for (let i = 0; i < count; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    // The animation frame after the first chart: when it can be on screen. Printed beside the
-    // mark so that no change buys the mark by delaying the picture.
-    await context.addInitScript(() => {
-      const mark = performance.mark.bind(performance);
-      performance.mark = (name, ...rest) => {
-        if (name === 'ropescope:first-chart') requestAnimationFrame(() => mark('bench:next-frame'));
-        return mark(name, ...rest);
-      };
-    });
-    const page = await context.newPage();
-    await page.goto(url);
-    await waitFirstChart(page);
-    await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0, null, { timeout: 30000 });
-    const t = await page.evaluate(() => {
-      const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-      const update = performance.getEntriesByName('ropescope:update').find((e) => e.entryType === 'measure');
-      const nav = performance.getEntriesByType('navigation')[0];
-      return {
-        first: at('ropescope:first-chart'),
-        frame: at('bench:next-frame'),
-        html: nav?.responseEnd ?? NaN,
-        app: at('ropescope:app-start'),
-        start: update ? update.startTime : NaN,
-        model: at('ropescope:model-end'),
-      };
-    });
-    times.push(t.first);
-    phases.push(t);
-    await context.close();
+    for (const [u, url] of urls.entries()) loads[u].push(await coldLoad(browser, url));
   }
-  const med = (key) => quantile(phases.map((p) => p[key]).filter(Number.isFinite), 0.5);
-  console.log(`  medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
+  return loads;
+}
+
+function printPhases(label, loads) {
+  const med = (key) => quantile(loads.map((p) => p[key]).filter(Number.isFinite), 0.5);
+  console.log(`  ${label} medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
     ` first render starts ${fmtMs(med('start'))}, its model computed ${fmtMs(med('model'))},` +
     ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))}`);
-  return times;
+}
+
+/**
+ * The floor (tools/bench_floor/): the page's Chart.js drawing one chart of figure 1's size and
+ * point counts, read from the page, on an empty page served the same way. What any page with
+ * that chart pays on this machine; the first chart's goal is only as reachable as this allows.
+ * Returns { dir, query }: a folder to serve and the query that sizes the chart.
+ */
+async function floorPage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitFirstChart(page);
+  const shape = await page.evaluate(() => {
+    const canvas = document.getElementById('chart-flatness');
+    const chart = window.Chart.getChart(canvas);
+    return { w: canvas.clientWidth, h: canvas.clientHeight, sets: chart.data.datasets.map((d) => d.data.length) };
+  });
+  await context.close();
+  const dir = mkdtempSync(join(tmpdir(), 'ropescope-floor-'));
+  mkdirSync(join(dir, 'vendor'));
+  for (const file of ['index.html', 'floor.js']) copyFileSync(join(ROOT, 'tools/bench_floor', file), join(dir, file));
+  copyFileSync(join(WEB, 'vendor/chart.js'), join(dir, 'vendor/chart.js'));
+  return { dir, shape, query: `?w=${shape.w}&h=${shape.h}&sets=${shape.sets.join(',')}` };
 }
 
 /**
@@ -204,13 +239,31 @@ async function main() {
     // Timings depend on what else the machine is doing: print its load next to them.
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-    const loads = await coldLoads(browser, server.url, LOADS);
-    const firstChart = quantile(loads, 0.5);
-    console.log(`cold loads to 'ropescope:first-chart': ${loads.map((t) => t.toFixed(0)).join(', ')} ms`);
+    const floor = await floorPage(browser, server.url);
+    const floorServer = await startServer(floor.dir);
+    let loads;
+    let floorLoads;
+    try {
+      [loads, floorLoads] = await coldLoads(browser, [server.url, floorServer.url + floor.query], LOADS);
+    } finally {
+      await floorServer.stop();
+      rmSync(floor.dir, { recursive: true, force: true });
+    }
+    const firsts = (list) => list.map((t) => t.first);
+    const firstChart = quantile(firsts(loads), 0.5);
+    const floorFirst = quantile(firsts(floorLoads), 0.5);
+    printPhases('page', loads);
+    console.log(`cold loads to 'ropescope:first-chart': ${firsts(loads).map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`floor, taking turns with those loads (tools/bench_floor: Chart.js and one ${floor.shape.w}x${floor.shape.h}` +
+      ` chart of ${floor.shape.sets.join('+')} points on an empty page): ${firsts(floorLoads).map((t) => t.toFixed(0)).join(', ')} ms`);
     rows.push(row(`first chart (median of ${LOADS} cold loads)`, fmtMs(firstChart), '<= 200 ms', firstChart <= 200));
+    rows.push(row('  floor: figure 1\'s chart alone on an empty page', fmtMs(floorFirst), '', null));
+    rows.push(row('  the page\'s own share (first chart minus floor)', fmtMs(firstChart - floorFirst), '', null));
     const single = join(ROOT, 'dist/ropescope.html');
     if (existsSync(single)) {
-      const distLoads = await coldLoads(browser, pathToFileURL(single).href, LOADS);
+      const [distRuns] = await coldLoads(browser, [pathToFileURL(single).href], LOADS);
+      printPhases('dist/ropescope.html', distRuns);
+      const distLoads = firsts(distRuns);
       const distFirst = quantile(distLoads, 0.5);
       console.log(`cold loads of dist/ropescope.html (file://): ${distLoads.map((t) => t.toFixed(0)).join(', ')} ms`);
       rows.push(row(`first chart, dist/ropescope.html (median of ${LOADS})`, fmtMs(distFirst), '<= 200 ms',
