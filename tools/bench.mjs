@@ -113,7 +113,8 @@ function printPhases(label, loads) {
  * The floor (tools/bench_floor/): the page's Chart.js drawing one chart of figure 1's size and
  * point counts, read from the page, on an empty page served the same way. What any page with
  * that chart pays on this machine; the first chart's goal is only as reachable as this allows.
- * Returns { dir, query }: a folder to serve and the query that sizes the chart.
+ * Returns { dir, shape, query }: a folder to serve, the chart's size and point counts, and the
+ * query that gives them to the floor page.
  */
 async function floorPage(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -51,17 +51,17 @@ const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: '
 // The core's exports, instantiated synchronously from the inlined bytes (no server, no fetch)
 // at the first call that needs them, or by ready(). Every path into the core starts with core().
 let wasm = null;
-let nativeBytes = null; // the module's bytes when ready() had the browser inflate them
 
-function core() {
-  if (wasm) return wasm;
+function instantiate(bytes) {
   const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const bytes = nativeBytes ?? unpackBytes(WASM_PACKED);
   const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
   instance.exports._initialize?.();
   wasm = instance.exports;
-  nativeBytes = null;
   return wasm;
+}
+
+function core() {
+  return wasm ?? instantiate(unpackBytes(WASM_PACKED));
 }
 
 /**
@@ -70,11 +70,9 @@ function core() {
  * Node and the <rope-scope> element simply call the functions.
  */
 export async function ready() {
-  if (!wasm && !nativeBytes) {
-    const bytes = await unpackBytesNative(WASM_PACKED);
-    if (!wasm) nativeBytes = bytes;
-  }
-  core();
+  if (wasm) return;
+  const bytes = await unpackBytesNative(WASM_PACKED);
+  if (!wasm) instantiate(bytes); // a call may have made the core while the bytes were inflated
 }
 
 // ---- argument checks: every message names the parameter and the value ----
