@@ -4,11 +4,11 @@
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
-import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inlinePage } from './inline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -17,47 +17,8 @@ const folder = join(out, 'ropescope');
 const BUDGET = 350 * 1024;
 const EMBED_BUDGET = 350 * 1024;
 
-const TAGS = {
-  css: '<link rel="stylesheet" href="style.min.css">',
-  chart: '<script src="vendor/chart.js"></script>',
-  app: '<script src="ropescope.js"></script>',
-  // Preloads name files the single file has inline: it drops them.
-  preloads: ['  <link rel="preload" href="vendor/chart.js" as="script">\n',
-    '  <link rel="preload" href="ropescope.js" as="script">\n'],
-};
-
-// Replace one tag that must occur exactly once; a function replacement keeps `$&` and
-// friends in the inserted text literal.
-function swap(html, tag, replacement) {
-  const count = html.split(tag).length - 1;
-  if (count !== 1) throw new Error(`web/index.html: expected 1 of ${tag}, found ${count}`);
-  return html.replace(tag, () => replacement);
-}
-
-// Inline JS must not close its own <script> element or open an HTML comment state.
-const scriptText = (js) => js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
-const styleText = (css) => css.replace(/<\/(style)/gi, '<\\/$1');
-
-// CSP source for an inline element's exact text.
-const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/;
-
-/** The page's policy with some directives replaced: { 'script-src': "..." }. */
-function withDirectives(policy, replace) {
-  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
-  const names = directives.map((d) => d.split(/\s+/)[0]);
-  for (const name of Object.keys(replace)) {
-    if (!names.includes(name)) throw new Error(`web/index.html: the policy has no ${name}`);
-  }
-  return directives.map((d, i) => (Object.hasOwn(replace, names[i]) ? `${names[i]} ${replace[names[i]]}` : d))
-    .join('; ');
-}
-
-function setPolicy(html, policy) {
-  if (!CSP_META.test(html)) throw new Error('web/index.html: no Content-Security-Policy <meta>');
-  return html.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
-}
+// What the single file holds inline, in page order; anything else would be a fetch from file://.
+const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 
 // The custom element: Chart.js from npm (only the parts registered in tools/chart_parts.mjs, so
 // esbuild drops the rest), the page's modules, style.css as a string.
@@ -97,16 +58,11 @@ async function main() {
 
   // The single file: everything inline, each inline script and the style allowed by its
   // hash (no 'unsafe-inline'); the rest of the policy is the page's.
-  const [chartJs, appJs, styleCss] = [scriptText(chart), scriptText(script), styleText(css)];
-  const policy = CSP_META.exec(html)[1];
-  let single = setPolicy(html, withDirectives(policy, {
-    'script-src': `${sha256(chartJs)} ${sha256(appJs)} 'wasm-unsafe-eval'`,
-    'style-src': sha256(styleCss),
-  }));
-  for (const preload of TAGS.preloads) single = swap(single, preload, '');
-  single = swap(single, TAGS.css, `<style>${styleCss}</style>`);
-  single = swap(single, TAGS.chart, `<script>${chartJs}</script>`);
-  single = swap(single, TAGS.app, `<script>${appJs}</script>`);
+  const files = { 'style.min.css': css, 'vendor/chart.js': chart, 'ropescope.js': script };
+  const { html: single, inlined } = inlinePage(html, (path) => files[path] ?? '');
+  if (inlined.join() !== INLINE.join()) {
+    throw new Error(`web/index.html: expected ${INLINE.join(', ')} inline, found ${inlined.join(', ') || 'none'}`);
+  }
   written.push([join(out, 'ropescope.html'), single]);
   const elementJs = `/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */\n${element}`;
   written.push([join(out, 'ropescope-embed.js'), elementJs]);

@@ -1,0 +1,76 @@
+// A page with its own stylesheets and scripts written into it: the single file (tools/dist.mjs)
+// and the page tools/serve.mjs sends (one response instead of four, so nothing waits for a
+// second round of requests on a cold load). Each inline element is allowed by its hash in the
+// page's Content-Security-Policy: no 'unsafe-inline'.
+import { createHash } from 'node:crypto';
+
+export const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/;
+
+// A local file named by a page: a relative path, no scheme, no leading slash.
+const LOCAL = String.raw`(?![a-z][a-z0-9+.-]*:|/)[^"]+`;
+const STYLESHEET = new RegExp(`<link rel="stylesheet" href="(${LOCAL})">`, 'g');
+const SCRIPT = new RegExp(`<script src="(${LOCAL})"></script>`, 'g');
+const PRELOAD = new RegExp(`[ \\t]*<link rel="preload" href="(${LOCAL})" as="script">\\n?`, 'g');
+
+/** CSP source for an inline element's exact text. */
+export const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+// Inline JS must not close its own <script> element or open an HTML comment state.
+const scriptText = (js) => js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+const styleText = (css) => css.replace(/<\/(style)/gi, '<\\/$1');
+
+/** The policy with some directives replaced: { 'script-src': "..." }. */
+export function withDirectives(policy, replace) {
+  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
+  const names = directives.map((d) => d.split(/\s+/)[0]);
+  for (const name of Object.keys(replace)) {
+    if (!names.includes(name)) throw new Error(`the policy has no ${name}`);
+  }
+  return directives.map((d, i) => (Object.hasOwn(replace, names[i]) ? `${names[i]} ${replace[names[i]]}` : d))
+    .join('; ');
+}
+
+// A directive's sources with the hashes of the inline elements first; 'self' dropped unless kept.
+function hashed(policy, name, hashes, keepSelf) {
+  const directive = policy.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name);
+  if (!directive) throw new Error(`the policy has no ${name}`);
+  return [...hashes, ...directive.slice(1).filter((s) => keepSelf || s !== "'self'")].join(' ');
+}
+
+/**
+ * html with every local stylesheet <link> and <script src> replaced by the file's text (read(path)
+ * gives it) and the script preloads of those files dropped. The policy is the page's <meta>
+ * (else `policy`) with script-src and style-src listing the inline elements' hashes, in place of
+ * 'self' unless keepSelf (a served page keeps it: the folder's own files are still the page's,
+ * and the tests import its modules); a page with a <meta> gets the new policy there too.
+ * Returns { html, policy, inlined: the paths written in, in page order }.
+ */
+export function inlinePage(html, read, { policy = null, keepSelf = false } = {}) {
+  const inlined = [];
+  const scripts = [];
+  const styles = [];
+  // Preloads first (they stand in <head>, before any inlined text could hold such a tag).
+  const local = new Set([...html.matchAll(SCRIPT)].map((m) => m[1]));
+  let page = html.replace(PRELOAD, (tag, path) => (local.has(path) ? '' : tag));
+  page = page.replace(STYLESHEET, (_, path) => {
+    const css = styleText(read(path));
+    inlined.push(path);
+    styles.push(sha256(css));
+    return `<style>${css}</style>`;
+  });
+  page = page.replace(SCRIPT, (_, path) => {
+    const js = scriptText(read(path));
+    inlined.push(path);
+    scripts.push(sha256(js));
+    return `<script>${js}</script>`;
+  });
+  const meta = CSP_META.exec(page);
+  let base = meta ? meta[1] : policy;
+  if (!base) throw new Error('no Content-Security-Policy for the inlined page');
+  const replace = {};
+  if (scripts.length) replace['script-src'] = hashed(base, 'script-src', scripts, keepSelf);
+  if (styles.length) replace['style-src'] = hashed(base, 'style-src', styles, keepSelf);
+  base = withDirectives(base, replace);
+  if (meta) page = page.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${base}">`);
+  return { html: page, policy: base, inlined };
+}
