@@ -33,11 +33,12 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
 
 /**
  * tools/serve.mjs in its own process (as `make serve` runs it) on a free port, serving dir with
- * the page's CSP headers; stop() ends that process. Its own process keeps the serving off the
- * event loop that drives the browser (timings in make bench stay those of a real server).
+ * the page's CSP headers, its HTML pages inlined (asFiles: every file as it is, as a static
+ * host serves dist/ropescope/); stop() ends that process. Its own process keeps the serving off
+ * the event loop that drives the browser (timings in make bench stay those of a real server).
  */
-export async function startServer(dir = WEB) {
-  const child = spawn(process.execPath, [join(ROOT, 'tools/serve.mjs'), dir, '0'], {
+export async function startServer(dir = WEB, { asFiles = false } = {}) {
+  const child = spawn(process.execPath, [join(ROOT, 'tools/serve.mjs'), dir, '0', ...(asFiles ? ['--as-files'] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

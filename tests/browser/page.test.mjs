@@ -4,12 +4,12 @@
 // (the first render before any later task; no DecompressionStream; no WebAssembly).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
   chartData, openPage, stateFromUrl, text, typeEach, typeInto, waitReady, pageUrl,
- useServerAndBrowser,
+  startServer, useServerAndBrowser, WEB,
 } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -293,10 +293,30 @@ test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
   await p.close();
 });
 
-// The page's code arrives as two scripts, both preloaded: Chart.js and web/ropescope.js (the
-// modules of web/ bundled by make, wasm inside); no module is fetched import by import.
-test('page_should_load_two_preloaded_scripts_and_no_modules', async () => {
+// Served (tools/serve.mjs), the page is one response: its stylesheet and its two scripts inline,
+// the text of dist/ropescope.html, nothing else fetched.
+test('served_page_should_be_one_response_with_its_code_inline', async () => {
   const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  const responses = [];
+  page.on('response', (res) => responses.push(new URL(res.url()).pathname));
+  const served = await (await page.reload()).text();
+  await waitReady(page);
+  assert.deepEqual(responses, ['/'], 'one response');
+  const policyFree = (html) => html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/, '');
+  assert.equal(policyFree(served), policyFree(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8')),
+    'the single file, byte for byte but its policy (security.test.mjs checks that)');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script[src], link[rel="stylesheet"]').length), 0);
+  await p.close();
+});
+
+// As files (a static host serving web/ or dist/ropescope/), the page's code arrives as two
+// scripts, both preloaded: Chart.js and web/ropescope.js (the modules of web/ bundled by make,
+// wasm inside); no module is fetched import by import.
+test('page_as_files_should_load_two_preloaded_scripts_and_no_modules', async (t) => {
+  const files = await startServer(WEB, { asFiles: true });
+  t.after(() => files.stop());
+  const p = await openPage(env.browser, files.url);
   const { page } = p;
   await waitReady(page);
   const { loaded, preloaded } = await page.evaluate(() => ({

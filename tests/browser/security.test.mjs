@@ -1,6 +1,6 @@
 // The page's Content-Security-Policy: the same policy in web/index.html's <meta>, in the
-// server's header (tools/serve.mjs, with nosniff) and, with hashes for its inline scripts,
-// in dist/ropescope.html; no 'unsafe-inline' for scripts; and the harness's clean check
+// server's header for every file (tools/serve.mjs, with nosniff) and, with hashes for its inline
+// scripts, in dist/ropescope.html and in the page the server sends (header and <meta> alike); no 'unsafe-inline' for scripts; and the harness's clean check
 // really sees a violation (every other browser test asserts there is none).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,10 +35,25 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
   assert.ok(source.indexOf(META.exec(source)[0]) < source.indexOf('<script'), 'the <meta> comes before any script');
   assert.ok(!/\sstyle="/.test(source), 'web/index.html has no style attributes');
 
-  for (const path of ['', 'index.html', 'app.js', 'rope.js', 'style.css', 'no-such-file']) {
+  for (const path of ['app.js', 'rope.js', 'style.css', 'no-such-file']) {
     const res = await fetch(env.server.url + path);
     await res.arrayBuffer();
     assert.equal(res.headers.get('content-security-policy'), policy, `/${path}: the CSP header is the <meta>'s`);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `/${path}: nosniff`);
+  }
+  // The page itself comes inlined: its header and its <meta> are the single file's policy
+  // with 'self' kept (the folder's own files are the page's too).
+  const withSelf = (name, sources) => (name === 'script-src' || name === 'style-src'
+    ? [...sources.filter((s) => s.startsWith("'sha256-")), "'self'", ...sources.filter((s) => !s.startsWith("'sha256-"))]
+    : sources);
+  const singleDirectives = directives(META.exec(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8'))[1]);
+  const expected = Object.entries(singleDirectives).map(([name, sources]) => [name, ...withSelf(name, sources)].join(' ')).join('; ');
+  for (const path of ['', 'index.html']) {
+    const res = await fetch(env.server.url + path);
+    const served = META.exec(await res.text())?.[1];
+    assert.equal(served, expected, `/${path}: the <meta> lists the inline elements' hashes, then 'self'`);
+    checkPolicy(served, `/${path}`);
+    assert.equal(res.headers.get('content-security-policy'), served, `/${path}: the CSP header is its <meta>'s`);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `/${path}: nosniff`);
   }
   const folder = readFileSync(join(ROOT, 'dist/ropescope/index.html'), 'utf8');
