@@ -6,7 +6,10 @@
 //                  (with where the time went, and the animation frame after that chart), taking
 //                  turns with loads of the floor (tools/bench_floor/: figure 1's chart alone on an
 //                  empty page), so that the page's own share of the time is printed apart from
-//                  what this machine takes to draw that chart at all
+//                  what this machine takes to draw that chart at all; and with loads of the
+//                  page as files (serve.mjs --as-files: as a static host serves dist/ropescope/),
+//                  beside the page as served (one response, its code inline); first contentful
+//                  paint is printed for each
 //   slider sweep   'ropescope:update' measure durations over a 50-step #gap sweep, p50/p95,
 //                  then 20 single steps timed from input to 'ropescope:settled' (every chart on
 //                  screen drawn: a reader's update draws within a frame budget, the rest next frames),
@@ -67,7 +70,8 @@ async function coldLoad(browser, url) {
   const page = await context.newPage();
   await page.goto(url);
   await waitFirstChart(page);
-  await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0, null, { timeout: 30000 });
+  await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0
+    && performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30000 });
   const t = await page.evaluate(() => {
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
     const update = performance.getEntriesByName('ropescope:update').find((e) => e.entryType === 'measure');
@@ -75,6 +79,7 @@ async function coldLoad(browser, url) {
     return {
       first: at('ropescope:first-chart'),
       frame: at('bench:next-frame'),
+      fcp: at('first-contentful-paint'),
       html: nav?.responseEnd ?? NaN,
       app: at('ropescope:app-start'),
       start: update ? update.startTime : NaN,
@@ -106,7 +111,8 @@ function printPhases(label, loads) {
   const med = (key) => quantile(loads.map((p) => p[key]).filter(Number.isFinite), 0.5);
   console.log(`  ${label} medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
     ` first render starts ${fmtMs(med('start'))}, its model computed ${fmtMs(med('model'))},` +
-    ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))}`);
+    ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))},` +
+    ` first contentful paint ${fmtMs(med('fcp'))}`);
 }
 
 /**
@@ -242,12 +248,17 @@ async function main() {
 
     const floor = await floorPage(browser, server.url);
     const floorServer = await startServer(floor.dir);
+    // The same page as a static host sends web/ or dist/ropescope/: four files, not one inlined page.
+    const filesServer = await startServer(WEB, { asFiles: true });
     let loads;
     let floorLoads;
+    let fileLoads;
     try {
-      [loads, floorLoads] = await coldLoads(browser, [server.url, floorServer.url + floor.query], LOADS);
+      [loads, floorLoads, fileLoads] = await coldLoads(browser,
+        [server.url, floorServer.url + floor.query, filesServer.url], LOADS);
     } finally {
       await floorServer.stop();
+      await filesServer.stop();
       rmSync(floor.dir, { recursive: true, force: true });
     }
     const firsts = (list) => list.map((t) => t.first);
@@ -260,6 +271,10 @@ async function main() {
     rows.push(row(`first chart (median of ${LOADS} cold loads)`, fmtMs(firstChart), '<= 200 ms', firstChart <= 200));
     rows.push(row('  floor: figure 1\'s chart alone on an empty page', fmtMs(floorFirst), '', null));
     rows.push(row('  the page\'s own share (first chart minus floor)', fmtMs(firstChart - floorFirst), '', null));
+    printPhases('page as files', fileLoads);
+    console.log(`cold loads of the page as files (serve.mjs --as-files, as a static host): ` +
+      `${firsts(fileLoads).map((t) => t.toFixed(0)).join(', ')} ms`);
+    rows.push(row('  the page as files (a static host serving dist/ropescope/)', fmtMs(quantile(firsts(fileLoads), 0.5)), '', null));
     const single = join(ROOT, 'dist/ropescope.html');
     if (existsSync(single)) {
       const [distRuns] = await coldLoads(browser, [pathToFileURL(single).href], LOADS);
