@@ -12,29 +12,23 @@ const STYLESHEET = new RegExp(`<link rel="stylesheet" href="(${LOCAL})">`, 'g');
 const SCRIPT = new RegExp(`<script src="(${LOCAL})"></script>`, 'g');
 const PRELOAD = new RegExp(`[ \\t]*<link rel="preload" href="(${LOCAL})" as="script">\\n?`, 'g');
 
-/** CSP source for an inline element's exact text. */
-export const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+// CSP source for an inline element's exact text.
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 // Inline JS must not close its own <script> element or open an HTML comment state.
 const scriptText = (js) => js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 const styleText = (css) => css.replace(/<\/(style)/gi, '<\\/$1');
 
-/** The policy with some directives replaced: { 'script-src': "..." }. */
-export function withDirectives(policy, replace) {
-  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
-  const names = directives.map((d) => d.split(/\s+/)[0]);
-  for (const name of Object.keys(replace)) {
-    if (!names.includes(name)) throw new Error(`the policy has no ${name}`);
+// The policy with each directive named in `hashes` listing those hashes first, its 'self' dropped
+// unless kept; the other directives as they were.
+function withHashes(policy, hashes, keepSelf) {
+  const directives = policy.split(';').map((d) => d.trim().split(/\s+/)).filter(([name]) => name);
+  for (const name of Object.keys(hashes)) {
+    if (!directives.some(([n]) => n === name)) throw new Error(`the policy has no ${name}`);
   }
-  return directives.map((d, i) => (Object.hasOwn(replace, names[i]) ? `${names[i]} ${replace[names[i]]}` : d))
-    .join('; ');
-}
-
-// A directive's sources with the hashes of the inline elements first; 'self' dropped unless kept.
-function hashed(policy, name, hashes, keepSelf) {
-  const directive = policy.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name);
-  if (!directive) throw new Error(`the policy has no ${name}`);
-  return [...hashes, ...directive.slice(1).filter((s) => keepSelf || s !== "'self'")].join(' ');
+  return directives.map(([name, ...sources]) => (Object.hasOwn(hashes, name)
+    ? [name, ...hashes[name], ...sources.filter((s) => keepSelf || s !== "'self'")]
+    : [name, ...sources]).join(' ')).join('; ');
 }
 
 /**
@@ -67,10 +61,10 @@ export function inlinePage(html, read, { policy = null, keepSelf = false } = {})
   const meta = CSP_META.exec(page);
   let base = meta ? meta[1] : policy;
   if (!base) throw new Error('no Content-Security-Policy for the inlined page');
-  const replace = {};
-  if (scripts.length) replace['script-src'] = hashed(base, 'script-src', scripts, keepSelf);
-  if (styles.length) replace['style-src'] = hashed(base, 'style-src', styles, keepSelf);
-  base = withDirectives(base, replace);
+  const hashes = {};
+  if (scripts.length) hashes['script-src'] = scripts;
+  if (styles.length) hashes['style-src'] = styles;
+  base = withHashes(base, hashes, keepSelf);
   if (meta) page = page.replace(CSP_META, () => `<meta http-equiv="Content-Security-Policy" content="${base}">`);
   return { html: page, policy: base, inlined };
 }

@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inlinePage } from './inline.mjs';
+import { CSP_META, inlinePage } from './inline.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,10 +34,13 @@ const TYPES = {
 /** The policy in the Content-Security-Policy <meta> of an HTML file. */
 export function metaPolicy(htmlPath = join(ROOT, 'web/index.html')) {
   const html = readFileSync(htmlPath, 'utf8');
-  const match = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+  const match = CSP_META.exec(html);
   if (!match) throw new Error(`${htmlPath}: no Content-Security-Policy <meta>`);
   return match[1];
 }
+
+// Whether `file` (resolved) lies inside the folder `base`.
+const inside = (base, file) => file === base || file.startsWith(base + sep);
 
 // The page at `file` with the files it names inlined, read afresh on every request (an edit or
 // a rebuild shows on the next load); a named file outside `base` or missing is an error.
@@ -45,7 +48,7 @@ function inlinedPage(base, file, policy) {
   const html = readFileSync(file, 'utf8');
   return inlinePage(html, (name) => {
     const target = resolve(dirname(file), name);
-    if (!target.startsWith(base + sep)) throw new Error(`${name} is outside the served folder`);
+    if (!inside(base, target)) throw new Error(`${name} is outside the served folder`);
     return readFileSync(target, 'utf8');
   }, { policy, keepSelf: true });
 }
@@ -77,7 +80,7 @@ export function serve(dir = join(ROOT, 'web'), port = 0, { asFiles = false } = {
     }
     if (path.endsWith('/')) path += 'index.html';
     const file = resolve(base, `.${path}`);
-    if (file !== base && !file.startsWith(base + sep)) return fail(404, 'not found');
+    if (!inside(base, file)) return fail(404, 'not found');
     let stat;
     try {
       stat = statSync(file);
