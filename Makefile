@@ -12,17 +12,19 @@ CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC = c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
-CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c
-CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
-CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/writer.h
-# Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
-SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
-              c_src/scaling_write.c
-SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
-# The explainer figures' functions (docs/EXPLAIN.md).
-CORE_SRC += c_src/explain.c c_src/explain_scan.c
-CORE_HDR += c_src/explain.h
+# The C tree, one folder a room: core/ (the contract, checks, batch loops, math, number
+# grammar), explain/ (the explainer figures, docs/EXPLAIN.md), report/ (the report and the
+# text writer), scaling/ (long context: methods, the config reader, its outputs,
+# docs/SCALING.md), cli/ (the commands).
+CORE_SRC = $(addprefix c_src/core/,rope.c check.c batch.c rope_math.c parse.c) \
+           $(addprefix c_src/report/,report.c writer.c) $(addprefix c_src/explain/,explain.c scan.c)
+CORE_HDR = $(addprefix c_src/core/,rope.h rope_internal.h rope_math.h) \
+           $(addprefix c_src/report/,report.h writer.h) c_src/explain/explain.h
+CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c)
+CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h)
+SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c write.c)
+SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h)
+INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -61,63 +63,55 @@ build:
 	mkdir -p build
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
 build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
 # The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
 build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  -DROPE_CLI_NO_MAIN $(INC) -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
 # The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
 # It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
 build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
+	  -DROPE_CLI_NO_MAIN $(INC) -o $@ tests/fuzz_config.c $(filter-out c_src/cli/scaling.c,$(CLI_SRC)) \
 	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
-build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm
+build/test_math: tests/test_math.c tests/testlib.h c_src/core/rope_math.c c_src/core/rope_math.h | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_math.c c_src/core/rope_math.c -lm
 
 # clang's UBSan also catches arithmetic on a NULL pointer (NULL + 0), which gcc's misses.
 build/test_rope_asan: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
 build/test_explain: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
 
 build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
-	mkdir -p build/wasm
-	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
+	mkdir -p $(dir $@)
+	$(EMCC) $(STD) $(WARN) $(INC) $(EMFLAGS_CORE) -c -o $@ $<
 
-build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
+build/wasm/core/batch.o build/wasm/core/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
-# The scaling math, the config reader and its writers are cold code, like the report.
-build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o build/wasm/config_method.o build/wasm/scaling_write.o \
-  build/wasm/writer.o build/wasm/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# The report, the scaling math, the config reader and its writers are cold code.
+build/wasm/report/%.o build/wasm/scaling/%.o build/wasm/core/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
-build/wasm/report.o: c_src/report.c $(CORE_HDR)
-	mkdir -p build/wasm
-	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
-
-WASM_OBJ = build/wasm/rope.o build/wasm/rope_check.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
-           build/wasm/parse.o build/wasm/writer.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
-           build/wasm/config_method.o build/wasm/scaling_write.o
-WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
+WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -137,8 +131,9 @@ web/formulas_gen.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
-web/rope_consts.js: c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h tools/consts.mjs
-	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h
+CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h
+web/rope_consts.js: $(CONST_HDR) tools/consts.mjs
+	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
 
 # The model configs as a module: the page cannot fetch JSON from file://.
 web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs
@@ -219,7 +214,7 @@ fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: test-fuzz
 
 test-mutants:
-	sh tests/mutants.sh
+	CORE_SRC="$(CORE_SRC)" INC="$(INC)" STD="$(STD)" TEST_LDFLAGS="$(TEST_LDFLAGS)" sh tests/mutants.sh
 
 test-diff: build/librope.so
 	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json

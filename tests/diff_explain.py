@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The explainer functions of build/librope.so (c_src/explain.h) against the
+"""The explainer functions of build/librope.so (c_src/explain/explain.h) against the
 independent reference tests/ref_explain.py.
 
     python3 tests/diff_explain.py build/explain_cases.json [--lib build/librope.so]

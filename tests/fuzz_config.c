@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_scaling.c" /* the CLI's own walker (put_json), static there */
+#include "../c_src/cli/scaling.c" /* the CLI's own walker (put_json), static there */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,20 +6,21 @@
 # a change to c_src/ can never turn a mutant into a silent pass. The unmutated
 # copy is built and run first: it must pass, or no "killed" would mean much.
 #
-# Run from the repository root: sh tests/mutants.sh   (CC from the environment)
+# Run from the repository root: make test-mutants   (CC from the environment)
 set -u
 
 CC=${CC:-cc}
 OUT=build/mutants
-# The same sources and standard flags as the Makefile's build/test_rope, read
-# from it so the two never drift apart; warnings stay on, but not as errors.
-CORE_SRC=$(sed -n 's/^CORE_SRC *+\{0,1\}= *//p' Makefile 2>/dev/null | tr '\n' ' ')
-STD=$(sed -n 's/^STD *= *//p' Makefile 2>/dev/null)
-TEST_LDFLAGS=$(sed -n 's/^TEST_LDFLAGS *= *//p' Makefile 2>/dev/null)
-: "${CORE_SRC:=c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c c_src/explain.c c_src/explain_scan.c}"
+# The same sources and standard flags as the Makefile's build/test_rope: `make
+# test-mutants` passes them (CORE_SRC, INC, STD, TEST_LDFLAGS), so the two never drift
+# apart; warnings stay on, but not as errors.
+if [ -z "${CORE_SRC:-}" ] || [ -z "${INC:-}" ]; then
+    echo "mutants: run through 'make test-mutants' (CORE_SRC and INC come from the Makefile)" >&2
+    exit 1
+fi
 : "${TEST_LDFLAGS:=-Wl,--wrap=malloc}"
 : "${STD:=-std=c11 -D_POSIX_C_SOURCE=200809L}"
-FLAGS="$STD -O2 -Wall -Wextra -Ic_src"
+FLAGS="$STD -O2 -Wall -Wextra $INC"
 TIMEOUT=
 # One seed for the control and every mutant, so all runs see the same cases.
 if [ -z "${ROPE_TEST_SEED:-}" ]; then
@@ -29,7 +30,7 @@ fi
 export ROPE_TEST_SEED
 command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
 
-if [ ! -f tests/test_rope.c ] || [ ! -f c_src/rope.c ]; then
+if [ ! -f tests/test_rope.c ] || [ ! -f c_src/core/rope.c ]; then
     echo "mutants: run from the repository root (tests/test_rope.c not found)" >&2
     exit 1
 fi
@@ -80,7 +81,7 @@ failing_tests() {
 }
 
 # mutant NAME EDIT...: each EDIT is "file:sed-script", applied to the copy of
-# c_src/<file>; every edit must change the file.
+# the core source named <file> (its base name); every edit must change the file.
 mutant() {
     name=$1
     shift
@@ -90,7 +91,7 @@ mutant() {
         file=${edit%%:*}
         script=${edit#*:}
         if [ ! -f "$dir/$file" ]; then
-            echo "mutant $name: mutation did not apply: no file c_src/$file"
+            echo "mutant $name: mutation did not apply: no core file $file"
             failed=$((failed + 1))
             return
         fi
@@ -147,16 +148,16 @@ echo "control original: passes ($(sed -n 's/^\(ROPE_TEST_SEED=[0-9]*\)$/\1/p' "$
 mutant angle_per_dimension \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(2 * i, d, base)|' \
     'rope.c:/^static double rotated_sum(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
-    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
-    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
+    'batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(2 * i, nq, base)|' \
     'rope.c:/^double rope_sin_pos_angle(/,/^}/s|(double)(2 \* (j / 2))|(double)(2 * j)|'
 
 # Every pair turns by the same angle (theta_0 = 1 for all).
 mutant one_angle_for_all_pairs \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_theta(i, d, base)|rope_theta(0, d, base)|' \
     'rope.c:/^static double rotated_sum(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
-    'rope_batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
-    'rope_batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
+    'batch.c:/^int rope_offset_sweep(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|' \
+    'batch.c:/^int rope_offset_scan(/,/^}/s|rope_theta(i, nq, base)|rope_theta(0, nq, base)|'
 
 # Rotation by -angle: the sine changes sign (the sweep's additive part, which
 # uses the same sines as sin_pos values, is left alone).
@@ -165,26 +166,26 @@ mutant clockwise_rotation \
     'rope.c:/^int rope_apply_rope(/,/^}/s|rope_sincos(a, &s, &c);|& s = -s;|' \
     'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(am, &sm, &cm);|& sm = -sm;|' \
     'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(an, &sn, &cn);|& sn = -sn;|' \
-    'rope_batch.c:s|double rq0 = q0 \* cm - q1 \* sm, rq1 = q0 \* sm + q1 \* cm;|double rq0 = q0 * cm + q1 * sm, rq1 = -q0 * sm + q1 * cm;|' \
-    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0 * cn + k1 * sn, rk1 = -k0 * sn + k1 * cn;|'
+    'batch.c:s|double rq0 = q0 \* cm - q1 \* sm, rq1 = q0 \* sm + q1 \* cm;|double rq0 = q0 * cm + q1 * sm, rq1 = -q0 * sm + q1 * cm;|' \
+    'batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0 * cn + k1 * sn, rk1 = -k0 * sn + k1 * cn;|'
 
 # The score rotates the query but leaves the key where it is.
 mutant query_only_rotated \
     'rope.c:/^static double rotated_sum(/,/^}/s|rope_sincos(an, &sn, &cn);|(void)an; sn = 0.0; cn = 1.0;|' \
-    'rope_batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|' \
-    'rope_batch.c:/^static void scan_block(/,/^}/s|double cn = kc\[j - b\], sn = ks\[j - b\]|double cn = 1.0, sn = 0.0|'
+    'batch.c:s|double rk0 = k0 \* cn - k1 \* sn, rk1 = k0 \* sn + k1 \* cn;|double rk0 = k0, rk1 = k1;|' \
+    'batch.c:/^static void scan_block(/,/^}/s|double cn = kc\[j - b\], sn = ks\[j - b\]|double cn = 1.0, sn = 0.0|'
 
 # The additive score adds P[m] to the query only: (q + P[m]) . k.
 mutant position_one_side \
     'rope.c:/^static double additive_sum(/,/^}/s|sum += (q\[j\] + pm) \* (k\[j\] + pn);|sum += (q[j] + pm) * k[j];|' \
-    'rope_batch.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
-    'rope_batch.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
+    'batch.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
+    'batch.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
 
 # Turns reported in radians: the division by 2*pi is forgotten.
 mutant turns_without_two_pi \
     'rope.c:/^int rope_turns(/,/^}/s| / ROPE_TWO_PI||' \
     'rope.c:/^static int count_slow(/,/^}/s| / ROPE_TWO_PI||' \
-    'rope_batch.c:/^int rope_slow_pairs_batch(/,/^}/s| / ROPE_TWO_PI||'
+    'batch.c:/^int rope_slow_pairs_batch(/,/^}/s| / ROPE_TWO_PI||'
 
 # apply_rope rotates the caller's vector in place as well as filling out.
 mutant input_modified_in_place \

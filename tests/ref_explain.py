@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent pure-Python reference for the explainer functions
-(c_src/explain.h, docs/EXPLAIN.md), and a generator of random cases from it.
+(c_src/explain/explain.h, docs/EXPLAIN.md), and a generator of random cases from it.
 
     python3 tests/ref_explain.py --out build/explain_cases.json [--seed N]
     python3 tests/ref_explain.py --batch < calls.json > results.json

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the explainer functions (c_src/explain.h), run plain and
+ * Unit tests of the explainer functions (c_src/explain/explain.h), run plain and
  * under ASan + UBSan (make test-explain). Outputs are malloc'ed at exactly
  * the documented length, so a write past it is caught by ASan.
  * - Floats compare with CONTRACT.md's tolerance (assert_close), never ==,

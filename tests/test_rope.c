@@ -1,6 +1,6 @@
 /*
- * Unit tests of the ropescope core (c_src/rope.c) and report writer
- * (c_src/report.c) against docs/SPEC.md.
+ * Unit tests of the ropescope core (c_src/core/rope.c) and report writer
+ * (c_src/report/report.c) against docs/SPEC.md.
  *
  * - Every float comparison goes through is_close() / assert_close():
  *   docs/SPEC.md's tolerance abs(a - b) <= 1e-9 + 1e-6 * abs(b), never ==.

@@ -1,6 +1,6 @@
 /*
- * Unit tests of the scaling math (c_src/scaling.c) called directly, and of
- * the config reader's C contract (c_src/config.c): the identities every
+ * Unit tests of the scaling math (c_src/scaling/scaling.c) called directly, and of
+ * the config reader's C contract (c_src/scaling/config.c): the identities every
  * method must keep, the bands' edges, the return codes and NULL rules of the
  * header. The numbers themselves are checked against tests/ref_scaling.py by
  * tests/diff_scaling.py; here only identities and hand-worked cases.

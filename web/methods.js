@@ -1,6 +1,6 @@
 // The long-context part's menus: the presets and the scaling methods, with the parameters
 // each method shows. Method values are the rope_type names the C config reader knows
-// (c_src/config_resolve.c); the page only lists them, the reader applies every rule.
+// (c_src/scaling/resolve.c); the page only lists them, the reader applies every rule.
 import { MODEL_NAMES } from './models_gen.js';
 
 // params: the page's controls for the method, in the order shown (web/README.md).

@@ -24,7 +24,7 @@
 //       return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_thetas(d, base, out),
 //         { args: [['d', d], ['base', base]] })[0];
 //     }
-// The limits and error codes come from c_src/rope.h through the generated rope_consts.js.
+// The limits and error codes come from c_src/core/rope.h through the generated rope_consts.js.
 import { WASM_PACKED } from './rope_wasm.js';
 import { unpackBytes, unpackBytesNative } from './packed.js';
 import * as C from './rope_consts.js';
@@ -533,7 +533,7 @@ export function build_report_markdown(options) {
   return reportText(C.ROPE_REPORT_MARKDOWN, options);
 }
 
-// ---- the number grammar (c_src/parse.c, docs/SPEC.md) ----
+// ---- the number grammar (c_src/core/parse.c, docs/SPEC.md) ----
 
 /** Whether text is a plain decimal in the CLI's grammar: 1 (a nonzero mantissa), 0 (all
  * zeros) or ROPE_E_VALUE (not in the grammar). The size of the double is not judged. */
@@ -546,7 +546,7 @@ export function decimal_form(text) {
 
 // ---- long context (scaling) ----
 // A parsed config.json goes to the C config reader key by key (the key table
-// lives in c_src/config_resolve.c only); the C writer's JSON or CSV text comes
+// lives in c_src/scaling/resolve.c only); the C writer's JSON or CSV text comes
 // back, byte for byte what `ropescope scaling` prints.
 
 const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
@@ -647,7 +647,7 @@ export function scaling_json_text(config, opts = {}) {
 }
 
 // ---- explainer ----
-// One wasm call per explainer figure (c_src/explain.h, docs/EXPLAIN.md).
+// One wasm call per explainer figure (c_src/explain/explain.h, docs/EXPLAIN.md).
 // Layouts are explain.h's planar blocks, handed out as named plain arrays.
 
 // A 2-D vector [x0, x1].

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_files.h"
+#include "files.h"
 #include "report.h"
 #include "rope.h"
 

@@ -1,5 +1,5 @@
 /*
- * What the core's sources share: the argument checks of rope_check.c, each
+ * What the core's sources share: the argument checks of check.c, each
  * returning ROPE_OK or the ROPE_E_* code of the first argument that fails (in
  * the order the arguments are listed), and the two frequencies of
  * docs/SPEC.md. Not part of the public API.

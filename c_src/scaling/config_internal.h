@@ -1,6 +1,6 @@
 /*
- * What config.c (taking values) shares with config_resolve.c (the key table's
- * rules) and scaling_write.c. Not part of the public API.
+ * What config.c (taking values) shares with resolve.c (the key table's
+ * rules) and write.c. Not part of the public API.
  */
 #ifndef ROPE_CONFIG_INTERNAL_H
 #define ROPE_CONFIG_INTERNAL_H
@@ -78,7 +78,7 @@ int rope_config_need_positive(const rope_config_ctx *x, const char *name, double
 /* Block member j with a default, checked > 0 when given and positive is set. */
 int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback,
                              int positive, double *out);
-/* The rope_type's own keys and rules (config_method.c). */
+/* The rope_type's own keys and rules (method.c). */
 int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from);
 
 #endif /* ROPE_CONFIG_INTERNAL_H */

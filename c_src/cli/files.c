@@ -8,7 +8,7 @@
  *      renamed back, so the folder is as it was;
  *   3. SIGINT and SIGTERM unlink whatever temp or backup exists and re-raise;
  *      they are held off while the renames run so a pair is never split. */
-#include "cli_files.h"
+#include "files.h"
 
 #include <errno.h>
 #include <fcntl.h>
