@@ -42,10 +42,10 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-WEB_BUILT = web/vendor/inflate.js web/rope_wasm.js web/rope_consts.js web/models_gen.js web/vendor/chart.js web/ropescope.js web/formulas_gen.js \
+WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/style.min.css
-# The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
-WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.js web/charts/*.js))
+# The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
+WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
@@ -61,6 +61,9 @@ web: $(WEB_BUILT)
 
 build:
 	mkdir -p build
+
+web/gen:
+	mkdir -p $@
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
@@ -116,7 +119,7 @@ build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
 # The wasm bytes inlined (deflated, base64), so importing rope.js needs no server and no fetch.
-web/rope_wasm.js: build/rope.wasm tools/pack.mjs
+web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
 # fflate's synchronous inflate (MIT) as a plain ES module, for web/packed.js; its set-up runs
@@ -127,21 +130,21 @@ web/vendor/inflate.js: tools/vendor_inflate.mjs node_modules/chart.js/dist/chart
 
 # TeX rendered to MathML at build time (temml), so the page loads no math library
 # or font. The chart.js prerequisite is where npm ci installs node_modules.
-web/formulas_gen.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dist/chart.umd.js
+web/gen/formulas.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dist/chart.umd.js | web/gen
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
 CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h
-web/rope_consts.js: $(CONST_HDR) tools/consts.mjs
+web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
 	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
 
 # The model configs as a module: the page cannot fetch JSON from file://.
-web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs
+web/gen/models.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
 	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
 
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
-web/ropescope.js: $(WEB_MODULES) web/rope_wasm.js web/rope_consts.js web/formulas_gen.js web/models_gen.js web/vendor/inflate.js
-	npx --no-install esbuild web/app.js --bundle --format=iife --minify --target=es2020 \
+web/ropescope.js: $(WEB_MODULES) web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/vendor/inflate.js
+	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # The stylesheet the page loads: web/style.css (the source) minified, about a fifth smaller.
@@ -269,4 +272,4 @@ bench: all
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/rope_wasm.js web/rope_consts.js web/models_gen.js web/ropescope.js web/formulas_gen.js web/vendor
+	rm -rf build dist web/gen web/ropescope.js web/style.min.css web/vendor

@@ -2,7 +2,7 @@
 // as the page makes it on every update. Prints the median of repeated calls,
 // in ms, against the page's update budget of 5 ms per figure.
 //   node tools/bench_explain.mjs
-import * as rope from '../web/rope.js';
+import * as rope from '../web/src/core/rope.js';
 
 const BUDGET_MS = 5;
 const logSpaced = (count, hi) => Array.from({ length: count }, (_, j) => hi ** (j / (count - 1)));

@@ -1,7 +1,7 @@
 // The Chart.js parts the figures use, registered once, from Chart.js's tree-shakable
 // ES-module build. Two bundles take Chart from here: the page's web/vendor/chart.js
 // (tools/chart_entry.mjs, which sets window.Chart) and dist/ropescope-embed.js
-// (web/embed-element.js, which keeps its Chart to itself).
+// (web/src/element/element.js, which keeps its Chart to itself).
 // A new figure that needs another controller, element, scale or plugin adds it here.
 import {
   Chart,

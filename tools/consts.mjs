@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// web/rope_consts.js from the C headers: every `#define ROPE_<NAME> <value>` whose value is
+// web/gen/rope_consts.js from the C headers: every `#define ROPE_<NAME> <value>` whose value is
 // a number or a comma list of numbers becomes `export const ROPE_<NAME>` (a number, or a
 // frozen array). The limits, error codes and report defaults then live in C once.
 // Usage: node tools/consts.mjs OUT HEADER...

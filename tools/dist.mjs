@@ -2,7 +2,7 @@
 //   dist/ropescope/     index.html + style.min.css + ropescope.js (the page's one script, built by make
 //                       from web/*.js with the wasm bytes inside) + vendor/chart.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
-//   dist/ropescope-embed.js  one script defining <rope-scope> (web/embed-element.js): the wasm,
+//   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
@@ -24,7 +24,7 @@ const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 // esbuild drops the rest), the page's modules, style.css as a string.
 async function bundleElement() {
   const result = await build({
-    entryPoints: [join(web, 'embed-element.js')],
+    entryPoints: [join(web, 'src', 'element', 'element.js')],
     bundle: true,
     format: 'iife',
     minify: true,

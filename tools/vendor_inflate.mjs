@@ -4,7 +4,7 @@
 //   node tools/vendor_inflate.mjs OUT
 // fflate builds its Huffman tables as its module is evaluated: ~4 ms of every page load on
 // make bench's machine (7 ms profiled), for a function the page calls only for the formulas
-// after the first paint, or where the browser cannot inflate the wasm itself (web/packed.js).
+// after the first paint, or where the browser cannot inflate the wasm itself (web/src/core/packed.js).
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { metaPolicy } from '../../tools/serve.mjs';
 import {
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
-} from '../../web/rope_consts.js';
+} from '../../web/gen/rope_consts.js';
 import { ABS_TOL, close } from '../testlib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,7 +22,7 @@ export const DEFAULTS = Object.freeze({ dim: 64, base: 10000, gap: 2, from: 0, t
 // The report's starts and norm positions: report.h's, through the generated constants.
 export {
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
-} from '../../web/rope_consts.js';
+} from '../../web/gen/rope_consts.js';
 export { ABS_TOL, REL_TOL, close, cliReport } from '../testlib.mjs';
 const TWO_PI = 2 * Math.PI;
 

@@ -35,7 +35,7 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
   assert.ok(source.indexOf(META.exec(source)[0]) < source.indexOf('<script'), 'the <meta> comes before any script');
   assert.ok(!/\sstyle="/.test(source), 'web/index.html has no style attributes');
 
-  for (const path of ['app.js', 'rope.js', 'style.css', 'no-such-file']) {
+  for (const path of ['src/page/app.js', 'src/core/rope.js', 'style.css', 'no-such-file']) {
     const res = await fetch(env.server.url + path);
     await res.arrayBuffer();
     assert.equal(res.headers.get('content-security-policy'), policy, `/${path}: the CSP header is the <meta>'s`);

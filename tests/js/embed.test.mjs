@@ -2,8 +2,8 @@
 // strict values, canonical order, and CSV/JSON that give back the chart's numbers exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readQuery, writeQuery, PARAM } from '../../web/state.js';
-import { exportName, toCsv, toJson, dataRows, plotSettings } from '../../web/export.js';
+import { readQuery, writeQuery, PARAM } from '../../web/src/state/state.js';
+import { exportName, toCsv, toJson, dataRows, plotSettings } from '../../web/src/page/export.js';
 import { rng, seed } from '../testlib.mjs';
 
 test('embed_options_should_read_strictly_and_write_canonically', () => {
@@ -73,7 +73,7 @@ test('csv_and_json_should_round_trip_random_chart_data', () => {
 
 test('readme_should_show_the_host_lines_the_page_writes', async () => {
   const { readFileSync } = await import('node:fs');
-  const { HOST_SCRIPT } = await import('../../web/embed.js');
+  const { HOST_SCRIPT } = await import('../../web/src/element/embed.js');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   assert.ok(readme.includes(HOST_SCRIPT), 'README.md "Embedding" carries the same host lines as the snippet');
 });

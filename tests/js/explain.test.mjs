@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as rope from '../../web/rope.js';
+import * as rope from '../../web/src/core/rope.js';
 import { close, rng, seed } from '../testlib.mjs';
 
 const cases = JSON.parse(readFileSync('build/explain_cases.json', 'utf8'));

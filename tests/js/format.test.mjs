@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ticks } from 'chart.js';
-import { linearTick } from '../../web/format.js';
+import { linearTick } from '../../web/src/lib/format.js';
 import { rng, seed } from '../testlib.mjs';
 
 const chartJs = (value, index, ticks) =>

@@ -1,9 +1,9 @@
-// The build-time formulas (tools/formulas.mjs -> web/formulas_gen.js): every
+// The build-time formulas (tools/formulas.mjs -> web/gen/formulas.js): every
 // formula is MathML with no error node, its tags nest, it loads nothing from
 // anywhere (file:// works), and the generated module is what temml gives now.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FORMULAS, FORMULA_TEX } from '../../web/formulas_gen.js';
+import { FORMULAS, FORMULA_TEX } from '../../web/gen/formulas.js';
 import { TEX, render } from '../../tools/formulas.mjs';
 
 // The formulas the explainer figures show (issue 9).

@@ -5,7 +5,7 @@
 // of the function's parameters; any other outcome fails. Prints the seed and the count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as rope from '../../web/rope.js';
+import * as rope from '../../web/src/core/rope.js';
 import { rng, seed } from '../testlib.mjs';
 
 const SECONDS = Number(process.env.ROPE_FUZZ_SECONDS || 10);

@@ -6,8 +6,8 @@
 // Thousands of random strings over the grammar's alphabet plus hand-picked edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decimal_form } from '../../web/rope.js';
-import { parseDecimal } from '../../web/state.js';
+import { decimal_form } from '../../web/src/core/rope.js';
+import { parseDecimal } from '../../web/src/state/state.js';
 import { rng, seed } from '../testlib.mjs';
 
 // The C grammar's verdict on text, with the page's reading of the value.

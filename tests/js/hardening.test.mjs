@@ -6,9 +6,9 @@
 //    settings or values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as rope from '../../web/rope.js';
-import * as C from '../../web/rope_consts.js';
-import { readQuery, parseDecimal } from '../../web/state.js';
+import * as rope from '../../web/src/core/rope.js';
+import * as C from '../../web/gen/rope_consts.js';
+import { readQuery, parseDecimal } from '../../web/src/state/state.js';
 
 const [Q8, K8] = rope.demo_vectors(8);
 const WIDE = new Array(8192).fill(0.5); // 8192 x 65536 = 2^29 > MAX_WORK
@@ -171,8 +171,8 @@ test('core_refusals_should_name_the_arguments_and_values', () => {
 
 // The caption warns once a shown position passes 4096: the sweep's last query sits at to + gap.
 test('the_flatness_caption_should_warn_when_to_plus_gap_passes_4096', async () => {
-  const { flatnessCaption } = await import('../../web/captions.js');
-  const { computeModel } = await import('../../web/model.js');
+  const { flatnessCaption } = await import('../../web/src/figures/captions.js');
+  const { computeModel } = await import('../../web/src/model/model.js');
   const base = { ...readQuery('').state };
   const warns = (state) => /past ~4096/.test(flatnessCaption(state, computeModel(state)));
   assert.equal(warns({ ...base, to: 4096, gap: 0 }), false, 'to + gap = 4096: no warning');

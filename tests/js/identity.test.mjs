@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as rope from '../../web/rope.js';
+import * as rope from '../../web/src/core/rope.js';
 
 const cases = JSON.parse(readFileSync('build/cases.json', 'utf8'));
 const native = JSON.parse(readFileSync('build/native_results.json', 'utf8'));

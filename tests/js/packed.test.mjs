@@ -3,10 +3,10 @@
 // missing or refuses 'deflate-raw'); and rope.js's ready(), which makes the core from the latter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { unpackBytes, unpackBytesNative } from '../../web/packed.js';
-import { WASM_PACKED } from '../../web/rope_wasm.js';
+import { unpackBytes, unpackBytesNative } from '../../web/src/core/packed.js';
+import { WASM_PACKED } from '../../web/gen/rope_wasm.js';
 import { pack } from '../../tools/pack.mjs';
-import * as rope from '../../web/rope.js';
+import * as rope from '../../web/src/core/rope.js';
 import { close, rng, seed } from '../testlib.mjs';
 
 // Random bytes of random length, half of them runs (which deflate shrinks), half noise.

@@ -29,7 +29,7 @@ WebAssembly.Instance = new Proxy(RealInstance, {
     return instance;
   },
 });
-const rope = await import('../../web/rope.js');
+const rope = await import('../../web/src/core/rope.js');
 WebAssembly.Instance = RealInstance;
 const wasmMemory = instances[0]?.exports?.memory;
 

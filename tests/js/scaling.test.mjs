@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scaling_from_config, scaling_csv, scaling_json_text } from '../../web/rope.js';
+import { scaling_from_config, scaling_csv, scaling_json_text } from '../../web/src/core/rope.js';
 import { close, seed } from '../testlib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

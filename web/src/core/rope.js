@@ -1,0 +1,790 @@
+// ropescope's JS module: every docs/SPEC.md function, computed by the C core
+// compiled to WebAssembly. This file only checks arguments and moves numbers
+// in and out of the wasm heap; no RoPE math happens here.
+//
+// Writing a binding (new ones go in their own section at the end of this file):
+//   1. check every argument with the check* helpers below. Each throws a TypeError
+//      (wrong type) or RangeError (wrong value) whose message names the parameter and
+//      the value: checkInt, checkFinite, checkBase, checkVector(s), checkPositions,
+//      checkList, checkSameLength, checkNear / checkNearList (|position| <= 1e10 for
+//      anything the core rotates by), checkWork (d x count <= 2^28), checkOptions
+//      (an options object: own keys only, aliases, no key twice).
+//   2. call run(fn, ins, outs, call, { args }):
+//        ins   arrays copied into the heap as doubles (a string: NUL-terminated UTF-8);
+//        outs  [count, 'f64' | 'i32' | 'text'] buffers the core fills;
+//        call  (...pointers) => wasm.rope_xxx(...), ins' pointers first, then outs';
+//              it returns the core's code;
+//        args  [[name, value], ...] shown in the error if the core refuses the call.
+//      run returns the outputs as plain arrays (a 'text' output as a string) and frees
+//      every buffer, also on error. one(fn, ins, call, args) is run() for one double.
+//   Example:
+//     export function thetas(d, base = THETA_BASE) {
+//       checkInt('d', d, 0, MAX_DIM);
+//       checkBase(base);
+//       return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_thetas(d, base, out),
+//         { args: [['d', d], ['base', base]] })[0];
+//     }
+// The limits and error codes come from c_src/core/rope.h through the generated rope_consts.js.
+import { WASM_PACKED } from '../../gen/rope_wasm.js';
+import { unpackBytes, unpackBytesNative } from './packed.js';
+import * as C from '../../gen/rope_consts.js';
+
+export const DIM = C.ROPE_DIM;
+export const THETA_BASE = C.ROPE_THETA_BASE;
+export const MAX_DIM = C.ROPE_MAX_DIM;
+export const MAX_COUNT = C.ROPE_MAX_COUNT;
+export const MAX_POSITION = C.ROPE_MAX_POSITION;
+export const MAX_WORK = C.ROPE_MAX_WORK;
+
+// The report's settings under their option names, with the defaults of report.h.
+const REPORT_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
+  dim: C.ROPE_DIM,
+  base: C.ROPE_THETA_BASE,
+  offset: C.ROPE_REPORT_DEFAULT_OFFSET,
+  starts: C.ROPE_REPORT_DEFAULT_STARTS,
+  deltas: C.ROPE_REPORT_DEFAULT_DELTAS,
+  norm_positions: C.ROPE_REPORT_DEFAULT_NORM_POSITIONS,
+}));
+// Other names a report setting may be given under (one name per setting in a call).
+const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: 'offset' }));
+
+// The core's exports, instantiated synchronously from the inlined bytes (no server, no fetch)
+// at the first call that needs them, or by ready(). Every path into the core starts with core().
+let wasm = null;
+
+function instantiate(bytes) {
+  const imports = { env: { emscripten_notify_memory_growth() {} } };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  instance.exports._initialize?.();
+  wasm = instance.exports;
+  return wasm;
+}
+
+function core() {
+  return wasm ?? instantiate(unpackBytes(WASM_PACKED));
+}
+
+/**
+ * Instantiates the core with its bytes inflated by the browser (packed.js, unpackBytesNative)
+ * rather than by fflate at the first call. Optional: the page awaits it before its first render;
+ * Node and the <rope-scope> element simply call the functions.
+ */
+export async function ready() {
+  if (wasm) return;
+  const bytes = await unpackBytesNative(WASM_PACKED);
+  if (!wasm) instantiate(bytes); // a call may have made the core while the bytes were inflated
+}
+
+// ---- argument checks: every message names the parameter and the value ----
+
+// Far positions and work as a magnitude, 6 significant digits: 1e16 rather than
+// 10000000000000004, 5.11e10 rather than 51100000000.
+function showNumber(x) {
+  if (!Number.isFinite(x) || Math.abs(x) < 1e6) return String(x);
+  return Number(x.toPrecision(6)).toExponential().replace('e+', 'e');
+}
+
+function show(value) {
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value);
+    return text.length > 40 ? `${text.slice(0, 37)}..."` : text;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  return `a value of type ${typeof value}`;
+}
+
+function checkNumber(name, value) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${show(value)}`);
+  }
+}
+
+function checkFinite(name, value) {
+  checkNumber(name, value);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${name} must be a finite number, got ${show(value)}`);
+  }
+  return value;
+}
+
+function checkInt(name, value, lo, hi) {
+  checkNumber(name, value);
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new RangeError(`${name} must be an integer in [${lo}, ${hi}], got ${show(value)}`);
+  }
+  return value;
+}
+
+function checkBase(base) {
+  checkNumber('base', base);
+  if (!Number.isFinite(base) || base <= 0) {
+    throw new RangeError(`base must be a finite number > 0, got ${show(base)}`);
+  }
+  return base;
+}
+
+function isArrayLike(value) {
+  return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+}
+
+// A list of finite numbers: vector entries (max length MAX_DIM) or positions (MAX_COUNT).
+function checkList(name, value, maxLength, minLength = 0) {
+  if (!isArrayLike(value)) {
+    throw new TypeError(`${name} must be an array of numbers, got ${show(value)}`);
+  }
+  if (value.length < minLength || value.length > maxLength) {
+    throw new RangeError(
+      `${name} must have ${minLength} to ${maxLength} elements, got ${value.length}`,
+    );
+  }
+  for (let j = 0; j < value.length; j++) checkFinite(`${name}[${j}]`, value[j]);
+  return value;
+}
+
+const checkVector = (name, value) => checkList(name, value, MAX_DIM);
+const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
+
+// A position the core rotates by must stay within MAX_POSITION (ROPE_E_FAR in the core).
+// what: how the position is written ('pos', 'starts[3] + offset'); value: the position.
+function checkNear(fn, what, value) {
+  if (Math.abs(value) > MAX_POSITION) {
+    throw new RangeError(`${fn}: ${what} = ${showNumber(value)} is beyond ${showNumber(MAX_POSITION)},` +
+      ' where doubles can no longer resolve the angle');
+  }
+}
+
+// A finite position the core rotates by, within MAX_POSITION.
+function checkFiniteNear(fn, name, value) {
+  checkFinite(name, value);
+  checkNear(fn, name, value);
+}
+
+function checkNearList(fn, name, values, offset = 0, offsetName = '') {
+  for (let j = 0; j < values.length; j++) {
+    checkNear(fn, `${name}[${j}]`, values[j]);
+    if (offsetName) checkNear(fn, `${name}[${j}] + ${offsetName}`, values[j] + offset);
+  }
+}
+
+// One call's work, d x count, must stay within MAX_WORK (ROPE_E_WORK in the core).
+function checkWork(fn, dName, d, countName, count) {
+  if (d * count > MAX_WORK) {
+    throw new RangeError(`${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
+      ` ${MAX_WORK}, too much work for one call`);
+  }
+}
+
+/**
+ * An options object read through own properties only, into a null-prototype table:
+ * keys not in defaults (and not an alias of one) throw a TypeError naming the key, so
+ * 'constructor', 'toString' or '__proto__' are refused like any unknown name; a setting
+ * given under two names throws too. Missing settings take their default.
+ */
+function checkOptions(what, options, defaults, aliases = Object.create(null)) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${what} must be an object, got ${show(options)}`);
+  }
+  const o = Object.assign(Object.create(null), defaults);
+  const givenAs = Object.create(null);
+  for (const key of Object.keys(options)) {
+    const name = Object.hasOwn(aliases, key) ? aliases[key] : key;
+    if (!Object.hasOwn(defaults, name)) {
+      throw new TypeError(`${what}.${key} is not a setting (use ${Object.keys(defaults).join(', ')})`);
+    }
+    if (Object.hasOwn(givenAs, name)) {
+      throw new TypeError(`${what}: ${name} is given twice, as ${givenAs[name]} and as ${key}`);
+    }
+    givenAs[name] = key;
+    o[name] = options[key];
+  }
+  return o;
+}
+
+// d, one finite gap or delta, and base: what every per-pair function takes.
+function checkPairsArgs(d, name, value, base) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkFinite(name, value);
+  checkBase(base);
+}
+
+function checkSameLength(nameA, a, nameB, b) {
+  if (a.length !== b.length) {
+    throw new RangeError(
+      `${nameA} and ${nameB} must have the same length, got ${a.length} and ${b.length}`,
+    );
+  }
+}
+
+// Two vectors of one length: q and k.
+function checkVectors(q, k) {
+  checkVector('q', q);
+  checkVector('k', k);
+  checkSameLength('q', q, 'k', k);
+}
+
+// q, k and the starts, each with start + offset, as the scans take them.
+function checkScan(fn, q, k, offset, starts, base) {
+  checkVectors(q, k);
+  checkFinite('offset', offset);
+  checkPositions('starts', starts);
+  checkBase(base);
+  checkWork(fn, 'q.length', q.length, 'starts.length', starts.length);
+  checkNearList(fn, 'starts', starts, offset, 'offset');
+}
+
+// The starts start0 + j * step, j < count, each with start + offset, as the sweeps take them.
+function checkSweep(fn, q, offset, start0, step, count, base) {
+  checkFinite('offset', offset);
+  checkFinite('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkBase(base);
+  checkWork(fn, 'q.length', q.length, 'count', count);
+  if (count > 0) {
+    // Positions are linear in j: both ends near enough means every start is.
+    const last = start0 + (count - 1) * step;
+    checkNear(fn, 'start0', start0);
+    checkNear(fn, 'start0 + offset', start0 + offset);
+    checkNear(fn, 'start0 + (count - 1) * step', last);
+    checkNear(fn, 'start0 + (count - 1) * step + offset', last + offset);
+  }
+}
+
+// ---- the wasm heap: malloc, copy in, call, copy out, free in finally ----
+
+function cString(ptr) {
+  const heap = new Uint8Array(wasm.memory.buffer);
+  let end = ptr;
+  while (heap[end] !== 0) end++;
+  return new TextDecoder().decode(heap.subarray(ptr, end));
+}
+
+// An argument in a core error: short arrays in full, long ones by length and largest |x|.
+function showArg(value) {
+  if (!isArrayLike(value)) return show(value);
+  if (value.length <= 4) return `[${Array.from(value, String).join(', ')}]`;
+  let big = 0;
+  for (const x of value) big = Math.max(big, Math.abs(x));
+  return `${value.length} values, largest |x| ${big}`;
+}
+
+// A refusal by the core: the function, the core's text, and the call's arguments by name.
+class CoreError extends RangeError {
+  constructor(fn, code, args = []) {
+    const shown = args.map(([name, value]) => `${name} = ${showArg(value)}`).join(', ');
+    super(`${fn}: ${cString(wasm.rope_strerror(code))}${shown ? ` (${shown})` : ''}`);
+    this.code = code;
+  }
+}
+
+// Bytes per element of each output type. 'text' is a byte buffer read back as the
+// NUL-terminated UTF-8 string the core wrote into it.
+const OUT_BYTES = Object.freeze(Object.assign(Object.create(null), { f64: 8, i32: 4, text: 1 }));
+
+function readOut(ptr, count, type) {
+  if (type === 'text') {
+    const bytes = new Uint8Array(wasm.memory.buffer, ptr, count);
+    const end = bytes.indexOf(0);
+    return new TextDecoder().decode(bytes.slice(0, end < 0 ? count : end));
+  }
+  const View = type === 'i32' ? Int32Array : Float64Array;
+  return Array.from(new View(wasm.memory.buffer, ptr, count));
+}
+
+// A planar output (block b at flat[b * size ...]) as { name: block }.
+const blocks = (flat, size, names) =>
+  Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
+
+/**
+ * The one path into the core. ins: arrays copied in as doubles (strings as C strings). outs: [count, type] buffers
+ * the core fills (type 'f64' | 'i32' | 'text'). call(...pointers) gets the ins' pointers then
+ * the outs' and returns the core's code. A code other than 0 throws a CoreError naming fn,
+ * unless it is listed in tolerate; then the outputs are still read and the code comes back
+ * as the result's .code. Results are copied out as plain arrays (heap views detach when
+ * memory grows); every buffer is freed in finally.
+ */
+function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
+  core();
+  const pointers = [];
+  const alloc = (bytes) => {
+    const ptr = wasm.malloc(Math.max(bytes, 8));
+    if (!ptr) throw new CoreError(fn, C.ROPE_E_NOMEM, [...args, ['bytes', bytes]]);
+    pointers.push(ptr);
+    return ptr;
+  };
+  try {
+    for (const values of ins) {
+      if (typeof values === 'string') {
+        const bytes = new TextEncoder().encode(values);
+        new Uint8Array(wasm.memory.buffer, alloc(bytes.length + 1), bytes.length + 1).set([...bytes, 0]);
+      } else {
+        new Float64Array(wasm.memory.buffer, alloc(values.length * 8), values.length).set(values);
+      }
+    }
+    for (const [count, type] of outs) alloc(count * OUT_BYTES[type]);
+    const code = call(...pointers);
+    if (code !== 0 && !tolerate.includes(code)) throw new CoreError(fn, code, args);
+    let results;
+    try {
+      results = outs.map(([count, type], i) => readOut(pointers[ins.length + i], count, type));
+    } catch (err) {
+      // An output too large for a JS array (within MAX_WORK, a 2 GB cos_grid) is out of memory too.
+      if (err instanceof RangeError) throw new CoreError(fn, C.ROPE_E_NOMEM, args);
+      throw err;
+    }
+    results.code = code;
+    return results;
+  } finally {
+    for (const ptr of pointers) wasm.free(ptr);
+  }
+}
+
+const one = (fn, ins, call, args) => run(fn, ins, [[1, 'f64']], call, { args })[0][0];
+
+// ---- docs/SPEC.md functions ----
+
+export function demo_vectors(d = DIM) {
+  checkInt('d', d, 0, MAX_DIM);
+  return run('demo_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
+    wasm.rope_demo_vectors(d, q, k), { args: [['d', d]] });
+}
+
+export function dot(a, b) {
+  checkVector('a', a);
+  checkVector('b', b);
+  checkSameLength('a', a, 'b', b);
+  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out),
+    [['a', a], ['b', b]]);
+}
+
+export function norm(vec) {
+  checkVector('vec', vec);
+  return one('norm', [vec], (pv, out) => wasm.rope_norm(pv, vec.length, out), [['vec', vec]]);
+}
+
+export function thetas(d, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkBase(base);
+  return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_thetas(d, base, out), { args: [['d', d], ['base', base]] })[0];
+}
+
+export function rotate_pair(x0, x1, angle) {
+  checkFinite('x0', x0);
+  checkFinite('x1', x1);
+  checkFinite('angle', angle);
+  return run('rotate_pair', [], [[2, 'f64']], (out) =>
+    wasm.rope_rotate_pair(x0, x1, angle, out), { args: [['x0', x0], ['x1', x1], ['angle', angle]] })[0];
+}
+
+export function apply_rope(vec, pos, base = THETA_BASE) {
+  checkVector('vec', vec);
+  checkFiniteNear('apply_rope', 'pos', pos);
+  checkBase(base);
+  return run('apply_rope', [vec], [[vec.length, 'f64']], (pv, out) =>
+    wasm.rope_apply_rope(pv, vec.length, pos, base, out),
+  { args: [['vec', vec], ['pos', pos], ['base', base]] })[0];
+}
+
+function checkScoreArgs(fn, q, k, m, n, base) {
+  checkVectors(q, k);
+  checkFiniteNear(fn, 'm', m);
+  checkFiniteNear(fn, 'n', n);
+  checkBase(base);
+  return [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]];
+}
+
+export function rope_score(q, k, m, n, base = THETA_BASE) {
+  const args = checkScoreArgs('rope_score', q, k, m, n, base);
+  return one('rope_score', [q, k], (pq, pk, out) =>
+    wasm.rope_score(pq, q.length, pk, k.length, m, n, base, out), args);
+}
+
+export function sin_pos(pos, d, base = THETA_BASE) {
+  checkFiniteNear('sin_pos', 'pos', pos);
+  checkInt('d', d, 0, MAX_DIM);
+  checkBase(base);
+  return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out),
+    { args: [['pos', pos], ['d', d], ['base', base]] })[0];
+}
+
+export function add_score(q, k, m, n, base = THETA_BASE) {
+  const args = checkScoreArgs('add_score', q, k, m, n, base);
+  return one('add_score', [q, k], (pq, pk, out) =>
+    wasm.rope_add_score(pq, q.length, pk, k.length, m, n, base, out), args);
+}
+
+export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
+  checkScan('offset_scan', q, k, offset, starts, base);
+  const flat = run('offset_scan', [q, k, starts], [[3 * starts.length, 'f64']], (pq, pk, ps, out) =>
+    wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
+  return Array.from(starts, (_, j) => flat.slice(3 * j, 3 * j + 3));
+}
+
+export function turns(d, delta, base = THETA_BASE) {
+  checkPairsArgs(d, 'delta', delta, base);
+  return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_turns(d, delta, base, out), { args: [['d', d], ['delta', delta], ['base', base]] })[0];
+}
+
+export function slow_pairs(d, delta, base = THETA_BASE) {
+  checkPairsArgs(d, 'delta', delta, base);
+  return run('slow_pairs', [], [[1, 'i32']], (out) =>
+    wasm.rope_slow_pairs(d, delta, base, out), { args: [['d', d], ['delta', delta], ['base', base]] })[0][0];
+}
+
+// ---- batch entry points: one wasm call fills one chart ----
+
+/** gap * theta_i for every pair, in radians. */
+export function pair_angles(d, gap, base = THETA_BASE) {
+  checkPairsArgs(d, 'gap', gap, base);
+  checkNear('pair_angles', 'gap', gap);
+  return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) =>
+    wasm.rope_pair_angles(d, gap, base, out), { args: [['d', d], ['gap', gap], ['base', base]] })[0];
+}
+
+/** offset_scan over starts start0 + j * step, j < count: { starts, rope, add }. */
+export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkSweep('offset_sweep', q, offset, start0, step, count, base);
+  const flat = run('offset_sweep', [q, k], [[3 * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
+    ['base', base]] })[0];
+  return blocks(flat, count, ['starts', 'rope', 'add']);
+}
+
+/** slow_pairs(d, delta, base) for every delta. */
+export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkPositions('deltas', deltas);
+  checkBase(base);
+  checkWork('slow_pairs_batch', 'd', d, 'deltas.length', deltas.length);
+  return run('slow_pairs_batch', [deltas], [[deltas.length, 'i32']], (pd, out) =>
+    wasm.rope_slow_pairs_batch(d, pd, deltas.length, base, out),
+  { args: [['d', d], ['deltas', deltas], ['base', base]] })[0];
+}
+
+/** |norm(apply_rope(vec, p)) - norm(vec)| for every position p. */
+export function norm_gaps(vec, positions, base = THETA_BASE) {
+  checkVector('vec', vec);
+  checkPositions('positions', positions);
+  checkBase(base);
+  checkWork('norm_gaps', 'vec.length', vec.length, 'positions.length', positions.length);
+  checkNearList('norm_gaps', 'positions', positions);
+  return run('norm_gaps', [vec, positions], [[positions.length, 'f64']], (pv, pp, out) =>
+    wasm.rope_norm_gaps(pv, vec.length, pp, positions.length, base, out),
+  { args: [['vec', vec], ['positions', positions], ['base', base]] })[0];
+}
+
+// ---- the report: the same C writer as the CLI, so the bytes are the same ----
+
+function reportOptions(options) {
+  const o = checkOptions('options', options, REPORT_DEFAULTS, REPORT_ALIASES);
+  checkInt('dim', o.dim, 0, MAX_DIM);
+  checkBase(o.base);
+  checkFinite('offset', o.offset);
+  checkList('starts', o.starts, MAX_COUNT, 1);
+  checkPositions('deltas', o.deltas);
+  checkPositions('norm_positions', o.norm_positions);
+  checkNearList('build_report', 'starts', o.starts, o.offset, 'offset');
+  checkNearList('build_report', 'norm_positions', o.norm_positions);
+  return o;
+}
+
+// The report is written into a 64 KB buffer; a longer one (ROPE_E_SPACE, with the length
+// it needs) is written again into a buffer that fits.
+function reportText(format, options) {
+  const o = reportOptions(options);
+  const args = [['dim', o.dim], ['base', o.base], ['offset', o.offset], ['starts', o.starts],
+    ['deltas', o.deltas], ['norm_positions', o.norm_positions]];
+  let cap = 1 << 16;
+  for (;;) {
+    const result = run('build_report', [o.starts, o.deltas, o.norm_positions], [[cap, 'text'], [1, 'i32']],
+      (starts, deltas, norms, buf, lenPtr) => wasm.rope_report_write(format, o.dim, o.base, o.offset,
+        starts, o.starts.length, deltas, o.deltas.length, norms, o.norm_positions.length,
+        buf, cap, lenPtr),
+      { tolerate: [C.ROPE_E_SPACE], args });
+    const [text, [len]] = result;
+    if (result.code === 0) return text;
+    if (!(len + 1 > cap)) throw new CoreError('build_report', result.code, args);
+    cap = len + 1;
+  }
+}
+
+/** The report of docs/SPEC.md as an object; with no options, the default report. */
+export function build_report(options) {
+  return JSON.parse(reportText(C.ROPE_REPORT_JSON, options));
+}
+
+/** rope_report.json exactly as the CLI writes it. */
+export function build_report_json(options) {
+  return reportText(C.ROPE_REPORT_JSON, options);
+}
+
+/** rope_report.md exactly as the CLI writes it. */
+export function build_report_markdown(options) {
+  return reportText(C.ROPE_REPORT_MARKDOWN, options);
+}
+
+// ---- the number grammar (c_src/core/parse.c, docs/SPEC.md) ----
+
+/** Whether text is a plain decimal in the CLI's grammar: 1 (a nonzero mantissa), 0 (all
+ * zeros) or ROPE_E_VALUE (not in the grammar). The size of the double is not judged. */
+export function decimal_form(text) {
+  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${show(text)}`);
+  if (text.includes('\0')) return C.ROPE_E_VALUE; // C would stop reading there
+  return run('decimal_form', [text], [], (pt) => wasm.rope_decimal_form(pt),
+    { tolerate: [1, C.ROPE_E_VALUE], args: [['text', text]] }).code;
+}
+
+// ---- long context (scaling) ----
+// A parsed config.json goes to the C config reader key by key (the key table
+// lives in c_src/scaling/resolve.c only); the C writer's JSON or CSV text comes
+// back, byte for byte what `ropescope scaling` prints.
+
+const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
+  seq_len: 0, train_len: NaN, gap: NaN,
+}));
+
+// Calls put(key, kind, number, text, list) for one value; objects one level down only,
+// like the CLI's cJSON walk.
+function walkValue(put, key, value, depth) {
+  if (typeof value === 'number') return put(key, C.ROPE_CONFIG_NUMBER, value);
+  if (typeof value === 'string') return put(key, C.ROPE_CONFIG_STRING, 0, value);
+  if (typeof value === 'boolean') return put(key, C.ROPE_CONFIG_BOOL, value ? 1 : 0);
+  if (value === null) return put(key, C.ROPE_CONFIG_NULL, 0);
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'number')) return put(key, C.ROPE_CONFIG_LIST, 0, null, value);
+    return put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
+  }
+  if (typeof value !== 'object' || depth > 0) {
+    return put(key, C.ROPE_CONFIG_OTHER, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
+  }
+  let code = put(key, C.ROPE_CONFIG_OBJECT, 0);
+  for (const member of Object.keys(value)) {
+    if (code !== 0) break;
+    code = walkValue(put, `${key}.${member}`, value[member], depth + 1);
+  }
+  return code;
+}
+
+// { seq_len, train_len, gap }: own keys only; a given value must be finite.
+function scalingOptions(opts) {
+  const o = checkOptions('options', opts, SCALING_DEFAULTS);
+  for (const name of Object.keys(SCALING_DEFAULTS)) {
+    if (o[name] === undefined) o[name] = SCALING_DEFAULTS[name];
+    else if (opts && Object.hasOwn(opts, name)) checkFinite(name, o[name]);
+  }
+  return o;
+}
+
+// The reader's refusals (ROPE_E_CONFIG, ROPE_E_SCALING) carry a message naming the key.
+const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
+
+function scalingText(format, config, opts) {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError(`config must be an object of config keys, got ${show(config)}`);
+  }
+  const o = scalingOptions(opts);
+  const args = [['seq_len', o.seq_len], ['train_len', o.train_len], ['gap', o.gap]];
+  const size = core().rope_config_size();
+  const reader = wasm.malloc(size);
+  if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
+  // The reader copies what it keeps, so run() frees each value's memory at once.
+  const put = (key, kind, number, text = null, list = null) =>
+    run('scaling', [key, text ?? '', list ?? []], [], (pk, pt, pl) =>
+      wasm.rope_config_put(reader, pk, kind, number, text === null ? 0 : pt, pl, list === null ? 0 : list.length),
+    { tolerate: CONFIG_CODES, args: [['key', key]] }).code;
+  try {
+    wasm.rope_config_init(reader);
+    let code = 0;
+    for (const key of Object.keys(config)) {
+      if (code !== 0) break;
+      code = walkValue(put, key, config[key], 0);
+    }
+    // Written into a 64 KB buffer; a longer text is written again into one that fits.
+    for (let cap = 1 << 16; code === 0;) {
+      const result = run('scaling', [], [[cap, 'text'], [1, 'i32']], (buf, lenPtr) =>
+        wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
+      { tolerate: [...CONFIG_CODES, C.ROPE_E_SPACE], args });
+      const [text, [len]] = result;
+      if (result.code === 0) return text;
+      code = result.code;
+      if (code === C.ROPE_E_SPACE && len + 1 > cap) {
+        cap = len + 1;
+        code = 0;
+      }
+    }
+    const message = cString(wasm.rope_config_message(reader));
+    if (!message) throw new CoreError('scaling', code, args);
+    throw code === C.ROPE_E_CONFIG ? new TypeError(message) : new RangeError(message);
+  } finally {
+    wasm.free(reader);
+  }
+}
+
+/** What a model config's RoPE scaling does to each pair: the object `ropescope scaling
+ *  --format json` prints. opts: { seq_len, train_len, gap } (train_len and gap together). */
+export function scaling_from_config(config, opts = {}) {
+  return JSON.parse(scalingText(C.ROPE_SCALING_JSON, config, opts));
+}
+
+/** The inv_freq CSV, byte for byte what `ropescope scaling --format csv` prints. */
+export function scaling_csv(config, opts = {}) {
+  return scalingText(C.ROPE_SCALING_CSV, config, opts);
+}
+
+/** The JSON text itself (for a download identical to the CLI's). */
+export function scaling_json_text(config, opts = {}) {
+  return scalingText(C.ROPE_SCALING_JSON, config, opts);
+}
+
+// ---- explainer ----
+// One wasm call per explainer figure (c_src/explain/explain.h, docs/EXPLAIN.md).
+// Layouts are explain.h's planar blocks, handed out as named plain arrays.
+
+// A 2-D vector [x0, x1].
+function checkPair(name, value) {
+  if (isArrayLike(value) && value.length !== 2) {
+    throw new RangeError(`${name} must have exactly 2 elements, got ${value.length}`);
+  }
+  return checkList(name, value, 2, 2);
+}
+
+/** The 2-D worked example: q = [q0, q1] at m, k = [k0, k1] at n, explicit theta.
+ * { q_m, k_n, angle_m, angle_n, angle_gap, dot, cross, direct, formula }, where
+ * angle_gap = (m - n) theta, cross = q0 k1 - q1 k0 and
+ * formula = dot cos(angle_gap) + cross sin(angle_gap) equals direct. */
+export function pair_example(q, k, m, n, theta) {
+  checkPair('q', q);
+  checkPair('k', k);
+  checkFiniteNear('pair_example', 'm', m);
+  checkFiniteNear('pair_example', 'n', n);
+  checkFinite('theta', theta);
+  const v = run('pair_example', [], [[C.ROPE_EX_LEN, 'f64']], (out) =>
+    wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  return {
+    q_m: v.slice(C.ROPE_EX_QM0, C.ROPE_EX_QM1 + 1), k_n: v.slice(C.ROPE_EX_KN0, C.ROPE_EX_KN1 + 1),
+    angle_m: v[C.ROPE_EX_ANGLE_M], angle_n: v[C.ROPE_EX_ANGLE_N], angle_gap: v[C.ROPE_EX_ANGLE_MN],
+    dot: v[C.ROPE_EX_DOT], cross: v[C.ROPE_EX_CROSS], direct: v[C.ROPE_EX_DIRECT], formula: v[C.ROPE_EX_FORMULA],
+  };
+}
+
+/** Each pair's share of rope_score(q, k, m, n) at gap m - n:
+ * { terms, dots, crosses } (d/2 each), sum (of terms, plus the odd last
+ * product) and score (rope_score itself). */
+export function pair_terms(q, k, m, n, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('pair_terms', 'm', m);
+  checkFiniteNear('pair_terms', 'n', n);
+  checkBase(base);
+  const h = Math.floor(q.length / 2);
+  const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
+    wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]] })[0];
+  return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
+}
+
+const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
+
+/** add_score(q, k, s + offset, s) split per start s into its four terms:
+ * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
+export function add_terms(q, k, offset, starts, base = THETA_BASE) {
+  checkScan('add_terms', q, k, offset, starts, base);
+  const c = starts.length;
+  const v = run('add_terms', [q, k, starts], [[ADD_TERMS.length * c, 'f64']], (pq, pk, ps, out) =>
+    wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
+  return blocks(v, c, ADD_TERMS);
+}
+
+/** add_terms over the starts start0 + j * step, j < count (a dense chart):
+ * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
+export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('add_terms_sweep', 'offset', offset);
+  checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
+  const v = run('add_terms_sweep', [q, k], [[ADD_TERMS.length * count, 'f64']], (pq, pk, out) =>
+    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
+    ['base', base]] })[0];
+  return blocks(v, count, ADD_TERMS);
+}
+
+/** Per distance r: { score: rope_score(q, k, r, 0), mean: the mean of
+ * rope_score(v, v, r, 0) over `samples` random vectors from seed, bound:
+ * RoFormer's relative upper bound }. */
+export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkPositions('distances', distances);
+  checkNearList('decay', 'distances', distances);
+  checkInt('samples', samples, 1, MAX_COUNT);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  checkBase(base);
+  checkWork('decay', 'q.length', q.length, 'distances.length', distances.length);
+  checkWork('decay', 'q.length', q.length, 'samples', samples);
+  const c = distances.length;
+  const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
+    wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
+  { args: [['q', q], ['k', k], ['distances', distances], ['samples', samples], ['seed', seed],
+    ['base', base]] })[0];
+  return blocks(v, c, ['score', 'mean', 'bound']);
+}
+
+const MAX_GRID_CELLS = 2 ** 24;
+
+/** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
+export function cos_grid(d, positions, base = THETA_BASE) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkPositions('positions', positions);
+  checkNearList('cos_grid', 'positions', positions);
+  checkBase(base);
+  const h = Math.floor(d / 2);
+  const c = positions.length;
+  checkWork('cos_grid', 'd / 2', h, 'positions.length', c);
+  const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
+    wasm.rope_cos_grid(d, pp, c, base, out),
+  { args: [['d', d], ['positions', positions], ['base', base]] })[0];
+  return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
+}
+
+/** [q, k], d values each, uniform in [-1, 1) from splitmix64 seeded with seed. */
+export function random_vectors(d, seed) {
+  checkInt('d', d, 0, MAX_DIM);
+  checkInt('seed', seed, 0, 2 ** 32 - 1);
+  return run('random_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
+    wasm.rope_random_vectors(d, seed, q, k), { args: [['d', d], ['seed', seed]] });
+}
+
+const ENVELOPE = ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max'];
+
+/** Every integer start in [from, to] in `bins` consecutive runs; per bin
+ * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
+export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
+  checkVectors(q, k);
+  checkFiniteNear('offset_envelope', 'offset', offset);
+  checkFiniteNear('offset_envelope', 'from', from);
+  checkFiniteNear('offset_envelope', 'to', to);
+  checkBase(base);
+  const starts = Math.floor(to) - Math.ceil(from) + 1;
+  if (!(starts >= 1)) {
+    throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
+  }
+  checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
+  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts);
+  checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset);
+  checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset);
+  const v = run('offset_envelope', [q, k], [[ENVELOPE.length * bins, 'f64']], (pq, pk, out) =>
+    wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
+  { args: [['q', q], ['k', k], ['offset', offset], ['from', from], ['to', to], ['bins', bins],
+    ['base', base]] })[0];
+  return blocks(v, bins, ENVELOPE);
+}

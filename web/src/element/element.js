@@ -1,0 +1,231 @@
+// The entry of dist/ropescope-embed.js: one script tag, no iframe. It defines
+//   <rope-scope view="flatness" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
+// which draws the figures of the page in its own shadow DOM: the host's CSS cannot reach in,
+// ours cannot leak out. Every element on a page shares the one wasm instance (rope.js) and the
+// one Chart.js bundled here (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
+// the page's URL (state.js: the same table and parser); a bad one falls back to its default and
+// a message inside the element names it. The figures, charts, captions and export menu are the
+// page's own modules (figures.js, charts/, export.js); style.css comes in as text.
+import { Chart } from '../../../tools/chart_parts.mjs';
+import CSS from '../../style.css';
+import { useChartLib } from '../charts/lib.js';
+import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, writeQuery } from '../state/state.js';
+import { fillFromPreset, presetValuesDropped } from '../model/long.js';
+import { computeModel } from '../model/model.js';
+import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
+import { controlFor, controlParts } from '../controls/controls.js';
+import { addExportMenu } from '../page/export.js';
+import { refreshColors, setupDefaults } from '../charts/theme.js';
+import { watchPrint } from '../page/print.js';
+import { el } from '../lib/dom.js';
+
+useChartLib(Chart);
+
+// The page's stylesheet in the shadow root: the document's html/:root and body become the
+// element's wrapper, so the same rules (palette, theme, embed layout) apply inside. The wrapper
+// first resets every inherited property (all: initial), so nothing of the host's text styles
+// gets in through inheritance, and rem (relative to the host's root font size) becomes px at
+// the browser's default 16 px.
+const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS
+  .replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`)
+  .replace(/:root/g, '.rs-root')
+  .replace(/(^|[\s,>+~(}])(?:html|body)(?=[\s.{:[,)])/g, '$1.rs-body')}
+:host { display: block; }
+:host([hidden]) { display: none; }`;
+
+// Settings an element takes as attributes: the page's URL parameters, except embed (always on).
+const ATTRIBUTES = PARAMS.map((row) => row.name).filter((name) => name !== 'embed');
+const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
+
+/** The full explorer's address: the explorer= attribute, else ropescope.html beside this script. */
+function explorerBase(attribute) {
+  try {
+    const url = new URL(attribute ?? 'ropescope.html', SCRIPT_URL);
+    if (['http:', 'https:', 'file:'].includes(url.protocol)) return { ok: true, url: url.href.split(/[?#]/)[0] };
+  } catch {
+    // reported below
+  }
+  return { ok: false };
+}
+
+let defaultsSet = false;
+const elements = new Set();
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  refreshColors();
+  for (const element of elements) element.redrawAll();
+});
+
+class RopeScope extends HTMLElement {
+  static get observedAttributes() {
+    return [...ATTRIBUTES, 'explorer'];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.charts = Object.create(null);
+    this.state = null;
+    this.built = false;
+    watchPrint(() => this.charts);
+  }
+
+  connectedCallback() {
+    elements.add(this);
+    this.build();
+  }
+
+  disconnectedCallback() {
+    elements.delete(this);
+    this.teardown();
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected && this.built) this.build();
+  }
+
+  teardown() {
+    for (const handle of Object.values(this.charts)) handle.destroy();
+    this.charts = Object.create(null);
+    this.shadowRoot.replaceChildren();
+    this.built = false;
+  }
+
+  // Attributes -> state, through the URL reader: same grammar, ranges and messages.
+  readAttributes() {
+    const query = new URLSearchParams();
+    for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
+    const { state, problems } = readQuery(query);
+    // The long-context settings left out take the preset's values, as on the page.
+    try {
+      fillFromPreset(state);
+    } catch {
+      // a preset the reader refuses: the long figures stay empty
+    }
+    const lines = problems.map((p) => `Attribute ignored: ${p.message}; using the default ` +
+      `${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`);
+    const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
+    if (!explorer.ok) lines.push('Attribute ignored: explorer must be an http(s) address.');
+    return { state, lines, explorer: explorer.ok ? explorer.url : null };
+  }
+
+  build() {
+    this.teardown();
+    const { state, lines, explorer } = this.readAttributes();
+    this.state = state;
+    this.explorer = explorer;
+    const rows = state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+    const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
+    if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
+    wrapper.classList.toggle('embed-controls', state.controls.length > 0);
+    wrapper.classList.toggle('embed-notitle', !state.title);
+    this.notice = el('div', { class: 'notice', role: 'status' });
+    const panel = el('div', { class: 'panel' }, ...state.controls.map((name) => this.controlRow(name)));
+    const figures = el('div', { class: 'figures' }, ...rows.map(figureElement));
+    for (const num of figures.querySelectorAll('.fig-num')) num.remove();
+    this.link = el('a', { target: '_blank', rel: 'noopener' }, 'open the full explorer ↗');
+    const attribution = el('p', { class: 'attribution' }, 'Live figure by ropescope · ');
+    if (explorer) attribution.append(this.link);
+    wrapper.append(this.notice, panel, figures, attribution);
+    this.shadowRoot.append(el('style', {}, SHADOW_CSS), wrapper);
+    this.rows = rows;
+    this.lines = lines;
+    this.built = true;
+    if (!defaultsSet) {
+      setupDefaults(wrapper);
+      defaultsSet = true;
+    }
+    this.render();
+  }
+
+  showNotice(extra = []) {
+    const all = [...this.lines, ...extra];
+    this.notice.replaceChildren(...all.map((line) => el('p', {}, line)));
+    this.notice.hidden = all.length === 0;
+  }
+
+  render() {
+    let model;
+    try {
+      model = computeModel(this.state);
+    } catch (err) {
+      this.showNotice([`Could not update the figures: ${err.message}`]);
+      return;
+    }
+    this.showNotice();
+    const $ = (id) => this.shadowRoot.getElementById(id);
+    for (const row of this.rows) {
+      const data = row.data(model, this.state);
+      if (this.charts[row.name]) {
+        this.charts[row.name].update(data);
+      } else {
+        const handle = row.make($(`chart-${row.name}`), data);
+        this.charts[row.name] = handle;
+        addExportMenu(handle, {
+          figure: row.name, settings: () => this.state, onError: (message) => this.showNotice([message]),
+        });
+      }
+      $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
+      $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
+    }
+    if (this.explorer) {
+      // The settings that differ from their defaults (and the preset's values); no embed options.
+      this.link.href = this.explorer + writeQuery({
+        ...presetValuesDropped(this.state),
+        embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
+      });
+    }
+  }
+
+  redrawAll() {
+    if (this.built) this.render();
+  }
+
+  // One slider and its box, as on the page (same table, same checks); ids are the shadow root's own.
+  controlRow(name) {
+    const row = PARAM[name];
+    const control = controlFor(row);
+    const { label, widget, msg } = controlParts(name, { kind: 'slider', integer: row.type === 'int' });
+    const [range, box] = widget.children;
+    Object.assign(range, { min: String(control.min), max: String(control.max), step: String(row.slider.step) });
+    const sync = (moveThumb) => {
+      const value = this.state[name];
+      if (moveThumb) range.value = String(control.toRange ? control.toRange(value) : value);
+      if (name === 'base') range.setAttribute('aria-valuetext', `base ${value}`);
+    };
+    const accept = (value, source) => {
+      this.state[name] = value;
+      msg.textContent = '';
+      box.setAttribute('aria-invalid', 'false');
+      sync(source !== 'range');
+      if (source !== 'box') box.value = String(value);
+      this.render();
+    };
+    const refuse = (message) => {
+      msg.textContent = message;
+      box.setAttribute('aria-invalid', 'true');
+    };
+    range.addEventListener('input', () => {
+      const raw = Number(range.value);
+      const result = row.parse(String(control.fromRange ? control.fromRange(raw) : raw), this.state);
+      if (result.ok) accept(result.value, 'range');
+      else refuse(result.message);
+    });
+    box.addEventListener('input', () => {
+      const result = row.parse(box.value, this.state);
+      if (result.ok) accept(result.value, 'box');
+      else refuse(result.message);
+    });
+    queueMicrotask(() => {
+      sync(true);
+      box.value = String(this.state[name]);
+    });
+    return el('div', { class: 'control embed-control' }, label, widget, msg);
+  }
+}
+
+if (!customElements.get('rope-scope')) {
+  // The Chart.js class the elements draw with, for tests and hosts: RopeScope.Chart.getChart(canvas).
+  RopeScope.Chart = Chart;
+  RopeScope.EMBED_CONTROLS = EMBED_CONTROLS;
+  customElements.define('rope-scope', RopeScope);
+}

@@ -1,0 +1,224 @@
+// Embeds of the page (?embed=1) and the snippet builder that writes them.
+//   In an embed: the theme= colours, the controls= sliders (the page's own, the rest hidden),
+//   title=0 (no headings), no figure numbers, an attribution line linking to the full
+//   explorer at the same settings, and the content height posted to the host page.
+//   On the page: the "Embed on your page" builder: figure, sliders, title, theme, auto-height,
+//   the snippet and a live preview.
+import { PARAM, EMBED_CONTROLS, THEMES, writeQuery } from '../state/state.js';
+import { presetValuesDropped } from '../model/long.js';
+import { FIGURE, FIGURES } from '../figures/index.js';
+import { el } from '../lib/dom.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** The message an embed posts to its host: { ropescope: 'height', height } (CSS px). */
+export const HEIGHT_MESSAGE = 'height';
+// Heights the host accepts: anything else is a page that is not ours or a broken one.
+export const MIN_HEIGHT = 100;
+export const MAX_HEIGHT = 20000;
+
+/** The page's address without query or hash. */
+export const pageAddress = () => window.location.href.split(/[?#]/)[0];
+
+/** The full explorer at the numbers of `state` (embed options dropped). */
+export function explorerLink(state) {
+  return pageAddress() + writeQuery({
+    ...presetValuesDropped(state), embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
+  });
+}
+
+/** The theme= setting on the root element (style.css: :root[data-theme=...]). */
+export function applyTheme(theme, root = document.documentElement) {
+  if (theme === 'auto') delete root.dataset.theme;
+  else root.dataset.theme = theme;
+}
+
+// ---- inside an embed ----
+
+let attribution = null;
+
+/**
+ * Embed mode: called once at start, before the first chart (so charts read the right theme).
+ * Marks the chosen controls' rows (the CSS hides the others), drops the figure numbers and,
+ * with title=0, the headings, adds the attribution line, and posts the content height.
+ */
+export function setupEmbed(state) {
+  document.body.classList.add('embed');
+  for (const name of state.controls) $(name).closest('.control').classList.add('embed-control');
+  document.body.classList.toggle('embed-controls', state.controls.length > 0);
+  document.body.classList.toggle('embed-notitle', !state.title);
+  for (const num of document.querySelectorAll('.fig-num')) num.remove();
+
+  attribution = document.createElement('p');
+  attribution.className = 'attribution';
+  const link = document.createElement('a');
+  link.target = '_blank';
+  link.rel = 'noopener';
+  link.textContent = 'open the full explorer ↗';
+  attribution.append('Live figure by ropescope · ', link);
+  document.body.append(attribution);
+  updateEmbed(state);
+  reportHeight();
+}
+
+/** After every accepted change: the attribution link follows the settings. */
+export function updateEmbed(state) {
+  attribution?.querySelector('a').setAttribute('href', explorerLink(state));
+}
+
+// The content's height to the host page, whenever it changes. The body is a flow root (style.css)
+// and nothing in an embed is sized by the viewport, so this height does not follow the
+// iframe's: growing the iframe to it settles at once.
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    // The height is public: any host may read it ('*'); the host checks who sent it.
+    window.parent.postMessage({ ropescope: HEIGHT_MESSAGE, height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  post();
+}
+
+// ---- the host side: resizing the iframe ----
+
+// These lines are ours, written for ropescope: the usual library, @iframe-resizer, is GPL-3.0
+// since v5 (pasting it would put that licence on every blog that embeds a figure) and its MIT
+// 4.x line is no longer maintained. The host accepts a height only from the iframe's own
+// window and origin, only as a number within bounds. HOST_SCRIPT is the snippet's copy of
+// followHeight below (the page runs followHeight for its preview; the tests run the snippet).
+export const HOST_SCRIPT = `<script>
+/* ropescope: fit the iframe above to its content (checks sender, origin and size) */
+(function (frame) {
+  var origin = new URL(frame.src, location.href).origin;
+  window.addEventListener('message', function (e) {
+    if (e.source !== frame.contentWindow || e.origin !== origin) return;
+    var d = e.data;
+    if (!d || d.ropescope !== '${HEIGHT_MESSAGE}' || typeof d.height !== 'number') return;
+    if (!(d.height >= ${MIN_HEIGHT} && d.height <= ${MAX_HEIGHT})) return;
+    frame.style.height = Math.ceil(d.height) + 'px';
+  });
+})(document.currentScript.previousElementSibling);
+</script>`;
+
+/** followHeight(frame, on): HOST_SCRIPT's listener as a function (while on() is true). */
+export function followHeight(frame, on = () => true) {
+  const listener = (e) => {
+    if (!on()) return;
+    if (e.source !== frame.contentWindow || e.origin !== new URL(frame.src, window.location.href).origin) return;
+    const d = e.data;
+    if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
+    if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
+    frame.style.height = `${Math.ceil(d.height)}px`;
+  };
+  window.addEventListener('message', listener);
+}
+
+// ---- the fixed height ----
+
+// Extra height over the figures table's `height` (a figure at 700 px) so that, with no host
+// script, the whole embed shows at 390 px too: the heading, look-for line and caption wrap to
+// more lines there. Measured by tests/browser/embed.test.mjs at 700 and 390 px.
+const NARROW_EXTRA = 220;
+const CONTROL_ROW = 56; // one slider row (one per line): 53 px at 390 px, measured
+const ATTRIBUTION = 36;
+const NO_TITLE = 90; // what the heading and look-for line take at 390 px, at least
+
+/** The snippet's fixed iframe height for a view and options. */
+export function fixedHeight(view, { controls = [], title = true } = {}) {
+  const rows = view === 'all' ? FIGURES : [FIGURE[view]];
+  const figures = rows.reduce((sum, row) => sum + row.height + NARROW_EXTRA - (title ? 0 : NO_TITLE), 0);
+  return figures + controls.length * CONTROL_ROW + ATTRIBUTION;
+}
+
+// ---- the snippet builder (on the page) ----
+
+const escapeAttr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The iframe snippet for the page's state and the builder's options. */
+export function snippet(state, { view, controls, title, theme, auto }) {
+  const options = { view, controls, title, theme };
+  const src = pageAddress() + writeQuery({ ...presetValuesDropped(state), ...options, embed: true });
+  const label = view === 'all' ? 'all figures' : FIGURE[view].title;
+  const frame = `<iframe src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
+    ` width="100%" height="${fixedHeight(view, options)}" style="border:0;width:100%" loading="lazy"></iframe>`;
+  return auto ? `${frame}\n${HOST_SCRIPT}` : frame;
+}
+
+function checkbox(id, text, checked) {
+  const input = el('input', { type: 'checkbox', id });
+  input.checked = checked;
+  return el('label', { for: id, class: 'opt' }, input, text);
+}
+
+let builder = null;
+
+/** Builds the builder's options and preview after #embed-view; getState() reads the page's state. */
+export function setupEmbedBuilder(getState) {
+  const options = el('fieldset', { class: 'embed-options' },
+    el('legend', {}, 'Embed options'),
+    el('div', { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
+      el('span', { class: 'hint' }, 'sliders:'),
+      ...EMBED_CONTROLS.map((name) => checkbox(`embed-control-${name}`, name, false))),
+    el('div', { class: 'checks' },
+      checkbox('embed-title', 'title', true),
+      checkbox('embed-auto', 'auto-height script', true),
+      el('label', { for: 'embed-theme', class: 'opt' }, 'theme ',
+        el('select', { id: 'embed-theme' }, ...THEMES.map((t) => el('option', { value: t }, t))))));
+  $('embed-view').after(options);
+  const preview = el('div', { class: 'embed-preview', id: 'embed-preview' },
+    el('p', { class: 'hint' }, 'Preview (live):'));
+  $('copy-embed').closest('.buttons').after(preview);
+  for (const input of options.querySelectorAll('input, select')) input.addEventListener('change', () => updateEmbedCode());
+  $('embed-view').addEventListener('change', () => updateEmbedCode());
+  builder = { getState, preview, frame: null, timer: null, visible: false };
+  // The preview loads a second copy of the page: only once the builder is on screen.
+  new IntersectionObserver((entries) => {
+    builder.visible = entries.some((e) => e.isIntersecting);
+    if (builder.visible) schedulePreview();
+  }).observe(preview);
+  updateEmbedCode();
+}
+
+/** The builder's current options. */
+export function builderOptions() {
+  return {
+    view: $('embed-view').value,
+    controls: EMBED_CONTROLS.filter((name) => $(`embed-control-${name}`).checked),
+    title: $('embed-title').checked,
+    theme: $('embed-theme').value,
+    auto: $('embed-auto').checked,
+  };
+}
+
+/** Rewrites the snippet (and, soon after, the preview) for the page's state and the options. */
+export function updateEmbedCode() {
+  if (!builder) return;
+  $('embed-code').value = snippet(builder.getState(), builderOptions());
+  schedulePreview();
+}
+
+// Slider drags change the state many times a second: the preview reloads once they pause.
+const PREVIEW_DELAY_MS = 400;
+
+function schedulePreview() {
+  if (!builder.visible) return;
+  clearTimeout(builder.timer);
+  builder.timer = setTimeout(showPreview, builder.frame ? PREVIEW_DELAY_MS : 0);
+}
+
+function showPreview() {
+  const opts = builderOptions();
+  const src = pageAddress() + writeQuery({ ...presetValuesDropped(builder.getState()), ...opts, embed: true });
+  if (!builder.frame) {
+    builder.frame = el('iframe', { title: 'embed preview', loading: 'lazy' });
+    builder.preview.append(builder.frame);
+    followHeight(builder.frame, () => builderOptions().auto);
+  }
+  builder.frame.height = String(fixedHeight(opts.view, opts));
+  if (!opts.auto) builder.frame.style.removeProperty('height');
+  if (builder.frame.getAttribute('src') !== src) builder.frame.src = src;
+}

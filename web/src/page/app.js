@@ -1,0 +1,492 @@
+// Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
+import { PARAM, PARAMS, defaults, readQuery, writeQuery } from '../state/state.js';
+import { ready as coreReady } from '../core/rope.js';
+import { computeModel, reportFile } from '../model/model.js';
+import { normReadout } from '../figures/captions.js';
+import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from '../figures/index.js';
+import { setupDefaults } from '../charts/theme.js';
+import { restyleAll } from '../charts/figure.js';
+import { controlFor, wireSliderKeys } from '../controls/controls.js';
+import { buildPanels } from '../controls/panels.js';
+import { startLong } from './long.js';
+import { renderWorked } from './teach.js';
+import { fillFormulas } from './mathml.js';
+import { wireActions, vectorsReadout, lockedMove } from './actions.js';
+import { addExportMenu } from './export.js';
+import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from '../element/embed.js';
+import { watchPrint } from './print.js';
+import { saveText } from '../lib/save.js';
+
+performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
+
+const $ = (id) => document.getElementById(id);
+
+const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
+  PARAMS.filter((row) => row.type !== 'choice' && !row.part).map((row) => [row.name, controlFor(row)]))));
+
+const loaded = readQuery(window.location.search);
+const state = loaded.state;
+const linkProblems = loaded.problems.map((p) => (p.name === null
+  ? `Link parameter ignored: ${p.message}.`
+  : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
+    : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
+const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
+let lastData = null;
+let painted = false; // false until the first frame is on screen (render() then does every figure)
+let failed = false;
+// Charts scrolled out of view get their new data at once (so Chart.getChart(canvas).data is
+// always current) but are drawn only when they come back into view: dragging a slider
+// then redraws what the reader can see.
+const hidden = new Set();
+
+const inViewport = (el) => {
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
+};
+
+// ---- render: state -> wasm -> charts ----
+
+/**
+ * State -> wasm -> figures. With budget (a reader's input), the charts on screen are drawn
+ * while the update is inside its frame budget and the rest in the next frames (drawStale).
+ */
+function render({ budget = false } = {}) {
+  performance.mark('ropescope:update-start');
+  const started = performance.now();
+  let model;
+  try {
+    model = computeModel(state);
+    performance.mark('ropescope:model-end');
+  } catch (err) {
+    // Inputs are checked before they reach state; if the core still refuses, keep the last charts.
+    failed = true;
+    showNotice(...linkProblems, `Could not update the figures: ${err.message}`);
+    return false;
+  }
+  if (failed) {
+    failed = false;
+    showNotice(...linkProblems);
+  }
+  // Before the first paint only the figures on screen (and any already made) are computed.
+  const rows = painted ? FIGURES
+    : FIGURES.filter((row) => charts[row.name] || inViewport($(`chart-${row.name}`)));
+  const data = Object.create(null);
+  for (const row of rows) data[row.name] = row.data(model, state);
+  const previous = lastData;
+  lastData = data;
+  // A figure whose data did not change (model.js reuses results) is not touched.
+  for (const name of Object.keys(charts)) {
+    if (data[name] == null) continue; // its part gave no data this time: the chart keeps its last
+    if (previous && sameData(previous[name], data[name])) continue;
+    charts[name].update(data[name], false); // the data now, the drawing below
+    if (!hidden.has(name)) stale.add(name);
+  }
+  drawStale(budget ? { started, least: 0, ms: DRAW_BUDGET_MS } : null);
+  ensureCharts(false);
+  for (const row of rows) {
+    $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
+    $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
+  }
+  $('norm-readout').textContent = normReadout(model);
+  if (painted) renderWorked(state, model.explain.worked);
+  vectorsReadout(state);
+  performance.mark('ropescope:update-end');
+  performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
+  return true;
+}
+
+// ---- drawing within the frame budget ----
+
+// With every figure on screen a slider step changes up to ten charts, more than one frame
+// can draw. A reader's update draws the charts on screen that waited longest first, starting
+// none once DRAW_BUDGET_MS have passed since the update began (a slow model, as at dim 1024,
+// leaves them all to the next frame); each next frame draws the rest within CATCH_UP_BUDGET_MS,
+// at least one chart a frame. A drag keeps its frame rate and every chart catches up a frame
+// or two later. 'ropescope:settled' marks the moment every chart on screen shows the latest state.
+const DRAW_BUDGET_MS = 6; // in an update's frame, after the model (inputs and layout need the rest)
+const CATCH_UP_BUDGET_MS = 12; // in the frames after it, where drawing is all the page does
+const stale = new Set(); // charts on screen holding data not drawn yet
+const drawnAt = Object.create(null); // chart name -> sequence number of its last draw
+let drawCount = 0;
+let staleFrame = 0;
+
+// budget: null draws every stale chart now; else { started, least, ms } draws while less than
+// ms have passed since `started`, and at least `least` charts.
+function drawStale(budget) {
+  const order = [...stale].sort((a, b) => (drawnAt[a] ?? -1) - (drawnAt[b] ?? -1));
+  for (const [index, name] of order.entries()) {
+    if (budget && index >= budget.least && performance.now() - budget.started >= budget.ms) break;
+    stale.delete(name);
+    drawnAt[name] = ++drawCount;
+    if (!hidden.has(name)) charts[name].redraw();
+  }
+  if (stale.size === 0) {
+    if (staleFrame) cancelAnimationFrame(staleFrame);
+    staleFrame = 0;
+    performance.mark('ropescope:settled');
+  } else if (!staleFrame) {
+    staleFrame = requestAnimationFrame(() => {
+      staleFrame = 0;
+      drawStale({ started: performance.now(), least: 1, ms: CATCH_UP_BUDGET_MS });
+    });
+  }
+}
+
+// Same keys holding the same values (arrays compared by identity: model.js reuses them).
+function sameData(a, b) {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+// ---- controls ----
+
+// One line per message; text only, never HTML (link values can be hostile).
+function showNotice(...lines) {
+  const notice = $('notice');
+  notice.replaceChildren(...lines.map((line) => {
+    const p = document.createElement('p');
+    p.textContent = line;
+    return p;
+  }));
+  notice.hidden = lines.length === 0;
+}
+
+// A rejected value: the rule, and what the figures show meanwhile.
+function setMessage(name, message) {
+  $(`${name}-msg`).textContent = message ? `${message}. The figures still show ${name} = ${PARAM[name].serialize(state[name])}.` : '';
+  $(`${name}-num`).setAttribute('aria-invalid', message ? 'true' : 'false');
+  setPending(name, '');
+}
+
+// A typed value not applied yet (no Enter, no leaving the box): said quietly under the box.
+function setPending(name, text) {
+  const box = $(`${name}-num`);
+  let note = $(`${name}-pending`);
+  if (!note) {
+    note = document.createElement('p');
+    note.id = `${name}-pending`;
+    note.className = 'pending';
+    $(`${name}-msg`).after(note);
+    box.setAttribute('aria-describedby', `${box.getAttribute('aria-describedby') ?? ''} ${note.id}`.trim());
+  }
+  note.textContent = text;
+}
+
+function syncRange(name, moveThumb = true) {
+  const control = CONTROLS[name];
+  if (!control.range) return;
+  const range = $(name);
+  if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
+  // Log sliders (base, gap) hold log10 of the value: screen readers should hear the value itself.
+  if (PARAM[name].slider.log) range.setAttribute('aria-valuetext', `${name} ${state[name]}`);
+}
+
+function syncBox(name) {
+  $(`${name}-num`).value = String(state[name]);
+  setPending(name, '');
+}
+
+// The pair slider reaches dim/2 - 1 only.
+function syncPairRange() {
+  $('pair').max = String(state.dim / 2 - 1);
+}
+
+// Browsers throttle (and warn about) frequent history updates, and a slider drag fires
+// dozens of changes a second: the URL follows at most every URL_INTERVAL_MS, always
+// ending on the latest state.
+const URL_INTERVAL_MS = 150;
+let urlTimer = null;
+let lastUrlWrite = -Infinity;
+
+function flushUrl() {
+  urlTimer = null;
+  lastUrlWrite = performance.now();
+  try {
+    window.history.replaceState(null, '', writeQuery(state) + window.location.hash);
+  } catch {
+    // Some file:// pages refuse URL changes; the view still works, only the link is not updated.
+  }
+}
+
+function writeUrl() {
+  if (urlTimer !== null) return; // the pending write will take the latest state
+  const wait = lastUrlWrite + URL_INTERVAL_MS - performance.now();
+  if (wait <= 0) flushUrl();
+  else urlTimer = setTimeout(flushUrl, wait);
+}
+
+// Several settings at once (reset, presets, lock): one URL write and one render.
+function acceptAll(values) {
+  for (const [name, value] of Object.entries(values)) {
+    state[name] = value;
+    if (CONTROLS[name]) {
+      setMessage(name, '');
+      syncRange(name);
+      syncBox(name);
+    }
+  }
+  syncPairRange();
+  syncRange('pair');
+  $('lock').checked = state.lock;
+  writeUrl();
+  render({ budget: true });
+  updateEmbedCode();
+}
+
+// Printing: every figure made and drawn at the current settings, on screen or not.
+function drawAll() {
+  fillFormulas();
+  ensureCharts(true);
+  stale.clear();
+  for (const name of Object.keys(charts)) {
+    hidden.delete(name);
+    charts[name].update(lastData[name], true);
+  }
+}
+
+// Makes the charts that do not exist yet: at the first render only those on screen (the
+// first figure appears sooner), the rest (all: true) right after that first paint.
+function ensureCharts(all) {
+  for (const { name, make } of FIGURES) {
+    const canvas = $(`chart-${name}`);
+    // A row's data is null until its part is ready (the long-context part, after the first paint;
+    // the figures off screen at the first render).
+    if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
+    charts[name] = make(canvas, lastData[name]);
+    addExportMenu(charts[name], {
+      figure: name, settings: () => state, onError: (message) => showNotice(...linkProblems, message),
+    });
+  }
+}
+
+function watchVisibility() {
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const { name } = entry.target.dataset;
+      if (entry.isIntersecting) {
+        hidden.delete(name);
+        charts[name]?.redraw();
+      } else {
+        hidden.add(name);
+      }
+    }
+  }, { rootMargin: '100px' });
+  for (const { name } of FIGURES) {
+    const canvas = $(`chart-${name}`);
+    canvas.dataset.name = name;
+    observer.observe(canvas);
+  }
+}
+
+// Accept a checked value: widgets other than the one typed in follow, URL and figures update.
+function accept(name, value, source) {
+  const linked = lockedMove(name, value, state);
+  if (linked) {
+    const other = name === 'qm' ? 'kn' : 'qm';
+    state[other] = linked[other];
+    syncRange(other);
+    syncBox(other);
+    setMessage(other, '');
+    value = linked[name];
+    if (value !== state[name] || source === 'range') source = 'preset';
+  }
+  state[name] = value;
+  setMessage(name, '');
+  syncRange(name, source !== 'range');
+  if (source !== 'box') syncBox(name);
+  if (name === 'dim') {
+    syncPairRange();
+    if (state.pair > state.dim / 2 - 1) {
+      state.pair = state.dim / 2 - 1;
+      syncRange('pair');
+      syncBox('pair');
+      setMessage('pair', '');
+    }
+  }
+  // from and to check each other: a box rejected for the other's value may now be fine.
+  for (const other of ['from', 'to']) {
+    const box = $(`${other}-num`);
+    if (other === name || box.getAttribute('aria-invalid') !== 'true') continue;
+    const retry = PARAM[other].parse(box.value, state);
+    if (retry.ok) {
+      state[other] = retry.value;
+      setMessage(other, '');
+    }
+  }
+  writeUrl();
+  render({ budget: true });
+  updateEmbed(state);
+  updateEmbedCode();
+}
+
+// A typed value is applied on Enter, change or leaving the box: typing 5000 never applies 5, 50, 500.
+function commitBox(name) {
+  const box = $(`${name}-num`);
+  const result = PARAM[name].parse(box.value, state);
+  if (!result.ok) {
+    setMessage(name, result.message);
+    return;
+  }
+  if (result.value === state[name] && box.getAttribute('aria-invalid') !== 'true') {
+    syncBox(name); // nothing new: show the value in its plain form ("07" -> "7")
+    return;
+  }
+  accept(name, result.value, 'box');
+  syncBox(name);
+}
+
+function onBoxInput(name) {
+  const box = $(`${name}-num`);
+  const shown = PARAM[name].serialize(state[name]);
+  setPending(name, box.value === shown ? ''
+    : `Not applied yet: press Enter or leave the box. The figures show ${name} = ${shown}.`);
+}
+
+function wireControl(name) {
+  const control = CONTROLS[name];
+  const box = $(`${name}-num`);
+  box.addEventListener('input', () => onBoxInput(name));
+  box.addEventListener('change', () => commitBox(name));
+  box.addEventListener('blur', () => commitBox(name));
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      commitBox(name);
+      return;
+    }
+    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
+    if (!dir || box.getAttribute('aria-invalid') === 'true') return;
+    event.preventDefault();
+    const row = PARAM[name];
+    const next = Math.min(row.max, Math.max(row.min, control.step(state[name], dir)));
+    box.value = String(next);
+    commitBox(name);
+  });
+  if (!control.range) return;
+  const range = $(name);
+  range.min = String(control.min);
+  range.max = String(control.max);
+  range.step = String(PARAM[name].slider.step);
+  wireSliderKeys(range, PARAM[name], control, () => state[name], (value) => accept(name, value, 'key'));
+  range.addEventListener('input', () => {
+    const raw = Number(range.value);
+    const value = control.fromRange ? control.fromRange(raw) : raw;
+    const result = PARAM[name].parse(String(value), state);
+    if (result.ok) accept(name, result.value, 'range');
+    else setMessage(name, result.message);
+  });
+}
+
+// ---- downloads, link, embed ----
+
+function download(kind) {
+  let text;
+  try {
+    text = reportFile(kind, state);
+  } catch (err) {
+    showNotice(...linkProblems, `Could not build the report: ${err.message}`);
+    return;
+  }
+  const [filename, type] = kind === 'json'
+    ? ['rope_report.json', 'application/json']
+    : ['rope_report.md', 'text/markdown'];
+  saveText(filename, text, type);
+}
+
+async function copyText(text, statusId) {
+  const status = $(statusId);
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = 'Copied.';
+  } catch {
+    status.textContent = 'The browser blocked copying: select the text and copy it by hand.';
+  }
+  setTimeout(() => { status.textContent = ''; }, 4000);
+}
+
+// ---- start ----
+
+// The figure sections, embed options and the guide's figure numbers, from the figures table
+// (index.html lists no figure).
+function buildFigures() {
+  // A row's section goes before the element its `before` names (the long-context rows), else
+  // before #take; a row's `after` adds the element that follows its figure.
+  for (const row of FIGURES) {
+    $(row.before ?? 'take').before(figureElement(row), ...(row.after ? [row.after()] : []));
+  }
+  $('embed-view').append(...FIGURES.map(embedOption));
+  numberGuide();
+  // state.view is 'all' or a name from the table (state.js checks it).
+  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
+}
+
+function start() {
+  buildPanels();
+  applyTheme(state.theme);
+  buildFigures();
+  if (state.embed) setupEmbed(state);
+  if (state.view !== 'all') document.body.dataset.view = state.view;
+  showNotice(...linkProblems);
+
+  for (const name of Object.keys(CONTROLS)) {
+    wireControl(name); // sets the slider's range first
+    syncRange(name);
+    syncBox(name);
+  }
+  syncPairRange();
+  syncRange('pair');
+  const actions = wireActions({ state, accept, acceptAll, togglePlay: (on) => document.body.classList.toggle('playing', on) });
+  window.addEventListener('beforeprint', drawAll);
+  for (const button of document.querySelectorAll('[data-gap]')) {
+    button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
+  }
+  $('download-json').addEventListener('click', () => download('json'));
+  $('download-md').addEventListener('click', () => download('md'));
+  $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
+  $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
+  $('embed-code').addEventListener('focus', (event) => event.target.select());
+  // The long-context part: its controls write the same state, URL and figures. It starts
+  // after the first paint (its figures' data are null until then).
+  startLong({ state, render, writeUrl, updateEmbedCode, showNotice: (...lines) => showNotice(...linkProblems, ...lines) });
+
+  setupDefaults();
+  let drawn = false;
+  window.Chart.register({
+    id: 'ropescopeFirstDraw',
+    afterDraw() {
+      if (drawn) return;
+      drawn = true;
+      performance.mark('ropescope:first-chart');
+    },
+  });
+  // Chart colours follow the colour scheme: redraw when it changes.
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    restyleAll(charts, (name) => !hidden.has(name));
+  });
+  render();
+  requestAnimationFrame(() => setTimeout(() => {
+    painted = true;
+    document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
+    render();
+    ensureCharts(true);
+    watchVisibility();
+    actions.afterPaint();
+    // The embed builder is below the figures: built after the first chart is on screen.
+    if (!state.embed) setupEmbedBuilder(() => state);
+    watchPrint(() => charts);
+  }, 0));
+}
+
+// For tests and benchmarks: the state, render(), drawing every figure, the defaults, whether a
+// URL update is still pending, and the query string the state writes.
+window.ropescope = Object.freeze({
+  state, render, drawAll, defaults, urlPending: () => urlTimer !== null, query: () => writeQuery(state),
+});
+// The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
+// checkpoint right after this script, so the page starts before any frame. Without a core (a
+// browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
+coreReady().then(start, (error) => {
+  document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
+  showNotice(...linkProblems, `The figures are computed by WebAssembly, which this browser did not run: ${error.message}.`);
+});

@@ -1,0 +1,147 @@
+// The "check a config" panel: a pasted or dropped config.json, parsed with JSON.parse and
+// read by the C config reader (rope.scaling_from_config): the resolved fields, every warning
+// and error in words, the per-pair table, and inv_freq downloads byte for byte what
+// `ropescope scaling --config FILE --format json|csv` prints. Nothing here goes into the URL.
+import * as rope from '../core/rope.js';
+// Six significant digits, as the CLI's table prints them; fields to ten.
+const digits = (x, n) => String(Number(x.toPrecision(n)));
+import { saveText } from '../lib/save.js';
+
+const $ = (id) => document.getElementById(id);
+// The CLI refuses files above 1 MiB; the panel does the same.
+const MAX_BYTES = 1 << 20;
+const WAIT_MS = 150;
+
+let checked = null; // the last config the reader accepted
+let timer = null;
+
+const el = (tag, text, props = {}) => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
+  return node;
+};
+
+function showValue(value) {
+  if (value === null) return 'none';
+  if (typeof value === 'number') return digits(value, 10);
+  if (Array.isArray(value)) return value.map(showValue).join(' to ');
+  return String(value);
+}
+
+function setProblem(message) {
+  $('config-msg').textContent = message;
+  $('config').setAttribute('aria-invalid', message ? 'true' : 'false');
+}
+
+function clearResult() {
+  checked = null;
+  $('config-fields').replaceChildren();
+  $('config-warnings').replaceChildren();
+  $('config-pairs').querySelector('tbody').replaceChildren();
+  $('config-result').hidden = true;
+  $('download-inv-freq-json').disabled = true;
+  $('download-inv-freq-csv').disabled = true;
+}
+
+function showResult(config, result) {
+  checked = config;
+  const fields = [
+    ['rope_type', result.rope_type], ['rotary dim', result.rotary_dim], ['base (rope_theta)', result.base],
+    ['factor', result.factor], ['attention_factor', result.attention_factor],
+    ['softmax multiplier', result.softmax_multiplier],
+    ...Object.entries(result.resolved),
+    ['bands', Object.entries(result.bands).filter(([, n]) => n > 0).map(([band, n]) => `${n} ${band}`).join(', ')],
+  ];
+  $('config-fields').replaceChildren(...fields.flatMap(([name, value]) => [el('dt', name), el('dd', showValue(value))]));
+  const warnings = result.warnings.length ? result.warnings : ['No warnings: every key is as transformers expects.'];
+  $('config-warnings').replaceChildren(...warnings.map((line) => el('li', line)));
+  $('config-warnings').classList.toggle('none', result.warnings.length === 0);
+  $('config-pairs').querySelector('tbody').replaceChildren(...result.pairs.map((p) => {
+    const tr = el('tr');
+    tr.append(el('td', String(p.i)), el('td', digits(p.wavelength, 6)), el('td', digits(p.inv_freq, 6)),
+      el('td', digits(p.inv_freq_scaled, 6)), el('td', digits(p.ratio, 6)), el('td', p.band));
+    return tr;
+  }));
+  $('config-result').hidden = false;
+  $('download-inv-freq-json').disabled = false;
+  $('download-inv-freq-csv').disabled = false;
+}
+
+/** Checks the text now: a problem is named in #config-msg, a good config fills the panel. */
+export function check(text) {
+  clearResult();
+  if (text.trim() === '') {
+    setProblem('The config is empty: paste a model’s config.json, or drop the file here.');
+    return;
+  }
+  if (text.length > MAX_BYTES) {
+    setProblem(`The config is ${(text.length / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`);
+    return;
+  }
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch (err) {
+    setProblem(`Not JSON: ${err.message}.`);
+    return;
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    setProblem(`A config.json holds one JSON object; this is ${Array.isArray(config) ? 'an array' : `a ${config === null ? 'null' : typeof config}`}.`);
+    return;
+  }
+  let result;
+  try {
+    result = rope.scaling_from_config(config);
+  } catch (err) {
+    setProblem(`The config reader refuses it: ${err.message}.`);
+    return;
+  }
+  setProblem('');
+  showResult(config, result);
+}
+
+/** Puts text into the box and checks it (a preset loads its config this way). */
+export function renderCheck(text) {
+  $('config').value = text;
+  check(text);
+}
+
+function download(kind) {
+  if (!checked) return;
+  try {
+    if (kind === 'json') saveText('inv_freq.json', rope.scaling_json_text(checked), 'application/json');
+    else saveText('inv_freq.csv', rope.scaling_csv(checked), 'text/csv');
+  } catch (err) {
+    setProblem(`Could not write the file: ${err.message}.`);
+  }
+}
+
+async function readFile(file) {
+  if (!file) return;
+  if (file.size > MAX_BYTES) {
+    clearResult();
+    setProblem(`${file.name} is ${(file.size / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`);
+    return;
+  }
+  renderCheck(await file.text());
+}
+
+/** Wires the box, the file input and the download buttons (once, at start). */
+export function startCheck() {
+  const box = $('config');
+  box.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => check(box.value), WAIT_MS);
+  });
+  box.addEventListener('dragover', (event) => event.preventDefault());
+  box.addEventListener('drop', (event) => {
+    event.preventDefault();
+    readFile(event.dataTransfer?.files?.[0]).catch((err) => setProblem(`Could not read the file: ${err.message}.`));
+  });
+  $('config-file').addEventListener('change', (event) => {
+    readFile(event.target.files?.[0]).catch((err) => setProblem(`Could not read the file: ${err.message}.`));
+  });
+  $('download-inv-freq-json').addEventListener('click', () => download('json'));
+  $('download-inv-freq-csv').addEventListener('click', () => download('csv'));
+}

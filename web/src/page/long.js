@@ -1,0 +1,208 @@
+// The long-context part: the preset, training length, gap, method and its parameters, the
+// comparison lines (all in the shared state and the URL), and the "check a config" panel
+// (never in the URL). app.js's render() draws the figures 'range' and 'scaling'.
+import { PARAM } from '../state/state.js';
+import { controlFor, wireSliderKeys } from '../controls/controls.js';
+import { METHODS, METHOD_PARAMS, COMPARABLE, PRESETS, usesParam } from '../model/methods.js';
+import { BLOG, preset, methodAvailable, computeLong } from '../model/long.js';
+import { renderCheck, startCheck } from './check.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The settings a preset sets; preset and compare are the others.
+const FROM_PRESET = ['train-len', 'target-gap', 'method', ...METHOD_PARAMS];
+const SLIDERS = ['train-len', 'target-gap'];
+const BOXES = [...SLIDERS, ...METHOD_PARAMS.filter((name) => name !== 'truncate')];
+
+let app = null;
+let state = null;
+
+const option = (value, text) => {
+  const node = document.createElement('option');
+  node.value = value;
+  node.textContent = text;
+  return node;
+};
+
+function buildMenus() {
+  $('preset').append(...PRESETS.map((name) => option(name, name === 'blog' ? BLOG.label : name)));
+  $('method').append(...METHODS.map((m) => option(m.value, m.label)));
+  $('compare-list').append(...COMPARABLE.map((method) => {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.name = 'compare';
+    box.value = method;
+    label.append(box, ` ${method}`);
+    return label;
+  }));
+}
+
+function setMessage(name, message) {
+  const msg = $(`${name}-msg`);
+  if (msg) msg.textContent = message;
+  const box = $(`${name}-num`) ?? $(name);
+  box?.setAttribute('aria-invalid', message ? 'true' : 'false');
+}
+
+// ---- state -> widgets ----
+
+function syncWidget(name, moveThumb = true) {
+  const value = state[name];
+  if (SLIDERS.includes(name)) {
+    if (moveThumb) $(name).value = String(controlFor(PARAM[name]).toRange(value));
+    // The slider holds log10 of the value: screen readers hear the value itself.
+    $(name).setAttribute('aria-valuetext', `${value} positions`);
+  }
+  if (BOXES.includes(name)) $(`${name}-num`).value = String(value);
+  if (name === 'truncate') $('truncate').value = String(value);
+  if (name === 'method' || name === 'preset') $(name).value = value;
+  if (name === 'compare') {
+    const on = new Set(value.split(','));
+    for (const box of document.querySelectorAll('input[name="compare"]')) box.checked = on.has(box.value);
+  }
+}
+
+// Only the chosen method's parameters are shown; LongRoPE only where the preset has lists.
+function showMethod() {
+  for (const node of document.querySelectorAll('[data-param]')) {
+    node.hidden = !usesParam(state.method, node.dataset.param);
+  }
+  const p = preset(state.preset);
+  for (const node of $('method').options) node.disabled = !methodAvailable(p, node.value);
+  for (const box of document.querySelectorAll('input[name="compare"]')) {
+    box.disabled = box.value === state.method;
+  }
+}
+
+function showNotes() {
+  const { main } = computeLong(state);
+  const notes = $('method-notes');
+  const items = main.warnings.length ? main.warnings : ['none: the config the page builds passes every check.'];
+  notes.replaceChildren(...items.map((line) => {
+    const li = document.createElement('li');
+    li.textContent = line;
+    return li;
+  }));
+}
+
+function redraw() {
+  showMethod();
+  showNotes();
+  app.writeUrl();
+  app.render();
+  app.updateEmbedCode();
+}
+
+// ---- widgets -> state ----
+
+/** Takes the changes if the config reader accepts them; else names the problem at `name`. */
+function tryChange(name, changes, source) {
+  const candidate = { ...state, ...changes };
+  try {
+    computeLong(candidate);
+  } catch (err) {
+    setMessage(name, err.message);
+    return false;
+  }
+  Object.assign(state, changes);
+  setMessage(name, '');
+  for (const changed of Object.keys(changes)) syncWidget(changed, source !== 'range' || changed !== name);
+  if (source === 'box') $(`${name}-num`).value = String(changes[name]); // keep what was typed in its place
+  redraw();
+  return true;
+}
+
+function presetValues(name) {
+  const { defaults } = preset(name);
+  return Object.fromEntries(FROM_PRESET.map((key) => [key, defaults[key]]));
+}
+
+function loadPreset(name) {
+  const changes = { preset: name, ...presetValues(name) };
+  for (const key of FROM_PRESET) setMessage(key, '');
+  if (tryChange('preset', changes, 'menu')) renderCheck(preset(name).text);
+}
+
+function onBox(name) {
+  const box = $(`${name}-num`);
+  const result = PARAM[name].parse(box.value, state);
+  if (!result.ok) setMessage(name, result.message);
+  else tryChange(name, { [name]: result.value }, 'box');
+}
+
+function wireBox(name) {
+  const box = $(`${name}-num`);
+  box.addEventListener('input', () => onBox(name));
+  box.addEventListener('change', () => {
+    if (box.getAttribute('aria-invalid') !== 'true') box.value = String(state[name]);
+  });
+}
+
+function wireSlider(name) {
+  const row = PARAM[name];
+  const control = controlFor(row);
+  const range = $(name);
+  range.min = String(control.min);
+  range.max = String(control.max);
+  range.step = String(row.slider.step);
+  range.addEventListener('input', () => {
+    const result = row.parse(String(control.fromRange(Number(range.value))), state);
+    if (result.ok) tryChange(name, { [name]: result.value }, 'range');
+    else setMessage(name, result.message);
+  });
+  wireSliderKeys(range, row, control, () => state[name], (value) => tryChange(name, { [name]: value }, 'key'));
+}
+
+function wire() {
+  for (const name of SLIDERS) wireSlider(name);
+  for (const name of BOXES) wireBox(name);
+  $('preset').addEventListener('change', () => loadPreset($('preset').value));
+  $('method').addEventListener('change', () => {
+    if (!tryChange('method', { method: $('method').value }, 'menu')) $('method').value = state.method;
+  });
+  $('truncate').addEventListener('change', () => {
+    tryChange('truncate', { truncate: $('truncate').value === 'true' }, 'menu');
+  });
+  $('compare-list').addEventListener('change', () => {
+    const on = [...document.querySelectorAll('input[name="compare"]:checked')].map((box) => box.value);
+    tryChange('compare', { compare: COMPARABLE.filter((m) => on.includes(m)).join(',') }, 'menu');
+  });
+  for (const button of document.querySelectorAll('[data-target-gap]')) {
+    button.addEventListener('click', () => tryChange('target-gap', { 'target-gap': Number(button.dataset.targetGap) }, 'menu'));
+  }
+}
+
+/**
+ * Starts the long-context part. app: { state, render, writeUrl, updateEmbedCode, showNotice }.
+ * The menus are built now; the rest waits for the first paint (ready()). Settings the URL
+ * left out take the preset's values; settings the core refuses with the rest fall back to
+ * the preset's, and the notice says so.
+ */
+export function startLong(appHooks) {
+  app = appHooks;
+  state = app.state;
+  buildMenus();
+  requestAnimationFrame(() => setTimeout(ready, 0));
+}
+
+// After the first paint: the preset's values, the check of the link's settings, the
+// controls, the figures' first data and the checker.
+function ready() {
+  const fromPreset = presetValues(state.preset);
+  for (const name of FROM_PRESET) if (state[name] === null) state[name] = fromPreset[name];
+  try {
+    computeLong(state);
+  } catch (err) {
+    Object.assign(state, fromPreset);
+    app.showNotice(`Long-context settings from the link ignored: ${err.message}; using the preset ${state.preset}'s.`);
+  }
+  wire();
+  for (const name of ['preset', 'compare', ...FROM_PRESET]) syncWidget(name);
+  startCheck();
+  renderCheck(preset(state.preset).text);
+  showMethod();
+  showNotes();
+  app.render();
+  app.updateEmbedCode();
+}

@@ -1,0 +1,260 @@
+// The page's state and its URL form: one row per query parameter (web/README.md).
+// Every value is checked here, so render() only ever sees numbers it can draw.
+import { VIEWS } from '../figures/index.js';
+import { METHOD_NAMES, COMPARABLE, PRESETS, DEFAULT_PRESET, usesParam } from '../model/methods.js';
+
+export { VIEWS };
+
+const quote = (text) => {
+  const s = String(text);
+  return `'${s.length > 40 ? `${s.slice(0, 37)}...` : s}'`;
+};
+
+// The CLI's number grammar (rope_parse_decimal): optional sign, digits, optional fraction,
+// optional exponent, nothing around it. No spaces, hex, binary, Infinity or NaN; integer
+// settings take digits only (rope_parse_int).
+const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/** text as a number under the CLI's grammar: { ok, value } or { ok: false, why }. */
+export function parseDecimal(text, { integer = false } = {}) {
+  if (typeof text !== 'string' || !(integer ? INTEGER : DECIMAL).test(text)) {
+    return { ok: false, why: integer ? 'not a whole number in digits' : 'not a plain decimal number' };
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) return { ok: false, why: 'too large' };
+  // A nonzero mantissa read as 0 underflowed (1e-400).
+  if (value === 0 && /[1-9]/.test(text.split(/[eE]/)[0])) return { ok: false, why: 'too small (rounds to 0)' };
+  return { ok: true, value };
+}
+
+// A number row: the CLI's grammar (an empty box is not 0), then range and shape checks.
+// slider: { step, log } when the setting has a range input (log: the slider holds log10).
+// optional: left out of the URL while it holds its default (the explainer's settings).
+function numberRow(name, def, min, max, { integer = false, even = false, relation, slider, optional = false } = {}) {
+  const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
+  const rule = `${name} must be ${kind} from ${min} to ${max}`;
+  return {
+    name,
+    type: integer || even ? 'int' : 'number',
+    default: def,
+    min,
+    max,
+    rule,
+    slider,
+    optional,
+    // relation(value, state) -> '' when fine, else what is wrong (e.g. 'below to (4096)').
+    relation,
+    parse(text, state) {
+      const read = parseDecimal(typeof text === 'string' ? text : String(text ?? ''), { integer: integer || even });
+      if (!read.ok) return { ok: false, message: `${rule}, got ${quote(text)} (${read.why})` };
+      const { value } = read;
+      const bad = value < min || value > max || (even && value % 2 !== 0);
+      if (bad) return { ok: false, message: `${rule}, got ${quote(text)}` };
+      const clash = relation && state ? relation(value, state) : '';
+      if (clash) return { ok: false, message: `${name} must be ${clash}, got ${quote(text)}` };
+      return { ok: true, value };
+    },
+    serialize: (value) => String(value),
+  };
+}
+
+// A lookup table with no prototype: 'constructor' or '__proto__' find nothing.
+const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
+
+function choiceRow(name, def, values, toText, fromText) {
+  return {
+    name,
+    type: 'choice',
+    default: def,
+    values,
+    rule: `${name} must be one of ${values.map(toText).join(', ')}`,
+    parse(text) {
+      const value = fromText(String(text ?? ''));
+      if (value === undefined) {
+        return { ok: false, message: `${this.rule}, got ${quote(text)}` };
+      }
+      return { ok: true, value };
+    },
+    serialize: toText,
+  };
+}
+
+// A comma-separated list of distinct names from `values`, in any order ('' for none); the value
+// is a frozen array in `values` order, so equal settings always write the same URL.
+function listRow(name, values) {
+  return {
+    name,
+    type: 'choice',
+    default: Object.freeze([]),
+    values,
+    rule: `${name} must be a comma-separated list of ${values.join(', ')} (each once), or empty`,
+    parse(text) {
+      const s = String(text ?? '');
+      const names = s === '' ? [] : s.split(',');
+      const ok = names.every((n) => values.includes(n)) && new Set(names).size === names.length;
+      if (!ok) return { ok: false, message: `${this.rule}, got ${quote(text)}` };
+      return { ok: true, value: Object.freeze(values.filter((v) => names.includes(v))) };
+    },
+    serialize: (value) => value.join(','),
+  };
+}
+
+const EMBED = table({ 0: false, 1: true, false: false, true: true });
+const TRUTH = table({ true: true, false: false });
+
+// The long-context part (web/long.js wires these, not app.js). A default of null means
+// "the preset's value": long.js fills it in after reading the URL. `when` says whether the
+// URL carries the setting: a method's parameters only while that method is chosen.
+const longRow = (row, when) => ({ ...row, part: 'long', when });
+const methodParam = (row) => longRow(row, (s) => usesParam(s.method, row.name));
+
+// compare: a comma list of methods drawn as comparison lines, in COMPARABLE's order.
+function compareRow() {
+  const rule = `compare must be a comma list of ${COMPARABLE.join(', ')} (or empty)`;
+  return longRow({
+    name: 'compare',
+    type: 'choice',
+    default: 'linear,ntk',
+    rule,
+    parse(text) {
+      const items = String(text ?? '').split(',').filter((item) => item !== '');
+      const known = items.every((item) => COMPARABLE.includes(item));
+      if (!known || new Set(items).size !== items.length) return { ok: false, message: `${rule}, got ${quote(text)}` };
+      return { ok: true, value: COMPARABLE.filter((m) => items.includes(m)).join(',') };
+    },
+    serialize: (value) => value,
+  });
+}
+
+const FLAG = table({ 0: false, 1: true });
+/** The settings an embed can show as sliders (controls=), in the order they are shown. */
+export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
+/** The embed themes (theme=): auto follows the reader's colour scheme. */
+export const THEMES = Object.freeze(['auto', 'light', 'dark']);
+
+// The one table of the page's settings: defaults, ranges and sliders. index.html holds no
+// range: app.js sets every slider's min, max and step from here at startup.
+export const PARAMS = [
+  numberRow('dim', 64, 2, 1024, { even: true, slider: { step: 2 } }),
+  numberRow('base', 10000, 10, 1e7, { slider: { step: 0.01, keyStep: 0.1, log: true } }),
+  // A log slider from gap 1 to 1e6 moving by whole positions; 0 and fractions by box or preset.
+  numberRow('gap', 2, 0, 1e6, { slider: { step: 0.001, keyStep: 0.05, log: true, integer: true, from: 1 } }),
+  numberRow('from', 0, 0, 65536, {
+    relation: (v, s) => (v < s.to && Math.ceil(v) <= Math.floor(s.to) ? ''
+      : `below to (${s.to}) with a whole start position between them`),
+  }),
+  numberRow('to', 4096, 0, 65536, {
+    relation: (v, s) => (v > s.from && Math.floor(v) >= Math.ceil(s.from) ? ''
+      : `above from (${s.from}) with a whole start position between them`),
+  }),
+  numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
+  // The explainer (web/teach.js). seed 0: the demo vectors; any other: random q, k from it.
+  numberRow('seed', 0, 0, 4294967295, { integer: true, optional: true }),
+  // Figure "one pair, rotating": pair i, query position m, key position n, gap lock.
+  numberRow('pair', 0, 0, 511, {
+    integer: true, optional: true, slider: { step: 1 },
+    relation: (v, s) => (v < s.dim / 2 ? '' : `below dim/2 (${s.dim / 2})`),
+  }),
+  numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 } }),
+  numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 } }),
+  choiceRow('lock', false, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
+  // The blog's worked example: cat = [0.9, 0.4] as q and k, at 3 and 7, theta 0.1, moved by 7.
+  numberRow('wq0', 0.9, -100, 100, { optional: true }),
+  numberRow('wq1', 0.4, -100, 100, { optional: true }),
+  numberRow('wk0', 0.9, -100, 100, { optional: true }),
+  numberRow('wk1', 0.4, -100, 100, { optional: true }),
+  numberRow('wm', 3, 0, 100000, { optional: true }),
+  numberRow('wn', 7, 0, 100000, { optional: true }),
+  numberRow('wth', 0.1, 0, 10, { optional: true }),
+  numberRow('wsh', 7, 0, 100000, { optional: true }),
+  choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
+  choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
+  longRow(choiceRow('preset', DEFAULT_PRESET, PRESETS, (v) => v, (t) => (PRESETS.includes(t) ? t : undefined))),
+  longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
+  longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
+  longRow(choiceRow('method', null, METHOD_NAMES, (v) => v, (t) => (METHOD_NAMES.includes(t) ? t : undefined))),
+  // The comparison lines use the factor too, whatever the method.
+  longRow(numberRow('factor', null, 0.01, 1e4), (s) => usesParam(s.method, 'factor') || s.compare !== ''),
+  methodParam(numberRow('new-base', null, 2, 1e12)),
+  methodParam(numberRow('orig-max', null, 1, 1e7, { integer: true })),
+  methodParam(numberRow('low-freq', null, 0.001, 1e4)),
+  methodParam(numberRow('high-freq', null, 0.001, 1e4)),
+  methodParam(numberRow('beta-fast', null, 0.001, 1e4)),
+  methodParam(numberRow('beta-slow', null, 0.001, 1e4)),
+  methodParam(choiceRow('truncate', null, [true, false], (v) => String(v),
+    (t) => (Object.hasOwn(TRUTH, t) ? TRUTH[t] : undefined))),
+  methodParam(numberRow('mscale', null, 0, 100)),
+  methodParam(numberRow('mscale-all-dim', null, 0, 100)),
+  compareRow(),
+
+  // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
+  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => (THEMES.includes(t) ? t : undefined)),
+  listRow('controls', EMBED_CONTROLS),
+  choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
+];
+
+/** Row by name; a null-prototype table, so only real settings are found. */
+export const PARAM = table(Object.fromEntries(PARAMS.map((row) => [row.name, row])));
+
+export function defaults() {
+  return Object.assign(Object.create(null), Object.fromEntries(PARAMS.map((row) => [row.name, row.default])));
+}
+
+/**
+ * State from a query string. Bad values fall back to their default; each one is
+ * listed in problems as { name, text, message } for the page to show (name is null
+ * for a parameter that is not a setting: it is ignored).
+ */
+export function readQuery(search) {
+  const query = new URLSearchParams(search);
+  const state = defaults();
+  const problems = [];
+  const seen = new Set();
+  for (const name of query.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (!Object.hasOwn(PARAM, name)) {
+      problems.push({ name: null, text: name, message: `${quote(name)} is not a setting` });
+    } else if (query.getAll(name).length > 1) {
+      problems.push({ name, text: query.getAll(name).join(), message: `${name} is given more than once` });
+    }
+  }
+  // Relations are checked after every value is read, so the order of params does not matter.
+  for (const pass of ['value', 'relation']) {
+    for (const row of PARAMS) {
+      if (!query.has(row.name) || (pass === 'relation' && !row.relation)) continue;
+      if (problems.some((p) => p.name === row.name)) continue;
+      const text = query.get(row.name);
+      const result = row.parse(text, pass === 'relation' ? state : undefined);
+      if (result.ok) {
+        state[row.name] = result.value;
+      } else {
+        state[row.name] = row.default;
+        problems.push({ name: row.name, text, message: result.message });
+      }
+    }
+  }
+  // Defensive: a rejected value and its default could still clash; defaults never do.
+  if (state.from >= state.to) {
+    state.from = PARAM.from.default;
+    state.to = PARAM.to.default;
+  }
+  return { state, problems };
+}
+
+/** The query string that reproduces state; choices, optional settings and the embed options only when not the default. */
+export function writeQuery(state) {
+  const query = new URLSearchParams();
+  for (const row of PARAMS) {
+    const value = state[row.name];
+    if ((row.type === 'choice' || row.optional) && row.serialize(value) === row.serialize(row.default)) continue;
+    if (value === null || (row.when && !row.when(state))) continue;
+    query.set(row.name, row.serialize(value));
+  }
+  // A comma needs no escaping in a query: controls=gap,dim reads better than gap%2Cdim.
+  return `?${query.toString().replace(/%2C/g, ',')}`;
+}
