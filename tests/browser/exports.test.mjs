@@ -125,7 +125,7 @@ async function checkExports(page, name, settings, { host = null, theme = 'light'
   assert.deepEqual(after, { pw: canvasBox.pw, ph: canvasBox.ph }, `${what}: the chart is back at screen density`);
 }
 
-const NAMES = async (page) => page.evaluate(async () => (await import('./figures.js')).FIGURES.map((r) => r.name));
+const NAMES = async (page) => page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES.map((r) => r.name));
 
 test('every_figure_on_the_page_should_export_png_csv_and_json_of_its_data', async () => {
   const p = await openPage(env.browser, `${env.server.url}?dim=128&base=500000&gap=16`);

@@ -1,4 +1,4 @@
-// The figures table (web/figures.js) drives the page: every row gets its section, chart,
+// The figures table (web/src/figures/) drives the page: every row gets its section, chart,
 // caption, aria-label and embed option, in table order, and a chart handle's destroy()
 // removes everything its create function inserted.
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ test('every_figures_table_row_should_have_its_section_chart_caption_and_embed_op
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   const rows = await page.evaluate(async () => {
-    const { FIGURES } = await import('./figures.js');
+    const { FIGURES } = await import('./src/figures/index.js');
     return FIGURES.map(({ name, title, number }) => ({ name, title, number }));
   });
   assert.ok(rows.length >= 3, 'the table has the three figures');
@@ -39,8 +39,8 @@ test('chart_handle_destroy_should_remove_what_create_inserted', async () => {
   const { page } = p;
   await waitReady(page);
   const results = await page.evaluate(async () => {
-    const { FIGURES } = await import('./figures.js');
-    const { computeModel } = await import('./model.js');
+    const { FIGURES } = await import('./src/figures/index.js');
+    const { computeModel } = await import('./src/model/model.js');
     const model = computeModel(window.ropescope.state);
     const out = [];
     for (const row of FIGURES) {
@@ -81,7 +81,7 @@ test('figure_numbers_in_the_page_text_should_follow_the_table', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page, ['flatness']);
-  const rows = await page.evaluate(async () => (await import('./figures.js')).FIGURES
+  const rows = await page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES
     .map(({ part, uses, number }) => ({ part, uses: uses ?? [], number })));
   const named = await page.evaluate(() => [...document.querySelectorAll('[data-figures], [data-figures-using]')]
     .map((node) => ({ part: node.dataset.figures, using: node.dataset.figuresUsing, text: node.textContent })));

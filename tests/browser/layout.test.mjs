@@ -11,7 +11,7 @@ import { blogHtml, holdPreview, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
 
-const figureNames = (page) => page.evaluate(async () => (await import('./figures.js')).FIGURES.map((r) => r.name));
+const figureNames = (page) => page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES.map((r) => r.name));
 
 /** Per figure: whether the chart's drawn (parsed) values are its current data's. */
 function drawnState(page, names) {

@@ -34,7 +34,7 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 
 /** The page's q and k for its state, through the page's own model (read, not recomputed). */
 const pageVectors = (page) => page.evaluate(async () => {
-  const { vectors } = await import('./model.js');
+  const { vectors } = await import('./src/model/model.js');
   const { dim, seed } = window.ropescope.state;
   return vectors(dim, seed).map((v) => Array.from(v));
 });
@@ -67,7 +67,7 @@ async function checkWorked(page, { q, k, m, n, theta, shift, base }) {
   assert.equal(shown['worked-mark-m1'], vec4(markM1), `P[m+1] ${where}`);
   // The page's unrounded numbers (its model, from the core) against the reference.
   const model = await page.evaluate(async () => {
-    const { computeModel } = await import('./model.js');
+    const { computeModel } = await import('./src/model/model.js');
     const w = computeModel(window.ropescope.state).explain.worked;
     const flat = (e) => [...e.q_m, ...e.k_n, e.angle_m, e.angle_n, e.angle_gap, e.dot, e.cross, e.direct, e.formula];
     return { at: flat(w.at), moved: flat(w.moved), marks: w.marks.map((v) => Array.from(v)) };
@@ -198,7 +198,7 @@ test('decay_bound_and_heatmap_cells_should_match_the_reference', async () => {
   const picked = [0, 10, 40, 60, 90, xs.length - 1];
   const [q, k] = await pageVectors(page);
   const { samples, seed } = await page.evaluate(async () => {
-    const m = await import('./model.js');
+    const m = await import('./src/model/model.js');
     return { samples: m.DECAY_SAMPLES, seed: m.DECAY_SEED };
   });
   const [ref] = refExplain([{ fn: 'decay', args: [q, k, picked.map((j) => xs[j]), samples, seed, base] }]);

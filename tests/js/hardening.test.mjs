@@ -171,7 +171,7 @@ test('core_refusals_should_name_the_arguments_and_values', () => {
 
 // The caption warns once a shown position passes 4096: the sweep's last query sits at to + gap.
 test('the_flatness_caption_should_warn_when_to_plus_gap_passes_4096', async () => {
-  const { flatnessCaption } = await import('../../web/src/figures/captions.js');
+  const { flatnessCaption } = await import('../../web/src/figures/flatness.js');
   const { computeModel } = await import('../../web/src/model/model.js');
   const base = { ...readQuery('').state };
   const warns = (state) => /past ~4096/.test(flatnessCaption(state, computeModel(state)));

@@ -2,9 +2,7 @@
 // turned by RoPE, ‖R(m)q‖, and with the additive position mark, ‖q + P[m]‖.
 // Data in: { start0, rope, add } — per position start0 + i, the two lengths (plain arrays):
 // the square roots of q's scores against itself at offset 0 (offset_sweep(q, q, 0, …)).
-// Also the figure's caption and aria-label, read from the same data.
 import { seriesChart } from './series.js';
-import { num, position } from '../lib/format.js';
 
 export function createLengthChart(canvas, data) {
   return seriesChart(canvas, data, {
@@ -18,25 +16,4 @@ export function createLengthChart(canvas, data) {
     point: (x) => `position m = ${x}`,
     digits: 6,
   });
-}
-
-const lowHigh = (values) => [Math.min(...values), Math.max(...values)];
-const last = (data) => data.start0 + data.rope.length - 1;
-
-export function lengthCaption(state, model, data) {
-  const [ropeLo, ropeHi] = lowHigh(data.rope);
-  const [addLo, addHi] = lowHigh(data.add);
-  return `The query q (${state.seed === 0 ? 'the demo vector' : `random, seed ${state.seed}`}, length` +
-    ` ${num(model.norm.q)}) at the ${data.rope.length} positions m = ${position(data.start0)} to` +
-    ` ${position(last(data))}. Turned by RoPE it keeps its length: ‖R(m)q‖ is ${num(ropeLo)} everywhere,` +
-    ` the greatest minus the least ${num(ropeHi - ropeLo)} (rounding only), since a rotation turns each` +
-    ` pair without stretching it. With the position mark added, ‖q + P[m]‖ runs from ${num(addLo)} to` +
-    ` ${num(addHi)}: every mark is as long as the others, but its angle to q changes with m. Each length` +
-    ' is the square root of q scored against itself.';
-}
-
-export function lengthLabel(state, model, data) {
-  const [addLo, addHi] = lowHigh(data.add);
-  return `Line chart: length of the query at positions ${position(data.start0)} to ${position(last(data))};` +
-    ` RoPE stays at ${num(Math.min(...data.rope))}, additive runs from ${num(addLo)} to ${num(addHi)}.`;
 }

@@ -5,7 +5,7 @@
 // one Chart.js bundled here (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
 // the page's URL (state.js: the same table and parser); a bad one falls back to its default and
 // a message inside the element names it. The figures, charts, captions and export menu are the
-// page's own modules (figures.js, charts/, export.js); style.css comes in as text.
+// page's own modules (figures/, charts/, page/export.js); style.css comes in as text.
 import { Chart } from '../../../tools/chart_parts.mjs';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';

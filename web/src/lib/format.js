@@ -118,3 +118,13 @@ export function degrees(radians) {
 
 /** A small positive number in plain decimals to 4 significant digits ("0.0001", "0.000002455"). */
 export const plain = (x) => String(Number(x.toPrecision(4)));
+
+/** "1 pair", "3 pairs": n with the noun in the right number (an irregular plural as many). */
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The least and the greatest of a list of numbers. */
+export const lowHigh = (values) => [Math.min(...values), Math.max(...values)];
+
+const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
+/** A whole number as Unicode subscript digits (θ₁₂). */
+export const subscript = (i) => String(i).split('').map((d) => SUBSCRIPT[Number(d)]).join('');

@@ -2,6 +2,7 @@
 // each method shows. Method values are the rope_type names the C config reader knows
 // (c_src/scaling/resolve.c); the page only lists them, the reader applies every rule.
 import { MODEL_NAMES } from '../../gen/models.js';
+import { num } from '../lib/format.js';
 
 // params: the page's controls for the method, in the order shown (web/README.md).
 export const METHODS = Object.freeze([
@@ -33,3 +34,14 @@ export const COMPARABLE = Object.freeze(['linear', 'ntk', 'dynamic', 'yarn', 'll
 /** The preset menu's values: the blog's example, then the model files' names. */
 export const PRESETS = Object.freeze(['blog', ...MODEL_NAMES]);
 export const DEFAULT_PRESET = 'llama-3.1-8b';
+
+/** How the method is named in a sentence ("with llama3 at factor 8", "when base 10000 becomes 500000"). */
+export function methodPhrase(model) {
+  const { main, state } = model;
+  switch (state.method) {
+    case 'default': return 'without scaling';
+    case 'base_change': return `when base ${num(main.base)} becomes ${num(main.resolved.base_used)}`;
+    case 'longrope': return `with LongRoPE (its ${main.resolved.factor_list} factor list)`;
+    default: return `with ${state.method} at factor ${num(main.factor)}`;
+  }
+}

@@ -2,7 +2,7 @@
 import { PARAM, PARAMS, defaults, readQuery, writeQuery } from '../state/state.js';
 import { ready as coreReady } from '../core/rope.js';
 import { computeModel, reportFile } from '../model/model.js';
-import { normReadout } from '../figures/captions.js';
+import { normReadout } from '../figures/length.js';
 import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from '../figures/index.js';
 import { setupDefaults } from '../charts/theme.js';
 import { restyleAll } from '../charts/figure.js';

@@ -1,0 +1,17 @@
+import { longModel } from '../model/long.js';
+
+// The long-context rows draw from their own model (model/long.js: longModel(state), cached by
+// the long settings), null until the part has started; their caption and label take that model
+// (empty until then). Their sections go before the config checker.
+export function longRow(key, make, caption, label) {
+  const whenLong = (write) => (state) => {
+    const long = longModel(state);
+    return long ? write(state, long) : '';
+  };
+  return {
+    part: 'long', height: 520, before: 'check', make,
+    data: (model, state) => longModel(state)?.[key] ?? null,
+    caption: whenLong(caption),
+    label: whenLong(label),
+  };
+}
