@@ -2,7 +2,7 @@
  * Unit tests of the explainer functions (c_src/explain/explain.h), run plain and
  * under ASan + UBSan (make test-explain). Outputs are malloc'ed at exactly
  * the documented length, so a write past it is caught by ASan.
- * - Floats compare with CONTRACT.md's tolerance (assert_close), never ==,
+ * - Floats compare with docs/SPEC.md's tolerance (assert_close), never ==,
  *   except where the same bits are the point (random vectors, the total of
  *   rope_add_terms against rope_add_score).
  * - Expected values come from the definitions written out again here with

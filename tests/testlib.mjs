@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'build/ropescope');
 
-// CONTRACT.md's tolerance, stated here once for every JS test.
+// docs/SPEC.md's tolerance, stated here once for every JS test.
 export const ABS_TOL = 1e-9;
 export const REL_TOL = 1e-6;
 

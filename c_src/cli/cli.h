@@ -1,5 +1,5 @@
 /* What the ropescope CLI's files share: the output streams, the one-line
- * error writer, the flag table and the two commands. Not part of the core. */
+ * error writer, the flag table and the commands. Not part of the core. */
 #ifndef ROPE_CLI_H
 #define ROPE_CLI_H
 

@@ -1,7 +1,7 @@
 /* The plain-decimal grammar every layer reads numbers with (docs/SPEC.md,
- * "Numbers and lists"). The CLI parses with rope_parse_decimal; the page asks
- * rope_decimal_form (exported to wasm) whether a text is in the grammar, so a
- * URL and a command line accept exactly the same text. rope_parse_decimal is
+ * "Numbers and lists"). The CLI parses with rope_parse_decimal. The page's URL
+ * reader has its own parser; rope_decimal_form (exported to wasm) is the grammar
+ * its tests hold it to, so a URL and a command line accept the same text. rope_parse_decimal is
  * not exported: strtod with wasm's 128-bit long double would add 16 KB to a
  * 27 KB module, and JS's Number() already rounds a decimal correctly. */
 #include <errno.h>

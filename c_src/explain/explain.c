@@ -134,7 +134,7 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
-    double end = start0 + (count > 0 ? count - 1 : 0) * step;
+    double end = start0 + (count - 1) * step;
     rc = rope_check_rotating(end);
     if (rc == ROPE_OK) rc = rope_check_rotating(end + offset);
     if (rc == ROPE_OK) rc = rope_check_rotating(start0 + offset);

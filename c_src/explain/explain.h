@@ -51,7 +51,7 @@ int rope_pair_example(double q0, double q1, double k0, double k1, double m, doub
  *   [2h, 3h)  cross_i = q[2i] k[2i+1] - q[2i+1] k[2i]
  *   [3h]      the sum of the terms, plus q[d-1] k[d-1] when d is odd
  *   [3h + 1]  rope_score(q, k, m, n, base), the rotated dot product
- * The last two agree to CONTRACT.md's tolerance. */
+ * The last two agree to docs/SPEC.md's tolerance. */
 int rope_pair_terms(const double *q, int nq, const double *k, int nk, double m, double n,
                     double base, double *out);
 

@@ -130,6 +130,8 @@ test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_valu
     ['embed=valueOf', 'embed', 'valueOf'], ['embed=__proto__', 'embed', '__proto__'],
     ['embed=hasOwnProperty', 'embed', 'hasOwnProperty'], ['view=constructor', 'view', 'constructor'],
     ['view=toString', 'view', 'toString'], ['gap=3&gap=4', 'gap', 'more than once'],
+    // lock takes exactly what web/README.md lists: 0 or 1.
+    ['lock=true', 'lock', 'true'], ['lock=false', 'lock', 'false'], ['lock=yes', 'lock', 'yes'],
   ];
   for (const [query, name, shown] of cases) {
     const { state, problems } = readQuery(`?${query}`);
@@ -146,6 +148,7 @@ test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_valu
     assert.equal(state.gap, 5, 'the good setting beside it is read');
     assert.equal(Object.getPrototypeOf(state), null, 'the state has no prototype to pollute');
   }
+  assert.equal(readQuery('?lock=1').state.lock, true);
   assert.deepEqual({ ...readQuery('?gap=1e3&n=1024&base=5e5&embed=1&view=slow').state },
     { ...readQuery('').state, gap: 1000, n: 1024, base: 500000, embed: true, view: 'slow' });
 });

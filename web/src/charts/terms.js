@@ -1,6 +1,6 @@
 // Figure: the proof made numeric. Each pair's term (q·k)ᵢcos(rθᵢ) + (q×k)ᵢsin(rθᵢ) at
 // the current gap r; their sum is the rotated dot product (the caption shows both).
-// Data in: { terms, sum, score, gap } — plain arrays and numbers.
+// Data in: { terms, sum, score } — plain arrays and numbers.
 import { axis, baseOptions, colors } from './theme.js';
 import { chartConfig, makeChart } from './figure.js';
 import { num } from '../lib/format.js';

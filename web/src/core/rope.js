@@ -739,8 +739,6 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   return blocks(v, c, ['score', 'mean', 'bound']);
 }
 
-const MAX_GRID_CELLS = 2 ** 24;
-
 /** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
 export function cos_grid(d, positions, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);

@@ -159,7 +159,7 @@ export const PARAMS = [
   numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 } }),
   numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 } }),
   choiceRow('lock', false, [false, true], (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
   // The blog's worked example: cat = [0.9, 0.4] as q and k, at 3 and 7, theta 0.1, moved by 7.
   numberRow('wq0', 0.9, -100, 100, { optional: true }),
   numberRow('wq1', 0.4, -100, 100, { optional: true }),
