@@ -1,6 +1,7 @@
 # ropescope: the C core built natively (CLI, tests) and to WebAssembly (the page).
 CC ?= cc
 CLANG ?= clang
+CLANG_FORMAT ?= clang-format
 EMCC ?= emcc
 PYTHON ?= python3
 NODE ?= node
@@ -48,7 +49,7 @@ WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js we
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
+.PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
 
 all: native web
@@ -171,6 +172,7 @@ deps:
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	command -v $(CLANG) >/dev/null 2>&1 || missing="$$missing clang"; \
+	command -v $(CLANG_FORMAT) >/dev/null 2>&1 || missing="$$missing clang-format"; \
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
@@ -257,6 +259,18 @@ test-js: $(WEB_BUILT) test-diff test-explain
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs
+
+# One style for the tree: .clang-format for C, biome.json (Biome: formatter and linter in one
+# npm package) for the JavaScript. `make format` rewrites; `make lint` only checks.
+C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/*.c tests/*.h)
+format:
+	$(CLANG_FORMAT) -i $(C_FILES)
+	npx --no-install biome check --write
+
+lint:
+	$(CLANG_FORMAT) --dry-run -Werror $(C_FILES)
+	npx --no-install biome check
+	@echo "lint: C and JavaScript clean"
 
 serve: deps
 	$(MAKE) --no-print-directory all
