@@ -1,4 +1,5 @@
-// Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
+// The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
+// within the frame budget is schedule.js's, the address bar url.js's.
 import { PARAM, PARAMS, defaults, readQuery, writeQuery } from '../state/state.js';
 import { ready as coreReady } from '../core/rope.js';
 import { computeModel, reportFile } from '../model/model.js';
@@ -16,6 +17,8 @@ import { addExportMenu } from './export.js';
 import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from '../element/embed.js';
 import { watchPrint } from './print.js';
 import { saveText } from '../lib/save.js';
+import { frameScheduler } from './schedule.js';
+import { urlWriter } from './url.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -38,6 +41,9 @@ let failed = false;
 // always current) but are drawn only when they come back into view: dragging a slider
 // then redraws what the reader can see.
 const hidden = new Set();
+const scheduler = frameScheduler(charts, hidden);
+const url = urlWriter(() => writeQuery(state));
+const writeUrl = url.write;
 
 const inViewport = (el) => {
   const box = el.getBoundingClientRect();
@@ -79,9 +85,9 @@ function render({ budget = false } = {}) {
     if (data[name] == null) continue; // its part gave no data this time: the chart keeps its last
     if (previous && sameData(previous[name], data[name])) continue;
     charts[name].update(data[name], false); // the data now, the drawing below
-    if (!hidden.has(name)) stale.add(name);
+    if (!hidden.has(name)) scheduler.mark(name);
   }
-  drawStale(budget ? { started, least: 0, ms: DRAW_BUDGET_MS } : null);
+  scheduler.draw(budget ? started : null);
   ensureCharts(false);
   for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
@@ -93,43 +99,6 @@ function render({ budget = false } = {}) {
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
   return true;
-}
-
-// ---- drawing within the frame budget ----
-
-// With every figure on screen a slider step changes up to ten charts, more than one frame
-// can draw. A reader's update draws the charts on screen that waited longest first, starting
-// none once DRAW_BUDGET_MS have passed since the update began (a slow model, as at dim 1024,
-// leaves them all to the next frame); each next frame draws the rest within CATCH_UP_BUDGET_MS,
-// at least one chart a frame. A drag keeps its frame rate and every chart catches up a frame
-// or two later. 'ropescope:settled' marks the moment every chart on screen shows the latest state.
-const DRAW_BUDGET_MS = 6; // in an update's frame, after the model (inputs and layout need the rest)
-const CATCH_UP_BUDGET_MS = 12; // in the frames after it, where drawing is all the page does
-const stale = new Set(); // charts on screen holding data not drawn yet
-const drawnAt = Object.create(null); // chart name -> sequence number of its last draw
-let drawCount = 0;
-let staleFrame = 0;
-
-// budget: null draws every stale chart now; else { started, least, ms } draws while less than
-// ms have passed since `started`, and at least `least` charts.
-function drawStale(budget) {
-  const order = [...stale].sort((a, b) => (drawnAt[a] ?? -1) - (drawnAt[b] ?? -1));
-  for (const [index, name] of order.entries()) {
-    if (budget && index >= budget.least && performance.now() - budget.started >= budget.ms) break;
-    stale.delete(name);
-    drawnAt[name] = ++drawCount;
-    if (!hidden.has(name)) charts[name].redraw();
-  }
-  if (stale.size === 0) {
-    if (staleFrame) cancelAnimationFrame(staleFrame);
-    staleFrame = 0;
-    performance.mark('ropescope:settled');
-  } else if (!staleFrame) {
-    staleFrame = requestAnimationFrame(() => {
-      staleFrame = 0;
-      drawStale({ started: performance.now(), least: 1, ms: CATCH_UP_BUDGET_MS });
-    });
-  }
 }
 
 // Same keys holding the same values (arrays compared by identity: model.js reuses them).
@@ -193,30 +162,6 @@ function syncPairRange() {
   $('pair').max = String(state.dim / 2 - 1);
 }
 
-// Browsers throttle (and warn about) frequent history updates, and a slider drag fires
-// dozens of changes a second: the URL follows at most every URL_INTERVAL_MS, always
-// ending on the latest state.
-const URL_INTERVAL_MS = 150;
-let urlTimer = null;
-let lastUrlWrite = -Infinity;
-
-function flushUrl() {
-  urlTimer = null;
-  lastUrlWrite = performance.now();
-  try {
-    window.history.replaceState(null, '', writeQuery(state) + window.location.hash);
-  } catch {
-    // Some file:// pages refuse URL changes; the view still works, only the link is not updated.
-  }
-}
-
-function writeUrl() {
-  if (urlTimer !== null) return; // the pending write will take the latest state
-  const wait = lastUrlWrite + URL_INTERVAL_MS - performance.now();
-  if (wait <= 0) flushUrl();
-  else urlTimer = setTimeout(flushUrl, wait);
-}
-
 // Several settings at once (reset, presets, lock): one URL write and one render.
 function acceptAll(values) {
   for (const [name, value] of Object.entries(values)) {
@@ -239,7 +184,7 @@ function acceptAll(values) {
 function drawAll() {
   fillFormulas();
   ensureCharts(true);
-  stale.clear();
+  scheduler.clear();
   for (const name of Object.keys(charts)) {
     hidden.delete(name);
     charts[name].update(lastData[name], true);
@@ -481,7 +426,7 @@ function start() {
 // For tests and benchmarks: the state, render(), drawing every figure, the defaults, whether a
 // URL update is still pending, and the query string the state writes.
 window.ropescope = Object.freeze({
-  state, render, drawAll, defaults, urlPending: () => urlTimer !== null, query: () => writeQuery(state),
+  state, render, drawAll, defaults, urlPending: url.pending, query: () => writeQuery(state),
 });
 // The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
