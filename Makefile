@@ -53,7 +53,8 @@ WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.j
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
+        serve dist bench clean
 
 all: native web
 
@@ -71,6 +72,11 @@ build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
+
+# The same library with PCG64's 128-bit arithmetic in two 64-bit halves, as a
+# compiler without __int128 builds it (tests only).
+build/librope_noint128.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -DROPE_NP_NO_INT128 -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
@@ -200,7 +206,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-nprandom test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -242,6 +248,12 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
 	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
+# NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
+# (with and without __int128) and the wasm module; the blog's 512-dimension example.
+test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm
+	$(PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
+	$(NODE) --test tests/js/nprandom.test.mjs
+
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
@@ -264,7 +276,7 @@ test-fuzz-config: build/fuzz_config
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
 test-js: $(WEB_BUILT) test-diff test-explain
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

@@ -259,6 +259,14 @@ static double np_log1p(double x)
     return fma(dk, ln2_hi, -((hfsq - (sr + fma(dk, ln2_lo, c))) - f));
 }
 
+int rope_np_log1p(double x, double *out)
+{
+    if (out == NULL) return ROPE_E_NULL;
+    if (!(x > -1.0 && x <= 0.0)) return ROPE_E_VALUE;
+    *out = np_log1p(x);
+    return ROPE_OK;
+}
+
 /* ---- The ziggurat (NumPy's random_standard_normal) ---- */
 
 /* One 64-bit draw gives the layer (low 8 bits), the sign (next bit) and a

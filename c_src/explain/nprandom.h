@@ -27,6 +27,11 @@ int rope_np_raw(uint64_t seed, uint64_t *out, int n);
  * n as for rope_np_raw. out: n doubles (NULL allowed when n is 0). */
 int rope_np_normal(uint64_t seed, double *out, int n);
 
+/* log1p(x) rounded as glibc's rounds it on x86-64 with FMA (NumPy's tail
+ * draws call it there), for -1 < x <= 0 (else ROPE_E_VALUE): the same bits in
+ * every build. out: 1 double, never NULL (ROPE_E_NULL). */
+int rope_np_log1p(double x, double *out);
+
 /* The blog's 512-dimension example: one token drawn as
  * default_rng(seed).normal(size=dim), scored against itself with the query at
  * m and the key at n (rope_score(token, token, m, n, base)). dim, m, n, base
