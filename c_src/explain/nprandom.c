@@ -201,11 +201,10 @@ static double with_high_word(double x, uint32_t hi)
 
 /* log1p(x) for -1 < x <= 0, the only inputs the tail gives it. The tail's
  * value is this logarithm itself, so it must round as glibc's log1p does on
- * x86-64 with FMA (what NumPy calls there, and what aarch64 gets too), and
- * musl's (wasm) differs in ~1 in 1000 results. glibc's is fdlibm's log1p
- * with a split polynomial, built with fused multiply-adds: the fma() calls
- * below sit exactly where that build fuses, so every platform with a
- * correctly rounded fma() (glibc and musl both) gives its bits. */
+ * x86-64 with FMA (what NumPy calls there); musl's (wasm) differs in ~1 in
+ * 1000 results. glibc's is fdlibm's log1p with a split polynomial, built with
+ * fused multiply-adds: the fma() calls below sit exactly where that build
+ * fuses, so any correctly rounded fma() (glibc's, musl's) gives its bits. */
 static double np_log1p(double x)
 {
     static const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
@@ -272,8 +271,9 @@ int rope_np_log1p(double x, double *out)
 /* One 64-bit draw gives the layer (low 8 bits), the sign (next bit) and a
  * 52-bit magnitude; 99% of draws land inside their layer's rectangle and
  * are done. The exp() below only decides between two outcomes: a last-bit
- * difference from NumPy's libm flips one in ~2^50 of those tests, so the
- * core's own exp (same bits native and wasm, no libm exp in the module) does. */
+ * difference from NumPy's libm matters only when the uniform lands within an
+ * ulp of the curve (under 1 in 10^13 tests), so the core's own exp (same bits
+ * native and wasm, no libm exp in the module) does. */
 static double zig_normal(pcg64 *g)
 {
     for (;;) {
