@@ -3,6 +3,8 @@ CC ?= cc
 CLANG ?= clang
 EMCC ?= emcc
 PYTHON ?= python3
+# The reference NumPy for tests/test_nprandom.py: Debian's python3-numpy.
+NUMPY_PYTHON ?= /usr/bin/python3
 NODE ?= node
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wpedantic -Wstrict-prototypes \
@@ -191,6 +193,7 @@ deps:
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	$(NUMPY_PYTHON) -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -251,8 +254,8 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 # NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
 # (with and without __int128) and the wasm module; the blog's 512-dimension example.
 test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm
-	$(PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
-	$(NODE) --test tests/js/nprandom.test.mjs
+	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
+	ROPE_NUMPY_PYTHON=$(NUMPY_PYTHON) $(NODE) --test tests/js/nprandom.test.mjs
 
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
