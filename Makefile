@@ -252,8 +252,9 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
 # NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
-# (with and without __int128) and the wasm module; the blog's 512-dimension example.
-test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm
+# (with and without __int128), the wasm module and web/rope.js's bindings; the blog's
+# 512-dimension example.
+test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_BUILT)
 	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
 	ROPE_NUMPY_PYTHON=$(NUMPY_PYTHON) $(NODE) --test tests/js/nprandom.test.mjs
 

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as rope from '../../web/rope.js';
 import { ROOT, close, rng, seed } from '../testlib.mjs';
 
 const PYTHON = process.env.ROPE_NUMPY_PYTHON || '/usr/bin/python3';
@@ -177,6 +178,24 @@ test('nprandom_should_give_the_posts_example_as_numpy_does', () => {
       wasm.free(ptr);
     }
   });
+});
+
+test('nprandom_bindings_should_give_the_modules_bits_for_number_and_bigint_seeds', () => {
+  // web/rope.js's np_normal and planes_example over the same core (its inlined copy).
+  for (const s of [42n, 2n ** 64n - 1n, random64()]) {
+    const direct = call(Float64Array, 700, (p) => wasm.rope_np_normal(s, p, 700)).values;
+    assert.equal(firstDifference(Float64Array.from(rope.np_normal(s, 700)), direct), -1, `np_normal(${s})`);
+    if (s < 2n ** 53n) {
+      assert.equal(firstDifference(Float64Array.from(rope.np_normal(Number(s), 700)), direct), -1);
+    }
+  }
+  const { token, score } = rope.planes_example(42);
+  assert.equal(token.length, 512);
+  assert.equal(score.toFixed(4), '409.8336');
+  assert.equal(rope.planes_example(42, 512, 10000, 10, 14).score.toFixed(4), '409.8336');
+  assert.throws(() => rope.np_normal(2 ** 53, 1), /seed must be an integer .*9007199254740992/);
+  assert.throws(() => rope.np_normal(2n ** 64n, 1), /seed must be an integer .*18446744073709551616/);
+  assert.throws(() => rope.planes_example(42, 512, 10000, 1e11), /m = 1e11 is beyond/);
 });
 
 test('nprandom_should_refuse_bad_counts_and_missing_buffers', () => {
