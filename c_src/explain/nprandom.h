@@ -23,7 +23,7 @@ int rope_np_seed_words(uint64_t seed, uint64_t *out);
 int rope_np_raw(uint64_t seed, uint64_t *out, int n);
 
 /* np.random.default_rng(seed).normal(size=n): n standard normal draws, the
- * same doubles NumPy gives (Debian's NumPy 1.24 and later use this sampler).
+ * same doubles NumPy gives (checked against Debian 12's NumPy 1.24).
  * n as for rope_np_raw. out: n doubles (NULL allowed when n is 0). */
 int rope_np_normal(uint64_t seed, double *out, int n);
 
