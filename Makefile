@@ -4,6 +4,8 @@ CLANG ?= clang
 CLANG_FORMAT ?= clang-format
 EMCC ?= emcc
 PYTHON ?= python3
+# The reference NumPy for tests/test_nprandom.py: Debian's python3-numpy.
+NUMPY_PYTHON ?= /usr/bin/python3
 NODE ?= node
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wpedantic -Wstrict-prototypes \
@@ -25,6 +27,9 @@ CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c
 CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h)
 SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c write.c)
 SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h)
+# NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
+CORE_SRC += c_src/explain/nprandom.c c_src/explain/np_ziggurat.c
+CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -32,7 +37,8 @@ EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # sin/cos/pow of rope_math.c run twice as fast at -O3 as at -Os (the dense sweep at
 # dim 1024 with 4096 starts: 6.4 vs 14 ms); the contract functions and the report
 # are cold code, so -Os / -Oz there and at link time. The core alone was ~27 KB; with the
-# scaling reader/writer (-Oz, cold) and the explainer it is ~53 KB, under a 64 KB budget.
+# scaling reader/writer (-Oz, cold) and the explainer it is ~53 KB; NumPy's normal sampler
+# (6 KB of ziggurat tables) brings it to ~63 KB, under a 64 KB budget.
 EMFLAGS_HOT = -O3 -msimd128
 EMFLAGS_CORE = -Os -msimd128
 EMFLAGS_REPORT = -Oz
@@ -50,7 +56,8 @@ WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
+        serve dist bench clean
 
 all: native web
 
@@ -71,6 +78,11 @@ build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
+
+# The same library with PCG64's 128-bit arithmetic in two 64-bit halves, as a
+# compiler without __int128 builds it (tests only).
+build/librope_noint128.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -DROPE_NP_NO_INT128 -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
@@ -114,6 +126,8 @@ build/wasm/core/batch.o build/wasm/core/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HO
 
 # The report, the scaling math, the config reader and its writers are cold code.
 build/wasm/report/%.o build/wasm/scaling/%.o build/wasm/core/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# One token of a few hundred draws per call: cold code too.
+build/wasm/explain/nprandom.o build/wasm/explain/np_ziggurat.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
@@ -176,6 +190,7 @@ deps:
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	$(NUMPY_PYTHON) -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -191,7 +206,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-nprandom test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -233,6 +248,13 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
 	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
+# NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
+# (with and without __int128), the wasm module and web/rope.js's bindings; the blog's
+# 512-dimension example.
+test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_BUILT)
+	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
+	ROPE_NUMPY_PYTHON=$(NUMPY_PYTHON) $(NODE) --test tests/js/nprandom.test.mjs
+
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
@@ -255,7 +277,7 @@ test-fuzz-config: build/fuzz_config
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
 test-js: $(WEB_BUILT) test-diff test-explain
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

@@ -10,7 +10,8 @@
  * in-process (rope_cli_run) on fuzzed argv, writing into a private temp folder
  * that must afterwards hold both report files or neither, and no temp file;
  * `scaling` runs there too, on fuzzed key flags. The explainer functions
- * (explain.h) take the same fuzzed arguments with exact-size outputs. */
+ * (explain.h) and NumPy's random numbers (nprandom.h) take the same
+ * fuzzed arguments with exact-size outputs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 
 #include "cli.h"
 #include "explain.h"
+#include "nprandom.h"
 #include "report.h"
 #include "rope.h"
 
@@ -188,6 +190,23 @@ static void fuzz_core(input *in)
                 if (!(rq[j] >= -1.0 && rq[j] < 1.0 && rk[j] >= -1.0 && rk[j] < 1.0)) abort();
         free(rq);
         free(rk);
+    }
+    {
+        /* NumPy's random numbers (nprandom.h), from a fuzzed 64-bit seed. */
+        uint64_t npseed = 0;
+        for (int j = 0; j < 8; j++) npseed = (npseed << 8) | take_byte(in);
+        int draws = count <= MAX_FUZZ_COUNT ? count : c; /* negative counts included */
+        CHECKED(c, rope_np_normal(npseed, o, draws));
+        uint64_t *raw = malloc((size_t)c * sizeof(uint64_t) + 1);
+        if (!raw) abort();
+        (void)rope_np_raw(npseed, null_out ? NULL : raw, draws);
+        free(raw);
+        double *tok = null_out ? NULL : exact(n);
+        int rc = rope_planes_example(npseed, d, base, m, pos, tok, &one);
+        require_finite(rc, tok, tok ? n : 0);
+        require_finite(rc, &one, 1);
+        free(tok);
+        if (rope_np_log1p(pos, &one) == ROPE_OK && !(isfinite(one) && one <= 0.0)) abort();
     }
 #undef CHECKED
     int one_int, *slow = malloc(c > 0 ? (size_t)c * sizeof(int) : 1);

@@ -1,4 +1,4 @@
-/* rope_math against the C library: rope_sincos and rope_pow exist so that
+/* rope_math against the C library: rope_sincos, rope_pow and rope_exp exist so that
  * native and wasm builds agree bit for bit, and they must stay as accurate as
  * libm. Random inputs from ROPE_TEST_SEED; ends with "N passed, N failed". */
 #include <math.h>
@@ -117,6 +117,24 @@ static void pow_should_handle_edges(void)
     check("pow_should_underflow_to_zero", rope_pow(1e-300, 2.0) == 0.0, "no 0");
 }
 
+/* rope_exp serves the ziggurat's acceptance test (arguments in [-7, 0]) and
+ * must be as accurate as libm there and beyond. */
+static void exp_should_match_libm_within_one_ulp(double lo, double hi, const char *name)
+{
+    char detail[160] = "";
+    int ok = 1;
+    for (int j = 0; j < SAMPLES && ok; j++) {
+        double x = rng_uniform(lo, hi);
+        double got = rope_exp(x), want = exp(x);
+        if (want < 1e-300) continue;
+        if (ulps(got, want) > 1) {
+            ok = 0;
+            snprintf(detail, sizeof detail, "exp(%.17g) = %.17g, libm %.17g", x, got, want);
+        }
+    }
+    check(name, ok, detail);
+}
+
 int main(void)
 {
     if (testlib_read_seed("test_math") != 0) return 2;
@@ -129,6 +147,9 @@ int main(void)
     pow_should_match_libm(-2.0, 2.0, 2, "pow_should_match_libm_within_2_ulps_for_theta_exponents");
     pow_should_match_libm(-40.0, 40.0, 8, "pow_should_match_libm_within_8_ulps_at_large_exponents");
     pow_should_handle_edges();
+    exp_should_match_libm_within_one_ulp(-7.0, 0.0, "exp_should_match_libm_within_1_ulp_on_the_ziggurat");
+    exp_should_match_libm_within_one_ulp(-700.0, 700.0, "exp_should_match_libm_within_1_ulp_to_700");
+    check("exp_should_give_1_at_0", rope_exp(0.0) == 1.0, "e^0 != 1");
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -183,3 +183,9 @@ double rope_log(double x)
     dd l = dd_log(x);
     return l.hi + l.lo;
 }
+
+double rope_exp(double x)
+{
+    dd t = {x, 0.0};
+    return dd_exp(t);
+}

@@ -25,4 +25,8 @@ double rope_pow(double base, double y);
  * rounded), so that native and wasm builds agree bit for bit. */
 double rope_log(double x);
 
+/* e^x for finite x, within 1 ulp (the double-double exp of rope_pow,
+ * rounded): the same bits in the native and wasm builds. */
+double rope_exp(double x);
+
 #endif /* ROPE_MATH_H */

@@ -328,6 +328,17 @@ Object.assign(EXPORTS, {
   },
 });
 
+// NumPy's random numbers: a seed is an integer in [0, 2^64) (a Number only while exact).
+BAD.npseed = [...NOT_NUMBERS, -1, 2.5, 2 ** 53, undefined];
+Object.assign(EXPORTS, {
+  np_normal: { args: [42, 8], params: [['seed', 'npseed'], ['n', 'count']] },
+  planes_example: {
+    args: [42, 8, 500, 3, 7],
+    params: [['seed', 'npseed'], ['dim', 'dim', 'optional'], ['base', 'base', 'optional'], ['m', 'num', 'optional'],
+      ['n', 'num', 'optional']],
+  },
+});
+
 function expectRejected(call, name, show, what) {
   let error;
   try {

@@ -786,3 +786,40 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
     ['base', base]] })[0];
   return blocks(v, bins, ENVELOPE);
 }
+
+// ---- NumPy's random numbers (c_src/explain/nprandom.h, docs/EXPLAIN.md) ----
+
+const NP_SEED_MAX = 2n ** 64n - 1n;
+
+// A NumPy seed: an integer in [0, 2^64), as a BigInt, or as a Number while exact.
+function checkNpSeed(seed) {
+  if (typeof seed === 'bigint') {
+    if (seed >= 0n && seed <= NP_SEED_MAX) return seed;
+  } else {
+    checkNumber('seed', seed);
+    if (Number.isSafeInteger(seed) && seed >= 0) return BigInt(seed);
+  }
+  throw new RangeError(`seed must be an integer in [0, ${NP_SEED_MAX}] (a BigInt past 2^53), got ${show(seed)}`);
+}
+
+/** np.random.default_rng(seed).normal(size=n): NumPy's doubles, bit for bit; n up to MAX_COUNT. */
+export function np_normal(seed, n) {
+  const s = checkNpSeed(seed);
+  checkInt('n', n, 0, MAX_COUNT);
+  return run('np_normal', [], [[n, 'f64']], (out) => wasm.rope_np_normal(s, out, n),
+    { args: [['seed', seed], ['n', n]] })[0];
+}
+
+/** The blog's 512-dimension example: one token drawn as default_rng(seed).normal(size=dim),
+ * scored against itself with the query at m and the key at n: { token, score }. */
+export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7) {
+  const s = checkNpSeed(seed);
+  checkInt('dim', dim, 0, MAX_DIM);
+  checkBase(base);
+  checkFiniteNear('planes_example', 'm', m);
+  checkFiniteNear('planes_example', 'n', n);
+  const [token, score] = run('planes_example', [], [[dim, 'f64'], [1, 'f64']], (pt, ps) =>
+    wasm.rope_planes_example(s, dim, base, m, n, pt, ps),
+  { args: [['seed', seed], ['dim', dim], ['base', base], ['m', m], ['n', n]] });
+  return { token, score: score[0] };
+}
