@@ -23,6 +23,11 @@ SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 # The explainer figures' functions (docs/EXPLAIN.md).
 CORE_SRC += c_src/explain.c c_src/explain_scan.c
 CORE_HDR += c_src/explain.h
+# The lesson's chapters and the post's numbers checked (docs/LESSON.md).
+LESSON_SRC = c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
+CORE_SRC += $(LESSON_SRC)
+CORE_HDR += c_src/explain/lesson.h
+STD += -Ic_src -Ic_src/explain
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -47,7 +52,7 @@ WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.j
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-lesson serve dist bench clean
 
 all: native web
 
@@ -118,6 +123,12 @@ WASM_OBJ = build/wasm/rope.o build/wasm/rope_check.o build/wasm/rope_batch.o bui
            build/wasm/parse.o build/wasm/writer.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
            build/wasm/config_method.o build/wasm/scaling_write.o
 WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
+WASM_OBJ += $(patsubst c_src/%.c,build/wasm/%.o,$(LESSON_SRC))
+# The lesson's functions are cold code, like the report.
+build/wasm/explain/%.o: c_src/explain/%.c $(CORE_HDR)
+	mkdir -p $(@D)
+	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) -c -o $@ $<
+
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
@@ -191,7 +202,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-lesson test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -233,6 +244,13 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
 	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
+# The lesson's functions against tests/ref_lesson.py (random inputs, the post's
+# table and its known slips), native through ctypes, then the wasm build.
+test-lesson: build/librope.so build/rope.wasm
+	$(PYTHON) tests/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
+	$(PYTHON) tests/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
+	$(NODE) --test tests/js/lesson.test.mjs
+
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
@@ -254,8 +272,8 @@ test-fuzz-config: build/fuzz_config
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
-test-js: $(WEB_BUILT) test-diff test-explain
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs,$(wildcard tests/js/*.test.mjs))
+test-js: $(WEB_BUILT) test-diff test-explain test-lesson
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/lesson.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs
