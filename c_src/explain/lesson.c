@@ -78,12 +78,13 @@ int rope_lesson_slot(const double *stick, int n, double slot, double *out)
     if (rc == ROPE_OK) rc = rope_check_rotating(slot);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
-    double ss = 0.0, sp = 0.0, pp = 0.0;
+    double ss = 0.0, sp = 0.0, pp = 0.0, sum = 0.0;
     for (int j = 0; j < n; j++) {
         out[j] = stick[j] + slot;
         ss += stick[j] * stick[j];
         sp += stick[j] * out[j];
         pp += out[j] * out[j];
+        sum += out[j];
     }
     double ns = sqrt(ss), np = sqrt(pp), added = fabs(slot) * sqrt((double)n);
     double *m = out + n;
@@ -91,6 +92,7 @@ int rope_lesson_slot(const double *stick, int n, double slot, double *out)
     m[ROPE_SLOT_STICK_NORM] = ns;
     m[ROPE_SLOT_POS_NORM] = added;
     m[ROPE_SLOT_SHARE] = (ns + added > 0.0) ? added / (ns + added) : 0.0;
+    m[ROPE_SLOT_COS_POS] = np > 0.0 ? sum / (sqrt((double)n) * np) : 0.0;
     return rope_check_results(out, ROPE_SLOT_LEN(n));
 }
 

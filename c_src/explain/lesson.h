@@ -41,12 +41,14 @@ int rope_lesson_order(const double *a, int na, const double *b, int nb, double s
 #define ROPE_SLOT_STICK_NORM 1 /* |stick| */
 #define ROPE_SLOT_POS_NORM 2   /* |slot| sqrt(n): the length of what was added */
 #define ROPE_SLOT_SHARE 3      /* |added| / (|stick| + |added|), in [0, 1] */
-#define ROPE_SLOT_MEASURES 4
+#define ROPE_SLOT_COS_POS 4    /* cosine between stick + slot and (1, ..., 1) */
+#define ROPE_SLOT_MEASURES 5
 /* Length of rope_lesson_slot's output for a stick of n. */
 #define ROPE_SLOT_LEN(n) ((n) + ROPE_SLOT_MEASURES)
 
-/* stick + slot in every component, then how much the word is drowned.
- * out: ROPE_SLOT_LEN(n) doubles: the n sums, then the measures above (the
+/* stick + slot in every component, then how much the word is drowned: as
+ * the slot grows the sum turns toward (1, ..., 1), whatever the word.
+ * out: ROPE_SLOT_LEN(n) doubles: the n sums, then the measures above (a
  * cosine is 0 when either vector is all zeros: it has no direction). */
 int rope_lesson_slot(const double *stick, int n, double slot, double *out);
 
