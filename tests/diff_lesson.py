@@ -68,7 +68,7 @@ def load(path):
     for name, argtypes in SIGNATURES.items():
         getattr(lib, "rope_lesson_" + name).argtypes = argtypes
         getattr(lib, "rope_lesson_" + name).restype = I
-    for name in ("post_id", "post_label", "chapter"):
+    for name in ("post_id", "post_label", "post_text", "chapter"):
         getattr(lib, "rope_lesson_" + name).argtypes = [I]
         getattr(lib, "rope_lesson_" + name).restype = ctypes.c_char_p
     lib.rope_lesson_post_count.argtypes = []
@@ -197,6 +197,9 @@ def check_post(lib, doc, t):
             problems.append("chapter %r vs %r" % (name, want["chapter"]))
         if not lib.rope_lesson_post_label(r):
             problems.append("no label")
+        text = (lib.rope_lesson_post_text(r) or b"").decode()
+        if text != "%.*f" % (want["decimals"], want["printed"]):
+            problems.append("printed text %r" % text)
         t.record("post row %s" % rid, problems)
         one = Out(5)
         t.check(lib.rope_lesson_post_row(r, one.buf) == 0 and one.values() == rows[5 * r:5 * r + 5],

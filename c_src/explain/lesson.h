@@ -229,6 +229,10 @@ int rope_lesson_post_row(int row, double *out);
 const char *rope_lesson_post_id(int row);
 const char *rope_lesson_post_label(int row);
 
+/* A row's number exactly as the post prints it ("-0.990", "0.0000021"): the
+ * printed value and its decimals are read from it. NULL out of range. */
+const char *rope_lesson_post_text(int row);
+
 /* Chapter names in the lesson's order ("order", "slot", ...); NULL past the last. */
 const char *rope_lesson_chapter(int index);
 
