@@ -246,7 +246,7 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 
 # The lesson's functions against tests/ref_lesson.py (random inputs, the post's
 # table and its known slips), native through ctypes, then the wasm build.
-test-lesson: build/librope.so build/rope.wasm
+test-lesson: build/librope.so web/rope_wasm.js web/rope_consts.js web/vendor/inflate.js
 	$(PYTHON) tests/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
 	$(PYTHON) tests/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
 	$(NODE) --test tests/js/lesson.test.mjs
