@@ -148,8 +148,8 @@ web/formulas_gen.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
-web/rope_consts.js: c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h tools/consts.mjs
-	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h
+web/rope_consts.js: c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h c_src/explain/lesson.h tools/consts.mjs
+	$(NODE) tools/consts.mjs $@ c_src/rope.h c_src/report.h c_src/config.h c_src/explain.h c_src/explain/lesson.h
 
 # The model configs as a module: the page cannot fetch JSON from file://.
 web/models_gen.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs

@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { close, rng, seed } from '../testlib.mjs';
+import * as C from '../../web/rope_consts.js';
 
 const instances = [];
 const RealInstance = WebAssembly.Instance;
@@ -39,21 +40,22 @@ const GUARD_VALUE = -7.25e300;
 
 // Output length and argument kinds ('v' vector + its length, 'i' int, 'd' double) per function.
 const SPEC = {
-  order: ['vvdd', () => 27],
-  slot: ['vd', (a) => a[0].length + 5],
+  order: ['vvdd', () => C.ROPE_ORDER_LEN],
+  slot: ['vd', (a) => a[0].length + C.ROPE_SLOT_MEASURES],
   normalized: ['dd', () => 1],
   marks: ['vid', (a) => a[0].length * a[1]],
   marked: ['vdd', (a) => a[0].length],
-  extrapolate: ['diid', (a) => 4 * a[1]],
-  identity: ['dd', () => 14],
-  cat: ['ddddddd', () => 30],
-  proof: ['ddddddd', () => 27],
-  clock: ['iiddd', () => 5],
-  clock_theta: ['ddd', () => 5],
-  rebase: ['iidddd', () => 7],
+  extrapolate: ['diid', (a) => C.ROPE_EXTRA_BLOCKS * a[1]],
+  identity: ['dd', () => C.ROPE_ID_LEN],
+  cat: ['ddddddd', () => C.ROPE_CAT_LEN],
+  proof: ['ddddddd', () => C.ROPE_PROOF_LEN],
+  clock: ['iiddd', () => C.ROPE_CLOCK_LEN],
+  clock_theta: ['ddd', () => C.ROPE_CLOCK_LEN],
+  rebase: ['iidddd', () => C.ROPE_REBASE_LEN],
 };
 // rope_lesson_cat's slots computed with atan2 (lesson.h: START .. AFTER_DEG).
-const ATAN2_SLOTS = new Set([19, 20, 21, 22, 23]);
+const ATAN2_SLOTS = new Set([C.ROPE_CAT_START, C.ROPE_CAT_AFTER, C.ROPE_CAT_PREDICTED,
+  C.ROPE_CAT_START_DEG, C.ROPE_CAT_AFTER_DEG]);
 
 /** Calls rope_lesson_<fn>(args..., out): { code, values }, freeing every buffer. */
 function call(fn, args) {
@@ -131,17 +133,20 @@ test('post_table_should_match_the_reference_and_flag_exactly_the_slips', () => {
   const count = wasm.rope_lesson_post_count();
   const ref = new Map(cases.post.map((r) => [r.id, r]));
   assert.equal(count, ref.size);
-  const out = wasm.malloc(8 * 5 * count);
+  const F = C.ROPE_POST_FIELDS;
+  const out = wasm.malloc(8 * F * count);
   const wrong = [];
   try {
     assert.equal(wasm.rope_lesson_post_table(out, count), 0);
     assert.equal(wasm.rope_lesson_post_table(out, count - 1), -9, 'a small cap is ROPE_E_SPACE');
-    const rows = Array.from(new Float64Array(wasm.memory.buffer, out, 5 * count));
+    const rows = Array.from(new Float64Array(wasm.memory.buffer, out, F * count));
     for (let r = 0; r < count; r++) {
       const id = cString(wasm.rope_lesson_post_id(r));
       const want = ref.get(id);
       assert.ok(want, `row ${r}: unknown id ${id}`);
-      const [printed, decimals, value, match, chapter] = rows.slice(5 * r, 5 * r + 5);
+      const row = rows.slice(F * r, F * r + F);
+      const [printed, decimals, value, match, chapter] = [C.ROPE_POST_PRINTED, C.ROPE_POST_DECIMALS,
+        C.ROPE_POST_VALUE, C.ROPE_POST_MATCH, C.ROPE_POST_CHAPTER].map((j) => row[j]);
       assert.equal(decimals, want.decimals, id);
       assert.ok(close(printed, want.printed, 1e-15, 1e-15), `${id}: printed ${printed}`);
       assert.equal(cString(wasm.rope_lesson_post_text(r)), want.printed.toFixed(want.decimals), id);
@@ -165,22 +170,26 @@ test('order_should_be_invisible_without_position_and_visible_with_it', () => {
     const b = Array.from({ length: n }, () => uniform(-2, 2));
     const { code, values } = call('order', [a, b, Math.floor(uniform(0, 1000)), 10000]);
     assert.equal(code, 0);
-    assert.equal(values[8], 0);
-    assert.deepEqual(values.slice(0, 4), values.slice(4, 8));
-    assert.ok(values[9 + 8] > 0, 'added marks should tell the orders apart');
+    const diff = (scheme) => values[scheme * C.ROPE_ORDER_BLOCK + C.ROPE_ORDER_DIFF];
+    assert.equal(diff(C.ROPE_ORDER_PLAIN), 0);
+    assert.deepEqual(values.slice(0, 4), values.slice(C.ROPE_ORDER_SWAPPED, C.ROPE_ORDER_SWAPPED + 4));
+    assert.ok(diff(C.ROPE_ORDER_ADDED) > 0, 'added marks should tell the orders apart');
   }
 });
 
 test('cat_score_should_stay_when_both_words_slide_and_the_additive_should_move', () => {
   const cat = [0.9, 0.4, 0.9, 0.4];
   const first = call('cat', [...cat, 3, 7, 0.1]).values;
-  assert.equal(first[26].toFixed(4), '0.8934');
+  const [SCORE, ADDED, AFTER, PREDICTED] = [C.ROPE_CAT_DIRECT, C.ROPE_CAT_ADDED, C.ROPE_CAT_AFTER,
+    C.ROPE_CAT_PREDICTED];
+  assert.equal(first[SCORE].toFixed(4), '0.8934');
   for (let t = 0; t < 20; t++) {
     const s = uniform(1, 5000);
     const moved = call('cat', [...cat, 3 + s, 7 + s, 0.1]).values;
-    assert.ok(close(moved[26], first[26]), `slide ${s}: ${moved[26]}`);
-    assert.ok(Math.abs(wrap(moved[20] - moved[21], 2 * Math.PI)) < 1e-9, 'angle = start + (m - n) theta');
+    assert.ok(close(moved[SCORE], first[SCORE]), `slide ${s}: ${moved[SCORE]}`);
+    assert.ok(Math.abs(wrap(moved[AFTER] - moved[PREDICTED], 2 * Math.PI)) < 1e-9,
+      'angle = start + (m - n) theta');
   }
   const far = call('cat', [...cat, 10, 14, 0.1]).values;
-  assert.ok(Math.abs(far[27] - first[27]) > 0.1, `additive ${first[27]} -> ${far[27]}`);
+  assert.ok(Math.abs(far[ADDED] - first[ADDED]) > 0.1, `additive ${first[ADDED]} -> ${far[ADDED]}`);
 });
