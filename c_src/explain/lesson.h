@@ -217,14 +217,15 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
 /* Number of rows of the checked table. */
 int rope_lesson_post_count(void);
 
-/* Every row: out: ROPE_POST_FIELDS * cap doubles, row-major; cap must be at
- * least rope_lesson_post_count() (else ROPE_E_SPACE). */
+/* Every row, row-major: out holds cap rows and cap must be at least
+ * rope_lesson_post_count() (else ROPE_E_SPACE); writes ROPE_POST_FIELDS
+ * doubles per row. */
 int rope_lesson_post_table(double *out, int cap);
 
 /* One row's fields. row in [0, count) else ROPE_E_COUNT. out: ROPE_POST_FIELDS doubles. */
 int rope_lesson_post_row(int row, double *out);
 
-/* A row's id (stable, e.g. "cat.score.direct") and its short label: static
+/* A row's id (stable, e.g. "cat.k7.x") and its short label: static
  * strings, NULL for a row out of range. */
 const char *rope_lesson_post_id(int row);
 const char *rope_lesson_post_label(int row);
