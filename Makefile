@@ -8,8 +8,9 @@ NODE ?= node
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wpedantic -Wstrict-prototypes \
        -Wmissing-prototypes -Wvla -Wformat=2 -Werror
 CFLAGS ?= -O2 -g
-# No fused multiply-add: native and wasm builds must round every step alike.
-STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
+# No fused multiply-add: native and wasm builds must round every step alike. The -I flags let
+# the sources in c_src's folders include the core's headers by name.
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off -Ic_src -Ic_src/explain
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE_SRC = c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
@@ -24,10 +25,8 @@ SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
 CORE_SRC += c_src/explain.c c_src/explain_scan.c
 CORE_HDR += c_src/explain.h
 # The lesson's chapters and the post's numbers checked (docs/LESSON.md).
-LESSON_SRC = c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
-CORE_SRC += $(LESSON_SRC)
+CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
 CORE_HDR += c_src/explain/lesson.h
-STD += -Ic_src -Ic_src/explain
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -123,7 +122,7 @@ WASM_OBJ = build/wasm/rope.o build/wasm/rope_check.o build/wasm/rope_batch.o bui
            build/wasm/parse.o build/wasm/writer.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
            build/wasm/config_method.o build/wasm/scaling_write.o
 WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
-WASM_OBJ += $(patsubst c_src/%.c,build/wasm/%.o,$(LESSON_SRC))
+WASM_OBJ += $(patsubst c_src/%.c,build/wasm/%.o,$(filter c_src/explain/%,$(CORE_SRC)))
 # The lesson's functions are cold code, like the report.
 build/wasm/explain/%.o: c_src/explain/%.c $(CORE_HDR)
 	mkdir -p $(@D)
