@@ -30,6 +30,9 @@ SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h)
 # NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
 CORE_SRC += c_src/explain/nprandom.c c_src/explain/np_ziggurat.c
 CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
+# The lesson's chapters and the post's numbers checked (docs/LESSON.md).
+CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
+CORE_HDR += c_src/explain/lesson.h
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -57,7 +60,7 @@ FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
-        serve dist bench clean
+        test-lesson serve dist bench clean
 
 all: native web
 
@@ -128,6 +131,8 @@ build/wasm/core/batch.o build/wasm/core/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HO
 build/wasm/report/%.o build/wasm/scaling/%.o build/wasm/core/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 # One token of a few hundred draws per call: cold code too.
 build/wasm/explain/nprandom.o build/wasm/explain/np_ziggurat.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# The lesson's functions are cold code, like the report.
+build/wasm/explain/lesson%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
@@ -149,7 +154,7 @@ web/gen/formulas.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
-CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h
+CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h c_src/explain/lesson.h
 web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
 	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
 
@@ -206,7 +211,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-nprandom test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-nprandom test-lesson test-cli test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -251,6 +256,13 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 # NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
 # (with and without __int128), the wasm module and web/rope.js's bindings; the blog's
 # 512-dimension example.
+# The lesson's functions against tests/ref_lesson.py (random inputs, the post's
+# numbers), native and wasm.
+test-lesson: build/librope.so $(WEB_BUILT)
+	$(PYTHON) tests/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
+	$(PYTHON) tests/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
+	$(NODE) --test tests/js/lesson.test.mjs
+
 test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_BUILT)
 	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
 	ROPE_NUMPY_PYTHON=$(NUMPY_PYTHON) $(NODE) --test tests/js/nprandom.test.mjs
@@ -276,8 +288,8 @@ test-fuzz-config: build/fuzz_config
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
-test-js: $(WEB_BUILT) test-diff test-explain
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs,$(wildcard tests/js/*.test.mjs))
+test-js: $(WEB_BUILT) test-diff test-explain test-lesson
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

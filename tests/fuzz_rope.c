@@ -10,8 +10,8 @@
  * in-process (rope_cli_run) on fuzzed argv, writing into a private temp folder
  * that must afterwards hold both report files or neither, and no temp file;
  * `scaling` runs there too, on fuzzed key flags. The explainer functions
- * (explain.h) and NumPy's random numbers (nprandom.h) take the same
- * fuzzed arguments with exact-size outputs. */
+ * (explain.h), NumPy's random numbers (nprandom.h) and the lesson's
+ * (lesson.h) take the same fuzzed arguments with exact-size outputs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "explain.h"
 #include "nprandom.h"
+#include "lesson.h"
 #include "report.h"
 #include "rope.h"
 
@@ -208,6 +209,20 @@ static void fuzz_core(input *in)
         free(tok);
         if (rope_np_log1p(pos, &one) == ROPE_OK && !(isfinite(one) && one <= 0.0)) abort();
     }
+    /* The lesson (lesson.h), on the same arguments. */
+    CHECKED(ROPE_ORDER_LEN, rope_lesson_order(qa, n, k, nk, m, base, o));
+    CHECKED(ROPE_SLOT_LEN(n), rope_lesson_slot(qa, n, pos, o));
+    CHECKED(1, rope_lesson_normalized(m, pos, o));
+    CHECKED(n * c, rope_lesson_marks(sa, count, d, base, o));
+    CHECKED(n, rope_lesson_marked(qa, n, pos, base, o));
+    CHECKED(ROPE_EXTRA_BLOCKS * n, rope_lesson_extrapolate(pos, d, count, base, o));
+    CHECKED(ROPE_ID_LEN, rope_lesson_identity(m, pos, o));
+    CHECKED(ROPE_CAT_LEN, rope_lesson_cat(q[0], q[1], k[0], k[1], m, pos, base, o));
+    CHECKED(ROPE_PROOF_LEN, rope_lesson_proof(q[0], q[1], k[0], k[1], m, pos, base, o));
+    CHECKED(ROPE_CLOCK_LEN, rope_lesson_clock(count, d, base, pos, m, o));
+    CHECKED(ROPE_CLOCK_LEN, rope_lesson_clock_theta(base, pos, m, o));
+    CHECKED(ROPE_REBASE_LEN, rope_lesson_rebase(count, d, base, m, pos, q[2], o));
+    CHECKED(ROPE_POST_FIELDS, rope_lesson_post_row(count, o));
 #undef CHECKED
     int one_int, *slow = malloc(c > 0 ? (size_t)c * sizeof(int) : 1);
     if (!slow) abort();
