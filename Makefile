@@ -15,6 +15,12 @@ SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 CORE_SRC = c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
 CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c
 CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
+# `ropescope verify` (docs/VERIFY.md): the command and its readers and checker.
+VERIFY_SRC = c_src/verify/table.c c_src/verify/npy.c c_src/verify/safetensors.c c_src/verify/text.c \
+             c_src/verify/check.c c_src/verify/diagnose.c
+CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
+CLI_HDR += c_src/verify/verify.h
+CLI_INC = -Ic_src -Ic_src/verify
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/writer.h
 # Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
 SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
@@ -61,7 +67,7 @@ build:
 	mkdir -p build
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(CLI_INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
@@ -74,7 +80,7 @@ build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | bui
 # The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
 build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  -DROPE_CLI_NO_MAIN $(CLI_INC) -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
@@ -84,7 +90,7 @@ build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) 
 # It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
 build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
+	  -DROPE_CLI_NO_MAIN $(CLI_INC) -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
 	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
