@@ -53,7 +53,7 @@ WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.j
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-verify serve dist bench clean
 
 all: native web
 
@@ -197,7 +197,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-cli test-js test-scaling test-fuzz-config test-verify test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -242,6 +242,11 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
+# `ropescope verify` on dumps tests/gen_dumps.py writes fresh each run (numpy: Debian's python3).
+PYTHON_NUMPY ?= /usr/bin/python3
+test-verify: build/ropescope
+	$(PYTHON_NUMPY) tests/test_verify.py
+
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
 test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
@@ -276,6 +281,7 @@ dist: $(WEB_BUILT)
 
 bench: all
 	sh tools/bench_scan.sh build/ropescope
+	sh tools/bench_verify.sh build/ropescope $(PYTHON_NUMPY)
 	$(NODE) tools/bench.mjs
 	$(NODE) tools/bench_explain.mjs
 

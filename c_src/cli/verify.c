@@ -33,6 +33,9 @@ static const char *const cos_names[] = {"cos", "cos_cached"};
 static const char *const sin_names[] = {"sin", "sin_cached"};
 
 typedef struct {
+    unsigned char *map[2]; /* the files read, kept while a table uses one in place */
+    size_t map_len[2];
+    int n_maps;
     rope_config *c;
     rope_table inv, cos, sin;
     rope_dump dump;
@@ -42,8 +45,8 @@ typedef struct {
 } job;
 
 /* Reads one tensor of a file; 2 with "FLAG 'FILE': problem" on failure. */
-static int load(const char *flag, const char *path, const char *const *names, int n_names,
-                rope_table *t)
+static int load(job *j, const char *flag, const char *path, const char *const *names,
+                int n_names, rope_table *t)
 {
     unsigned char *buf;
     size_t len;
@@ -51,7 +54,13 @@ static int load(const char *flag, const char *path, const char *const *names, in
     rope_table_want want = {names, n_names};
     int rc = rope_verify_slurp(path, &buf, &len, msg);
     if (rc == ROPE_OK) rc = rope_table_read(buf, len, &want, t, msg);
-    free(buf);
+    /* At most two loads per run (inv_freq, or cos and sin): both fit. */
+    if (rc == ROPE_OK && t->borrowed) {
+        j->map[j->n_maps] = buf;
+        j->map_len[j->n_maps++] = len;
+        return 0;
+    }
+    rope_verify_unslurp(buf, len);
     if (rc == ROPE_OK) return 0;
     return rope_cli_fail(rc == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE, "%s '%s': %s",
                          flag, path, msg);
@@ -66,7 +75,7 @@ static int load_dump(job *j, rope_cli_flag *f)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "give one of --inv-freq FILE, --cos FILE --sin "
                              "FILE, or --cache FILE");
     if (inv) {
-        if ((code = load("--inv-freq", inv, inv_names, 1, &j->inv)) != 0) return code;
+        if ((code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv)) != 0) return code;
         if (j->inv.ndim != 1)
             return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--inv-freq '%s': a %ld x %ld array; inv_freq "
                                  "is 1-D", inv, j->inv.rows, j->inv.width);
@@ -77,8 +86,8 @@ static int load_dump(job *j, rope_cli_flag *f)
     j->cos_file = cache ? cache : f[F_COS].text;
     j->sin_file = cache ? cache : f[F_SIN].text;
     const char *cflag = cache ? "--cache" : "--cos", *sflag = cache ? "--cache" : "--sin";
-    if ((code = load(cflag, j->cos_file, cos_names, 2, &j->cos)) != 0) return code;
-    if ((code = load(sflag, j->sin_file, sin_names, 2, &j->sin)) != 0) return code;
+    if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != 0) return code;
+    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != 0) return code;
     if (j->cos.ndim != 2)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s': a 1-D array of %ld; cos is positions x "
                              "width", cflag, j->cos_file, j->cos.width);
@@ -326,5 +335,6 @@ int rope_cli_verify(int argc, char **argv)
     rope_table_free(&j.sin);
     free(j.theta);
     free(j.c);
+    for (int k = 0; k < j.n_maps; k++) rope_verify_unslurp(j.map[k], j.map_len[k]);
     return code;
 }

@@ -78,7 +78,7 @@ static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
         int low = m->angle_dtype != m->native || m->theta_only;
         double e = low ? rope_round_to(m->angle_dtype, m->theta[i])
                        : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i] : m->theta[i];
-        double err = fabs(t->v[i] - e);
+        double err = fabs(rope_table_at(t, (size_t)i) - e);
         double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
         note(o, err, tol, err / fabs(e), 0, i);
         double ae = fabs(e - m->theta[i]);
@@ -106,15 +106,17 @@ int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, 
     for (long k = 0; k < n_rows; k++) {
         long r = rows ? rows[k] : k;
         double p = d->from + (double)r + m->offset;
-        const double *cr = c->v + r * w, *sr = s->v + r * w;
+        size_t row = (size_t)(r * w);
         for (long i = 0; i < n; i++) {
             long a = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
             long b = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i + 1 : i + n;
             double th = m->theta[i], exact = p * th;
             double ang = model_angle(m, p, th);
             double ec = m->amp * cos(ang), es = m->sign * m->amp * sin(ang);
-            double err = fabs(cr[a] - ec), e2 = fabs(cr[b] - ec), e3 = fabs(sr[a] - es),
-                   e4 = fabs(sr[b] - es);
+            double err = fabs(rope_table_at(c, row + (size_t)a) - ec);
+            double e2 = fabs(rope_table_at(c, row + (size_t)b) - ec);
+            double e3 = fabs(rope_table_at(s, row + (size_t)a) - es);
+            double e4 = fabs(rope_table_at(s, row + (size_t)b) - es);
             err = err > e2 ? err : e2;
             err = err > e3 ? err : e3;
             err = err > e4 ? err : e4;
@@ -132,10 +134,10 @@ static int duplicated(const rope_table *t, int layout)
 {
     long w = t->width, h = w / 2;
     for (long r = 0; r < t->rows; r++) {
-        const double *row = t->v + r * w;
+        size_t row = (size_t)(r * w);
         for (long i = 0; i < h; i++) {
-            double x = layout == ROPE_LAYOUT_HALF ? row[i] : row[2 * i];
-            double y = layout == ROPE_LAYOUT_HALF ? row[i + h] : row[2 * i + 1];
+            long a = layout == ROPE_LAYOUT_HALF ? i : 2 * i, b = layout == ROPE_LAYOUT_HALF ? i + h : 2 * i + 1;
+            double x = rope_table_at(t, row + (size_t)a), y = rope_table_at(t, row + (size_t)b);
             if (x != y) return 0;
         }
     }

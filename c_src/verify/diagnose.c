@@ -17,6 +17,7 @@
 #define SAMPLE_ROWS 512
 #define RECOVER_ROWS 4096
 #define PI 3.14159265358979323846
+#define AT(t, k) rope_table_at((t), (size_t)(k))
 
 /* One config-side change: a scaling to compute theta from, with its code. */
 typedef struct {
@@ -84,10 +85,10 @@ static void read_off(context *x)
     double radius = 0.0;
     for (int i = 0; i < n; i++) {
         long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
-        double sum = 0.0, prev = atan2(s->v[col], c->v[col]);
-        radius += hypot(s->v[col], c->v[col]);
+        double sum = 0.0, prev = atan2(AT(s, col), AT(c, col));
+        radius += hypot(AT(s, col), AT(c, col));
         for (long r = 1; r < rows; r++) {
-            double ph = atan2(s->v[r * w + col], c->v[r * w + col]);
+            double ph = atan2(AT(s, r * w + col), AT(c, r * w + col));
             sum += wrap(ph - prev);
             prev = ph;
         }
@@ -108,7 +109,7 @@ static double read_offset(const context *x, const double *theta, int n)
     /* theta falls with the pair index: the slowest pair is the last. */
     for (int i = n - 1; i >= 0; i--) {
         long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
-        double ph = x->sign * atan2(s->v[col], c->v[col]), th = theta[i];
+        double ph = x->sign * atan2(AT(s, col), AT(c, col)), th = theta[i];
         if (!(th > 0.0)) continue;
         o += wrap(ph - (p0 + o) * th) / th;
     }
@@ -261,7 +262,7 @@ static void push(explanation *e, const char *code, const char *message)
 }
 
 /* The orthogonal changes read off the dump, as codes. */
-static void orthogonal(const context *x, rope_model *m, double af, explanation *e, int n)
+static void orthogonal(const context *x, rope_model *m, double af, explanation *e, double offset)
 {
     const rope_config *c = x->c;
     char msg[ROPE_VERIFY_MSG];
@@ -290,7 +291,7 @@ static void orthogonal(const context *x, rope_model *m, double af, explanation *
                  "%.10g found)", af, af * af);
         push(e, "attention_factor_twice", msg);
     }
-    m->offset = read_offset(x, m->theta, n);
+    m->offset = offset;
     if (m->offset != 0.0) {
         snprintf(msg, sizeof msg, "positions are off by %.0f: row r holds position %.0f + r", m->offset,
                  x->d->from + m->offset);
@@ -309,6 +310,15 @@ static void precision_code(explanation *e, const rope_model *m, const rope_verif
         snprintf(msg, sizeof msg, "angles computed in %s fit the dump: position x inv_freq is off by "
                  "up to %.3g rad at these positions", t, err->max_angle_error);
     push(e, "low_precision", msg);
+}
+
+/* The model matches the sample rows, then (for a table) every row. */
+static int fits(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                rope_verify_err *err)
+{
+    if (rope_verify_eval(d, m, rows, n_rows, err) != ROPE_OK || !(err->worst_ratio <= 1.0)) return 0;
+    if (!rows) return 1;
+    return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK && err->worst_ratio <= 1.0;
 }
 
 int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
@@ -333,7 +343,7 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
         for (long k = 0; k < x.n_rows; k++)
             x.rows[k] = x.n_rows == rows ? k : (long)((double)k * (double)(rows - 1) / (double)(x.n_rows - 1));
     } else {
-        memcpy(x.recovered, d->inv->v, (size_t)x.n_dump * sizeof(double));
+        for (int i = 0; i < x.n_dump; i++) x.recovered[i] = AT(d->inv, i);
     }
     int nv = build_variants(&x, v), n_best = 0, fewest = 99;
     int native = d->dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
@@ -347,21 +357,21 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
             int dt = lows[p][0] < 0 ? native : lows[p][0];
             if (p > 0 && (dt == native || (native == ROPE_DT_F32 && dt == ROPE_DT_F32))) continue;
             if (!table && lows[p][1]) continue;
-            rope_model m = {theta, x.n_dump, dt, lows[p][1], native, 1.0, 0.0, x.sign, x.layout};
-            explanation e = {.n = 0};
-            if (v[k].code) push(&e, v[k].code, v[k].message);
-            if (v[k].code2) push(&e, v[k].code2, v[k].message2);
-            orthogonal(&x, &m, af, &e, x.n_dump);
-            rope_verify_err err;
-            if (e.n + (p > 0) == 0 || e.n + (p > 0) > fewest) continue;
-            if (rope_verify_eval(d, &m, table ? x.rows : NULL, x.n_rows, &err) != ROPE_OK) continue;
-            if (!(err.worst_ratio <= 1.0)) continue;
-            /* The sample fits: the whole dump must too. */
-            if (table && rope_verify_eval(d, &m, NULL, 0, &err) != ROPE_OK) continue;
-            if (!(err.worst_ratio <= 1.0)) continue;
-            if (p > 0) precision_code(&e, &m, &err, table);
-            if (e.n < fewest) fewest = e.n, n_best = 0;
-            if (n_best < 4) best[n_best++] = e;
+            /* No offset first: reading one off a low-precision dump can go astray. */
+            double offset = table ? read_offset(&x, theta, x.n_dump) : 0.0;
+            for (int o = 0; o < (offset != 0.0 ? 2 : 1); o++) {
+                rope_model m = {theta, x.n_dump, dt, lows[p][1], native, 1.0, 0.0, x.sign, x.layout};
+                explanation e = {.n = 0};
+                if (v[k].code) push(&e, v[k].code, v[k].message);
+                if (v[k].code2) push(&e, v[k].code2, v[k].message2);
+                orthogonal(&x, &m, af, &e, o ? offset : 0.0);
+                if (e.n + (p > 0) == 0 || e.n + (p > 0) > fewest) continue;
+                rope_verify_err err;
+                if (!fits(d, &m, table ? x.rows : NULL, x.n_rows, &err)) continue;
+                if (p > 0) precision_code(&e, &m, &err, table);
+                if (e.n < fewest) fewest = e.n, n_best = 0;
+                if (n_best < 4) best[n_best++] = e;
+            }
         }
     }
     int n = 0;

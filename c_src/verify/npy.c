@@ -134,17 +134,22 @@ typedef struct {
     int method;
 } member;
 
-/* Sizes of 0xffffffff live in the zip64 extra field (numpy writes them so). */
-static void zip64_sizes(const unsigned char *extra, size_t n, member *m, uint64_t *local)
+/* Fields of 0xffffffff live in the zip64 extra field, in this order, only
+ * those that overflowed (numpy writes them so). */
+static void zip64_fields(const unsigned char *extra, size_t n, uint64_t *usize, uint64_t *csize,
+                         uint64_t *local)
 {
     for (size_t at = 0; at + 4 <= n;) {
         uint32_t id = u16(extra + at), sz = u16(extra + at + 2);
         if (at + 4 + sz > n) return;
         if (id == 1) {
+            uint64_t *fields[3] = {usize, csize, local};
             size_t k = at + 4;
-            if (m->size == 0xffffffffu && k + 8 <= at + 4 + sz) { m->size = (size_t)u64(extra + k); k += 8; }
-            if (k + 8 <= at + 4 + sz) k += 8; /* the compressed size: stored members equal it */
-            if (*local == 0xffffffffu && k + 8 <= at + 4 + sz) *local = u64(extra + k);
+            for (int j = 0; j < 3; j++)
+                if (*fields[j] == 0xffffffffu && k + 8 <= at + 4 + sz) {
+                    *fields[j] = u64(extra + k);
+                    k += 8;
+                }
         }
         at += 4 + sz;
     }
@@ -165,7 +170,7 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
         if (cd + 46 > len || u32(buf + cd) != 0x02014b50u) return fail(msg, "npz: a broken zip directory");
         member *m = &ms[*count];
         m->method = (int)u16(buf + cd + 10);
-        m->size = u32(buf + cd + 24);
+        uint64_t csize = u32(buf + cd + 20), usize = u32(buf + cd + 24);
         size_t nlen = u16(buf + cd + 28), elen = u16(buf + cd + 30), clen = u16(buf + cd + 32);
         uint64_t local = u32(buf + cd + 42);
         if (cd + 46 + nlen + elen + clen > len) return fail(msg, "npz: a broken zip directory");
@@ -174,7 +179,10 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
         m->name[keep] = '\0';
         char *dot = strstr(m->name, ".npy");
         if (dot && dot[4] == '\0') *dot = '\0';
-        zip64_sizes(buf + cd + 46 + nlen, elen, m, &local);
+        zip64_fields(buf + cd + 46 + nlen, elen, &usize, &csize, &local);
+        /* The compressed size bounds the bytes; a stored member's is its size. */
+        if (csize > len) return fail(msg, "truncated npz: a member runs past the end");
+        m->size = (size_t)csize;
         if (local + 30 > len || u32(buf + local) != 0x04034b50u) return fail(msg, "npz: a member's header is missing");
         size_t data = (size_t)local + 30 + u16(buf + local + 26) + u16(buf + local + 28);
         if (data > len || m->size > len - data) return fail(msg, "truncated npz: a member runs past the end");

@@ -7,16 +7,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rope.h"
 #include "verify.h"
+
+#ifdef MAP_POPULATE
+#define ROPE_MAP_POPULATE MAP_POPULATE
+#else
+#define ROPE_MAP_POPULATE 0
+#endif
 
 void rope_table_free(rope_table *t)
 {
     if (!t) return;
     free(t->v);
+    if (!t->borrowed) free(t->f);
     t->v = NULL;
+    t->f = NULL;
+    t->borrowed = 0;
 }
 
 const char *rope_dtype_name(int dtype)
@@ -50,35 +62,38 @@ int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *
 {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
         snprintf(msg, ROPE_VERIFY_MSG, "cannot open it: %s", strerror(errno));
         return ROPE_E_VALUE;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    int rc = ROPE_OK;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(msg, ROPE_VERIFY_MSG, "not a regular file");
-        return ROPE_E_VALUE;
-    }
-    if (st.st_size > ROPE_VERIFY_MAX_FILE) {
-        fclose(f);
+        rc = ROPE_E_VALUE;
+    } else if (st.st_size > ROPE_VERIFY_MAX_FILE) {
         snprintf(msg, ROPE_VERIFY_MSG, "%lld bytes; the limit is %ld", (long long)st.st_size,
                  ROPE_VERIFY_MAX_FILE);
-        return ROPE_E_VALUE;
+        rc = ROPE_E_VALUE;
+    } else if (st.st_size > 0) {
+        /* Mapped, not read: a 128 MB cache costs no copy into fresh memory. */
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | ROPE_MAP_POPULATE, fd, 0);
+        if (m == MAP_FAILED) {
+            snprintf(msg, ROPE_VERIFY_MSG, "cannot read it: %s", strerror(errno));
+            rc = ROPE_E_VALUE;
+        } else {
+            *buf = m;
+            *len = (size_t)st.st_size;
+        }
     }
-    size_t size = (size_t)st.st_size;
-    unsigned char *b = malloc(size ? size : 1);
-    size_t got = b ? fread(b, 1, size, f) : 0;
-    fclose(f);
-    if (!b || got != size) {
-        free(b);
-        snprintf(msg, ROPE_VERIFY_MSG, b ? "cannot read it" : "out of memory for %zu bytes", size);
-        return b ? ROPE_E_VALUE : ROPE_E_NOMEM;
-    }
-    *buf = b;
-    *len = size;
-    return ROPE_OK;
+    close(fd);
+    return rc;
+}
+
+void rope_verify_unslurp(unsigned char *buf, size_t len)
+{
+    if (buf && len) munmap(buf, len);
 }
 
 int rope_table_read(const unsigned char *buf, size_t len, const rope_table_want *want,
@@ -163,6 +178,34 @@ static double load(int dt, const unsigned char *p)
 
 static const size_t elem_size[] = {8, 4, 2, 2};
 
+/* n raw values into out: doubles for F64, floats otherwise (every float16
+ * and bfloat16 value is a float). A plain copy on a little-endian host. */
+static void convert(int dt, const unsigned char *raw, size_t n, double *v, float *f)
+{
+    const uint16_t one = 1;
+    int little = *(const unsigned char *)&one == 1;
+    if (little && dt == ROPE_DT_F32) memcpy(f, raw, n * sizeof(float));
+    else if (little && dt == ROPE_DT_F64) memcpy(v, raw, n * sizeof(double));
+    else if (dt == ROPE_DT_F64)
+        for (size_t j = 0; j < n; j++) v[j] = load(dt, raw + j * elem_size[dt]);
+    else
+        for (size_t j = 0; j < n; j++) f[j] = (float)load(dt, raw + j * elem_size[dt]);
+}
+
+/* Column-major 2-D (numpy's fortran_order) is stored transposed. */
+static int transpose(rope_table *t, size_t n)
+{
+    size_t rows = (size_t)t->rows, w = (size_t)t->width, es = t->f ? sizeof(float) : sizeof(double);
+    unsigned char *from = t->f ? (unsigned char *)t->f : (unsigned char *)t->v;
+    unsigned char *to = malloc(n * es);
+    if (!to) return ROPE_E_NOMEM;
+    for (size_t j = 0; j < n; j++) memcpy(to + ((j % rows) * w + j / rows) * es, from + j * es, es);
+    free(from);
+    if (t->f) t->f = (float *)(void *)to;
+    else t->v = (double *)(void *)to;
+    return ROPE_OK;
+}
+
 int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
                     size_t raw_len, int fortran, char *msg)
 {
@@ -204,22 +247,33 @@ int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const un
     t->ndim = nd == 0 ? 1 : nd;
     t->rows = nd == 2 ? dims[0] : 1;
     t->width = nd == 2 ? dims[1] : nd == 1 ? dims[0] : 1;
-    t->v = malloc(n * sizeof(double));
-    if (!t->v) {
-        snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
-        return ROPE_E_NOMEM;
+    const uint16_t one = 1;
+    if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 && (uintptr_t)raw % sizeof(float) == 0
+        && !(fortran && nd == 2)) {
+        /* A large float32 cache is used where it lies: no copy. */
+        t->f = (float *)(uintptr_t)raw;
+        t->borrowed = 1;
+    } else {
+        if (dt == ROPE_DT_F64) t->v = malloc(n * sizeof(double));
+        else t->f = malloc(n * sizeof(float));
+        if (!t->v && !t->f) {
+            snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
+            return ROPE_E_NOMEM;
+        }
+        convert(dt, raw, n, t->v, t->f);
     }
     for (size_t j = 0; j < n; j++) {
-        double x = load(dt, raw + j * es);
+        double x = rope_table_at(t, j);
         if (!isfinite(x)) {
             snprintf(msg, ROPE_VERIFY_MSG, "value %zu is %s", j, isnan(x) ? "NaN" : "infinite");
             rope_table_free(t);
             return ROPE_E_VALUE;
         }
-        /* Column-major 2-D (numpy's fortran_order) is stored transposed. */
-        size_t at = j;
-        if (fortran && nd == 2) at = (j % (size_t)t->rows) * (size_t)t->width + j / (size_t)t->rows;
-        t->v[at] = x;
+    }
+    if (fortran && nd == 2 && t->rows > 1 && t->width > 1 && transpose(t, n) != ROPE_OK) {
+        rope_table_free(t);
+        snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
+        return ROPE_E_NOMEM;
     }
     return ROPE_OK;
 }

@@ -34,8 +34,17 @@ typedef struct {
     int dtype;        /* ROPE_DT_* as stored */
     int ndim;         /* 1 or 2 after leading 1s are dropped */
     long rows, width; /* a 1-D table has rows 1 */
-    double *v;        /* rows * width values, row-major, malloc'd */
+    double *v;        /* rows * width values, row-major, malloc'd: float64 files and text */
+    float *f;         /* the same for float32/16 and bfloat16 files (exact, half the memory) */
+    int borrowed;     /* 1: f points into the buffer read (little-endian float32 data, used in
+                         place): that buffer must outlive the table */
 } rope_table;
+
+/* Value k of a table (row-major). */
+static inline double rope_table_at(const rope_table *t, size_t k)
+{
+    return t->f ? (double)t->f[k] : t->v[k];
+}
 
 /* What a reader looks for: the wanted names in order ("cos", "cos_cached"). */
 typedef struct {
@@ -50,8 +59,10 @@ const char *rope_dtype_name(int dtype);
  * F64 returns v. */
 double rope_round_to(int dtype, double v);
 
-/* Reads a whole file (at most ROPE_VERIFY_MAX_FILE bytes): *buf malloc'd. */
+/* Maps a whole file (at most ROPE_VERIFY_MAX_FILE bytes) read-only; an empty
+ * file gives *buf NULL, *len 0. Release it with rope_verify_unslurp. */
 int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg);
+void rope_verify_unslurp(unsigned char *buf, size_t len);
 
 /* Any supported file in memory: .npy, uncompressed .npz, safetensors, JSON
  * or CSV/whitespace text, told apart by their first bytes. want picks the
