@@ -242,10 +242,20 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
-# `ropescope verify` on dumps tests/gen_dumps.py writes fresh each run (numpy: Debian's python3).
+# `ropescope verify` on dumps tests/gen_dumps.py writes fresh each run (numpy: Debian's python3),
+# then random bytes as dump files through its readers, checker and diagnosis under ASan + UBSan.
 PYTHON_NUMPY ?= /usr/bin/python3
-test-verify: build/ropescope
+FUZZ_VERIFY_SECONDS ?= 5
+test-verify: build/ropescope build/fuzz_verify
 	$(PYTHON_NUMPY) tests/test_verify.py
+	mkdir -p build/fuzz-verify-corpus
+	@build/fuzz_verify -max_total_time=$(FUZZ_VERIFY_SECONDS) -seed=$(ROPE_TEST_SEED) -artifact_prefix=build/ \
+	  build/fuzz-verify-corpus tests/fuzz-verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
+	@grep -E '^Done [0-9]+ runs' build/fuzz_verify.log | sed 's/^/fuzz_verify: /'
+
+build/fuzz_verify: tests/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  $(CLI_INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
