@@ -48,8 +48,9 @@ PAIRS = [("sign_flipped", "position_offset"), ("layout_interleaved", "attention_
 
 
 def run(args):
-    p = subprocess.run([testlib.CLI, "verify"] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    p = subprocess.run([testlib.CLI, "verify"] + args, capture_output=True)
+    # A mutated file's bytes may reach a message (a tensor name): not always UTF-8.
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def config_for(rng, method, codes):

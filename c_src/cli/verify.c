@@ -26,6 +26,10 @@ static const char usage[] =
     "Row r of a table is position FROM + r (default 0:rows).\n"
     "Exit 0: match; 1: mismatch (with a diagnosis); 2: bad input.\n";
 
+/* The config reader states no pairing layout yet: every config is held to
+ * transformers' default, rotate_half. */
+#define CONFIG_LAYOUT ROPE_LAYOUT_HALF
+
 enum { F_CONFIG, F_INV, F_COS, F_SIN, F_CACHE, F_POSITIONS, F_LAYER, F_SEQ, F_FORMAT, N_FLAGS };
 
 static const char *const inv_names[] = {"inv_freq"};
@@ -210,7 +214,7 @@ static void write_json(const job *j, const verdict *v, FILE *o)
     put_num(o, v->af);
     fputs(", \"seq_len\": ", o);
     put_num(o, s->seq_len);
-    fputs(", \"layout\": \"rotate_half\"},\n  \"tolerance\": ", o);
+    fprintf(o, ", \"layout\": \"%s\"},\n  \"tolerance\": ", layout_name(CONFIG_LAYOUT));
     put_string(o, rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &v->err;
     fputs(",\n  \"max_abs_error\": ", o);
@@ -250,7 +254,8 @@ static void write_text(const job *j, const verdict *v, FILE *o)
     else
         fprintf(o, "dump: inv_freq, %ld pairs, %s\n", j->inv.width, rope_dtype_name(j->dump.dtype));
     fprintf(o, "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
-            "layout rotate_half\n", rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, v->af);
+            "layout %s\n", rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, v->af,
+            layout_name(CONFIG_LAYOUT));
     fprintf(o, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &v->err;
     if (v->compared) {
@@ -278,11 +283,11 @@ static int check(job *j, int json)
     long pairs = table ? j->cos.width / 2 : j->inv.width;
     if ((!table || j->cos.width % 2 == 0) && pairs == s->dim / 2) {
         int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
-        rope_model m = {j->theta, s->dim / 2, native, 0, native, v.af, 0.0, 1, ROPE_LAYOUT_HALF};
+        rope_model m = {j->theta, s->dim / 2, native, 0, native, v.af, 0.0, 1, CONFIG_LAYOUT};
         if (rope_verify_eval(&j->dump, &m, NULL, 0, &v.err) == ROPE_OK) v.compared = 1;
         v.match = v.compared && v.err.n_over == 0;
     }
-    if (!v.match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, v.diag, &v.n_diag) != ROPE_OK)
+    if (!v.match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, CONFIG_LAYOUT, v.diag, &v.n_diag) != ROPE_OK)
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory for the diagnosis");
     for (int k = 0; k < rope_config_warning_count(j->c); k++)
         fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(j->c, k));

@@ -137,8 +137,9 @@ typedef struct {
 
 /* Tests the known mistakes against a mismatching dump (c resolved). Fills
  * diag (ROPE_DIAG_MAX entries), *n: the codes of the simplest explanations
- * that fit, or one `unexplained`. layout_found: rope_verify_layout's. */
+ * that fit, or one `unexplained`. layout_found: rope_verify_layout's;
+ * config_layout: the model's own ROPE_LAYOUT_HALF or _INTERLEAVED. */
 int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
-                         rope_diagnosis *diag, int *n);
+                         int config_layout, rope_diagnosis *diag, int *n);
 
 #endif /* ROPE_VERIFY_H */
