@@ -157,6 +157,12 @@ def dump(cfg, kind, dtype, rows, start, codes, rng):
     seq = start + rows if kind == "table" else 0
     th, af = planted_frequencies(cfg, seq, codes, rng, notes)
     native = "float64" if dtype == "float64" else "float32"
+    if not codes and native == "float32" and "rope_scaling" not in cfg and rng.random() < 0.5:
+        # As transformers computes it: pow and the division in float32 (a few ulps off).
+        d = 2 * len(th)
+        expo = np.arange(0, d, 2, dtype=np.int64).astype(np.float32) / np.float32(d)
+        th = (np.float32(1.0) / (np.float32(cfg["rope_theta"]) ** expo)).astype(np.float64)
+        notes["float32_pow"] = True
     low = None
     if "low_precision" in codes:
         # A precision below the stored one: an inv_freq in float16 can only hide bfloat16.
