@@ -33,7 +33,11 @@ CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
 # The lesson's chapters and the post's numbers checked (docs/LESSON.md).
 CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
 CORE_HDR += c_src/explain/lesson.h
-INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli
+# `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
+VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c)
+CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
+CLI_HDR += c_src/verify/verify.h
+INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
@@ -60,7 +64,7 @@ FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
-        test-lesson serve dist bench clean
+        test-lesson test-verify serve dist bench clean
 
 all: native web
 
@@ -211,7 +215,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-nprandom test-lesson test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-nprandom test-lesson test-cli test-js test-scaling test-fuzz-config test-verify test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -270,6 +274,20 @@ test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
 
+# `ropescope verify` on dumps tests/gen_dumps.py writes fresh each run (numpy: Debian's python3),
+# then random bytes as dump files through its readers, checker and diagnosis under ASan + UBSan.
+FUZZ_VERIFY_SECONDS ?= 5
+test-verify: build/ropescope build/fuzz_verify
+	$(NUMPY_PYTHON) tests/test_verify.py
+	mkdir -p build/fuzz-verify-corpus
+	@build/fuzz_verify -max_total_time=$(FUZZ_VERIFY_SECONDS) -seed=$(ROPE_TEST_SEED) -artifact_prefix=build/ \
+	  build/fuzz-verify-corpus tests/fuzz-verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
+	@grep -E '^Done [0-9]+ runs' build/fuzz_verify.log | sed 's/^/fuzz_verify: /'
+
+build/fuzz_verify: tests/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
+	  $(INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
 test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
@@ -316,6 +334,7 @@ dist: $(WEB_BUILT)
 
 bench: all
 	sh tools/bench_scan.sh build/ropescope
+	sh tools/bench_verify.sh build/ropescope $(NUMPY_PYTHON)
 	$(NODE) tools/bench.mjs
 	$(NODE) tools/bench_explain.mjs
 

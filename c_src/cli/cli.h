@@ -53,6 +53,8 @@ rope_cli_flag *rope_cli_flag_named(rope_cli_flag *flags, int n_flags, const char
 
 int rope_cli_report(int argc, char **argv);
 int rope_cli_scan(int argc, char **argv);
+/* `ropescope verify` (c_src/cli/verify.c): 0 match, 1 mismatch, 2 bad input. */
+int rope_cli_verify(int argc, char **argv);
 
 /* The whole CLI: argv[0] is the program name. main() is a thin wrapper over
  * it, and the fuzzer calls it in-process with its own streams. */

@@ -20,6 +20,7 @@ static const char main_usage[] =
     "  report   write rope_report.json and rope_report.md for the given settings\n"
     "  scan     print the RoPE and additive scores over a range of starts as CSV\n"
     "  scaling  what a model config's RoPE scaling does to each pair (long context)\n"
+    "  verify   check a dumped inv_freq or cos/sin table against a model config\n"
     "\n"
     "Run 'ropescope <command> --help' for its flags.\n";
 
@@ -35,6 +36,7 @@ int rope_cli_run(int argc, char **argv, FILE *out, FILE *err)
     if (strcmp(command, "report") == 0) return rope_cli_report(argc - 2, argv + 2);
     if (strcmp(command, "scan") == 0) return rope_cli_scan(argc - 2, argv + 2);
     if (strcmp(command, "scaling") == 0) return rope_cli_scaling(argc - 2, argv + 2);
+    if (strcmp(command, "verify") == 0) return rope_cli_verify(argc - 2, argv + 2);
     return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "unknown command '%s' (try 'ropescope --help')",
                          command);
 }

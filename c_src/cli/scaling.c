@@ -307,3 +307,9 @@ int rope_cli_scaling(int argc, char **argv)
     free(c);
     return code;
 }
+
+/* The same config reading for `ropescope verify`: 0, or 2 with the line written. */
+int rope_cli_read_config(rope_config *c, const char *path)
+{
+    return read_config(c, path);
+}

@@ -1,0 +1,154 @@
+/* The check: a model of how the dump was computed (docs/VERIFY.md) against
+ * the dump's values, with a tolerance that follows the dump's precision. */
+#include <math.h>
+#include <string.h>
+
+#include "rope.h"
+#include "verify.h"
+
+/* Per dtype: theta's relative uncertainty (pow and the scaling formulas in
+ * float32 differ from float64 by several ulps), the angle product's
+ * rounding, and the stored value's rounding (plus a float32 cos/sin). */
+typedef struct {
+    double rel_theta, u_prod, u_val;
+} tolerance;
+
+static tolerance tolerance_of(int dtype)
+{
+    static const tolerance t[] = {
+        {1e-9, 0.0, 1e-12},
+        {1e-6, 0x1p-24, 0x1p-23},
+        {1e-6, 0x1p-24, 0x1p-11},
+        {1e-6, 0x1p-24, 0x1p-8},
+    };
+    return t[dtype >= 0 && dtype < 4 ? dtype : 0];
+}
+
+const char *rope_verify_tolerance_text(int dtype, int is_table)
+{
+    static const char *const table[] = {
+        "|error| <= A*1e-9*|p*theta| + 1e-12 (float64)",
+        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-23) (float32)",
+        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11) (float16)",
+        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+    };
+    static const char *const inv[] = {
+        "relative error <= 1e-9 (float64)",
+        "relative error <= 1e-6 (float32)",
+        "relative error <= 2^-11, absolute 2^-25 below float16's normal range (float16)",
+        "relative error <= 2^-8 (bfloat16)",
+    };
+    int k = dtype >= 0 && dtype < 4 ? dtype : 0;
+    return is_table ? table[k] : inv[k];
+}
+
+/* The angle the model computes at position p (offset included). */
+static double model_angle(const rope_model *m, double p, double theta)
+{
+    int t = m->angle_dtype;
+    if (m->theta_only) {
+        double th = rope_round_to(t, theta);
+        return m->native == ROPE_DT_F64 ? p * th : (double)((float)p * (float)th);
+    }
+    if (t == ROPE_DT_F64) return p * theta;
+    if (t == ROPE_DT_F32) return (double)((float)p * (float)theta);
+    return rope_round_to(t, rope_round_to(t, p) * rope_round_to(t, theta));
+}
+
+static void note(rope_verify_err *o, double err, double tol, double rel, long row, int pair)
+{
+    double ratio = err / tol;
+    if (!(ratio <= 1.0)) o->n_over++;
+    if (err > o->max_abs || isnan(err)) o->max_abs = isnan(err) ? INFINITY : err;
+    if (rel > o->max_rel || isnan(rel)) o->max_rel = isnan(rel) ? INFINITY : rel;
+    if (!(ratio <= o->worst_ratio)) {
+        o->worst_ratio = isnan(ratio) ? INFINITY : ratio;
+        o->worst_row = row;
+        o->worst_pair = pair;
+    }
+}
+
+static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
+{
+    const rope_table *t = d->inv;
+    if (t->width != m->n || t->rows != 1) return ROPE_E_LENGTH;
+    tolerance tl = tolerance_of(d->dtype);
+    double rel = d->dtype == ROPE_DT_F16 ? 0x1p-11 : d->dtype == ROPE_DT_BF16 ? 0x1p-8 : tl.rel_theta;
+    for (int i = 0; i < m->n; i++) {
+        int low = m->angle_dtype != m->native || m->theta_only;
+        double e = low ? rope_round_to(m->angle_dtype, m->theta[i])
+                       : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i] : m->theta[i];
+        double err = fabs(rope_table_at(t, (size_t)i) - e);
+        double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
+        note(o, err, tol, err / fabs(e), 0, i);
+        double ae = fabs(e - m->theta[i]);
+        if (ae > o->max_angle_error) o->max_angle_error = ae;
+    }
+    o->n_values = m->n;
+    return ROPE_OK;
+}
+
+int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                     rope_verify_err *o)
+{
+    if (!d || !m || !o) return ROPE_E_NULL;
+    memset(o, 0, sizeof *o);
+    o->worst_pair = -1;
+    o->worst_row = -1;
+    o->worst_ratio = -1.0;
+    if (!d->cos) return eval_inv(d, m, o);
+    const rope_table *c = d->cos, *s = d->sin;
+    long w = c->width, n = m->n;
+    if (w != 2 * n || s->width != w || s->rows != c->rows) return ROPE_E_LENGTH;
+    if (!rows) n_rows = c->rows;
+    tolerance tl = tolerance_of(d->dtype);
+    double amp = fabs(m->amp);
+    for (long k = 0; k < n_rows; k++) {
+        long r = rows ? rows[k] : k;
+        double p = d->from + (double)r + m->offset;
+        size_t row = (size_t)(r * w);
+        for (long i = 0; i < n; i++) {
+            long a = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
+            long b = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i + 1 : i + n;
+            double th = m->theta[i], exact = p * th;
+            double ang = model_angle(m, p, th);
+            double ec = m->amp * cos(ang), es = m->sign * m->amp * sin(ang);
+            double err = fabs(rope_table_at(c, row + (size_t)a) - ec);
+            double e2 = fabs(rope_table_at(c, row + (size_t)b) - ec);
+            double e3 = fabs(rope_table_at(s, row + (size_t)a) - es);
+            double e4 = fabs(rope_table_at(s, row + (size_t)b) - es);
+            err = err > e2 ? err : e2;
+            err = err > e3 ? err : e3;
+            err = err > e4 ? err : e4;
+            double tol = amp * (fabs(exact) * (tl.rel_theta + tl.u_prod) + tl.u_val) + 1e-300;
+            note(o, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
+            double ae = fabs(ang - exact);
+            if (ae > o->max_angle_error) o->max_angle_error = ae;
+        }
+    }
+    o->n_values = 4 * n * n_rows;
+    return ROPE_OK;
+}
+
+static int duplicated(const rope_table *t, int layout)
+{
+    long w = t->width, h = w / 2;
+    for (long r = 0; r < t->rows; r++) {
+        size_t row = (size_t)(r * w);
+        for (long i = 0; i < h; i++) {
+            long a = layout == ROPE_LAYOUT_HALF ? i : 2 * i, b = layout == ROPE_LAYOUT_HALF ? i + h : 2 * i + 1;
+            double x = rope_table_at(t, row + (size_t)a), y = rope_table_at(t, row + (size_t)b);
+            if (x != y) return 0;
+        }
+    }
+    return 1;
+}
+
+int rope_verify_layout(const rope_table *cos)
+{
+    if (!cos || cos->width % 2 != 0) return ROPE_LAYOUT_UNKNOWN;
+    int half = duplicated(cos, ROPE_LAYOUT_HALF), inter = duplicated(cos, ROPE_LAYOUT_INTERLEAVED);
+    if (half && !inter) return ROPE_LAYOUT_HALF;
+    if (inter && !half) return ROPE_LAYOUT_INTERLEAVED;
+    return ROPE_LAYOUT_UNKNOWN;
+}

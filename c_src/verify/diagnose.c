@@ -1,0 +1,397 @@
+/* Diagnosis (docs/VERIFY.md): each known mistake is a change to the model of
+ * how the dump was computed. The config-side changes (base, dim, scaling)
+ * are crossed with the precision; the layout, the sign, the amplitude and
+ * the position offset are read off the dump. A change set explains the dump
+ * when its model matches within the dump's tolerance; the sets with the
+ * fewest changes are named. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rope.h"
+#include "verify.h"
+
+#define MAX_VARIANTS 24
+#define SAMPLE_ROWS 512
+#define RECOVER_ROWS 4096
+#define PI 3.14159265358979323846
+#define AT(t, k) rope_table_at((t), (size_t)(k))
+
+/* One config-side change: a scaling to compute theta from, with its code. */
+typedef struct {
+    rope_scaling s;
+    int head_dim_exponent; /* the exponent's d is head_dim, only the first n pairs kept */
+    const char *code, *code2; /* code2: a second change (a base fitted beside a dim) */
+    char message[ROPE_VERIFY_MSG], message2[ROPE_VERIFY_MSG];
+} variant;
+
+typedef struct {
+    const rope_config *c;
+    const rope_dump *d;
+    int n_dump;      /* pairs the dump holds */
+    double *recovered; /* per pair theta read off the dump (NULL if not known) */
+    int sign, layout, config_layout; /* layout: found, or the config's when the dump shows none */
+    double amplitude;
+    long rows[SAMPLE_ROWS];
+    long n_rows;
+} context;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void add(variant *v, int *n, const rope_scaling *s, const char *code, const char *fmt, ...);
+static void add(variant *v, int *n, const rope_scaling *s, const char *code, const char *fmt, ...)
+{
+    if (*n == MAX_VARIANTS) return;
+    variant *x = &v[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->s = *s;
+    x->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->message, sizeof x->message, fmt, ap);
+    va_end(ap);
+}
+
+/* The variant's theta, n pairs, and its attention factor. */
+static int variant_theta(const context *x, const variant *v, double *theta, int n, double *af)
+{
+    rope_scaling s = v->s;
+    if (v->head_dim_exponent) s.dim = (int)x->c->head_dim;
+    if (s.dim / 2 < n || (!v->head_dim_exponent && s.dim / 2 != n)) return ROPE_E_LENGTH;
+    double *all = malloc((size_t)(s.dim / 2) * sizeof(double));
+    if (!all) return ROPE_E_NOMEM;
+    int rc = rope_scaling_pairs(&s, NULL, all, NULL, NULL, NULL);
+    if (rc == ROPE_OK) rc = rope_scaling_factors(&s, af, NULL);
+    if (rc == ROPE_OK) memcpy(theta, all, (size_t)n * sizeof(double));
+    free(all);
+    return rc;
+}
+
+static double wrap(double a)
+{
+    return a - 2.0 * PI * floor((a + PI) / (2.0 * PI));
+}
+
+/* Per pair theta from consecutive rows' phase steps; also the sign of the
+ * rotation and the mean radius (the amplitude). */
+static void read_off(context *x)
+{
+    const rope_table *c = x->d->cos, *s = x->d->sin;
+    long rows = c->rows < RECOVER_ROWS ? c->rows : RECOVER_ROWS, w = c->width;
+    int n = x->n_dump, negative = 0;
+    double radius = 0.0;
+    for (int i = 0; i < n; i++) {
+        long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
+        double sum = 0.0, prev = atan2(AT(s, col), AT(c, col));
+        radius += hypot(AT(s, col), AT(c, col));
+        for (long r = 1; r < rows; r++) {
+            double ph = atan2(AT(s, r * w + col), AT(c, r * w + col));
+            sum += wrap(ph - prev);
+            prev = ph;
+        }
+        x->recovered[i] = rows > 1 ? sum / (double)(rows - 1) : NAN;
+        negative += x->recovered[i] < 0.0;
+    }
+    x->amplitude = radius / n;
+    x->sign = 2 * negative > n ? -1 : 1;
+    for (int i = 0; i < n; i++) x->recovered[i] *= x->sign;
+}
+
+/* The integer offset o with row 0 at position from + o, read from the phases
+ * from the slowest pair to the fastest, each step narrowing it. */
+static double read_offset(const context *x, const double *theta, int n)
+{
+    const rope_table *c = x->d->cos, *s = x->d->sin;
+    double p0 = x->d->from, o = 0.0;
+    /* theta falls with the pair index: the slowest pair is the last. */
+    for (int i = n - 1; i >= 0; i--) {
+        long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
+        double ph = x->sign * atan2(AT(s, col), AT(c, col)), th = theta[i];
+        if (!(th > 0.0)) continue;
+        o += wrap(ph - (p0 + o) * th) / th;
+    }
+    return nearbyint(o);
+}
+
+static double nice(double v, int digits)
+{
+    double scale = pow(10.0, digits - 1 - floor(log10(v)));
+    return nearbyint(v * scale) / scale;
+}
+
+/* Fits rope_theta to the recovered slowest pair under the variant's scaling. */
+static void add_base_fits(const context *x, variant *v, int *nv, const variant *from)
+{
+    int n = x->n_dump;
+    if (!x->recovered || n < 2 || from->head_dim_exponent || from->s.dim / 2 != n) return;
+    double *th = malloc((size_t)n * sizeof(double)), af;
+    if (!th) return;
+    if (variant_theta(x, from, th, n, &af) == ROPE_OK && x->recovered[n - 1] > 0.0) {
+        double ratio = th[n - 1] / pow(from->s.base, -2.0 * (n - 1) / from->s.dim);
+        double fit = pow(x->recovered[n - 1] / ratio, -(double)from->s.dim / (2.0 * (n - 1)));
+        double tried[4] = {nice(fit, 1), nice(fit, 2), nice(fit, 3), fit};
+        for (int k = 0; k < 4 && isfinite(fit) && fit > 1.0; k++) {
+            if (k > 0 && tried[k] == tried[k - 1]) continue;
+            if (fabs(tried[k] / from->s.base - 1.0) < 1e-12) continue;
+            rope_scaling s = from->s;
+            s.base = tried[k];
+            add(v, nv, &s, "wrong_base", "rope_theta %.10g fits the dump; the config says %.10g",
+                tried[k], from->s.base);
+            variant *w = &v[*nv - 1];
+            /* A base fitted beside another change: that change first. */
+            if (from->code) {
+                w->code2 = w->code;
+                memcpy(w->message2, w->message, sizeof w->message);
+                w->code = from->code;
+                memcpy(w->message, from->message, sizeof w->message);
+            }
+        }
+    }
+    free(th);
+}
+
+static void add_scaling_variants(const context *x, variant *v, int *nv)
+{
+    const rope_scaling *cs = &x->c->scaling;
+    const char *name = rope_scaling_name(cs->type);
+    if (cs->type != ROPE_SCALING_DEFAULT) {
+        rope_scaling s = *cs;
+        s.type = ROPE_SCALING_DEFAULT;
+        add(v, nv, &s, "scaling_not_applied", "the dump holds unscaled RoPE: the config's %s "
+            "scaling is not applied", name);
+    }
+    double l0 = isfinite(cs->original_max) ? cs->original_max : cs->max_position;
+    if (isfinite(cs->factor) && cs->factor > 0.0 && cs->type != ROPE_SCALING_BASE) {
+        static const int methods[] = {ROPE_SCALING_LINEAR, ROPE_SCALING_DYNAMIC, ROPE_SCALING_YARN,
+                                      ROPE_SCALING_LLAMA3, ROPE_SCALING_NTK};
+        for (int k = 0; k < 5; k++) {
+            if (methods[k] == cs->type) continue;
+            rope_scaling s = *cs;
+            s.type = methods[k];
+            s.beta_fast = 32.0, s.beta_slow = 1.0, s.mscale = s.mscale_all_dim = 0.0;
+            s.truncate = 1, s.attention_factor = NAN, s.low_freq_factor = 1.0;
+            s.high_freq_factor = 4.0, s.original_max = l0;
+            if (!isfinite(s.max_position)) s.max_position = l0;
+            if ((methods[k] != ROPE_SCALING_LINEAR && methods[k] != ROPE_SCALING_NTK) && !isfinite(l0))
+                continue;
+            add(v, nv, &s, "scaling_wrong_method", "%s scaling (factor %.10g, its default "
+                "parameters) fits the dump; the config asks for %s", rope_scaling_name(methods[k]),
+                cs->factor, name);
+        }
+    }
+    if (cs->type == ROPE_SCALING_LLAMA3) {
+        rope_scaling s = *cs;
+        s.low_freq_factor = cs->high_freq_factor, s.high_freq_factor = cs->low_freq_factor;
+        add(v, nv, &s, "wrong_band_bounds", "llama3's band edges are swapped: low_freq_factor "
+            "%.10g and high_freq_factor %.10g exchanged fit the dump", cs->low_freq_factor,
+            cs->high_freq_factor);
+    }
+    if (cs->type == ROPE_SCALING_YARN) {
+        rope_scaling s = *cs;
+        s.truncate = !cs->truncate;
+        add(v, nv, &s, "wrong_band_bounds", "yarn's correction range %s rounded outwards fits the "
+            "dump; the config says truncate %s", cs->truncate ? "not" : "", cs->truncate ? "true" : "false");
+        s = *cs;
+        s.beta_fast = cs->beta_slow, s.beta_slow = cs->beta_fast;
+        add(v, nv, &s, "wrong_band_bounds", "yarn's beta_fast %.10g and beta_slow %.10g "
+            "exchanged fit the dump", cs->beta_fast, cs->beta_slow);
+        double f = cs->max_position / cs->original_max;
+        if (isfinite(f) && f > 0.0 && fabs(f / cs->factor - 1.0) > 1e-12) {
+            s = *cs;
+            s.factor = f;
+            add(v, nv, &s, "yarn_factor_from_positions", "yarn factor max_position_embeddings / "
+                "original_max_position_embeddings = %.10g fits the dump (transformers 4.51-4.55); "
+                "the config's factor is %.10g", f, cs->factor);
+        }
+    }
+    if (cs->type == ROPE_SCALING_LONGROPE) {
+        rope_scaling s = *cs;
+        int is_long = cs->seq_len > cs->original_max;
+        s.short_factor = cs->long_factor, s.long_factor = cs->short_factor;
+        add(v, nv, &s, "longrope_wrong_factors", "the %s_factor list fits the dump; at sequence "
+            "length %.10g (L0 %.10g) transformers uses %s_factor", is_long ? "short" : "long",
+            cs->seq_len, cs->original_max, is_long ? "long" : "short");
+    }
+}
+
+/* The config-side variants: as configured, dims, scaling, each with a base fit. */
+static int build_variants(const context *x, variant *v)
+{
+    const rope_config *c = x->c;
+    const rope_scaling *cs = &c->scaling;
+    int nv = 0, n = x->n_dump, d = cs->dim;
+    add(v, &nv, cs, NULL, "%s", "");
+    int lists = cs->type == ROPE_SCALING_LONGROPE;
+    if (n != d / 2 && !lists) {
+        rope_scaling s = *cs;
+        s.dim = 2 * n;
+        int full = c->partial_rotary_factor < 1.0 && 2 * n == (int)c->head_dim;
+        if (full)
+            add(v, &nv, &s, "partial_rotary_ignored", "partial_rotary_factor %.10g is ignored: the "
+                "dump rotates all %d dims of head_dim, the config rotates %d",
+                c->partial_rotary_factor, 2 * n, d);
+        else
+            add(v, &nv, &s, "wrong_rotary_dim", "the dump's rotary dim is %d (%d pairs); the "
+                "config's is %d (from %s)", 2 * n, n, d, c->dim_source ? c->dim_source : "head_dim");
+    }
+    if (n == d / 2 && c->partial_rotary_factor < 1.0 && !lists) {
+        add(v, &nv, cs, "partial_rotary_ignored", "inv_freq's exponent uses head_dim %.10g in "
+            "place of the rotary dim %d (partial_rotary_factor %.10g)", c->head_dim, d,
+            c->partial_rotary_factor);
+        v[nv - 1].head_dim_exponent = 1;
+    }
+    if (n == d / 2) add_scaling_variants(x, v, &nv);
+    int structural = nv;
+    for (int k = 0; k < structural && k < 2; k++) add_base_fits(x, v, &nv, &v[k]);
+    return nv;
+}
+
+typedef struct {
+    const char *codes[6];
+    char messages[6][ROPE_VERIFY_MSG];
+    int n;
+} explanation;
+
+static void push(explanation *e, const char *code, const char *message)
+{
+    e->codes[e->n] = code;
+    snprintf(e->messages[e->n++], ROPE_VERIFY_MSG, "%s", message);
+}
+
+/* The orthogonal changes read off the dump, as codes. */
+static void orthogonal(const context *x, rope_model *m, double af, explanation *e, double offset)
+{
+    char msg[ROPE_VERIFY_MSG];
+    if (!x->d->cos) return;
+    if (x->layout == ROPE_LAYOUT_INTERLEAVED && x->config_layout == ROPE_LAYOUT_HALF)
+        push(e, "layout_interleaved", "the dump pairs dims (2i, 2i+1) (interleaved); the config's "
+             "model pairs (i, i+d/2) (rotate_half). To keep this RoPE, permute each head's q and k "
+             "weight rows: new row 2i = old row i, new row 2i+1 = old row i+d/2");
+    if (x->layout == ROPE_LAYOUT_HALF && x->config_layout == ROPE_LAYOUT_INTERLEAVED)
+        push(e, "layout_half", "the dump pairs dims (i, i+d/2) (rotate_half); the config's model "
+             "pairs (2i, 2i+1) (interleaved). To keep this RoPE, permute each head's q and k "
+             "weight rows: new row i = old row 2i, new row i+d/2 = old row 2i+1");
+    if (x->sign < 0)
+        push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
+    /* The amplitude closest to the measured one among af, 1 and af^2. */
+    double cands[3] = {af, 1.0, af * af};
+    int best = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(log(x->amplitude / cands[k])) < fabs(log(x->amplitude / cands[best]))) best = k;
+    if (fabs(af - 1.0) < 1e-12) best = 0;
+    m->amp = cands[best];
+    if (best == 1) {
+        snprintf(msg, sizeof msg, "cos and sin are not multiplied by the attention factor %.10g "
+                 "(amplitude 1 found)", af);
+        push(e, "attention_factor_missing", msg);
+    } else if (best == 2) {
+        snprintf(msg, sizeof msg, "cos and sin carry the attention factor %.10g twice (amplitude "
+                 "%.10g found)", af, af * af);
+        push(e, "attention_factor_twice", msg);
+    }
+    m->offset = offset;
+    if (m->offset != 0.0) {
+        snprintf(msg, sizeof msg, "positions are off by %.0f: row r holds position %.0f + r", m->offset,
+                 x->d->from + m->offset);
+        push(e, "position_offset", msg);
+    }
+}
+
+static void precision_code(explanation *e, const rope_model *m, const rope_verify_err *err, int table)
+{
+    char msg[ROPE_VERIFY_MSG];
+    const char *t = rope_dtype_name(m->angle_dtype);
+    if (m->theta_only || !table)
+        snprintf(msg, sizeof msg, "inv_freq rounded to %s fits the dump; %s %.3g", t,
+                 table ? "the angle error reaches" : "its relative error reaches", err->max_angle_error);
+    else
+        snprintf(msg, sizeof msg, "angles computed in %s fit the dump: position x inv_freq is off by "
+                 "up to %.3g rad at these positions", t, err->max_angle_error);
+    push(e, "low_precision", msg);
+}
+
+/* The model matches the sample rows, then (for a table) every row. */
+static int fits(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                rope_verify_err *err)
+{
+    if (rope_verify_eval(d, m, rows, n_rows, err) != ROPE_OK || !(err->worst_ratio <= 1.0)) return 0;
+    if (!rows) return 1;
+    return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK && err->worst_ratio <= 1.0;
+}
+
+int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
+                         int config_layout, rope_diagnosis *diag, int *n_diag)
+{
+    context x = {.c = c, .d = d, .sign = 1, .amplitude = 1.0, .config_layout = config_layout};
+    int table = d->cos != NULL;
+    x.n_dump = (int)(table ? d->cos->width / 2 : d->inv->width);
+    x.layout = layout_found == ROPE_LAYOUT_UNKNOWN ? config_layout : layout_found;
+    x.recovered = malloc((size_t)(x.n_dump > 0 ? x.n_dump : 1) * sizeof(double));
+    variant *v = malloc(MAX_VARIANTS * sizeof *v);
+    double *theta = malloc((size_t)(x.n_dump > 0 ? x.n_dump : 1) * sizeof(double));
+    explanation *best = malloc(4 * sizeof *best);
+    if (!x.recovered || !v || !theta || !best) {
+        free(x.recovered), free(v), free(theta), free(best);
+        return ROPE_E_NOMEM;
+    }
+    if (table) {
+        read_off(&x);
+        long rows = d->cos->rows;
+        x.n_rows = rows < SAMPLE_ROWS ? rows : SAMPLE_ROWS;
+        for (long k = 0; k < x.n_rows; k++)
+            x.rows[k] = x.n_rows == rows ? k : (long)((double)k * (double)(rows - 1) / (double)(x.n_rows - 1));
+    } else {
+        for (int i = 0; i < x.n_dump; i++) x.recovered[i] = AT(d->inv, i);
+    }
+    int nv = build_variants(&x, v), n_best = 0, fewest = 99;
+    int native = d->dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
+    static const int lows[][2] = {{-1, 0},           {ROPE_DT_F32, 0}, {ROPE_DT_F32, 1},
+                                  {ROPE_DT_BF16, 0}, {ROPE_DT_BF16, 1}, {ROPE_DT_F16, 0},
+                                  {ROPE_DT_F16, 1}};
+    for (int k = 0; k < nv; k++) {
+        double af = 1.0;
+        if (variant_theta(&x, &v[k], theta, x.n_dump, &af) != ROPE_OK) continue;
+        for (int p = 0; p < 7; p++) {
+            int dt = lows[p][0] < 0 ? native : lows[p][0];
+            if (p > 0 && (dt == native || (native == ROPE_DT_F32 && dt == ROPE_DT_F32))) continue;
+            if (!table && lows[p][1]) continue;
+            /* No offset first: reading one off a low-precision dump can go astray. */
+            double offset = table ? read_offset(&x, theta, x.n_dump) : 0.0;
+            for (int o = 0; o < (offset != 0.0 ? 2 : 1); o++) {
+                rope_model m = {theta, x.n_dump, dt, lows[p][1], native, 1.0, 0.0, x.sign, x.layout};
+                explanation e = {.n = 0};
+                if (v[k].code) push(&e, v[k].code, v[k].message);
+                if (v[k].code2) push(&e, v[k].code2, v[k].message2);
+                orthogonal(&x, &m, af, &e, o ? offset : 0.0);
+                if (e.n + (p > 0) == 0 || e.n + (p > 0) > fewest) continue;
+                rope_verify_err err;
+                if (!fits(d, &m, table ? x.rows : NULL, x.n_rows, &err)) continue;
+                if (p > 0) precision_code(&e, &m, &err, table);
+                if (e.n < fewest) fewest = e.n, n_best = 0;
+                if (n_best < 4) best[n_best++] = e;
+            }
+        }
+    }
+    int n = 0;
+    for (int b = 0; b < n_best; b++)
+        for (int j = 0; j < best[b].n && n < ROPE_DIAG_MAX; j++) {
+            int seen = 0;
+            for (int q = 0; q < n; q++) seen |= strcmp(diag[q].code, best[b].codes[j]) == 0;
+            if (seen) continue;
+            diag[n].code = best[b].codes[j];
+            snprintf(diag[n].message, ROPE_VERIFY_MSG, "%s", best[b].messages[j]);
+            n++;
+        }
+    if (n == 0) {
+        diag[0].code = "unexplained";
+        snprintf(diag[0].message, ROPE_VERIFY_MSG, "none of the known mistakes, alone or two at a "
+                 "time, reproduces the dump");
+        n = 1;
+    }
+    *n_diag = n;
+    free(x.recovered), free(v), free(theta), free(best);
+    return ROPE_OK;
+}

@@ -1,0 +1,279 @@
+/* What the dump readers share: the table, dtype rounding, reading a file,
+ * telling the formats apart, picking a tensor by name, and filling a table
+ * from raw little-endian values. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rope.h"
+#include "verify.h"
+
+#ifdef MAP_POPULATE
+#define ROPE_MAP_POPULATE MAP_POPULATE
+#else
+#define ROPE_MAP_POPULATE 0
+#endif
+
+void rope_table_free(rope_table *t)
+{
+    if (!t) return;
+    free(t->v);
+    if (!t->borrowed) free(t->f);
+    t->v = NULL;
+    t->f = NULL;
+    t->borrowed = 0;
+}
+
+const char *rope_dtype_name(int dtype)
+{
+    static const char *const names[] = {"float64", "float32", "float16", "bfloat16"};
+    return dtype >= 0 && dtype < 4 ? names[dtype] : "?";
+}
+
+/* Nearest with ties to even at bits of precision, subnormals below 2^min_exp. */
+static double round_bits(double v, int bits, int min_exp, double max)
+{
+    if (v == 0.0 || !isfinite(v)) return v;
+    int ex;
+    frexp(v, &ex);
+    int e = ex - 1 < min_exp ? min_exp : ex - 1;
+    double r = ldexp(nearbyint(ldexp(v, bits - 1 - e)), e - (bits - 1));
+    return fabs(r) > max ? copysign(INFINITY, v) : r;
+}
+
+double rope_round_to(int dtype, double v)
+{
+    /* Torch casts float32 to the half types: round through float32 first. */
+    double f = (double)(float)v;
+    if (dtype == ROPE_DT_F32) return f;
+    if (dtype == ROPE_DT_F16) return round_bits(f, 11, -14, 65504.0);
+    if (dtype == ROPE_DT_BF16) return round_bits(f, 8, -126, 3.3895313892515355e38);
+    return v;
+}
+
+int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg)
+{
+    *buf = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(msg, ROPE_VERIFY_MSG, "cannot open it: %s", strerror(errno));
+        return ROPE_E_VALUE;
+    }
+    struct stat st;
+    int rc = ROPE_OK;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, ROPE_VERIFY_MSG, "not a regular file");
+        rc = ROPE_E_VALUE;
+    } else if (st.st_size > ROPE_VERIFY_MAX_FILE) {
+        snprintf(msg, ROPE_VERIFY_MSG, "%lld bytes; the limit is %ld", (long long)st.st_size,
+                 ROPE_VERIFY_MAX_FILE);
+        rc = ROPE_E_VALUE;
+    } else if (st.st_size > 0) {
+        /* Mapped, not read: a 128 MB cache costs no copy into fresh memory. */
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | ROPE_MAP_POPULATE, fd, 0);
+        if (m == MAP_FAILED) {
+            snprintf(msg, ROPE_VERIFY_MSG, "cannot read it: %s", strerror(errno));
+            rc = ROPE_E_VALUE;
+        } else {
+            *buf = m;
+            *len = (size_t)st.st_size;
+        }
+    }
+    close(fd);
+    return rc;
+}
+
+void rope_verify_unslurp(unsigned char *buf, size_t len)
+{
+    if (buf && len) munmap(buf, len);
+}
+
+int rope_table_read(const unsigned char *buf, size_t len, const rope_table_want *want,
+                    rope_table *t, char *msg)
+{
+    memset(t, 0, sizeof *t);
+    if (len == 0) {
+        snprintf(msg, ROPE_VERIFY_MSG, "empty file");
+        return ROPE_E_VALUE;
+    }
+    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) return rope_npy_read(buf, len, t, msg);
+    if (len >= 4 && memcmp(buf, "PK\x03\x04", 4) == 0) return rope_npz_read(buf, len, want, t, msg);
+    /* safetensors: an 8-byte little-endian header size, then a JSON object. */
+    if (len >= 9 && buf[8] == '{' && buf[7] == 0 && buf[6] == 0)
+        return rope_safetensors_read(buf, len, want, t, msg);
+    return rope_text_read(buf, len, want, t, msg);
+}
+
+static const char *last_part(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? dot + 1 : name;
+}
+
+int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < want->n_names; w++) {
+            int found = -1, count = 0;
+            for (int j = 0; j < n; j++) {
+                const char *have = pass == 0 ? names[j] : last_part(names[j]);
+                if (strcmp(have, want->names[w]) == 0) {
+                    if (count++ == 0) found = j;
+                }
+            }
+            if (count == 1) return found;
+            if (count > 1) {
+                snprintf(msg, ROPE_VERIFY_MSG, "%d tensors are named '%s' (e.g. '%s'): "
+                         "save the one to check alone", count, want->names[w], names[found]);
+                return -2;
+            }
+        }
+    if (n == 1) return 0;
+    if (want->n_names > 1)
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' or '%s' among its %d",
+                 want->names[0], want->names[1], n);
+    else
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' among its %d", want->names[0], n);
+    return -1;
+}
+
+static double half_bits(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static double load(int dt, const unsigned char *p)
+{
+    if (dt == ROPE_DT_F64) {
+        uint64_t u = 0;
+        for (int k = 7; k >= 0; k--) u = (u << 8) | p[k];
+        double d;
+        memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    if (dt == ROPE_DT_F32) {
+        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
+                     | (uint32_t)p[3] << 24;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    if (dt == ROPE_DT_F16) return half_bits(h);
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static const size_t elem_size[] = {8, 4, 2, 2};
+
+/* n raw values into out: doubles for F64, floats otherwise (every float16
+ * and bfloat16 value is a float). A plain copy on a little-endian host. */
+static void convert(int dt, const unsigned char *raw, size_t n, double *v, float *f)
+{
+    const uint16_t one = 1;
+    int little = *(const unsigned char *)&one == 1;
+    if (little && dt == ROPE_DT_F32) memcpy(f, raw, n * sizeof(float));
+    else if (little && dt == ROPE_DT_F64) memcpy(v, raw, n * sizeof(double));
+    else if (dt == ROPE_DT_F64)
+        for (size_t j = 0; j < n; j++) v[j] = load(dt, raw + j * elem_size[dt]);
+    else
+        for (size_t j = 0; j < n; j++) f[j] = (float)load(dt, raw + j * elem_size[dt]);
+}
+
+/* Column-major 2-D (numpy's fortran_order) is stored transposed. */
+static int transpose(rope_table *t, size_t n)
+{
+    size_t rows = (size_t)t->rows, w = (size_t)t->width, es = t->f ? sizeof(float) : sizeof(double);
+    unsigned char *from = t->f ? (unsigned char *)t->f : (unsigned char *)t->v;
+    unsigned char *to = malloc(n * es);
+    if (!to) return ROPE_E_NOMEM;
+    for (size_t j = 0; j < n; j++) memcpy(to + ((j % rows) * w + j / rows) * es, from + j * es, es);
+    free(from);
+    if (t->f) t->f = (float *)(void *)to;
+    else t->v = (double *)(void *)to;
+    return ROPE_OK;
+}
+
+int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
+                    size_t raw_len, int fortran, char *msg)
+{
+    long dims[8];
+    int nd = 0;
+    double total = 1.0;
+    for (int k = 0; k < ndim; k++) {
+        if (shape[k] < 0) {
+            snprintf(msg, ROPE_VERIFY_MSG, "a negative dimension in its shape");
+            return ROPE_E_VALUE;
+        }
+        total *= (double)shape[k];
+    }
+    int k0 = 0;
+    while (ndim - k0 > 2 && shape[k0] == 1) k0++;
+    if (ndim - k0 > 2 || ndim > 8) {
+        snprintf(msg, ROPE_VERIFY_MSG, "a %d-D array; a dump is 1-D (inv_freq) or 2-D "
+                 "(positions x width)", ndim - k0);
+        return ROPE_E_VALUE;
+    }
+    if (ndim == 2 && shape[0] == 1 && !fortran) k0 = 1; /* [1, n]: one row, read as 1-D */
+    for (int k = k0; k < ndim; k++) dims[nd++] = shape[k];
+    if (total > (double)ROPE_VERIFY_MAX_VALUES) {
+        snprintf(msg, ROPE_VERIFY_MSG, "its shape holds %.0f values; the limit is %ld", total,
+                 ROPE_VERIFY_MAX_VALUES);
+        return ROPE_E_VALUE;
+    }
+    size_t n = (size_t)total, es = elem_size[dt];
+    if (n == 0) {
+        snprintf(msg, ROPE_VERIFY_MSG, "an empty array");
+        return ROPE_E_VALUE;
+    }
+    if (raw_len != n * es) {
+        snprintf(msg, ROPE_VERIFY_MSG, "%s: its header claims %zu bytes of data, the file holds %zu",
+                 raw_len < n * es ? "truncated" : "trailing bytes", n * es, raw_len);
+        return ROPE_E_VALUE;
+    }
+    t->dtype = dt;
+    t->ndim = nd == 0 ? 1 : nd;
+    t->rows = nd == 2 ? dims[0] : 1;
+    t->width = nd == 2 ? dims[1] : nd == 1 ? dims[0] : 1;
+    const uint16_t one = 1;
+    if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 && (uintptr_t)raw % sizeof(float) == 0
+        && !(fortran && nd == 2)) {
+        /* A large float32 cache is used where it lies: no copy. */
+        t->f = (float *)(uintptr_t)raw;
+        t->borrowed = 1;
+    } else {
+        if (dt == ROPE_DT_F64) t->v = malloc(n * sizeof(double));
+        else t->f = malloc(n * sizeof(float));
+        if (!t->v && !t->f) {
+            snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
+            return ROPE_E_NOMEM;
+        }
+        convert(dt, raw, n, t->v, t->f);
+    }
+    for (size_t j = 0; j < n; j++) {
+        double x = rope_table_at(t, j);
+        if (!isfinite(x)) {
+            snprintf(msg, ROPE_VERIFY_MSG, "value %zu is %s", j, isnan(x) ? "NaN" : "infinite");
+            rope_table_free(t);
+            return ROPE_E_VALUE;
+        }
+    }
+    if (fortran && nd == 2 && t->rows > 1 && t->width > 1 && transpose(t, n) != ROPE_OK) {
+        rope_table_free(t);
+        snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
+        return ROPE_E_NOMEM;
+    }
+    return ROPE_OK;
+}

@@ -1,0 +1,145 @@
+/*
+ * `ropescope verify` (docs/VERIFY.md): reads a dumped inv_freq or cos/sin
+ * table, computes what the config says it must hold at the dump's own
+ * precision, and names the known mistakes that explain a difference.
+ * Readers fill a rope_table (values as doubles, the stored dtype kept);
+ * a reader that refuses a file writes one line (without the file name) into
+ * msg. Tables own their values: free them with rope_table_free.
+ */
+#ifndef ROPE_VERIFY_H
+#define ROPE_VERIFY_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+/* Stored dtypes. Text files are F32 when every value is an exact float32. */
+#define ROPE_DT_F64 0
+#define ROPE_DT_F32 1
+#define ROPE_DT_F16 2
+#define ROPE_DT_BF16 3
+
+/* Hard limits: a file's bytes, a header's bytes, one table's values. */
+#define ROPE_VERIFY_MAX_FILE (1L << 30)
+#define ROPE_VERIFY_MAX_HEADER (1L << 20)
+#define ROPE_VERIFY_MAX_VALUES (1L << 25)
+#define ROPE_VERIFY_MSG 256
+
+/* Pairing layouts of a cos/sin row: (i, i + d/2) or (2i, 2i + 1). */
+#define ROPE_LAYOUT_HALF 0
+#define ROPE_LAYOUT_INTERLEAVED 1
+#define ROPE_LAYOUT_UNKNOWN 2
+
+typedef struct {
+    int dtype;        /* ROPE_DT_* as stored */
+    int ndim;         /* 1 or 2 after leading 1s are dropped */
+    long rows, width; /* a 1-D table has rows 1 */
+    double *v;        /* rows * width values, row-major, malloc'd: float64 files and text */
+    float *f;         /* the same for float32/16 and bfloat16 files (exact, half the memory) */
+    int borrowed;     /* 1: f points into the buffer read (little-endian float32 data, used in
+                         place): that buffer must outlive the table */
+} rope_table;
+
+/* Value k of a table (row-major). */
+static inline double rope_table_at(const rope_table *t, size_t k)
+{
+    return t->f ? (double)t->f[k] : t->v[k];
+}
+
+/* What a reader looks for: the wanted names in order ("cos", "cos_cached"). */
+typedef struct {
+    const char *const *names;
+    int n_names;
+} rope_table_want;
+
+void rope_table_free(rope_table *t);
+const char *rope_dtype_name(int dtype);
+
+/* Rounds v to float32, float16 or bfloat16 (nearest, ties to even) and back;
+ * F64 returns v. */
+double rope_round_to(int dtype, double v);
+
+/* Maps a whole file (at most ROPE_VERIFY_MAX_FILE bytes) read-only; an empty
+ * file gives *buf NULL, *len 0. Release it with rope_verify_unslurp. */
+int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg);
+void rope_verify_unslurp(unsigned char *buf, size_t len);
+
+/* Any supported file in memory: .npy, uncompressed .npz, safetensors, JSON
+ * or CSV/whitespace text, told apart by their first bytes. want picks the
+ * tensor in files that hold several. 0, or ROPE_E_VALUE / ROPE_E_NOMEM with
+ * msg filled (ROPE_VERIFY_MSG bytes). */
+int rope_table_read(const unsigned char *buf, size_t len, const rope_table_want *want,
+                    rope_table *t, char *msg);
+
+/* The format readers under rope_table_read. npy: one array at buf. */
+int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg);
+int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *want,
+                  rope_table *t, char *msg);
+int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table_want *want,
+                          rope_table *t, char *msg);
+int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want,
+                   rope_table *t, char *msg);
+
+/* Shared by the readers: which of names (count n) wanted; exact name first,
+ * then the last dotted part, then the only one. Returns the index, -1 for
+ * none (msg says so), -2 for several (msg lists them). */
+int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg);
+
+/* Fills t from shape (leading 1s dropped, at most 2 dims left) and n values
+ * of dtype dt at raw (little-endian) with elem bytes each; fortran: column-
+ * major 2-D. Refuses NaN/infinity. */
+int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
+                    size_t raw_len, int fortran, char *msg);
+
+/* How the dump was computed, as a model: the per-pair inv_freq theta (n
+ * doubles, owned by the caller), the precision of the angles, the amplitude,
+ * the position offset, the sign of sin and the layout. */
+typedef struct {
+    const double *theta;
+    int n;
+    int angle_dtype; /* F64 or F32: the native path; F16/BF16 emulate low precision */
+    int theta_only;  /* 1: only theta is rounded to angle_dtype, the product is native */
+    int native;      /* the dump's native angle dtype (F64 or F32) */
+    double amp, offset;
+    int sign, layout;
+} rope_model;
+
+/* The dump as checked: inv_freq (cos NULL) or cos and sin of one shape. */
+typedef struct {
+    const rope_table *inv, *cos, *sin;
+    int dtype;      /* the stored dtype (cos's for a table) */
+    double from;    /* row r holds position from + r */
+} rope_dump;
+
+typedef struct {
+    double max_abs, max_rel, worst_ratio; /* worst |error| / tolerance */
+    long worst_row, n_over, n_values;
+    int worst_pair;
+    double max_angle_error; /* |model angle - exact angle|, for low_precision */
+} rope_verify_err;
+
+/* Compares the dump with the model on rows[0..n_rows) (NULL: every row).
+ * The tolerance is docs/VERIFY.md's, from the dump's dtype. */
+int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                     rope_verify_err *out);
+
+/* The tolerance rule in words, for the output. */
+const char *rope_verify_tolerance_text(int dtype, int is_table);
+
+/* The layout the cos table's duplicate columns show, or ROPE_LAYOUT_UNKNOWN. */
+int rope_verify_layout(const rope_table *cos);
+
+#define ROPE_DIAG_MAX 8
+typedef struct {
+    const char *code;
+    char message[ROPE_VERIFY_MSG];
+} rope_diagnosis;
+
+/* Tests the known mistakes against a mismatching dump (c resolved). Fills
+ * diag (ROPE_DIAG_MAX entries), *n: the codes of the simplest explanations
+ * that fit, or one `unexplained`. layout_found: rope_verify_layout's;
+ * config_layout: the model's own ROPE_LAYOUT_HALF or _INTERLEAVED. */
+int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
+                         int config_layout, rope_diagnosis *diag, int *n);
+
+#endif /* ROPE_VERIFY_H */

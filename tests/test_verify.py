@@ -1,0 +1,272 @@
+"""`ropescope verify` against dumps written fresh each run by tests/gen_dumps.py (docs/VERIFY.md):
+correct dumps of every format and dtype must match (exit 0); dumps with each diagnosis code
+planted, alone and two at a time, must be named (exit 1); bad files are refused with one line
+naming the file and the problem (exit 2, nothing on stdout)."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_dumps as g  # noqa: E402
+import testlib  # noqa: E402
+
+OUT = os.path.join(testlib.ROOT, "build", "verify-dumps")
+METHODS = ["default", "linear", "dynamic", "yarn", "llama3", "longrope"]
+# (format, dtype) pairs a file can hold; text holds float32 and float64 values only.
+FORMATS = [("npy", "float64"), ("npy", "float32"), ("npy", "float16"), ("json", "float32"),
+           ("json", "float64"), ("csv", "float32"), ("csv", "float64"),
+           ("safetensors", "float64"), ("safetensors", "float32"), ("safetensors", "float16"),
+           ("safetensors", "bfloat16"), ("npz", "float32"), ("npz", "float64")]
+
+# Each planted code: the rope_types it can be planted in, and whether an inv_freq dump shows it.
+PLANTS = {
+    "layout_interleaved": (METHODS, False),
+    "sign_flipped": (METHODS, False),
+    "position_offset": (METHODS, False),
+    "attention_factor_missing": (["yarn", "longrope"], False),
+    "attention_factor_twice": (["yarn", "longrope"], False),
+    "low_precision": (METHODS, True),
+    "wrong_base": (["default", "linear", "llama3", "yarn"], True),
+    "wrong_rotary_dim": (["default", "linear", "llama3", "yarn"], True),
+    "partial_rotary_ignored": (["default"], True),
+    "scaling_not_applied": (["linear", "dynamic", "yarn", "llama3", "longrope"], True),
+    "scaling_wrong_method": (["linear", "dynamic", "yarn", "llama3"], True),
+    "wrong_band_bounds": (["llama3", "yarn"], True),
+    "yarn_factor_from_positions": (["yarn"], True),
+    "longrope_wrong_factors": (["longrope"], True),
+}
+ORTHOGONAL = ["layout_interleaved", "sign_flipped", "position_offset"]
+PAIRS = [("sign_flipped", "position_offset"), ("layout_interleaved", "attention_factor_missing"),
+         ("low_precision", "layout_interleaved"), ("attention_factor_twice", "sign_flipped"),
+         ("position_offset", "layout_interleaved"), ("low_precision", "sign_flipped"),
+         ("attention_factor_missing", "position_offset")]
+
+
+def run(args):
+    p = subprocess.run([testlib.CLI, "verify"] + args, capture_output=True)
+    # A mutated file's bytes may reach a message (a tensor name): not always UTF-8.
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def config_for(rng, method, codes):
+    cfg = g.make_config(rng, method)
+    if "partial_rotary_ignored" in codes:
+        cfg["partial_rotary_factor"] = 0.5
+    elif "wrong_rotary_dim" in codes:
+        cfg.pop("partial_rotary_factor", None)
+    if "yarn_factor_from_positions" in codes:
+        sc = cfg["rope_scaling"]
+        cfg["max_position_embeddings"] = 2 * sc["factor"] * sc["original_max_position_embeddings"]
+    return cfg
+
+
+def one_case(rng, tally, n, method, kind, fmt, dtype, codes):
+    """Writes one dump and checks verify's answer; codes empty: a correct dump."""
+    cfg = config_for(rng, method, codes)
+    rows = int(rng.integers(64, 400))
+    start = int(rng.choice([0, int(rng.integers(1, 2000))]))
+    if not codes and rng.random() < 0.4:
+        start = int(rng.integers(50000, 1000000))  # where float32's angle rounding is large
+    if method == "dynamic" and kind == "table":
+        start = max(start, 300)  # past max_position_embeddings 256, where dynamic differs
+    arrays, notes = g.dump(cfg, kind, dtype, rows, start, codes, rng)
+    stem = "case%03d" % n
+    args = ["--config", g.write_config(cfg, OUT, stem)] + g.write(arrays, fmt, dtype, OUT, stem, rng)
+    if kind == "table":
+        args += ["--positions", "%d:%d" % (start, rows)]
+    code, out, err = run(args + ["--format", "json"])
+    what = "%s %s %s %s %s planted %s %s" % (stem, method, kind, fmt, dtype, codes or "nothing", notes)
+    problems = []
+    try:
+        res = json.loads(out)
+    except ValueError:
+        tally.record(what, ["exit %d, stdout is not JSON: %r / %s" % (code, out[:200], err.strip())])
+        return
+    named = [d["code"] for d in res["diagnoses"]]
+    if not codes:
+        if code != 0 or res["verdict"] != "match" or named:
+            problems.append("exit %d, verdict %s, diagnoses %s, worst ratio %s at pair %s position %s"
+                            % (code, res["verdict"], named, res["worst_ratio"], res["worst_pair"],
+                               res["worst_position"]))
+    else:
+        if code != 1 or res["verdict"] != "mismatch":
+            problems.append("exit %d, verdict %s" % (code, res["verdict"]))
+        missing = [c for c in codes if c not in named]
+        if missing or "unexplained" in named or len(named) > len(codes) + 2:
+            problems.append("planted %s, named %s" % (list(codes), named))
+            for d in res["diagnoses"]:
+                problems.append("%s: %s" % (d["code"], d["message"]))
+    tally.record(what, problems)
+
+
+def correct_dumps(rng, tally, n):
+    for fmt, dtype in FORMATS:
+        for kind in ("inv", "table"):
+            if fmt == "npz" and kind == "inv":
+                continue
+            n += 1
+            one_case(rng, tally, n, str(rng.choice(METHODS)), kind, fmt, dtype, ())
+    return n
+
+
+def planted_dumps(rng, tally, n):
+    plans = [(c,) for c in PLANTS]
+    plans += [(c, str(rng.choice([o for o in ORTHOGONAL if o != c])))
+              for c in PLANTS if c not in ORTHOGONAL and PLANTS[c][1]]
+    plans += PAIRS
+    for codes in plans:
+        methods = set(METHODS)
+        for c in codes:
+            methods &= set(PLANTS[c][0])
+        kinds = ["table"] + (["inv"] if all(PLANTS[c][1] for c in codes) else [])
+        for kind in kinds:
+            usable = sorted(methods)
+            if kind == "inv" and "scaling_not_applied" in codes:
+                usable.remove("dynamic")  # with no sequence length dynamic is the unscaled RoPE
+            method = str(rng.choice(usable))
+            formats = FORMATS
+            if "low_precision" in codes:
+                # Text of float32-exact values is judged float32 (docs/VERIFY.md): a float64
+                # text of float32 numbers is a correct float32 dump, not a low-precision one.
+                # An inv_freq stored in bfloat16 cannot hold a lower precision.
+                formats = [f for f in FORMATS if (f[0] not in ("json", "csv") or f[1] != "float64")
+                           and (kind == "table" or f[1] != "bfloat16")]
+            fmt, dtype = formats[int(rng.integers(len(formats)))]
+            if fmt == "npz" and kind == "inv":
+                fmt = "npy"
+            n += 1
+            one_case(rng, tally, n, method, kind, fmt, dtype, codes)
+    return n
+
+
+# ---- bad files ----------------------------------------------------------------------------
+
+def npy_header(descr, shape, fortran=False):
+    h = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
+    h += " " * (-(len(h) + 11) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode()
+
+
+def bad_files(rng, tally):
+    cfg = g.write_config(g.make_config(rng, "default"), OUT, "bad")
+    good = np.cos(rng.random((8, 128))).astype(np.float32)
+    np.save(os.path.join(OUT, "good_sin.npy"), good)
+    np.save(os.path.join(OUT, "good_cos.npy"), good)
+    whole = open(os.path.join(OUT, "good_cos.npy"), "rb").read()
+    nan = good.copy()
+    nan[3, 5] = np.nan
+    st = g.safetensors_bytes({"cos": good, "sin": good}, "float32")
+    table = [
+        # (name, bytes, flag, words the message must hold)
+        ("truncated.npy", whole[: len(whole) - 100], "--cos", "truncated"),
+        ("header.npy", npy_header("<i4", "(8, 128)") + b"\0" * 4096, "--cos", "dtype"),
+        ("notdict.npy", b"\x93NUMPY\x01\x00\x10\x00garbage garbage\n", "--cos", "header"),
+        ("nan.npy", None, "--cos", "NaN"),
+        ("gigabyte.npy", npy_header("<f4", "(16384, 16384)") + b"\0" * 64, "--cos", "limit"),
+        ("claims.npy", npy_header("<f4", "(8, 4096)") + b"\0" * 64, "--cos", "truncated"),
+        ("threed.npy", npy_header("<f4", "(2, 8, 64)") + b"\0" * 4096, "--cos", "3-D"),
+        ("oned.npy", npy_header("<f4", "(128,)") + b"\0" * 512, "--cos", "1-D"),
+        ("inv2d.npy", npy_header("<f4", "(4, 16)") + b"\0" * 256, "--inv-freq", "1-D"),
+        ("shape.npy", npy_header("<f4", "(8, 64)") + b"\0" * 2048, "--sin", "must match"),
+        ("truncated.safetensors", st[: len(st) - 64], "--cache", "truncated"),
+        ("gigabyte.safetensors", struct.pack("<Q", 1 << 30) + b"{" + b" " * 64, "--cache", "limit"),
+        ("empty.csv", b"", "--cos", "empty"),
+        ("ragged.csv", b"1,2,3\n4,5\n", "--cos", "line 2"),
+        ("nan.csv", b"0.5, nan\n", "--inv-freq", "NaN"),
+        ("word.csv", b"0.5, half\n", "--inv-freq", "not a number"),
+        ("ragged.json", b"[[1, 2], [3]]", "--cos", "unequal"),
+        ("noname.safetensors", g.safetensors_bytes({"a": good, "b": good}, "float32"), "--cache", "no tensor"),
+    ]
+    np.save(os.path.join(OUT, "nan.npy"), nan)
+    g.zip_stored(os.path.join(OUT, "deflated.npz"), {"cos": good, "sin": good})
+    table.append(("deflated.npz", None, "--cache", "compressed"))
+    for name, data, flag, word in table:
+        path = os.path.join(OUT, name)
+        if data is not None:
+            with open(path, "wb") as f:
+                f.write(data)
+        args = ["--config", cfg]
+        if flag == "--cos":
+            args += ["--cos", path, "--sin", os.path.join(OUT, "good_sin.npy")]
+        elif flag == "--sin":
+            args += ["--cos", os.path.join(OUT, "good_cos.npy"), "--sin", path]
+        else:
+            args += [flag, path]
+        code, out, err = run(args)
+        lines = err.strip().split("\n")
+        ok = code == 2 and out == "" and len(lines) == 1 and path in lines[0] and word in lines[0]
+        tally.check(ok, "bad file %s: exit %d, stdout %r, stderr %r (wants '%s')" % (name, code, out[:80], err, word))
+
+
+def mutated_files(rng, tally):
+    """Valid files with bytes changed or cut: every answer is a verdict or one line of refusal."""
+    cfg = g.make_config(rng, "default")
+    c = g.write_config(cfg, OUT, "mut")
+    arrays, _ = g.dump(cfg, "table", "float32", 16, 0, (), rng)
+    sources = []
+    for fmt in ("npy", "safetensors", "npz", "json", "csv"):
+        flags = g.write(arrays, fmt, "float32", OUT, "mut-" + fmt, rng)
+        sources.append((flags[0], flags[1]))
+    for k in range(40):
+        flag, path = sources[k % len(sources)]
+        data = bytearray(open(path, "rb").read())
+        if rng.random() < 0.5:
+            data = data[: int(rng.integers(0, len(data)))]
+        else:
+            for _ in range(int(rng.integers(1, 6))):
+                at = int(rng.integers(0, min(len(data), 256)))
+                data[at] = int(rng.integers(0, 256))
+        bad = os.path.join(OUT, "mutant%02d%s" % (k, os.path.splitext(path)[1]))
+        with open(bad, "wb") as f:
+            f.write(bytes(data))
+        args = ["--config", c, "--cache", bad] if flag == "--cache" else \
+               ["--config", c, "--cos", bad, "--sin", bad]
+        code, out, err = run(args)
+        ok = code in (0, 1) and out or code == 2 and out == "" and len(err.strip().split("\n")) == 1
+        tally.check(ok, "mutant %s of %s: exit %d, stderr %r" % (bad, path, code, err[-300:]))
+
+
+def positions(rng, tally):
+    """--positions FROM:COUNT labels rows; COUNT must equal the rows; a wrong FROM is an offset."""
+    cfg = g.make_config(rng, "default")
+    arrays, _ = g.dump(cfg, "table", "float32", 100, 500, (), rng)
+    c = g.write_config(cfg, OUT, "pos")
+    files = g.write(arrays, "npy", "float32", OUT, "pos", rng)
+    code, out, _ = run(["--config", c] + files + ["--positions", "500:100"])
+    tally.check(code == 0, "--positions 500:100 on rows 500..599: exit %d" % code)
+    code, out, err = run(["--config", c] + files + ["--positions", "500:99"])
+    tally.check(code == 2 and out == "" and "COUNT" in err, "--positions COUNT != rows: exit %d %r" % (code, err))
+    code, out, _ = run(["--config", c] + files + ["--positions", "480:100", "--format", "json"])
+    named = [d["code"] for d in json.loads(out)["diagnoses"]] if out else []
+    tally.check(code == 1 and "position_offset" in named, "--positions 480:100 on rows 500..: %s" % named)
+    code, out, _ = run(["--config", c] + files)
+    tally.check(code == 1, "default positions 0:rows on rows 500..: exit %d" % code)
+    noise = {k: np.asarray(rng.uniform(-1, 1, v.shape), dtype=np.float32) for k, v in arrays.items()}
+    files = g.write(noise, "npy", "float32", OUT, "noise", rng)
+    code, out, _ = run(["--config", c] + files + ["--format", "json"])
+    named = [d["code"] for d in json.loads(out)["diagnoses"]] if out else []
+    tally.check(code == 1 and named == ["unexplained"], "random numbers: exit %d, %s" % (code, named))
+
+
+def main():
+    seed = testlib.seed("test_verify")
+    rng = np.random.default_rng(seed)
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    tally = testlib.Tally()
+    n = correct_dumps(rng, tally, 0)
+    n = planted_dumps(rng, tally, n)
+    bad_files(rng, tally)
+    mutated_files(rng, tally)
+    positions(rng, tally)
+    print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
+    sys.exit(1 if tally.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
