@@ -18,8 +18,9 @@ CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/writer.h
 # Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
 SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
-              c_src/scaling_write.c
-SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h
+              c_src/scaling_write.c c_src/scaling/config_model.c c_src/scaling/scaling_write_model.c
+SCALING_INC = -Ic_src -Ic_src/scaling
+SCALING_HDR = c_src/scaling.h c_src/config.h c_src/config_internal.h c_src/scaling/scaling_write_model.h
 # The explainer figures' functions (docs/EXPLAIN.md).
 CORE_SRC += c_src/explain.c c_src/explain_scan.c
 CORE_HDR += c_src/explain.h
@@ -61,10 +62,10 @@ build:
 	mkdir -p build
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(SCALING_INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(SCALING_INC) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
@@ -74,17 +75,17 @@ build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | bui
 # The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
 build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  -DROPE_CLI_NO_MAIN $(SCALING_INC) -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(SCALING_INC) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
 # The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
 # It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
 build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
+	  -DROPE_CLI_NO_MAIN $(SCALING_INC) -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
 	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
@@ -102,7 +103,11 @@ build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p build/wasm
-	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) -c -o $@ $<
+	$(EMCC) $(STD) $(WARN) $(EMFLAGS_CORE) $(SCALING_INC) -c -o $@ $<
+
+build/wasm/%.o: c_src/scaling/%.c $(CORE_HDR) $(SCALING_HDR)
+	mkdir -p build/wasm
+	$(EMCC) $(STD) $(WARN) $(EMFLAGS_REPORT) $(SCALING_INC) -c -o $@ $<
 
 build/wasm/rope_batch.o build/wasm/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 
@@ -116,7 +121,8 @@ build/wasm/report.o: c_src/report.c $(CORE_HDR)
 
 WASM_OBJ = build/wasm/rope.o build/wasm/rope_check.o build/wasm/rope_batch.o build/wasm/rope_math.o build/wasm/report.o \
            build/wasm/parse.o build/wasm/writer.o build/wasm/scaling.o build/wasm/config.o build/wasm/config_resolve.o \
-           build/wasm/config_method.o build/wasm/scaling_write.o
+           build/wasm/config_method.o build/wasm/scaling_write.o build/wasm/config_model.o \
+           build/wasm/scaling_write_model.o
 WASM_OBJ += build/wasm/explain.o build/wasm/explain_scan.o
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)

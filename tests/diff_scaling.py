@@ -72,13 +72,13 @@ class Native:
                 arr = (ctypes.c_double * max(len(value), 1))(*value)
                 return lib.rope_config_put(c, k, KIND["list"], 0.0, None, arr, len(value))
             return lib.rope_config_put(c, k, KIND["other"], 0.0, b"a list holding non-numbers", None, 0)
-        if depth > 0:
+        if depth > 1:
             return lib.rope_config_put(c, k, KIND["other"], 0.0, b"an object", None, 0)
         rc = lib.rope_config_put(c, k, KIND["object"], 0.0, None, None, 0)
         for member, v in value.items():
             if rc != 0:
                 break
-            rc = self.put(key + "." + member, v, 1)
+            rc = self.put(key + "." + member, v, depth + 1)
         return rc
 
     def run(self, config, seq_len=0.0, train_len=None, gap=None):

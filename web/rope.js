@@ -553,8 +553,8 @@ const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
   seq_len: 0, train_len: NaN, gap: NaN,
 }));
 
-// Calls put(key, kind, number, text, list) for one value; objects one level down only,
-// like the CLI's cJSON walk.
+// Calls put(key, kind, number, text, list) for one value; objects two levels down
+// (text_config.rope_scaling.factor), like the CLI's cJSON walk.
 function walkValue(put, key, value, depth) {
   if (typeof value === 'number') return put(key, C.ROPE_CONFIG_NUMBER, value);
   if (typeof value === 'string') return put(key, C.ROPE_CONFIG_STRING, 0, value);
@@ -564,7 +564,7 @@ function walkValue(put, key, value, depth) {
     if (value.every((v) => typeof v === 'number')) return put(key, C.ROPE_CONFIG_LIST, 0, null, value);
     return put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
   }
-  if (typeof value !== 'object' || depth > 0) {
+  if (typeof value !== 'object' || depth > 1) {
     return put(key, C.ROPE_CONFIG_OTHER, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
   }
   let code = put(key, C.ROPE_CONFIG_OBJECT, 0);
