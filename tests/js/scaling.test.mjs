@@ -189,7 +189,7 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   const throwsNaming = (config, opts, text, Kind = Error) =>
     assert.throws(() => scaling_from_config(config, opts), (e) => e instanceof Kind && e.message.includes(text));
   throwsNaming({ ...llama, rope_parameters: { rope_type: 'default' } }, {}, 'rope_parameters', TypeError);
-  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'su' } }, {}, 'rope_scaling.rope_type "su"', TypeError);
+  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'sux' } }, {}, 'rope_scaling.rope_type "sux"', TypeError);
   throwsNaming({ ...llama, rope_theta: Infinity }, {}, 'rope_theta must be a finite number', RangeError);
   throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, factor: NaN } }, {}, 'rope_scaling.factor', RangeError);
   // About 5 MB of factors: refused by length, naming the key, without trouble.
