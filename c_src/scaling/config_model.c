@@ -67,8 +67,9 @@ static int holds_text_model(const rope_config_level *l)
 
 void rope_config_pick_level(rope_config *c)
 {
-    c->use_nest = c->nest[0] != '\0' && !holds_text_model(&c->level[0])
-                  && holds_text_model(&c->level[1]);
+    /* A nested text model that names only its class (LLaVA's text_config) is
+     * still read: its class defaults fill in the rest. */
+    c->use_nest = c->nest[0] != '\0' && !holds_text_model(&c->level[0]);
     rope_config_level *l = &c->level[c->use_nest];
     c->top = l->top;
     c->block = l->block;
