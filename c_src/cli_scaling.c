@@ -87,8 +87,9 @@ static void flag_table(rope_cli_flag *flags)
     flags[OPT_LAYER_TYPE] = (rope_cli_flag){.name = "--layer-type", .kind = ROPE_FLAG_TEXT};
 }
 
-/* Hands one JSON value to the reader; objects two levels down (a nested text
- * model's rope block: text_config.rope_scaling.factor), deeper ones as "other". */
+/* Hands one JSON value to the reader; objects three levels down (a nested text
+ * model's per-layer-type block: text_config.rope_parameters.full_attention.rope_type),
+ * deeper ones as "other". */
 static int put_json(rope_config *c, const char *key, const cJSON *item, int depth)
 {
     if (cJSON_IsNumber(item))
@@ -103,9 +104,23 @@ static int put_json(rope_config *c, const char *key, const cJSON *item, int dept
         int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;
         const cJSON *e;
         cJSON_ArrayForEach(e, item) all_numbers &= cJSON_IsNumber(e);
-        if (!all_numbers)
-            return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers",
-                                   NULL, 0);
+        if (!all_numbers) {
+            int all_strings = 1, rc = ROPE_OK;
+            cJSON_ArrayForEach(e, item) all_strings &= cJSON_IsString(e);
+            rc = rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers", NULL, 0);
+            /* A list of strings (layer_types) follows entry by entry, as "key.N". */
+            cJSON_ArrayForEach(e, item)
+            {
+                if (rc != ROPE_OK || !all_strings || depth > 1) break;
+                size_t len = strlen(key) + 24;
+                char *path = malloc(len);
+                if (!path) return ROPE_E_NOMEM;
+                snprintf(path, len, "%s.%d", key, j++);
+                rc = rope_config_put(c, path, ROPE_CONFIG_STRING, 0.0, e->valuestring, NULL, 0);
+                free(path);
+            }
+            return rc;
+        }
         double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
         if (!v) return ROPE_E_NOMEM;
         cJSON_ArrayForEach(e, item) v[j++] = e->valuedouble;
@@ -113,7 +128,7 @@ static int put_json(rope_config *c, const char *key, const cJSON *item, int dept
         free(v);
         return rc;
     }
-    if (!cJSON_IsObject(item) || depth > 1)
+    if (!cJSON_IsObject(item) || depth > 2)
         return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0,
                                cJSON_IsObject(item) ? "an object" : "an unknown value", NULL, 0);
     int rc = rope_config_put(c, key, ROPE_CONFIG_OBJECT, 0.0, NULL, NULL, 0);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config_internal.h"
@@ -215,6 +216,25 @@ static int put_member(rope_config *c, rope_config_level *l, const char *pre, int
         return rope_config_fail(c, ROPE_E_CONFIG, "%s%s.%.60s: %s is not an object", pre,
                                 block_prefix[b], member, block_prefix[b]);
     }
+    /* transformers v5 keeps one block per layer type: full_attention is the
+     * main block, sliding_attention gives the local layers' base. */
+    if (b == 1 && strncmp(member, "full_attention", 14) == 0 && (member[14] == '\0' || member[14] == '.')) {
+        l->per_type = 1;
+        return member[14] == '\0' ? ROPE_OK
+                                  : put_member(c, l, pre, b, member + 15, kind, number, text, list, n);
+    }
+    if (b == 1 && strncmp(member, "sliding_attention", 17) == 0 && (member[17] == '\0' || member[17] == '.')) {
+        l->per_type = 1;
+        const char *m = member + 18;
+        rope_config_value *v = member[17] == '\0' ? NULL
+                               : strcmp(m, "rope_theta") == 0 ? &l->sliding_theta
+                               : strcmp(m, "rope_type") == 0 ? &l->sliding_type : NULL;
+        if (v == NULL && member[17] == '.' && strcmp(m, "type") != 0)
+            rope_config_warn(c, "%s%s.%.60s: only the sliding layers' rope_theta and rope_type are "
+                             "read", pre, block_prefix[b], member);
+        if (v != NULL) store(v, kind, number, kind == ROPE_CONFIG_STRING ? text : NULL);
+        return ROPE_OK;
+    }
     /* Members of a member object: the object itself was already named. */
     if (strchr(member, '.') != NULL) return ROPE_OK;
     int j = find(rope_config_block_names, ROPE_CONFIG_BLOCK_KEYS, member);
@@ -235,11 +255,29 @@ static int put_member(rope_config *c, rope_config_level *l, const char *pre, int
     return store_list(c, l, 1, j, name, list, n);
 }
 
+/* One entry of layer_types, handed over as "layer_types.N" (a walker splits a
+ * list of strings so): its code, in order; other entries are ignored. */
+static int put_layer_type(rope_config_level *l, const char *index, int kind, const char *text)
+{
+    char *end = NULL;
+    long j = strtol(index, &end, 10);
+    if (end == index || *end != '\0' || j != l->n_layer_types || j >= ROPE_CONFIG_MAX_LAYERS)
+        return ROPE_OK;
+    l->layer_type[j] = kind != ROPE_CONFIG_STRING || text == NULL ? ROPE_LAYER_TYPE_OTHER
+                       : strcmp(text, "full_attention") == 0    ? ROPE_LAYER_TYPE_FULL
+                       : strcmp(text, "sliding_attention") == 0 ? ROPE_LAYER_TYPE_SLIDING
+                                                                : ROPE_LAYER_TYPE_OTHER;
+    l->n_layer_types++;
+    return ROPE_OK;
+}
+
 /* One key of a level: a top-level name, or a member of its rope block. */
 static int put_level(rope_config *c, rope_config_level *l, const char *pre, const char *key,
                      int kind, double number, const char *text, const double *list, int n)
 {
     const char *dot = strchr(key, '.');
+    if (dot != NULL && (size_t)(dot - key) == 11 && strncmp(key, "layer_types", 11) == 0)
+        return put_layer_type(l, dot + 1, kind, text);
     if (dot == NULL) {
         int j = find(rope_config_top_names, ROPE_CONFIG_TOP_KEYS, key);
         if (j == K_ROPE_SCALING || j == K_ROPE_PARAMETERS)

@@ -34,6 +34,9 @@
 #define ROPE_CONFIG_BLOCK_KEYS 20
 #define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
 #define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */
+#define ROPE_LAYER_TYPE_OTHER 1   /* a layer_types entry other than the two below */
+#define ROPE_LAYER_TYPE_FULL 2
+#define ROPE_LAYER_TYPE_SLIDING 3
 #define ROPE_LAYER_LOCAL 1 /* a sliding-window layer with its own (local) rope_theta */
 #define ROPE_LAYER_NOPE 2  /* a layer that applies no RoPE */
 
@@ -55,6 +58,12 @@ typedef struct {
     double long_factor[ROPE_CONFIG_MAX_LIST];
     double layers[ROPE_CONFIG_MAX_LAYERS]; /* no_rope_layers */
     double section[ROPE_CONFIG_MAX_SECTION]; /* mrope_section */
+    /* layer_types, one ROPE_LAYER_TYPE_* per entry, as "layer_types.N" strings arrive. */
+    unsigned char layer_type[ROPE_CONFIG_MAX_LAYERS];
+    int n_layer_types;
+    /* transformers v5's per-layer-type blocks: rope_parameters.sliding_attention. */
+    rope_config_value sliding_theta, sliding_type;
+    int per_type; /* rope_parameters holds full_attention / sliding_attention blocks */
 } rope_config_level;
 
 typedef struct {

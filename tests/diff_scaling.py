@@ -71,8 +71,14 @@ class Native:
             if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
                 arr = (ctypes.c_double * max(len(value), 1))(*value)
                 return lib.rope_config_put(c, k, KIND["list"], 0.0, None, arr, len(value))
-            return lib.rope_config_put(c, k, KIND["other"], 0.0, b"a list holding non-numbers", None, 0)
-        if depth > 1:
+            rc = lib.rope_config_put(c, k, KIND["other"], 0.0, b"a list holding non-numbers", None, 0)
+            if depth <= 1 and all(isinstance(v, str) for v in value):
+                for j, v in enumerate(value):
+                    if rc == 0:
+                        rc = lib.rope_config_put(c, ("%s.%d" % (key, j)).encode(), KIND["string"], 0.0,
+                                                 v.encode(), None, 0)
+            return rc
+        if depth > 2:
             return lib.rope_config_put(c, k, KIND["other"], 0.0, b"an object", None, 0)
         rc = lib.rope_config_put(c, k, KIND["object"], 0.0, None, None, 0)
         for member, v in value.items():
@@ -211,9 +217,19 @@ def modelize(cfg, rng):
         cfg["num_hidden_layers"] = layers
     r = rng.random()
     if r < 0.15:
-        cfg["rope_local_base_freq"] = rng.choice([10000.0, 5e4])
+        local = rng.choice([10000.0, 5e4])
+        cfg["rope_local_base_freq"] = local
         if rng.random() < 0.7:
             cfg["sliding_window_pattern"] = rng.choice([2, 4, 6])
+        if layers and rng.random() < 0.4:
+            cfg["layer_types"] = [rng.choice(["sliding_attention", "full_attention"]) for _ in range(layers)]
+        if rng.random() < 0.4:
+            # The transformers v5 form: one block per layer type.
+            del cfg["rope_local_base_freq"]
+            main = cfg.pop("rope_scaling", None) or cfg.pop("rope_parameters", None) or {"rope_type": "default"}
+            cfg["rope_parameters"] = {"full_attention": main,
+                                      "sliding_attention": {"rope_type": "default", "rope_theta": local}}
+            block = main
     elif r < 0.25:
         cfg["local_rope_theta"] = 10000.0
         if rng.random() < 0.7:
@@ -250,7 +266,7 @@ def real_configs():
     """(name, config) for every real model config kept in tests/data/configs/."""
     folder = os.path.join(ROOT, "tests", "data", "configs")
     return [(name[:-5], json.load(open(os.path.join(folder, name))))
-            for name in sorted(os.listdir(folder)) if name.endswith(".json")]
+            for name in sorted(os.listdir(folder)) if name.endswith(".json") and name != "expected.json"]
 
 
 def expected(cfg, opts):

@@ -96,6 +96,11 @@ def resolve(config, seq_len=0.0):
     k = k or {}
     block_name = "rope_parameters" if isinstance(config.get("rope_parameters"), dict) else "rope_scaling"
     block = config.get(block_name) or {}
+    # transformers v5 keeps one block per layer type: full_attention is the main one.
+    sliding = None
+    if isinstance(block.get("full_attention"), dict) or isinstance(block.get("sliding_attention"), dict):
+        sliding = block.get("sliding_attention")
+        block = block.get("full_attention") or {}
     rope_type = block.get("rope_type", block.get("type")) if block else "default"
     if rope_type is None:
         raise RefError(block_name + ".rope_type", "missing")
@@ -124,7 +129,7 @@ def resolve(config, seq_len=0.0):
     l0 = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
     r = {"type": rope_type, "d": d, "base": float(base), "seq_len": seq_len, "max": max_pos,
          "l0": l0, "factor": block.get("factor"), "nest": nest, "model_type": model_type, "class": k,
-         "config": config, "block": block}
+         "config": config, "block": block, "sliding": sliding}
     if rope_type == "yarn":
         for k, v in YARN_DEFAULTS.items():
             r[k] = block.get(k, v)
@@ -280,11 +285,19 @@ def model_figures(r):
         layout = "interleaved" if k and k["interleaved"] else "rotate_half"
     n = c.get("num_hidden_layers") or 0
     local = first(c, "rope_local_base_freq", "local_rope_theta")
+    if local is None and r["sliding"]:
+        local = r["sliding"].get("rope_theta")
     if local is None and k:
         local = k["local"]
+    kinds = c.get("layer_types")
+    kinds = kinds if isinstance(kinds, list) and kinds and all(isinstance(x, str) for x in kinds) else None
+    if local is not None and kinds:
+        n = n or len(kinds)
     layer_types = None
     if local is not None and n:
-        if r["model_type"] == "modernbert" or c.get("local_rope_theta") is not None:
+        if kinds:
+            full = [i for i in range(n) if kinds[i] != "sliding_attention"]
+        elif r["model_type"] == "modernbert" or c.get("local_rope_theta") is not None:
             every = c.get("global_attn_every_n_layers") or 3
             full = [i for i in range(n) if i % every == 0]
         else:

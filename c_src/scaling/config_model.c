@@ -127,15 +127,24 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
 }
 
 /* Sliding-window layers with their own base: Gemma 3 (every pattern-th layer
- * is global, the rest local) and ModernBERT (every n-th layer from 0 is global). */
+ * is global, the rest local), ModernBERT (every n-th layer from 0 is global),
+ * transformers v5's rope_parameters.sliding_attention; layer_types, when
+ * given, says which layers are sliding. */
 static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
 {
     rope_config *c = x->c;
+    const rope_config_level *lv = &c->level[c->use_nest];
     double local = NAN, every = 0.0;
+    char v5[96];
+    snprintf(v5, sizeof v5, "%s.sliding_attention.rope_theta", c->block_label);
+    const char *from = NULL;
     int key = -1, g = optional(x, K_LOCAL_BASE, &local);
     if (g == 1) key = K_LOCAL_BASE;
     if (g == 0 && (g = optional(x, K_LOCAL_THETA, &local)) == 1) key = K_LOCAL_THETA;
+    if (g == 0 && (g = rope_config_number(x, &lv->sliding_theta, v5, ROPE_CONFIG_NEEDED, &local)) == 1)
+        from = v5;
     if (g < 0) return g;
+    if (key >= 0) from = c->top_label[key];
     if (g == 0 && k != NULL && !isnan(k->local_theta)) {
         local = k->local_theta;
         rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used for the "
@@ -143,7 +152,23 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
                          ? K_LOCAL_THETA : K_LOCAL_BASE], k->model_type, local);
     }
     if (isnan(local)) return ROPE_OK;
-    if (key >= 0 && rope_config_need_positive(x, c->top_label[key], local) < 0) return c->code;
+    if (from != NULL && rope_config_need_positive(x, from, local) < 0) return c->code;
+    if (lv->sliding_type.kind == ROPE_CONFIG_STRING && strcmp(lv->sliding_type.text, "default") != 0)
+        rope_config_warn(c, "%s.sliding_attention.rope_type \"%s\": the sliding layers are shown "
+                         "with the default frequencies at their rope_theta", c->block_label,
+                         lv->sliding_type.text);
+    if (lv->n_layer_types > 0) {
+        if (c->n_layers == 0) c->n_layers = lv->n_layer_types;
+        if (lv->n_layer_types != c->n_layers)
+            return rope_config_fail(c, ROPE_E_CONFIG, "%s has %d entries, but num_hidden_layers "
+                                    "is %d", c->top_label[K_LAYER_TYPES], lv->n_layer_types,
+                                    c->n_layers);
+        c->local_base = local;
+        c->local_from = c->top_label[K_LAYER_TYPES];
+        for (int i = 0; i < c->n_layers; i++)
+            if (lv->layer_type[i] == ROPE_LAYER_TYPE_SLIDING) c->layer_kind[i] |= ROPE_LAYER_LOCAL;
+        return ROPE_OK;
+    }
     int modern = k != NULL && strcmp(k->model_type, "modernbert") == 0;
     int pkey = modern || key == K_LOCAL_THETA ? K_GLOBAL_EVERY : K_SLIDING_PATTERN;
     g = whole_count(x, pkey, &every);
@@ -155,7 +180,7 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
     }
     if (c->n_layers == 0) {
         rope_config_warn(c, "%s: num_hidden_layers is missing, so the layers cannot be listed",
-                         c->top_label[key >= 0 ? key : pkey]);
+                         from != NULL ? from : c->top_label[pkey]);
         return ROPE_OK;
     }
     c->local_base = local;
