@@ -254,7 +254,7 @@ test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
 FUZZ_CONFIG_SECONDS ?= 5
 test-fuzz-config: build/fuzz_config
 	mkdir -p build/fuzz-config-corpus
-	@for f in web/models/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
+	@for f in web/models/*.json tests/data/configs/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
 	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
 	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'

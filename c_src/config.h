@@ -91,7 +91,10 @@ typedef struct {
     char layout_why[96];
     int softmax_applies;     /* 0: this model's attention has no yarn softmax multiplier */
     double local_base;       /* sliding-window layers' rope_theta; NaN when all layers share one */
-    double query_scale_beta, query_scale_l0; /* 1 + beta ln(1 + floor(pos / l0)); NaN for none */
+    /* The query scale 1 + beta ln(1 + floor((pos + offset) / l0)); beta NaN for none.
+     * offset 0 (Ministral 3, every layer) or 1 (Llama 4, NoPE layers only). */
+    double query_scale_beta, query_scale_l0;
+    int query_scale_offset, query_scale_nope_only;
     double query_pre_attn_scalar; /* Gemma: scores scale by its -1/2 power; NaN for none */
     int n_layers;            /* num_hidden_layers, 0 when unknown */
     char layer_type[24];     /* the layer type whose table a write shows; "" for the main one */

@@ -242,6 +242,10 @@ def modelize(cfg, rng):
     if rng.random() < 0.15:
         cfg["query_pre_attn_scalar"] = rng.choice([144, 168, 224, 256])
     if rng.random() < 0.15:
+        cfg["attn_temperature_tuning"] = rng.choice([True, False, 4, 0])
+        if rng.random() < 0.5:
+            cfg["attn_scale"], cfg["floor_scale"] = rng.choice([0.1, 0.3]), rng.choice([8192, 1024])
+    if rng.random() < 0.15:
         cfg["rope_interleave"] = rng.random() < 0.5
     if block is not None:
         if rng.random() < 0.2:
@@ -352,6 +356,8 @@ def compare_model(got, exp, problems, where):
     if (es is None) != (gs is None):
         problems.append("%s model.query_scale: got %r, expected %r" % (where, gs, es))
     elif es is not None:
+        if gs["layers"] != es["layers"]:
+            problems.append("%s model.query_scale.layers: got %r, expected %r" % (where, gs["layers"], es["layers"]))
         for key in ("beta", "L0", "position", "value"):
             if not testlib.close(gs[key], es[key]):
                 problems.append("%s model.query_scale.%s: got %r, expected %r" % (where, key, gs[key], es[key]))

@@ -322,7 +322,18 @@ def model_figures(r):
     if beta is not None:
         l0 = r["l0"] if r["l0"] is not None else r["max"]
         pos = r["seq_len"] - 1 if r["seq_len"] >= 1 else l0
-        scale = {"beta": beta, "L0": l0, "position": pos, "value": 1 + beta * math.log(1 + math.floor(pos / l0))}
+        scale = {"beta": beta, "L0": l0, "position": pos, "layers": "all",
+                 "value": 1 + beta * math.log(1 + math.floor(pos / l0))}
+    else:
+        tuning = c.get("attn_temperature_tuning")
+        if tuning is None:
+            tuning = str(r["model_type"]).startswith("llama4") and r["model_type"] in CLASSES
+        if tuning:
+            beta = c.get("attn_scale", 0.1)
+            l0 = c.get("floor_scale", 8192)
+            pos = r["seq_len"] - 1 if r["seq_len"] >= 1 else l0
+            scale = {"beta": beta, "L0": l0, "position": pos, "layers": "nope",
+                     "value": 1 + beta * math.log(1 + math.floor((pos + 1) / l0))}
     return {"read_from": r["nest"] or "top level", "model_type": r["model_type"], "layout": layout,
             "num_hidden_layers": n or None, "nope_layers": nope, "layer_types": layer_types,
             "query_scale": scale, "query_pre_attn_scalar": c.get("query_pre_attn_scalar"),

@@ -231,8 +231,41 @@ static int nope_layers(const rope_config_ctx *x, const rope_config_class *k)
     return ROPE_OK;
 }
 
+/* Llama 4's attention temperature on its NoPE layers: the query at position p is
+ * scaled by 1 + attn_scale ln(1 + floor((p + 1) / floor_scale)) when
+ * attn_temperature_tuning is set (true by default in the llama4 classes). */
+static int temperature(const rope_config_ctx *x, const rope_config_class *k)
+{
+    rope_config *c = x->c;
+    const rope_config_value *v = &c->top[K_ATTN_TEMPERATURE];
+    int llama4 = k != NULL && strncmp(k->model_type, "llama4", 6) == 0;
+    int on = llama4;
+    if (!rope_config_absent(v)) {
+        if (v->kind != ROPE_CONFIG_BOOL && v->kind != ROPE_CONFIG_NUMBER) {
+            char shown[96];
+            rope_config_show(v, shown, sizeof shown);
+            return rope_config_fail(c, ROPE_E_CONFIG, "%s must be true, false or a number, got %s",
+                                    c->top_label[K_ATTN_TEMPERATURE], shown);
+        }
+        on = v->number != 0.0; /* shipped Llama 4 configs write it as a number (4) */
+    }
+    if (!on) return ROPE_OK;
+    double beta = 0.1, l0 = 8192.0;
+    int g = optional(x, K_ATTN_SCALE, &beta);
+    if (g < 0) return g;
+    if (g == 1 && beta < 0.0)
+        return rope_config_fail(c, ROPE_E_SCALING, "%s must be >= 0, got %.17g",
+                                c->top_label[K_ATTN_SCALE], beta);
+    if ((g = whole_count(x, K_FLOOR_SCALE, &l0)) < 0) return g;
+    c->query_scale_beta = beta;
+    c->query_scale_l0 = l0;
+    c->query_scale_offset = 1;
+    c->query_scale_nope_only = 1;
+    return ROPE_OK;
+}
+
 /* Gemma's query_pre_attn_scalar and Ministral 3's position-dependent query scale. */
-static int attention_side(const rope_config_ctx *x)
+static int attention_side(const rope_config_ctx *x, const rope_config_class *k)
 {
     rope_config *c = x->c;
     double q = NAN, beta = NAN;
@@ -243,7 +276,7 @@ static int attention_side(const rope_config_ctx *x)
     char name[96];
     g = rope_config_block_number(x, B_LLAMA4_BETA, ROPE_CONFIG_OPTIONAL, NAN, 0, &beta);
     if (g < 0) return g;
-    if (isnan(beta)) return ROPE_OK;
+    if (isnan(beta)) return temperature(x, k);
     rope_config_bname(x, B_LLAMA4_BETA, name, sizeof name);
     if (beta < 0.0)
         return rope_config_fail(c, ROPE_E_SCALING, "%s must be >= 0, got %.17g", name, beta);
@@ -254,6 +287,8 @@ static int attention_side(const rope_config_ctx *x)
                                 "or max_position_embeddings", name);
     c->query_scale_beta = beta;
     c->query_scale_l0 = l0;
+    c->query_scale_offset = 0;
+    c->query_scale_nope_only = 0;
     return ROPE_OK;
 }
 
@@ -274,6 +309,6 @@ int rope_config_resolve_model(rope_config_ctx *x, const rope_config_class *k)
     }
     if (rc >= 0) rc = local_layers(x, k);
     if (rc >= 0) rc = nope_layers(x, k);
-    if (rc >= 0) rc = attention_side(x);
+    if (rc >= 0) rc = attention_side(x, k);
     return rc < 0 ? rc : ROPE_OK;
 }

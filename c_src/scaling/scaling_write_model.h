@@ -8,7 +8,7 @@
 /* "full_attention" (local 0) or "sliding_attention" (local 1). */
 const char *rope_layer_type_name(int local);
 
-/* Ministral 3 / Llama 4's query scale 1 + beta ln(1 + floor(position / L0)). */
+/* Ministral 3 / Llama 4's query scale 1 + beta ln(1 + floor((position + offset) / L0)). */
 double rope_query_scale(const rope_config *c, double position);
 
 /* The "model" member of the JSON object (with its leading comma). Returns 0,

@@ -93,6 +93,7 @@ function compareModel(got, exp, problems) {
   if (!num(got.query_pre_attn_scalar, exp.query_pre_attn_scalar)) problems.push('model.query_pre_attn_scalar');
   if ((got.query_scale === null) !== (exp.query_scale === null)) problems.push('model.query_scale presence');
   else if (exp.query_scale) {
+    if (got.query_scale.layers !== exp.query_scale.layers) problems.push('model.query_scale.layers');
     for (const key of ['beta', 'L0', 'position', 'value']) {
       if (!close(got.query_scale[key], exp.query_scale[key])) problems.push(`model.query_scale.${key}`);
     }
