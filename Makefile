@@ -25,8 +25,8 @@ CORE_HDR = $(addprefix c_src/core/,rope.h rope_internal.h rope_math.h) \
            $(addprefix c_src/report/,report.h writer.h) c_src/explain/explain.h
 CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c)
 CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h)
-SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c write.c)
-SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h)
+SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c model.c write.c write_model.c)
+SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h write_model.h)
 # NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
 CORE_SRC += c_src/explain/nprandom.c c_src/explain/np_ziggurat.c
 CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
@@ -300,7 +300,7 @@ test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
 FUZZ_CONFIG_SECONDS ?= 5
 test-fuzz-config: build/fuzz_config
 	mkdir -p build/fuzz-config-corpus
-	@for f in web/models/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
+	@for f in web/models/*.json tests/data/configs/*.json; do { printf 0; cat $$f; } > build/fuzz-config-corpus/$$(basename $$f).seed; done
 	@build/fuzz_config -max_total_time=$(FUZZ_CONFIG_SECONDS) -seed=$(ROPE_TEST_SEED) \
 	  build/fuzz-config-corpus > build/fuzz_config.log 2>&1 || { tail -40 build/fuzz_config.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_config.log | sed 's/^/fuzz_config: /'

@@ -71,14 +71,20 @@ class Native:
             if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
                 arr = (ctypes.c_double * max(len(value), 1))(*value)
                 return lib.rope_config_put(c, k, KIND["list"], 0.0, None, arr, len(value))
-            return lib.rope_config_put(c, k, KIND["other"], 0.0, b"a list holding non-numbers", None, 0)
-        if depth > 0:
+            rc = lib.rope_config_put(c, k, KIND["other"], 0.0, b"a list holding non-numbers", None, 0)
+            if depth <= 1 and all(isinstance(v, str) for v in value):
+                for j, v in enumerate(value):
+                    if rc == 0:
+                        rc = lib.rope_config_put(c, ("%s.%d" % (key, j)).encode(), KIND["string"], 0.0,
+                                                 v.encode(), None, 0)
+            return rc
+        if depth > 2:
             return lib.rope_config_put(c, k, KIND["other"], 0.0, b"an object", None, 0)
         rc = lib.rope_config_put(c, k, KIND["object"], 0.0, None, None, 0)
         for member, v in value.items():
             if rc != 0:
                 break
-            rc = self.put(key + "." + member, v, 1)
+            rc = self.put(key + "." + member, v, depth + 1)
         return rc
 
     def run(self, config, seq_len=0.0, train_len=None, gap=None):
@@ -176,12 +182,95 @@ def random_config(rng):
         block["new_rope_theta"] = round(10 ** rng.uniform(3, 7))
     if rope_type != "default" or rng.random() < 0.5:
         cfg[rng.choice(["rope_scaling", "rope_scaling", "rope_parameters"])] = block
+    if rng.random() < 0.5:
+        cfg = modelize(cfg, rng)
     seq_len = rng.choice([0.0, float(rng.randint(1, l0)), float(rng.randint(l0 + 1, 64 * l0))])
     train_len = gap = None
     if rng.random() < 0.6:
         train_len = float(rng.choice([2048, 4096, 8192, rng.randint(100, 10 ** 6)]))
         gap = float(round(10 ** rng.uniform(0, 7)))
     return cfg, {"seq_len": seq_len, "train_len": train_len, "gap": gap}
+
+
+def modelize(cfg, rng):
+    """The model-aware keys on a random config: a class whose defaults fill
+    dropped keys, the GPT-NeoX aliases, layer patterns, NoPE layers, the query
+    scales, the old type names, and a multimodal wrapper around it all."""
+    block_key = next((b for b in ("rope_scaling", "rope_parameters") if isinstance(cfg.get(b), dict)), None)
+    block = cfg.get(block_key) if block_key else None
+    cls = rng.choice(sorted(ref.CLASSES) + ["random", None])
+    if cls is None:
+        cfg.pop("model_type", None)
+    else:
+        cfg["model_type"] = cls
+    for key in ("rope_theta", "head_dim", "qk_rope_head_dim", "partial_rotary_factor"):
+        if key in cfg and rng.random() < 0.25:
+            del cfg[key]
+    if "head_dim" not in cfg and "qk_rope_head_dim" not in cfg and rng.random() < 0.3:
+        cfg.pop(rng.choice(["hidden_size", "num_attention_heads"]), None)
+    if "rope_theta" in cfg and rng.random() < 0.2:
+        cfg[rng.choice(["rotary_emb_base", "global_rope_theta"])] = cfg.pop("rope_theta")
+    if "partial_rotary_factor" in cfg and rng.random() < 0.3:
+        cfg["rotary_pct"] = cfg.pop("partial_rotary_factor")
+    layers = rng.choice([0, 6, 26, 34, 48])
+    if layers:
+        cfg["num_hidden_layers"] = layers
+    r = rng.random()
+    if r < 0.15:
+        local = rng.choice([10000.0, 5e4])
+        cfg["rope_local_base_freq"] = local
+        if rng.random() < 0.7:
+            cfg["sliding_window_pattern"] = rng.choice([2, 4, 6])
+        if layers and rng.random() < 0.4:
+            cfg["layer_types"] = [rng.choice(["sliding_attention", "full_attention"]) for _ in range(layers)]
+        if rng.random() < 0.4:
+            # The transformers v5 form: one block per layer type.
+            del cfg["rope_local_base_freq"]
+            main = cfg.pop("rope_scaling", None) or cfg.pop("rope_parameters", None) or {"rope_type": "default"}
+            cfg["rope_parameters"] = {"full_attention": main,
+                                      "sliding_attention": {"rope_type": "default", "rope_theta": local}}
+            block = main
+    elif r < 0.25:
+        cfg["local_rope_theta"] = 10000.0
+        if rng.random() < 0.7:
+            cfg["global_attn_every_n_layers"] = rng.choice([2, 3])
+    r = rng.random()
+    if r < 0.15 and layers:
+        cfg["no_rope_layers"] = [rng.choice([0, 1, 1, 1]) for _ in range(layers + rng.choice([0, 2]))]
+    elif r < 0.25:
+        cfg["no_rope_layer_interval"] = rng.choice([2, 4])
+    if rng.random() < 0.15:
+        cfg["query_pre_attn_scalar"] = rng.choice([144, 168, 224, 256])
+    if rng.random() < 0.15:
+        cfg["attn_temperature_tuning"] = rng.choice([True, False, 4, 0])
+        if rng.random() < 0.5:
+            cfg["attn_scale"], cfg["floor_scale"] = rng.choice([0.1, 0.3]), rng.choice([8192, 1024])
+    if rng.random() < 0.15:
+        cfg["rope_interleave"] = rng.random() < 0.5
+    if block is not None:
+        if rng.random() < 0.2:
+            block["llama_4_scaling_beta"] = rng.choice([0.1, 0.25, 0.0])
+        if rng.random() < 0.15:
+            block["mrope_section"] = [16, 24, 24]
+        name = block.get("rope_type", block.get("type"))
+        if name in ("default", "longrope") and rng.random() < 0.4:
+            block.pop("rope_type", None)
+            block["type"] = {"default": "mrope", "longrope": "su"}[name]
+    if rng.random() < 0.3:
+        nest = rng.choice(ref.NESTS)
+        wrapper = {"model_type": rng.choice(["gemma3", "llama4", "mistral3", "llava"]),
+                   nest: cfg, "vision_config": {"hidden_size": 1152, "num_attention_heads": 16}}
+        if rng.random() < 0.2:
+            wrapper["architectures"] = ["SomethingForConditionalGeneration"]
+        return wrapper
+    return cfg
+
+
+def real_configs():
+    """(name, config) for every real model config kept in tests/data/configs/."""
+    folder = os.path.join(ROOT, "tests", "data", "configs")
+    return [(name[:-5], json.load(open(os.path.join(folder, name))))
+            for name in sorted(os.listdir(folder)) if name.endswith(".json") and name != "expected.json"]
 
 
 def expected(cfg, opts):
@@ -244,6 +333,46 @@ def compare(got, exp, problems, where):
         problems.append("%s: a range nobody asked for" % where)
 
 
+def compare_model(got, exp, problems, where):
+    """The model part: the level read, the layout, the layer lists exactly; numbers to tolerance."""
+    g = got.get("model")
+    if g is None:
+        problems.append("%s: no model part" % where)
+        return
+    for key in ("read_from", "model_type", "layout", "num_hidden_layers", "nope_layers", "mrope_section"):
+        want = exp[key]
+        have = g[key]
+        if isinstance(want, list) and have is not None:
+            ok = len(have) == len(want) and all(testlib.close(a, b) for a, b in zip(have, want))
+        else:
+            ok = have == want
+        if not ok:
+            problems.append("%s model.%s: got %r, expected %r" % (where, key, have, want))
+    for key in ("query_pre_attn_scalar",):
+        a, b = g[key], exp[key]
+        if (a is None) != (b is None) or (b is not None and not testlib.close(a, b)):
+            problems.append("%s model.%s: got %r, expected %r" % (where, key, a, b))
+    es, gs = exp["query_scale"], g["query_scale"]
+    if (es is None) != (gs is None):
+        problems.append("%s model.query_scale: got %r, expected %r" % (where, gs, es))
+    elif es is not None:
+        if gs["layers"] != es["layers"]:
+            problems.append("%s model.query_scale.layers: got %r, expected %r" % (where, gs["layers"], es["layers"]))
+        for key in ("beta", "L0", "position", "value"):
+            if not testlib.close(gs[key], es[key]):
+                problems.append("%s model.query_scale.%s: got %r, expected %r" % (where, key, gs[key], es[key]))
+    et, gt = exp["layer_types"], g["layer_types"]
+    if (et is None) != (gt is None):
+        problems.append("%s model.layer_types: got %r, expected %r" % (where, gt, et))
+    elif et is not None:
+        for e, h in zip(et, gt):
+            if h["name"] != e["name"] or h["layers"] != e["layers"] or not testlib.close(h["base"], e["base"]):
+                problems.append("%s layer type %s: got %r %r, expected %r %r" % (where, e["name"], h["base"], h["layers"], e["base"], e["layers"]))
+        local = gt[1]["pairs"]
+        if len(local) != len(et[1]["inv_freq"]) or any(not testlib.close(p["inv_freq"], x) for p, x in zip(local, et[1]["inv_freq"])):
+            problems.append("%s sliding_attention inv_freq differs" % where)
+
+
 def check_case(native, cfg, opts, exp, tmp, with_cli):
     problems = []
     layers = [("native", lambda: native.run(cfg, opts["seq_len"], opts["train_len"], opts["gap"]))]
@@ -258,6 +387,7 @@ def check_case(native, cfg, opts, exp, tmp, with_cli):
             problems.append("%s: unexpected error %s" % (name, err))
         else:
             compare(got, exp, problems, name)
+            compare_model(got, exp["model"], problems, name)
     return problems
 
 
@@ -289,6 +419,22 @@ def main():
                     print("  " + p)
             else:
                 passed += 1
+        # The real configs of tests/data/configs/, at a length inside and beyond their L0.
+        for name, cfg in real_configs():
+            for seq in (0.0, 65536.0):
+                opts = {"seq_len": seq, "train_len": None, "gap": None}
+                exp = expected(cfg, opts)
+                native.text = None
+                problems = check_case(native, cfg, opts, exp, tmp, with_cli=True)
+                cases.append({"config": cfg, "opts": opts, "expect": exp, "native_text": native.text,
+                              "real": name})
+                if problems:
+                    failed += 1
+                    print("FAIL real config %s at seq_len %g" % (name, seq))
+                    for p in problems[:8]:
+                        print("  " + p)
+                else:
+                    passed += 1
     os.makedirs(os.path.dirname(os.path.abspath(args.cases)), exist_ok=True)
     with open(args.cases, "w") as f:
         json.dump({"seed": seed, "cases": cases}, f)

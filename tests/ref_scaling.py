@@ -32,27 +32,104 @@ def num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+# Model classes (docs/SCALING.md, "Model classes"): defaults of missing keys,
+# in this module's own table. Fields: rope_theta, head_dim (None: hidden_size //
+# heads), qk_rope_head_dim, hidden_size, heads, partial, interleaved pairs, the
+# yarn softmax multiplier applied, NoPE interval, local (sliding-window) theta.
+N = None
+CLASSES = {
+    "llama": (1e4, N, N, 4096, 32, N, False, False, N, N),
+    "mistral": (1e4, N, N, 4096, 32, N, False, False, N, N),
+    "ministral3": (N, N, N, N, N, N, False, False, N, N),
+    "qwen2": (1e4, N, N, 4096, 32, N, False, False, N, N),
+    "qwen3": (1e4, 128, N, 4096, 32, N, False, False, N, N),
+    "qwen2_5_vl": (1e6, N, N, 8192, 64, N, False, False, N, N),
+    "qwen2_5_vl_text": (1e6, N, N, 8192, 64, N, False, False, N, N),
+    "gemma2": (1e4, 256, N, 2304, 8, N, False, False, N, N),
+    "gemma3": (1e6, 256, N, 2304, 8, N, False, False, N, 1e4),
+    "gemma3_text": (1e6, 256, N, 2304, 8, N, False, False, N, 1e4),
+    "cohere": (5e5, N, N, 8192, 64, N, True, False, N, N),
+    "smollm3": (2e6, N, N, 2048, 16, N, False, False, 4, N),
+    "llama4": (5e5, 128, N, 5120, 40, N, True, False, 4, N),
+    "llama4_text": (5e5, 128, N, 5120, 40, N, True, False, 4, N),
+    "gpt_oss": (1.5e5, 64, N, 2880, 64, N, False, False, N, N),
+    "deepseek_v2": (1e4, N, 64, 5120, 128, N, True, True, N, N),
+    "deepseek_v3": (1e4, N, 64, 7168, 128, N, True, True, N, N),
+    "phi3": (1e4, N, N, 3072, 32, N, False, False, N, N),
+    "gpt_neox": (1e4, N, N, 6144, 64, 0.25, False, False, N, N),
+    "modernbert": (1.6e5, N, N, 768, 12, N, False, False, N, 1e4),
+    "olmo2": (1e4, N, N, 4096, 32, N, False, False, N, N),
+    "ernie4_5": (5e5, 128, N, 1024, 16, N, True, False, N, N),
+    "glm": (1e4, 128, N, 4096, 32, 0.5, True, False, N, N),
+    "stablelm": (1e4, N, N, 2560, 32, 0.25, False, False, N, N),
+    "falcon": (1e4, N, N, 4544, 71, N, False, False, N, N),
+}
+FIELDS = ("theta", "head", "qk", "hidden", "heads", "partial", "interleaved", "softmax", "nope", "local")
+TEXT_KEYS = ("rope_theta", "partial_rotary_factor", "head_dim", "qk_rope_head_dim", "hidden_size",
+             "num_attention_heads", "rope_scaling", "rope_parameters", "rotary_pct", "rotary_emb_base",
+             "global_rope_theta")
+NESTS = ("text_config", "llm_config", "language_config")
+OLD_NAMES = {"mrope": "default", "su": "longrope"}
+
+
+def text_model(config):
+    """(the dict the rules read, its name or None, the model class row or None)."""
+    nest = next((n for n in NESTS if isinstance(config.get(n), dict)), None)
+    has_text = any(config.get(k) is not None for k in TEXT_KEYS)
+    inner = config[nest] if nest and not has_text else config
+    mt = inner.get("model_type") if isinstance(inner.get("model_type"), str) else config.get("model_type")
+    row = CLASSES.get(mt) if isinstance(mt, str) else None
+    return inner, (nest if inner is not config else None), mt, (dict(zip(FIELDS, row)) if row else None)
+
+
+def first(config, *keys):
+    for k in keys:
+        if config.get(k) is not None:
+            return config[k]
+    return None
+
+
 def resolve(config, seq_len=0.0):
     """The resolved description: a dict with type, d, base and the method's values."""
+    top = config
+    config, nest, model_type, k = text_model(top)
+    k = k or {}
     block_name = "rope_parameters" if isinstance(config.get("rope_parameters"), dict) else "rope_scaling"
     block = config.get(block_name) or {}
+    # transformers v5 keeps one block per layer type: full_attention is the main one.
+    sliding = None
+    if isinstance(block.get("full_attention"), dict) or isinstance(block.get("sliding_attention"), dict):
+        sliding = block.get("sliding_attention")
+        block = block.get("full_attention") or {}
     rope_type = block.get("rope_type", block.get("type")) if block else "default"
     if rope_type is None:
         raise RefError(block_name + ".rope_type", "missing")
-    base = block.get("rope_theta", config.get("rope_theta", 10000.0))
-    prf = config.get("partial_rotary_factor", block.get("partial_rotary_factor", 1.0))
+    rope_type = OLD_NAMES.get(rope_type, rope_type)
+    base = block.get("rope_theta", first(config, "rope_theta", "rotary_emb_base", "global_rope_theta"))
+    if base is None:
+        base = k.get("theta") or 10000.0
+    prf = first(config, "partial_rotary_factor", "rotary_pct")
+    if prf is None:
+        prf = block.get("partial_rotary_factor", k.get("partial") or 1.0)
     head = config.get("qk_rope_head_dim")
     if head is None:
         head = config.get("head_dim")
     if head is None:
-        head = config["hidden_size"] // config["num_attention_heads"]
+        head = k.get("qk") or k.get("head")
+    if head is None:
+        hidden = first(config, "hidden_size") or k.get("hidden")
+        heads = first(config, "num_attention_heads") or k.get("heads")
+        if hidden is None or heads is None:
+            raise RefError("hidden_size" if hidden is None else "num_attention_heads", "missing")
+        head = hidden // heads
     d = int(head * prf)
     if d % 2 or d < 2:
         raise RefError("partial_rotary_factor", "odd rotary dim %d" % d)
     max_pos = config.get("max_position_embeddings")
     l0 = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
     r = {"type": rope_type, "d": d, "base": float(base), "seq_len": seq_len, "max": max_pos,
-         "l0": l0, "factor": block.get("factor")}
+         "l0": l0, "factor": block.get("factor"), "nest": nest, "model_type": model_type, "class": k,
+         "config": config, "block": block, "sliding": sliding}
     if rope_type == "yarn":
         for k, v in YARN_DEFAULTS.items():
             r[k] = block.get(k, v)
@@ -68,6 +145,9 @@ def resolve(config, seq_len=0.0):
         r["attention_factor"] = block.get("attention_factor")
         r["short_factor"] = block["short_factor"]
         r["long_factor"] = block["long_factor"]
+        for name in ("short_factor", "long_factor"):
+            if len(block[name]) < d // 2:
+                raise RefError(block_name + "." + name, "too few entries for %d pairs" % (d // 2))
     elif rope_type == "llama3":
         r["low"] = block["low_freq_factor"]
         r["high"] = block["high_freq_factor"]
@@ -151,7 +231,8 @@ def factors(r):
             att = g(f, ms) / g(f, mad)
         else:
             att = g(f, 1.0)
-        return att, (g(f, mad) ** 2 if mad else 1.0)
+        applies = not r["class"] or r["class"]["softmax"]
+        return att, (g(f, mad) ** 2 if mad and applies else 1.0)
     if r["type"] == "longrope":
         if r["attention_factor"] is not None:
             return r["attention_factor"], 1.0
@@ -185,6 +266,7 @@ def figures(r, train_len=None, gap=None):
                   for i in range(len(th))],
     }
     out["bands"] = {b: bands.count(b) for b in ("keep", "ramp", "divide", "ratio")}
+    out["model"] = model_figures(r)
     out["resolved"] = extra
     if train_len is not None:
         rows, counts = training_range(r, sc, train_len, gap)
@@ -192,3 +274,67 @@ def figures(r, train_len=None, gap=None):
                             pairs=[{"i": i, "trained_angle": a, "gap_angle": b, "status": s}
                                    for i, (a, b, s) in enumerate(rows)])
     return out
+
+
+def model_figures(r):
+    """The model part: level read, layout, layer types, NoPE layers, query scales."""
+    c, k, block = r["config"], r["class"], r["block"]
+    if c.get("rope_interleave") is not None:
+        layout = "interleaved" if c["rope_interleave"] else "rotate_half"
+    else:
+        layout = "interleaved" if k and k["interleaved"] else "rotate_half"
+    n = c.get("num_hidden_layers") or 0
+    local = first(c, "rope_local_base_freq", "local_rope_theta")
+    if local is None and r["sliding"]:
+        local = r["sliding"].get("rope_theta")
+    if local is None and k:
+        local = k["local"]
+    kinds = c.get("layer_types")
+    kinds = kinds if isinstance(kinds, list) and kinds and all(isinstance(x, str) for x in kinds) else None
+    if local is not None and kinds:
+        n = n or len(kinds)
+    layer_types = None
+    if local is not None and n:
+        if kinds:
+            full = [i for i in range(n) if kinds[i] != "sliding_attention"]
+        elif r["model_type"] == "modernbert" or c.get("local_rope_theta") is not None:
+            every = c.get("global_attn_every_n_layers") or 3
+            full = [i for i in range(n) if i % every == 0]
+        else:
+            every = c.get("sliding_window_pattern") or 6
+            full = [i for i in range(n) if (i + 1) % every == 0]
+        layer_types = [{"name": "full_attention", "base": r["base"], "layers": full},
+                       {"name": "sliding_attention", "base": float(local),
+                        "layers": [i for i in range(n) if i not in full],
+                        "inv_freq": thetas(r["d"], float(local))}]
+    flags = c.get("no_rope_layers")
+    if flags:
+        n = n or len(flags)
+        nope = [i for i in range(n) if flags[i] == 0]
+    else:
+        every = c.get("no_rope_layer_interval") or (k and k["nope"])
+        nope = [i for i in range(n) if (i + 1) % every == 0] if every and n else []
+    if layer_types:
+        for t in layer_types:
+            t["layers"] = [i for i in t["layers"] if i not in nope]
+    beta = block.get("llama_4_scaling_beta")
+    scale = None
+    if beta is not None:
+        l0 = r["l0"] if r["l0"] is not None else r["max"]
+        pos = r["seq_len"] - 1 if r["seq_len"] >= 1 else l0
+        scale = {"beta": beta, "L0": l0, "position": pos, "layers": "all",
+                 "value": 1 + beta * math.log(1 + math.floor(pos / l0))}
+    else:
+        tuning = c.get("attn_temperature_tuning")
+        if tuning is None:
+            tuning = str(r["model_type"]).startswith("llama4") and r["model_type"] in CLASSES
+        if tuning:
+            beta = c.get("attn_scale", 0.1)
+            l0 = c.get("floor_scale", 8192)
+            pos = r["seq_len"] - 1 if r["seq_len"] >= 1 else l0
+            scale = {"beta": beta, "L0": l0, "position": pos, "layers": "nope",
+                     "value": 1 + beta * math.log(1 + math.floor((pos + 1) / l0))}
+    return {"read_from": r["nest"] or "top level", "model_type": r["model_type"], "layout": layout,
+            "num_hidden_layers": n or None, "nope_layers": nope, "layer_types": layer_types,
+            "query_scale": scale, "query_pre_attn_scalar": c.get("query_pre_attn_scalar"),
+            "mrope_section": block.get("mrope_section")}

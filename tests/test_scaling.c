@@ -235,9 +235,45 @@ static void config_writer_should_keep_its_contract(void **state)
     free(c);
 }
 
+/* A nested text model is read only when the top level holds none, its keys are
+ * named with their level, and a second nested object of the same name is refused. */
+static void config_reader_should_pick_the_level_with_the_text_model(void **state)
+{
+    (void)state;
+    rope_config *c = malloc(sizeof *c);
+    assert_non_null(c);
+    rope_config_init(c);
+    assert_int_equal(rope_config_put(c, "model_type", ROPE_CONFIG_STRING, 0, "gemma3", NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config.layer_types.0", ROPE_CONFIG_STRING, 0, "sliding_attention", NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config.layer_types.1", ROPE_CONFIG_STRING, 0, "full_attention", NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_resolve(c, 0), ROPE_OK);
+    assert_int_equal(c->use_nest, 1);
+    assert_int_equal(c->scaling.dim, 96);
+    assert_true(fabs(c->scaling.base - 1e6) < 1e-9); /* gemma3's class default */
+    assert_int_equal(c->n_layers, 2);
+    assert_int_equal(c->layer_kind[0], ROPE_LAYER_LOCAL);
+    assert_int_equal(c->layer_kind[1], 0);
+    assert_true(fabs(c->local_base - 1e4) < 1e-9);
+    assert_int_equal(rope_config_layer_type(NULL, "x"), ROPE_E_NULL);
+    assert_int_equal(rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0), ROPE_E_CONFIG);
+    assert_string_equal(rope_config_message(c), "text_config.head_dim is given twice");
+    /* A top-level text model wins over the nested one. */
+    rope_config_init(c);
+    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "llm_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "llm_config.head_dim", ROPE_CONFIG_NUMBER, 128, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_resolve(c, 0), ROPE_OK);
+    assert_int_equal(c->use_nest, 0);
+    assert_int_equal(c->scaling.dim, 64);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(config_reader_should_pick_the_level_with_the_text_model),
         cmocka_unit_test(every_method_should_keep_thetas_at_factor_one),
         cmocka_unit_test(linear_should_divide_every_pair),
         cmocka_unit_test(llama3_should_be_continuous_at_its_band_edges),

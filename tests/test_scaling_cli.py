@@ -244,8 +244,8 @@ def test_files(results, tmp):
     both = dict(llama, rope_parameters={"rope_type": "default", "rope_theta": 10000})
     expect_error(results, "both blocks", ["--config", write(tmp, "b.json", json.dumps(both))], "rope_parameters")
     unknown = copy.deepcopy(llama)
-    unknown["rope_scaling"]["rope_type"] = "su"
-    expect_error(results, "unknown rope_type", ["--config", write(tmp, "u.json", json.dumps(unknown))], "rope_scaling.rope_type \"su\"")
+    unknown["rope_scaling"]["rope_type"] = "sux"
+    expect_error(results, "unknown rope_type", ["--config", write(tmp, "u.json", json.dumps(unknown))], "rope_scaling.rope_type \"sux\"")
     expect_error(results, "duplicate key", ["--config", write(tmp, "d.json", '{"head_dim": 64, "head_dim": 64}')], "head_dim is given twice")
     expect_error(results, "block not an object", ["--config", write(tmp, "s.json", '{"head_dim": 64, "rope_scaling": "yarn"}')], "rope_scaling must be an object")
     odd = {"head_dim": 100, "partial_rotary_factor": 0.25}
@@ -269,9 +269,15 @@ def test_flags(results, tmp):
             "--high-freq-factor", "4", "--original-max-position-embeddings", "8192",
             "--max-position-embeddings", "131072"]
     same = []
+    # The flags carry no model_type: the file is read without it.
+    llama = json.load(open(os.path.join(MODELS, "llama-3.1-8b.json")))
+    llama.pop("model_type", None)
+    with tempfile.TemporaryDirectory() as scratch:
+        plain = write(scratch, "llama.json", json.dumps(llama))
+        outs = {fmt: run(["--config", plain, "--format", fmt]) for fmt in ("json", "csv", "table")}
     for fmt in ("json", "csv", "table"):
         a = run(base + ["--format", fmt])
-        b = run(["--config", os.path.join(MODELS, "llama-3.1-8b.json"), "--format", fmt])
+        b = outs[fmt]
         if a[0] != 0 or a[1] != b[1].replace("(hidden_size / num_attention_heads)", "(head_dim)").replace(
                 '"hidden_size / num_attention_heads"', '"head_dim"') or a[1] == "":
             same.append("%s differs from the config file's output" % fmt)
@@ -306,6 +312,105 @@ def test_flags(results, tmp):
     results.record("--help", [] if code == 0 and "--config" in out and not err else ["exit %d" % code])
 
 
+CONFIGS = os.path.join(HERE, "data", "configs")
+
+
+def test_real_configs(results, tmp):
+    """The real configs of tests/data/configs/: their hand-worked key numbers
+    (expected.json), the reference's model part, and the table and CSV forms."""
+    expected = json.load(open(os.path.join(CONFIGS, "expected.json")))
+    names = sorted(n[:-5] for n in os.listdir(CONFIGS) if n.endswith(".json") and n != "expected.json")
+    results.record("every real config has its key numbers", sorted(set(names) ^ (set(expected) - {"_about"})))
+    results.record("at least 20 real configs", [] if len(names) >= 20 else ["only %d" % len(names)])
+    for name in names:
+        path = os.path.join(CONFIGS, name + ".json")
+        want = expected.get(name, {})
+        code, out, err = run(["--config", path, "--format", "json", "--seq-len", "65536"])
+        if code != 0:
+            results.record("real config %s" % name, ["exit %d: %s" % (code, err.strip()[:200])])
+            continue
+        got = json.loads(out)
+        model = got["model"]
+        problems = []
+        for key in ("rope_type", "rotary_dim", "base", "factor", "attention_factor", "softmax_multiplier"):
+            if key in want and not testlib.close(got[key], want[key]) if isinstance(want.get(key), (int, float)) \
+                    else key in want and got[key] != want[key]:
+                problems.append("%s = %r, expected %r" % (key, got[key], want[key]))
+        for key in ("read_from", "layout", "query_pre_attn_scalar"):
+            if key in want and model[key] != want[key]:
+                problems.append("model.%s = %r, expected %r" % (key, model[key], want[key]))
+        if "full_attention" in want:
+            types = {t["name"]: t for t in model["layer_types"] or []}
+            if types.get("full_attention", {}).get("layers") != want["full_attention"]:
+                problems.append("full_attention layers %r" % types.get("full_attention"))
+            local = types.get("sliding_attention", {})
+            if local.get("base") != want["sliding_attention_base"] or len(local.get("layers", [])) != want["sliding_attention_count"]:
+                problems.append("sliding_attention %r" % {k: local.get(k) for k in ("base", "layers")})
+        if "query_scale_at_65536" in want:
+            qs = model["query_scale"] or {}
+            if not testlib.close(qs.get("value", float("nan")), want["query_scale_at_65536"]):
+                problems.append("query_scale %r" % qs)
+        # The reference agrees on the model part too.
+        exp = ref.figures(ref.resolve(json.load(open(path)), 65536.0))["model"]
+        for key in ("read_from", "layout", "nope_layers", "num_hidden_layers"):
+            if model[key] != exp[key]:
+                problems.append("model.%s = %r, the reference says %r" % (key, model[key], exp[key]))
+        code, table, _ = run(["--config", path])
+        if code != 0 or "pairing %s" % model["layout"] not in table or ("read from %s" % model["read_from"]) not in table.replace("the top level", "top level"):
+            problems.append("the table does not state the level read and the pairing")
+        results.record("real config %s" % name, problems)
+
+
+def test_model_options(results, tmp):
+    """--layer-type, the old type names and the nested text model's messages."""
+    gemma = os.path.join(CONFIGS, "gemma-3-1b-it.json")
+    code, out, err = run(["--config", gemma, "--format", "csv", "--layer-type", "sliding_attention"])
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    ok = code == 0 and len(rows) == 128 and all(testlib.close(float(r[1]), 10000.0 ** (-2.0 * int(r[0]) / 256)) for r in rows)
+    results.record("--layer-type sliding_attention lists the local base's pairs", [] if ok else [out[:200] + err])
+    code, out, err = run(["--config", gemma, "--format", "csv", "--layer-type", "full_attention"])
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    ok = code == 0 and len(rows) == 128 and testlib.close(float(rows[1][1]), 1e6 ** (-2.0 / 256))
+    results.record("--layer-type full_attention lists the main pairs", [] if ok else [out[:200] + err])
+    expect_error(results, "--layer-type unknown", ["--config", gemma, "--format", "csv", "--layer-type", "chunked"], "--layer-type")
+    expect_error(results, "--layer-type without csv", ["--config", gemma, "--layer-type", "full_attention"], "--layer-type")
+    llama = json.load(open(os.path.join(MODELS, "llama-3.1-8b.json")))
+    expect_error(results, "--layer-type sliding_attention on one layer type",
+                 ["--config", write(tmp, "l.json", json.dumps(llama)), "--format", "csv", "--layer-type", "sliding_attention"],
+                 "full_attention only")
+    nested = {"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
+                                                       "rope_scaling": {"rope_type": "linear"}}}
+    expect_error(results, "a nested block names its level", ["--config", write(tmp, "n.json", json.dumps(nested))],
+                 "text_config.rope_scaling.factor is missing")
+    nested["text_config"]["head_dim"] = "256"
+    expect_error(results, "a nested key names its level", ["--config", write(tmp, "n2.json", json.dumps(nested))],
+                 "text_config.head_dim must be a number")
+    for old, new in (("su", "longrope"), ("mrope", "default")):
+        phi = json.load(open(os.path.join(MODELS, "phi-3.5-mini-instruct.json")))
+        cfg = phi if old == "su" else dict(llama, rope_scaling={"type": "mrope", "mrope_section": [16, 24, 24]})
+        if old == "su":
+            cfg["rope_scaling"].pop("rope_type", None)
+            cfg["rope_scaling"]["type"] = "su"
+        code, out, err = run(["--config", write(tmp, old + ".json", json.dumps(cfg)), "--format", "json"])
+        got = json.loads(out) if code == 0 else {}
+        ok = got.get("rope_type") == new and "old name of %s" % new in err
+        if old == "mrope":
+            ok = ok and got["model"]["mrope_section"] == [16, 24, 24]
+        results.record("type %s reads as %s" % (old, new), [] if ok else ["exit %d %r" % (code, err[:200])])
+    cfg = dict(llama, model_type="smollm3", num_hidden_layers=8, no_rope_layers=[1, 1, 1, 0, 1, 0, 1, 1])
+    code, out, err = run(["--config", write(tmp, "nope.json", json.dumps(cfg))])
+    results.record("NoPE layers are listed", [] if code == 0 and "layers without RoPE (NoPE, from no_rope_layers): 3, 5" in out else [out[:300]])
+    cfg = dict(llama, no_rope_layers=[1, 2])
+    expect_error(results, "no_rope_layers holds 0 and 1", ["--config", write(tmp, "nope2.json", json.dumps(cfg))], "no_rope_layers[1] must be 0 or 1")
+    oss = json.load(open(os.path.join(MODELS, "gpt-oss-20b.json")))
+    code, out, err = run(["--config", os.path.join(MODELS, "gpt-oss-20b.json")])
+    results.record("gpt-oss: v4.43-4.44 cannot pair an odd dim", [] if code == 0 and "odd rotary dim 45" in err and "22 pairs" not in err else [err[:400]])
+    del oss["rope_theta"]
+    code, out, err = run(["--config", write(tmp, "oss.json", json.dumps(oss)), "--format", "json"])
+    ok = code == 0 and json.loads(out)["base"] == 150000 and "model_type gpt_oss's class default 150000" in err
+    results.record("gpt-oss takes its class's rope_theta", [] if ok else [err[:300]])
+
+
 def main():
     global BAD_OUT
     if len(sys.argv) == 3 and sys.argv[1] == "--bad-out":
@@ -316,6 +421,8 @@ def main():
         test_bad_configs(results, tmp)
         test_files(results, tmp)
         test_flags(results, tmp)
+        test_real_configs(results, tmp)
+        test_model_options(results, tmp)
     print("%d passed, %d failed" % (results.passed, results.failed))
     return 1 if results.failed else 0
 

@@ -18,7 +18,7 @@
 
 static const char usage[] =
     "usage: ropescope scaling --config FILE.json [--seq-len N] [--train-len N --gap N]\n"
-    "                         [--format table|json|csv]\n"
+    "                         [--format table|json|csv] [--layer-type NAME]\n"
     "       ropescope scaling --dim D [--base B] [--rope-type T] [--factor F] ... (no file)\n"
     "\n"
     "Prints what a model's RoPE scaling does to every pair: the inverse frequency\n"
@@ -33,6 +33,9 @@ static const char usage[] =
     "  --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale\n"
     "  --mscale-all-dim --attention-factor --truncate true|false\n"
     "  --short-factor a,b,... --long-factor a,b,... --new-base (base_change)\n"
+    "A multimodal config's text model (text_config, llm_config, language_config)\n"
+    "is read when the top level has none. --layer-type full_attention or\n"
+    "sliding_attention picks the layer type whose pairs the CSV lists.\n"
     "Files above 1 MiB are refused. Default format: table.\n";
 
 /* Each key flag is one config key; the reader applies the rules. The rows
@@ -66,7 +69,8 @@ static const struct {
 #undef NUMBER_KEY
 #define N_KEY_FLAGS ((int)(sizeof key_flags / sizeof key_flags[0]))
 /* The options after the key flags in the table. */
-enum { OPT_CONFIG = N_KEY_FLAGS, OPT_SEQ_LEN, OPT_TRAIN_LEN, OPT_GAP, OPT_FORMAT, N_FLAGS };
+enum { OPT_CONFIG = N_KEY_FLAGS, OPT_SEQ_LEN, OPT_TRAIN_LEN, OPT_GAP, OPT_FORMAT, OPT_LAYER_TYPE,
+       N_FLAGS };
 
 static void flag_table(rope_cli_flag *flags)
 {
@@ -80,9 +84,12 @@ static void flag_table(rope_cli_flag *flags)
     flags[OPT_TRAIN_LEN] = (rope_cli_flag){.name = "--train-len", .kind = ROPE_FLAG_NUMBER};
     flags[OPT_GAP] = (rope_cli_flag){.name = "--gap", .kind = ROPE_FLAG_NUMBER};
     flags[OPT_FORMAT] = (rope_cli_flag){.name = "--format", .kind = ROPE_FLAG_TEXT};
+    flags[OPT_LAYER_TYPE] = (rope_cli_flag){.name = "--layer-type", .kind = ROPE_FLAG_TEXT};
 }
 
-/* Hands one JSON value to the reader; objects one level down only. */
+/* Hands one JSON value to the reader; objects three levels down (a nested text
+ * model's per-layer-type block: text_config.rope_parameters.full_attention.rope_type),
+ * deeper ones as "other". */
 static int put_json(rope_config *c, const char *key, const cJSON *item, int depth)
 {
     if (cJSON_IsNumber(item))
@@ -97,9 +104,23 @@ static int put_json(rope_config *c, const char *key, const cJSON *item, int dept
         int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;
         const cJSON *e;
         cJSON_ArrayForEach(e, item) all_numbers &= cJSON_IsNumber(e);
-        if (!all_numbers)
-            return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers",
-                                   NULL, 0);
+        if (!all_numbers) {
+            int all_strings = 1, rc = ROPE_OK;
+            cJSON_ArrayForEach(e, item) all_strings &= cJSON_IsString(e);
+            rc = rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers", NULL, 0);
+            /* A list of strings (layer_types) follows entry by entry, as "key.N". */
+            cJSON_ArrayForEach(e, item)
+            {
+                if (rc != ROPE_OK || !all_strings || depth > 1) break;
+                size_t len = strlen(key) + 24;
+                char *path = malloc(len);
+                if (!path) return ROPE_E_NOMEM;
+                snprintf(path, len, "%s.%d", key, j++);
+                rc = rope_config_put(c, path, ROPE_CONFIG_STRING, 0.0, e->valuestring, NULL, 0);
+                free(path);
+            }
+            return rc;
+        }
         double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
         if (!v) return ROPE_E_NOMEM;
         cJSON_ArrayForEach(e, item) v[j++] = e->valuedouble;
@@ -107,7 +128,7 @@ static int put_json(rope_config *c, const char *key, const cJSON *item, int dept
         free(v);
         return rc;
     }
-    if (!cJSON_IsObject(item) || depth > 0)
+    if (!cJSON_IsObject(item) || depth > 2)
         return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0,
                                cJSON_IsObject(item) ? "an object" : "an unknown value", NULL, 0);
     int rc = rope_config_put(c, key, ROPE_CONFIG_OBJECT, 0.0, NULL, NULL, 0);
@@ -196,10 +217,11 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
 static int config_error(const rope_config *c, int from_flags)
 {
     static const char *const options[][2] = {
-        {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"}};
+        {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"},
+        {"layer_type", "--layer-type"}};
     const char *msg = rope_config_message(c), *flag = NULL;
     size_t best = 0;
-    for (int j = 0; j < 3; j++)
+    for (int j = 0; j < 4; j++)
         if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
     /* The longest key in the message: rope_scaling.new_rope_theta, not rope_theta. */
     for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
@@ -278,6 +300,12 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
         if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
             return c->code ? config_error(c, 1) : code;
     if (config && (code = read_config(c, config)) != 0) return code;
+    if (flags[OPT_LAYER_TYPE].text) {
+        if (format != ROPE_SCALING_CSV)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--layer-type picks the CSV's table: give "
+                                 "it with --format csv (json and table show every layer type)");
+        rope_config_layer_type(c, flags[OPT_LAYER_TYPE].text);
+    }
     if (c->code) return config_error(c, from_flags);
     /* --seq-len, --train-len, --gap: the writer checks their range. */
     double seq_len = flags[OPT_SEQ_LEN].text ? flags[OPT_SEQ_LEN].number : 0.0;

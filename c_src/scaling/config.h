@@ -30,8 +30,15 @@
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
 #define ROPE_CONFIG_TEXT 48     /* bytes of a string value kept (longer ones are cut) */
-#define ROPE_CONFIG_TOP_KEYS 10
-#define ROPE_CONFIG_BLOCK_KEYS 17
+#define ROPE_CONFIG_TOP_KEYS 27
+#define ROPE_CONFIG_BLOCK_KEYS 20
+#define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
+#define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */
+#define ROPE_LAYER_TYPE_OTHER 1   /* a layer_types entry other than the two below */
+#define ROPE_LAYER_TYPE_FULL 2
+#define ROPE_LAYER_TYPE_SLIDING 3
+#define ROPE_LAYER_LOCAL 1 /* a sliding-window layer with its own (local) rope_theta */
+#define ROPE_LAYER_NOPE 2  /* a layer that applies no RoPE */
 
 typedef struct {
     int set;   /* 0: never put */
@@ -42,11 +49,33 @@ typedef struct {
     char text[ROPE_CONFIG_TEXT];
 } rope_config_value;
 
+/* The keys of one level of a config: the top level, or the text model nested
+ * under text_config / llm_config / language_config (multimodal checkpoints). */
 typedef struct {
     rope_config_value top[ROPE_CONFIG_TOP_KEYS];
     rope_config_value block[ROPE_CONFIG_BLOCK_KEYS];
     double short_factor[ROPE_CONFIG_MAX_LIST];
     double long_factor[ROPE_CONFIG_MAX_LIST];
+    double layers[ROPE_CONFIG_MAX_LAYERS]; /* no_rope_layers */
+    double section[ROPE_CONFIG_MAX_SECTION]; /* mrope_section */
+    /* layer_types, one ROPE_LAYER_TYPE_* per entry, as "layer_types.N" strings arrive. */
+    unsigned char layer_type[ROPE_CONFIG_MAX_LAYERS];
+    int n_layer_types;
+    /* transformers v5's per-layer-type blocks: rope_parameters.sliding_attention. */
+    rope_config_value sliding_theta, sliding_type;
+    int per_type; /* rope_parameters holds full_attention / sliding_attention blocks */
+} rope_config_level;
+
+typedef struct {
+    rope_config_level level[2]; /* 0: the top level; 1: the nested text model */
+    char nest[16];              /* the nested object's name ("text_config"), "" while none */
+    /* The level the rules read: the top level unless it holds no text model
+     * and a nested one does (chosen by rope_config_resolve). */
+    int use_nest;
+    char block_label[48];       /* "rope_scaling", or "text_config.rope_scaling" */
+    char top_label[ROPE_CONFIG_TOP_KEYS][48]; /* each top key as messages name it */
+    rope_config_value *top, *block;
+    double *short_factor, *long_factor, *layers, *section;
     int code; /* the first error's ROPE_E_* code, 0 while none */
     char error[ROPE_CONFIG_MESSAGE];
     int n_warnings, n_dropped;
@@ -57,6 +86,21 @@ typedef struct {
     double head_dim, partial_rotary_factor;
     double factor_shown; /* the factor the method uses; NaN for none */
     const char *dim_source; /* the key(s) the head dim came from */
+    const char *model_class; /* the model_type whose class defaults apply; NULL for none */
+    const char *layout, *layout_from; /* "rotate_half" or "interleaved", and what decides it */
+    char layout_why[96];
+    int softmax_applies;     /* 0: this model's attention has no yarn softmax multiplier */
+    double local_base;       /* sliding-window layers' rope_theta; NaN when all layers share one */
+    /* The query scale 1 + beta ln(1 + floor((pos + offset) / l0)); beta NaN for none.
+     * offset 0 (Ministral 3, every layer) or 1 (Llama 4, NoPE layers only). */
+    double query_scale_beta, query_scale_l0;
+    int query_scale_offset, query_scale_nope_only;
+    double query_pre_attn_scalar; /* Gemma: scores scale by its -1/2 power; NaN for none */
+    int n_layers;            /* num_hidden_layers, 0 when unknown */
+    char layer_type[24];     /* the layer type whose table a write shows; "" for the main one */
+    /* Per layer: ROPE_LAYER_LOCAL (the local base) and ROPE_LAYER_NOPE bits. */
+    unsigned char layer_kind[ROPE_CONFIG_MAX_LAYERS];
+    const char *local_from, *nope_from; /* the keys the two patterns come from */
 } rope_config;
 
 /* Size in bytes of a rope_config, for callers that allocate it (WebAssembly). */
@@ -85,6 +129,11 @@ const char *rope_config_message(const rope_config *c);
 /* Number of warnings and the i-th (NULL if i is out of range). */
 int rope_config_warning_count(const rope_config *c);
 const char *rope_config_warning(const rope_config *c, int i);
+
+/* Picks the layer type ("full_attention", "sliding_attention") whose pairs
+ * rope_scaling_write gives; NULL or "" for the main one. ROPE_E_NULL, or
+ * ROPE_E_CONFIG for a name too long; a name the config lacks fails the write. */
+int rope_config_layer_type(rope_config *c, const char *name);
 
 /* Output formats of rope_scaling_write. */
 #define ROPE_SCALING_JSON 0

@@ -92,8 +92,13 @@ static int yarn(const rope_config_ctx *x, rope_scaling *s, int l0_from)
                          rope_yarn_mscale(s->factor, 1.0));
     if (s->mscale_all_dim != 0.0) {
         double g = rope_yarn_mscale(s->factor, s->mscale_all_dim);
-        rope_config_warn(c, "%s.mscale_all_dim: the softmax scale is also multiplied by "
-                         "%.17g; ports often miss it", x->blk, g * g);
+        if (c->softmax_applies)
+            rope_config_warn(c, "%s.mscale_all_dim: the softmax scale is also multiplied by "
+                             "%.17g; ports often miss it", x->blk, g * g);
+        else
+            rope_config_warn(c, "%s.mscale_all_dim: model_type %s's attention applies no "
+                             "softmax multiplier (DeepSeek's does, %.17g): 1 is reported",
+                             x->blk, c->model_class, g * g);
     }
     if (!s->truncate)
         rope_config_warn(c, "%s.truncate false is honoured only from transformers v4.56; "

@@ -25,7 +25,19 @@ static const rope_config_rule rules[] = {
 };
 #define N_RULES ((int)(sizeof rules / sizeof rules[0]))
 /* Keys every block may hold. */
-static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL);
+static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL)
+                               | BIT(B_MROPE_SECTION) | BIT(B_MROPE_INTERLEAVED) | BIT(B_LLAMA4_BETA);
+
+/* Old names transformers still reads: "mrope" (Qwen2-VL, Qwen2.5-VL) is the
+ * default frequencies split into sections; "su" (early Phi-3) is longrope. */
+static const char *const aliases[][2] = {{"mrope", "default"}, {"su", "longrope"}};
+
+static const char *canonical(const char *name)
+{
+    for (int j = 0; j < 2; j++)
+        if (strcmp(name, aliases[j][0]) == 0) return aliases[j][1];
+    return name;
+}
 
 const char *rope_config_bname(const rope_config_ctx *x, int j, char *buf, size_t cap)
 {
@@ -99,12 +111,16 @@ static int find_rule(rope_config_ctx *x)
         return rope_config_fail(c, ROPE_E_CONFIG, "%s.%s must be a string, got %s", x->blk, key,
                                 shown);
     if (v == rt && !rope_config_absent(alias) && (alias->kind != ROPE_CONFIG_STRING
-                                      || strcmp(alias->text, rt->text) != 0))
+                                      || strcmp(canonical(alias->text), canonical(rt->text)) != 0))
         return rope_config_fail(c, ROPE_E_CONFIG, "%s.type disagrees with %s.rope_type %s",
                                 x->blk, x->blk, shown);
+    const char *wanted = canonical(v->text);
     for (int j = 0; j < N_RULES; j++)
-        if (strcmp(rules[j].name, v->text) == 0) x->rule = &rules[j];
-    if (strcmp(x->rule->name, v->text) != 0)
+        if (strcmp(rules[j].name, wanted) == 0) x->rule = &rules[j];
+    if (wanted != v->text)
+        rope_config_warn(c, "%s.%s %s is the old name of %s: read as %s", x->blk, key, shown,
+                         wanted, wanted);
+    if (strcmp(x->rule->name, wanted) != 0)
         return rope_config_fail(c, ROPE_E_CONFIG,
                                 "%s.%s %s is not a rope_type (default, linear, dynamic, yarn, "
                                 "longrope, llama3; ropescope adds ntk, base_change)",
@@ -125,14 +141,14 @@ static int top_or_block(const rope_config_ctx *x, int top, int member, int block
 {
     char name[96];
     double a = 0.0, b = 0.0;
-    int ga = rope_config_number(x, &x->c->top[top], rope_config_top_names[top], ROPE_CONFIG_NEEDED, &a);
+    int ga = rope_config_number(x, &x->c->top[top], x->c->top_label[top], ROPE_CONFIG_NEEDED, &a);
     if (ga < 0) return ga;
     int gb = rope_config_number(x, &x->c->block[member], rope_config_bname(x, member, name, sizeof name), ROPE_CONFIG_NEEDED, &b);
     if (gb < 0) return gb;
     *from = (ga && (!gb || !block_wins)) ? 1 : gb ? 2 : 0;
     if (ga && gb && a != b)
         rope_config_warn(x->c, "%s %.17g and %s %.17g disagree: the %s one is used",
-                         rope_config_top_names[top], a, name, b,
+                         x->c->top_label[top], a, name, b,
                          *from == 1 ? "top-level" : "block's");
     if (*from) *out = *from == 1 ? a : b;
     return ROPE_OK;
@@ -141,7 +157,7 @@ static int top_or_block(const rope_config_ctx *x, int top, int member, int block
 /* A positive whole number of dimensions from a top-level key; 0 when absent. */
 static int whole(const rope_config_ctx *x, int key, double *out)
 {
-    const char *name = rope_config_top_names[key];
+    const char *name = x->c->top_label[key];
     int got = rope_config_number(x, &x->c->top[key], name, ROPE_CONFIG_NEEDED, out);
     if (got <= 0) return got;
     if (!(*out >= 1.0 && *out <= 2147483647.0 && floor(*out) == *out))
@@ -150,11 +166,69 @@ static int whole(const rope_config_ctx *x, int key, double *out)
     return 1;
 }
 
-static int rotary_dim(rope_config_ctx *x, rope_scaling *s)
+/* A number from the first of keys[] given (aliases: GPT-NeoX's rotary_pct,
+ * rotary_emb_base; ModernBERT's global_rope_theta); 0 when none is. */
+static int first_of(const rope_config_ctx *x, const int *keys, int n, double *out, int *which)
+{
+    for (int j = 0; j < n; j++) {
+        int g = rope_config_number(x, &x->c->top[keys[j]], x->c->top_label[keys[j]],
+                                   ROPE_CONFIG_NEEDED, out);
+        if (g != 0) {
+            *which = keys[j];
+            return g;
+        }
+    }
+    return 0;
+}
+
+/* A top-level value (or its alias), else the block's copy, else the class
+ * default (with a warning naming the class), else the generic default. */
+static int with_default(rope_config_ctx *x, const int *keys, int n, int member, double class_value,
+                        double generic, const char *what, double *out)
+{
+    rope_config *c = x->c;
+    int which = keys[0], from = 0;
+    double alias = 0.0;
+    int g = first_of(x, keys + 1, n - 1, &alias, &which);
+    if (g < 0) return g;
+    int rc = top_or_block(x, keys[0], member, keys[0] == K_ROPE_THETA, out, &from);
+    if (rc < 0) return rc;
+    if (from && g == 1 && alias != *out)
+        rope_config_warn(c, "%s %.17g and %s %.17g disagree: %s is used", c->top_label[which],
+                         alias, c->top_label[keys[0]], *out, c->top_label[keys[0]]);
+    if (from) return ROPE_OK;
+    if (g == 1) {
+        *out = alias;
+        return ROPE_OK;
+    }
+    if (!isnan(class_value)) {
+        *out = class_value;
+        rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used",
+                         c->top_label[keys[0]], c->model_class, class_value);
+    } else {
+        *out = generic;
+        if (what != NULL) rope_config_warn(c, "%s", what);
+    }
+    return ROPE_OK;
+}
+
+/* hidden_size or num_attention_heads, or the class default; 0 when neither. */
+static int split_part(rope_config_ctx *x, int key, double class_value, double *out)
+{
+    int g = whole(x, key, out);
+    if (g != 0 || isnan(class_value)) return g;
+    *out = class_value;
+    rope_config_warn(x->c, "%s is missing: model_type %s's class default %.17g is used",
+                     x->c->top_label[key], x->c->model_class, class_value);
+    return 1;
+}
+
+static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_class *k)
 {
     rope_config *c = x->c;
     double prf = 1.0, head = 0.0, hidden = 0.0, heads = 0.0;
-    int from = 0, rc = top_or_block(x, K_PARTIAL, B_PARTIAL, 0, &prf, &from);
+    static const int partial_keys[] = {K_PARTIAL, K_ROTARY_PCT};
+    int rc = with_default(x, partial_keys, 2, B_PARTIAL, k ? k->partial : NAN, 1.0, NULL, &prf);
     if (rc < 0) return rc;
     if (!(prf > 0.0 && prf <= 1.0))
         return rope_config_fail(c, ROPE_E_SCALING, "partial_rotary_factor must be in (0, 1], "
@@ -173,11 +247,27 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s)
         c->dim_source = "head_dim";
     }
     if (g < 0) return g;
+    double class_head = k == NULL ? NAN : !isnan(k->qk_rope_head_dim) ? k->qk_rope_head_dim : k->head_dim;
+    if (g == 0 && !isnan(class_head)) {
+        /* A class with a fixed head_dim keeps it whatever hidden_size / heads give. */
+        c->dim_source = !isnan(k->qk_rope_head_dim) ? "qk_rope_head_dim (class default)"
+                                                     : "head_dim (class default)";
+        rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used",
+                         c->top_label[!isnan(k->qk_rope_head_dim) ? K_QK_ROPE_HEAD_DIM : K_HEAD_DIM],
+                         c->model_class, class_head);
+        head = class_head;
+        g = 1;
+    }
     double split = g_hidden && g_heads ? floor(hidden / heads) : 0.0;
     if (g == 0) {
+        if (k != NULL && (!g_hidden || !g_heads)) {
+            if ((g_hidden = split_part(x, K_HIDDEN_SIZE, k->hidden_size, &hidden)) < 0) return g_hidden;
+            if ((g_heads = split_part(x, K_HEADS, k->heads, &heads)) < 0) return g_heads;
+            split = g_hidden && g_heads ? floor(hidden / heads) : 0.0;
+        }
         if (!g_hidden || !g_heads)
             return rope_config_fail(c, ROPE_E_CONFIG, "%s is missing (and so is head_dim)",
-                                    g_hidden ? "num_attention_heads" : "hidden_size");
+                                    c->top_label[g_hidden ? K_HEADS : K_HIDDEN_SIZE]);
         if (split < 1.0)
             return rope_config_fail(c, ROPE_E_SCALING, "hidden_size %.17g / num_attention_heads "
                                     "%.17g is below 1", hidden, heads);
@@ -187,9 +277,15 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s)
         head = split;
         c->dim_source = "hidden_size / num_attention_heads";
     } else if (split > 0.0 && split != head) {
-        rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
-                         "num_attention_heads = %.17g (%d pairs)", c->dim_source, split,
-                         (int)floor(split * prf) / 2);
+        double old = floor(split * prf);
+        if (fmod(old, 2.0) != 0.0)
+            rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
+                             "num_attention_heads = %.17g, an odd rotary dim %.17g those versions "
+                             "cannot pair (v4.44 raises an error)", c->dim_source, split, old);
+        else
+            rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
+                             "num_attention_heads = %.17g (%d pairs)", c->dim_source, split,
+                             (int)old / 2);
     }
     double d = floor(head * prf);
     if (d > (double)ROPE_MAX_DIM)
@@ -207,17 +303,15 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s)
 }
 
 /* rope_theta, the positions (max_position_embeddings and L0), the dim. */
-static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from)
+static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from, const rope_config_class *k)
 {
     rope_config *c = x->c;
-    int from = 0, rc = top_or_block(x, K_ROPE_THETA, B_ROPE_THETA, 1, &s->base, &from);
+    static const int theta_keys[] = {K_ROPE_THETA, K_ROTARY_EMB_BASE, K_GLOBAL_THETA};
+    int rc = with_default(x, theta_keys, 3, B_ROPE_THETA, k ? k->rope_theta : NAN, 10000.0,
+                          "rope_theta is missing: transformers' default 10000 is used", &s->base);
     if (rc < 0) return rc;
-    if (!from) {
-        s->base = 10000.0;
-        rope_config_warn(c, "rope_theta is missing: transformers' default 10000 is used");
-    }
     if (rope_config_need_positive(x, "rope_theta", s->base) < 0) return c->code;
-    if ((rc = rotary_dim(x, s)) < 0) return rc;
+    if ((rc = rotary_dim(x, s, k)) < 0) return rc;
     s->max_position = NAN;
     int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings", ROPE_CONFIG_NEEDED,
                      &s->max_position);
@@ -232,6 +326,16 @@ static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from)
                                         : "original_max_position_embeddings";
     if (*l0_from && rope_config_need_positive(x, l0_name, s->original_max) < 0) return c->code;
     return ROPE_OK;
+}
+
+/* The model_type of the level read, else the top level's (a nested text
+ * model without one is its wrapper's class): its class row, or NULL. */
+static const rope_config_class *model_class(rope_config *c)
+{
+    const rope_config_value *v = &c->level[c->use_nest].top[K_MODEL_TYPE];
+    if (v->kind != ROPE_CONFIG_STRING) v = &c->level[0].top[K_MODEL_TYPE];
+    c->model_class = v->kind == ROPE_CONFIG_STRING ? v->text : NULL;
+    return rope_config_class_of(c->model_class);
 }
 
 int rope_config_resolve(rope_config *c, double seq_len)
@@ -250,10 +354,14 @@ int rope_config_resolve(rope_config *c, double seq_len)
     s->seq_len = seq_len;
     s->factor = s->attention_factor = NAN;
     c->factor_shown = NAN;
+    rope_config_pick_level(c);
     rope_config_ctx x = {c, &rules[0], rope_config_block_name(c)};
+    const rope_config_class *k = model_class(c);
+    c->softmax_applies = k == NULL || k->softmax;
     int l0_from = 0, rc = find_rule(&x);
-    if (rc == ROPE_OK) rc = common(&x, s, &l0_from);
+    if (rc == ROPE_OK) rc = common(&x, s, &l0_from, k);
     s->type = x.rule->type;
     if (rc == ROPE_OK) rc = rope_config_resolve_method(&x, s, l0_from);
+    if (rc == ROPE_OK) rc = rope_config_resolve_model(&x, k);
     return rc < 0 ? rc : c->code;
 }

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "config_internal.h"
+#include "write_model.h"
 #include "writer.h"
 
 /* Everything one output states, computed once. */
@@ -24,9 +25,10 @@ static void figures_free(figures *f)
     free(f->band);
 }
 
-static int compute(const rope_config *c, double train_len, double gap, figures *f)
+/* s: the config's scaling, or one layer type's. */
+static int compute(const rope_config *c, const rope_scaling *s, double train_len, double gap,
+                   figures *f)
 {
-    const rope_scaling *s = &c->scaling;
     memset(f, 0, sizeof *f);
     f->pairs = s->dim / 2;
     size_t n = (size_t)(f->pairs > 0 ? f->pairs : 1);
@@ -42,6 +44,7 @@ static int compute(const rope_config *c, double train_len, double gap, figures *
     f->status = f->band + n;
     int rc = rope_scaling_pairs(s, f->theta, f->scaled, f->wavelength, f->ratio, f->band);
     if (rc == ROPE_OK) rc = rope_scaling_factors(s, &f->attention, &f->softmax);
+    if (!c->softmax_applies) f->softmax = 1.0;
     if (rc == ROPE_OK) rc = rope_scaling_base_used(s, &f->base_used);
     if (rc == ROPE_OK && s->type == ROPE_SCALING_YARN) rc = rope_scaling_yarn_range(s, &f->lo, &f->hi);
     f->has_range = !isnan(train_len);
@@ -102,7 +105,7 @@ static void write_resolved(rope_writer *w, const rope_config *c, const figures *
     rope_put(w, "},\n");
 }
 
-static void write_json(rope_writer *w, const rope_config *c, const figures *f)
+static int write_json(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
     rope_put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d", rope_scaling_name(s->type),
@@ -131,6 +134,7 @@ static void write_json(rope_writer *w, const rope_config *c, const figures *f)
         rope_put(w, ", \"band\": \"%s\"}", rope_band_name(f->band[i]));
     }
     rope_put(w, "%s]", f->pairs > 0 ? "\n  " : "");
+    int rc = rope_write_model_json(w, c);
     if (f->has_range) {
         rope_put(w, ",\n  \"range\": {\"train_len\": ");
         rope_put_number(w, f->train_len);
@@ -146,6 +150,7 @@ static void write_json(rope_writer *w, const rope_config *c, const figures *f)
         rope_put(w, "%s]}", f->pairs > 0 ? "\n    " : "");
     }
     rope_put(w, "\n}\n");
+    return rc;
 }
 
 static void write_csv(rope_writer *w, const figures *f)
@@ -176,6 +181,7 @@ static void write_table(rope_writer *w, const rope_config *c, const figures *f)
         rope_put(w, "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
                "dimension %d\n", f->train_len, f->gap, f->counts[0], f->counts[1], f->counts[2],
             2 * f->counts[0]);
+    rope_write_model_table(w, c);
     for (int j = 0; j < c->n_warnings; j++) rope_put(w, "warning: %s\n", c->warnings[j]);
     /* The band column is padded only when more columns follow: no trailing blanks. */
     int pad = f->has_range ? 6 : 0;
@@ -214,17 +220,32 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
                                 gap);
     int rc = rope_config_resolve(c, seq_len);
     if (rc != ROPE_OK) return rc;
+    /* One layer type's table: the CSV of --layer-type sliding_attention. */
+    rope_scaling local = c->scaling;
+    int pick = 0;
+    if (c->layer_type[0] != '\0') {
+        pick = strcmp(c->layer_type, rope_layer_type_name(1)) == 0 && !isnan(c->local_base);
+        if (!pick && strcmp(c->layer_type, rope_layer_type_name(0)) != 0)
+            return rope_config_fail(c, ROPE_E_CONFIG, "layer_type \"%s\" is not a layer type of "
+                                    "this config (%s%s)", c->layer_type, rope_layer_type_name(0),
+                                    isnan(c->local_base) ? " only" : ", sliding_attention");
+    }
+    if (pick && format == ROPE_SCALING_CSV) {
+        local.type = ROPE_SCALING_DEFAULT;
+        local.base = c->local_base;
+    }
     figures f;
-    rc = compute(c, train_len, gap, &f);
+    rc = compute(c, &local, train_len, gap, &f);
     if (rc == ROPE_OK) {
         rope_writer w = {buf, (size_t)cap, 0};
+        int wrote = ROPE_OK;
         if (format == ROPE_SCALING_JSON)
-            write_json(&w, c, &f);
+            wrote = write_json(&w, c, &f);
         else if (format == ROPE_SCALING_CSV)
             write_csv(&w, &f);
         else
             write_table(&w, c, &f);
-        rc = rope_writer_end(&w, len);
+        rc = wrote != ROPE_OK ? wrote : rope_writer_end(&w, len);
     } else if (rc != ROPE_E_NOMEM) {
         rc = rope_config_fail(c, rc, "the config's figures cannot be computed: %s",
                               rope_strerror(rc));

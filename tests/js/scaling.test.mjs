@@ -76,6 +76,39 @@ function compare(got, exp, problems) {
   }
 }
 
+// The model part (docs/SCALING.md, "Model classes"): the level read, the layout and the
+// layer lists exactly, numbers to the tolerance.
+function compareModel(got, exp, problems) {
+  if (!got) {
+    problems.push('no model part');
+    return;
+  }
+  const sameList = (a, b) => a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length
+    && a.every((v, j) => close(v, b[j])));
+  for (const key of ['read_from', 'model_type', 'layout', 'num_hidden_layers', 'nope_layers', 'mrope_section']) {
+    const ok = Array.isArray(exp[key]) ? sameList(got[key], exp[key]) : got[key] === exp[key];
+    if (!ok) problems.push(`model.${key}: ${JSON.stringify(got[key])} vs ${JSON.stringify(exp[key])}`);
+  }
+  const num = (a, b) => (b === null ? a === null : a !== null && close(a, b));
+  if (!num(got.query_pre_attn_scalar, exp.query_pre_attn_scalar)) problems.push('model.query_pre_attn_scalar');
+  if ((got.query_scale === null) !== (exp.query_scale === null)) problems.push('model.query_scale presence');
+  else if (exp.query_scale) {
+    if (got.query_scale.layers !== exp.query_scale.layers) problems.push('model.query_scale.layers');
+    for (const key of ['beta', 'L0', 'position', 'value']) {
+      if (!close(got.query_scale[key], exp.query_scale[key])) problems.push(`model.query_scale.${key}`);
+    }
+  }
+  if ((got.layer_types === null) !== (exp.layer_types === null)) problems.push('model.layer_types presence');
+  else if (exp.layer_types) {
+    exp.layer_types.forEach((e, j) => {
+      const h = got.layer_types[j];
+      if (h.name !== e.name || !close(h.base, e.base) || !sameList(h.layers, e.layers)) problems.push(`layer type ${e.name}`);
+    });
+    const local = got.layer_types[1].pairs.map((p) => p.inv_freq);
+    if (!sameList(local, exp.layer_types[1].inv_freq)) problems.push('sliding_attention inv_freq');
+  }
+}
+
 function options(opts) {
   const o = {};
   if (opts.seq_len) o.seq_len = opts.seq_len;
@@ -101,7 +134,9 @@ test('scaling_from_config should agree with the reference on random configs', ()
       }
     } else {
       const text = scaling_json_text(config, options(opts));
-      compare(JSON.parse(text), expect, problems);
+      const got = JSON.parse(text);
+      compare(got, expect, problems);
+      compareModel(got.model, expect.model, problems);
       // The wasm and the native build compute the same bits, so the same bytes.
       if (text !== nativeText) problems.push('the JSON text differs from the native build\'s');
       else identical++;
@@ -189,7 +224,7 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   const throwsNaming = (config, opts, text, Kind = Error) =>
     assert.throws(() => scaling_from_config(config, opts), (e) => e instanceof Kind && e.message.includes(text));
   throwsNaming({ ...llama, rope_parameters: { rope_type: 'default' } }, {}, 'rope_parameters', TypeError);
-  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'su' } }, {}, 'rope_scaling.rope_type "su"', TypeError);
+  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'sux' } }, {}, 'rope_scaling.rope_type "sux"', TypeError);
   throwsNaming({ ...llama, rope_theta: Infinity }, {}, 'rope_theta must be a finite number', RangeError);
   throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, factor: NaN } }, {}, 'rope_scaling.factor', RangeError);
   // About 5 MB of factors: refused by length, naming the key, without trouble.

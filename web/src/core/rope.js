@@ -553,8 +553,8 @@ const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
   seq_len: 0, train_len: NaN, gap: NaN,
 }));
 
-// Calls put(key, kind, number, text, list) for one value; objects one level down only,
-// like the CLI's cJSON walk.
+// Calls put(key, kind, number, text, list) for one value; objects three levels down
+// (text_config.rope_parameters.full_attention.rope_type), like the CLI's cJSON walk.
 function walkValue(put, key, value, depth) {
   if (typeof value === 'number') return put(key, C.ROPE_CONFIG_NUMBER, value);
   if (typeof value === 'string') return put(key, C.ROPE_CONFIG_STRING, 0, value);
@@ -562,9 +562,14 @@ function walkValue(put, key, value, depth) {
   if (value === null) return put(key, C.ROPE_CONFIG_NULL, 0);
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v === 'number')) return put(key, C.ROPE_CONFIG_LIST, 0, null, value);
-    return put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
+    let code = put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
+    // A list of strings (layer_types) follows entry by entry, as "key.N".
+    if (depth <= 1 && value.every((v) => typeof v === 'string')) {
+      for (let j = 0; j < value.length && code === 0; j++) code = put(`${key}.${j}`, C.ROPE_CONFIG_STRING, 0, value[j]);
+    }
+    return code;
   }
-  if (typeof value !== 'object' || depth > 0) {
+  if (typeof value !== 'object' || depth > 2) {
     return put(key, C.ROPE_CONFIG_OTHER, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
   }
   let code = put(key, C.ROPE_CONFIG_OBJECT, 0);

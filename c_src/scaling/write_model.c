@@ -1,0 +1,190 @@
+/* The model-aware figures of a config (docs/SCALING.md, "Model classes") as
+ * JSON members and terminal lines: which level was read, the pairing layout,
+ * the layer types with their layers, the NoPE layers, the query-side scales. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "config_internal.h"
+#include "write_model.h"
+#include "writer.h"
+
+const char *rope_layer_type_name(int local)
+{
+    return local ? "sliding_attention" : "full_attention";
+}
+
+/* The layers of one kind (mask bits must equal want), comma-separated. */
+static int put_layers(rope_writer *w, const rope_config *c, int want)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_layers; i++)
+        if ((c->layer_kind[i] & (ROPE_LAYER_LOCAL | ROPE_LAYER_NOPE)) == want)
+            rope_put(w, "%s%d", n++ > 0 ? ", " : "", i);
+    return n;
+}
+
+static void put_text(rope_writer *w, const char *text)
+{
+    if (text == NULL) {
+        rope_put(w, "null");
+        return;
+    }
+    rope_put(w, "\"");
+    for (const char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            rope_put(w, "\\%c", *p);
+        else if ((unsigned char)*p < 0x20)
+            rope_put(w, "\\u%04x", (unsigned)(unsigned char)*p);
+        else
+            rope_put(w, "%c", *p);
+    }
+    rope_put(w, "\"");
+}
+
+double rope_query_scale(const rope_config *c, double position)
+{
+    return 1.0 + c->query_scale_beta
+                     * log(1.0 + floor((position + c->query_scale_offset) / c->query_scale_l0));
+}
+
+/* The position the query scale is shown at: the last of seq_len tokens. */
+static double scale_position(const rope_config *c)
+{
+    double seq = c->scaling.seq_len;
+    return seq >= 1.0 ? seq - 1.0 : c->query_scale_l0;
+}
+
+/* One layer type's pairs: local layers use the default rope at the local base. */
+static int put_pairs(rope_writer *w, const rope_config *c, int local)
+{
+    rope_scaling s = c->scaling;
+    if (local) {
+        s.type = ROPE_SCALING_DEFAULT;
+        s.base = c->local_base;
+    }
+    int pairs = s.dim / 2;
+    double *theta = malloc((size_t)(pairs > 0 ? pairs : 1) * 2 * sizeof(double));
+    if (theta == NULL) return ROPE_E_NOMEM;
+    int rc = rope_scaling_pairs(&s, theta, theta + pairs, NULL, NULL, NULL);
+    for (int i = 0; i < pairs && rc == ROPE_OK; i++) {
+        rope_put(w, "%s{\"i\": %d", i > 0 ? ", " : "", i);
+        rope_put_field(w, ", ", "inv_freq", theta[i]);
+        rope_put_field(w, ", ", "inv_freq_scaled", theta[pairs + i]);
+        rope_put(w, "}");
+    }
+    free(theta);
+    return rc;
+}
+
+int rope_write_model_json(rope_writer *w, const rope_config *c)
+{
+    int rc = ROPE_OK;
+    rope_put(w, ",\n  \"model\": {\"read_from\": ");
+    put_text(w, c->use_nest ? c->nest : "top level");
+    rope_put(w, ", \"model_type\": ");
+    put_text(w, c->model_class);
+    rope_put(w, ", \"class_known\": %s", rope_config_class_of(c->model_class) ? "true" : "false");
+    rope_put(w, ",\n    \"layout\": ");
+    put_text(w, c->layout);
+    rope_put(w, ", \"layout_from\": ");
+    put_text(w, c->layout_from);
+    const rope_config_value *sec = &c->block[B_MROPE_SECTION];
+    rope_put(w, ",\n    \"mrope_section\": ");
+    if (sec->kind == ROPE_CONFIG_LIST) {
+        rope_put(w, "[");
+        for (int j = 0; j < sec->n; j++) rope_put(w, "%s%.17g", j > 0 ? ", " : "", c->section[j]);
+        rope_put(w, "]");
+    } else {
+        rope_put(w, "null");
+    }
+    rope_put(w, ",\n    \"num_hidden_layers\": ");
+    if (c->n_layers > 0) rope_put(w, "%d", c->n_layers);
+    else rope_put(w, "null");
+    rope_put(w, ", \"nope_layers\": [");
+    int n = 0;
+    for (int i = 0; i < c->n_layers; i++)
+        if (c->layer_kind[i] & ROPE_LAYER_NOPE) rope_put(w, "%s%d", n++ > 0 ? ", " : "", i);
+    rope_put(w, "], \"nope_from\": ");
+    put_text(w, c->nope_from);
+    rope_put(w, ",\n    \"layer_types\": ");
+    if (isnan(c->local_base)) {
+        rope_put(w, "null");
+    } else {
+        for (int local = 0; local < 2; local++) {
+            rope_put(w, "%s\n      {\"name\": \"%s\", \"rope_type\": \"%s\"", local ? "," : "[",
+                     rope_layer_type_name(local),
+                     rope_scaling_name(local ? ROPE_SCALING_DEFAULT : c->scaling.type));
+            rope_put_field(w, ", ", "base", local ? c->local_base : c->scaling.base);
+            rope_put(w, ", \"layers\": [");
+            put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
+            rope_put(w, "],\n       \"pairs\": [");
+            if (rc == ROPE_OK) rc = put_pairs(w, c, local);
+            rope_put(w, "]}");
+        }
+        rope_put(w, "]");
+    }
+    rope_put(w, ", \"layer_pattern_from\": ");
+    put_text(w, c->local_from);
+    rope_put(w, ",\n    \"query_scale\": ");
+    if (isnan(c->query_scale_beta)) {
+        rope_put(w, "null");
+    } else {
+        rope_put(w, "{\"formula\": \"1 + beta * ln(1 + floor(%s / L0))\", \"layers\": \"%s\"",
+                 c->query_scale_offset ? "(position + 1)" : "position",
+                 c->query_scale_nope_only ? "nope" : "all");
+        rope_put_field(w, ", ", "beta", c->query_scale_beta);
+        rope_put_field(w, ", ", "L0", c->query_scale_l0);
+        double p = scale_position(c);
+        rope_put_field(w, ", ", "position", p);
+        rope_put_field(w, ", ", "value", rope_query_scale(c, p));
+        rope_put(w, "}");
+    }
+    rope_put_field(w, ", ", "query_pre_attn_scalar", c->query_pre_attn_scalar);
+    rope_put(w, "}");
+    return rc;
+}
+
+void rope_write_model_table(rope_writer *w, const rope_config *c)
+{
+    rope_put(w, "read from %s", c->use_nest ? c->nest : "the top level");
+    if (c->model_class != NULL)
+        rope_put(w, ", model_type %s%s", c->model_class,
+                 rope_config_class_of(c->model_class) ? "" : " (not in the class table)");
+    rope_put(w, "\npairing %s %s, decided by %s\n", c->layout,
+             strcmp(c->layout, "interleaved") == 0 ? "(2i, 2i+1)" : "(i, i+d/2)", c->layout_from);
+    const rope_config_value *sec = &c->block[B_MROPE_SECTION];
+    if (sec->kind == ROPE_CONFIG_LIST) {
+        rope_put(w, "mrope_section [");
+        for (int j = 0; j < sec->n; j++) rope_put(w, "%s%.10g", j > 0 ? ", " : "", c->section[j]);
+        rope_put(w, "] pairs for time, height and width\n");
+    }
+    if (!isnan(c->local_base)) {
+        for (int local = 0; local < 2; local++) {
+            rope_put(w, "%s layers (base %.10g): ", rope_layer_type_name(local),
+                     local ? c->local_base : c->scaling.base);
+            put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
+            rope_put(w, "\n");
+        }
+    }
+    int nope = 0;
+    for (int i = 0; i < c->n_layers; i++) nope += (c->layer_kind[i] & ROPE_LAYER_NOPE) != 0;
+    if (nope > 0) {
+        rope_put(w, "layers without RoPE (NoPE, from %s): ", c->nope_from);
+        for (int i = 0, n = 0; i < c->n_layers; i++)
+            if (c->layer_kind[i] & ROPE_LAYER_NOPE) rope_put(w, "%s%d", n++ > 0 ? ", " : "", i);
+        rope_put(w, "\n");
+    }
+    if (!isnan(c->query_scale_beta)) {
+        double p = scale_position(c);
+        rope_put(w, "query scale%s 1 + %.10g ln(1 + floor(%s / %.10g)) = %.10g at position "
+                 "%.10g\n", c->query_scale_nope_only ? " (NoPE layers)" : "", c->query_scale_beta,
+                 c->query_scale_offset ? "(position + 1)" : "position", c->query_scale_l0,
+                 rope_query_scale(c, p), p);
+    }
+    if (!isnan(c->query_pre_attn_scalar))
+        rope_put(w, "query_pre_attn_scalar %.10g: scores are scaled by %.10g^-1/2, not head_dim^-1/2\n",
+                 c->query_pre_attn_scalar, c->query_pre_attn_scalar);
+}

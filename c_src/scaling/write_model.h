@@ -1,0 +1,21 @@
+/* What write.c asks of write_model.c. Not part of the public API. */
+#ifndef ROPE_SCALING_WRITE_MODEL_H
+#define ROPE_SCALING_WRITE_MODEL_H
+
+#include "config.h"
+#include "writer.h"
+
+/* "full_attention" (local 0) or "sliding_attention" (local 1). */
+const char *rope_layer_type_name(int local);
+
+/* Ministral 3 / Llama 4's query scale 1 + beta ln(1 + floor((position + offset) / L0)). */
+double rope_query_scale(const rope_config *c, double position);
+
+/* The "model" member of the JSON object (with its leading comma). Returns 0,
+ * ROPE_E_NOMEM, or the code of a layer type's pairs. */
+int rope_write_model_json(rope_writer *w, const rope_config *c);
+
+/* The model lines of the terminal table. */
+void rope_write_model_table(rope_writer *w, const rope_config *c);
+
+#endif /* ROPE_SCALING_WRITE_MODEL_H */
