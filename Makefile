@@ -40,12 +40,9 @@ CLI_HDR += c_src/verify/verify.h
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
-# Measured (make bench prints the sizes): the chart loops in rope_batch.c and the
-# sin/cos/pow of rope_math.c run twice as fast at -O3 as at -Os (the dense sweep at
-# dim 1024 with 4096 starts: 6.4 vs 14 ms); the contract functions and the report
-# are cold code, so -Os / -Oz there and at link time. The core alone was ~27 KB; with the
-# scaling reader/writer (-Oz, cold) and the explainer it is ~53 KB; NumPy's normal sampler
-# (6 KB of ziggurat tables) brings it to ~63 KB, under a 64 KB budget.
+# The chart loops in core/batch.c and the sin/cos/pow of core/rope_math.c run twice as fast
+# at -O3 as at -Os; the contract functions, the report, the scaling reader and the lesson are
+# cold code, so -Os / -Oz there and at link time (sizes: docs/PERFORMANCE.md).
 EMFLAGS_HOT = -O3 -msimd128
 EMFLAGS_CORE = -Os -msimd128
 EMFLAGS_REPORT = -Oz
