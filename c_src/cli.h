@@ -20,6 +20,11 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int rope_cli_fail(int code, const char *fmt, ...);
 
+/* One line "<flag> '<value>': <rope_strerror(rc)>" for a value a core check
+ * (rope_check_*) refused, so the CLI states each limit in the core's words;
+ * returns ROPE_CLI_EXIT_USAGE. */
+int rope_cli_refuse(const char *flag, const char *value, int rc);
+
 typedef enum { ROPE_FLAG_INT, ROPE_FLAG_NUMBER, ROPE_FLAG_LIST, ROPE_FLAG_TEXT } rope_flag_kind;
 
 /* One row of a command's flag table; the parser fills the last four fields. */

@@ -22,6 +22,11 @@ int rope_cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+int rope_cli_refuse(const char *flag, const char *value, int rc)
+{
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s': %s", flag, value, rope_strerror(rc));
+}
+
 const char *rope_cli_number(double v, char *buf, size_t cap)
 {
     /* The shortest %g that reads back to v, with the exponent as people write it (1e16). */
