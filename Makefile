@@ -47,7 +47,8 @@ WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.j
 FUZZ_SECONDS ?= 10
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
-        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain serve dist bench clean
+        test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-reliability \
+        serve dist bench clean
 
 all: native web
 
@@ -176,6 +177,7 @@ deps:
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -191,7 +193,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-cli test-js test-scaling test-fuzz-config test-browser
+	  test-cli test-reliability test-js test-scaling test-fuzz-config test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -235,6 +237,10 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 
 test-cli: build/ropescope
 	$(PYTHON) tests/test_cli.py
+
+# Hostile files, messages and kills at every system call of the report's writes (strace).
+test-reliability: build/ropescope
+	$(PYTHON) tests/test_reliability.py
 
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.

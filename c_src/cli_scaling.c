@@ -4,11 +4,13 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -33,7 +35,8 @@ static const char usage[] =
     "  --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale\n"
     "  --mscale-all-dim --attention-factor --truncate true|false\n"
     "  --short-factor a,b,... --long-factor a,b,... --new-base (base_change)\n"
-    "Files above 1 MiB are refused. Default format: table.\n";
+    "Files above 1 MiB (1048576 bytes) and anything but a regular\n"
+    "file (a FIFO, a device, a folder) are refused. Default format: table.\n";
 
 /* Each key flag is one config key; the reader applies the rules. The rows
  * below them are the command's own options. Most key flags take a number:
@@ -125,31 +128,92 @@ static int put_json(rope_config *c, const char *key, const cJSON *item, int dept
     return rc;
 }
 
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+/* The whole file, read until EOF (st_size is 0 for /proc files and may change
+ * under us), at most MAX_CONFIG_BYTES: a malloc'd NUL-terminated text, or NULL
+ * after one line on stderr (*code set). O_NONBLOCK makes opening a FIFO with no
+ * writer return at once, and fstat refuses it before a byte is read. */
+static char *slurp(const char *path, size_t *size, int *code)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    *code = ROPE_CLI_EXIT_USAGE;
+    if (fd < 0) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is %s, not a regular file", path,
+                      file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap + 1);
+    while (text) {
+        if (len == cap) {
+            /* One byte past the limit is enough to know the file is too big. */
+            size_t grown = cap * 2 > (size_t)MAX_CONFIG_BYTES + 1 ? (size_t)MAX_CONFIG_BYTES + 1
+                                                                  : cap * 2;
+            char *more = grown > cap ? realloc(text, grown + 1) : NULL;
+            if (!more) break;
+            text = more;
+            cap = grown;
+        }
+        ssize_t n = read(fd, text + len, cap - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s': %s", path,
+                          strerror(errno));
+            free(text);
+            close(fd);
+            return NULL;
+        }
+        if (n == 0) break;
+        len += (size_t)n;
+        if (len > (size_t)MAX_CONFIG_BYTES) {
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is too big: the limit is %ld "
+                          "bytes", path, MAX_CONFIG_BYTES);
+            free(text);
+            close(fd);
+            return NULL;
+        }
+    }
+    close(fd);
+    if (!text || len == cap) { /* a realloc failed before EOF */
+        *code = ROPE_CLI_EXIT_IO;
+        rope_cli_fail(ROPE_CLI_EXIT_IO, "--config: out of memory reading '%s'", path);
+        free(text);
+        return NULL;
+    }
+    text[len] = '\0';
+    *size = len;
+    *code = 0;
+    return text;
+}
+
 static int read_config(rope_config *c, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot open '%s': %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is not a regular file", path);
-    }
-    if (st.st_size > MAX_CONFIG_BYTES) {
-        fclose(f);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is %lld bytes; the limit is %ld", path,
-                    (long long)st.st_size, MAX_CONFIG_BYTES);
-    }
-    size_t size = (size_t)st.st_size;
-    char *text = malloc(size + 1);
-    size_t got = text ? fread(text, 1, size, f) : 0;
-    fclose(f);
-    if (!text || got != size) {
-        free(text);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s'", path);
-    }
-    text[size] = '\0';
-    cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
+    size_t size = 0;
     int code = 0;
+    char *text = slurp(path, &size, &code);
+    if (!text) return code;
+    cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
     if (size == 0) {
         code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is empty, not a JSON object", path);
     } else if (!root) {
