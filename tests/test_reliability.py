@@ -114,6 +114,114 @@ def test_config_files(tally, tmp):
                  [] if rc == 0 and str(LIMIT) in out else ["no %d in %r" % (LIMIT, out[-300:])])
 
 
+# ---- kills: SIGKILL at every system call of the report's write sequence ----
+
+PAIR = ["rope_report.json", "rope_report.md"]
+
+
+def report_args(settings, out):
+    return ["report", "--dim", str(settings["dim"]), "--gap", str(settings["offset"]),
+            "--out", out]
+
+
+def traced(settings, out, inject=None):
+    """The report under strace: the syscall names in order (inject None), or
+    the exit status with SIGKILL injected at (syscall, n)."""
+    log = os.path.join(os.path.dirname(out), "strace.log")
+    cmd = ["strace", "-f", "-qq", "-o", log]
+    if inject:
+        cmd += ["-e", "trace=%s" % inject[0],
+                "-e", "inject=%s:signal=KILL:when=%d" % inject]
+    proc = subprocess.run(cmd + [CLI] + report_args(settings, out), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    if inject:
+        return proc.returncode
+    with open(log) as f:
+        return [line.split(None, 1)[1].split("(", 1)[0] for line in f
+                if "(" in line and not line.split(None, 1)[1].startswith(("+++", "---"))]
+
+
+def write_points(settings, out):
+    """(syscall, n-th call of it) for each system call from the first one on
+    the folder (mkdir) to the end: the write sequence, each point once."""
+    names = traced(settings, out)
+    start = names.index("mkdir")
+    points = []
+    for i in range(start, len(names)):
+        if names[i] != "exit_group":
+            points.append((names[i], names[:i + 1].count(names[i])))
+    return points
+
+
+def pair_problems(out, runs, allow_none, allow_extra):
+    """The folder holds one whole pair from one of runs (or none, if allowed)
+    and, if allow_extra, temp files of ours; [] when so."""
+    names = sorted(os.listdir(out))
+    extra = [n for n in names if n not in PAIR]
+    problems = []
+    if extra and not (allow_extra and all(n.startswith(".rope_report.") and ".backup." not in n
+                                          and ".none." not in n for n in extra)):
+        problems.append("left behind: %s" % extra)
+    have = [n for n in PAIR if n in names]
+    if not have and allow_none:
+        return problems
+    if have != PAIR:
+        return problems + ["not a pair: %s" % names]
+    with open(os.path.join(out, PAIR[0])) as f:
+        try:
+            dim = json.load(f)["dim"]
+        except ValueError as e:
+            return problems + ["the JSON does not parse: %s" % e]
+    run = [r for r in runs if r["dim"] == dim]
+    if not run:
+        return problems + ["the JSON is from no run of %s (dim %s)" % (runs, dim)]
+    return problems + check_report.check_files(os.path.join(out, PAIR[0]),
+                                               os.path.join(out, PAIR[1]), run[0])
+
+
+def test_kills(tally, rng, tmp):
+    if shutil.which("strace") is None:
+        tally.record("kills: strace is needed (make deps installs it)", ["no strace"])
+        return
+    dims = rng.sample(range(2, 40), 4)
+    a, b, c, d = ({"dim": dim, "offset": float(rng.randint(0, 9))} for dim in dims)
+    # On tmpfs when there is one: fsync is then free, and 500 runs take seconds.
+    root = tempfile.mkdtemp(dir="/dev/shm" if os.access("/dev/shm", os.W_OK) else tmp)
+    out = os.path.join(root, "out")
+    os.mkdir(out)
+    killed = total = 0
+    for start in ("old pair", "empty folder"):
+        # The sequence differs with no old pair (markers instead of backup links).
+        shutil.rmtree(out)
+        os.mkdir(out)
+        if start == "old pair":
+            run(report_args(a, out), root)
+        points = write_points(b, out)
+        total += len(points)
+        print("kills: %d system calls in the write sequence (%s, dims %s)"
+              % (len(points), start, dims), flush=True)
+        for syscall, n in points:
+            shutil.rmtree(out)
+            os.mkdir(out)
+            if start == "old pair":
+                run(report_args(a, out), root)
+            status = traced(b, out, (syscall, n))
+            # A later run repairs first: kill it right after (at its first fchmod,
+            # on its own temp), and the pair must be whole from A or B.
+            traced(c, out, ("fchmod", 1))
+            problems = pair_problems(out, [a, b], start == "empty folder", True)
+            rc, _, err = run(report_args(d, out), root)
+            if rc != 0:
+                problems.append("the last run failed: %r" % err[:200])
+            problems += pair_problems(out, [d], False, False)
+            tally.record("report_should_repair_a_kill at %s #%d (%s, exit %s)"
+                         % (syscall, n, start, status), problems)
+            killed += status == -9
+    shutil.rmtree(root, ignore_errors=True)
+    tally.record("kills: each injected SIGKILL should kill the run (%d of %d did)"
+                 % (killed, total), [] if killed == total else ["some runs were not killed"])
+
+
 def main():
     seed = testlib.seed("test_reliability")
     rng = random.Random(seed)
@@ -130,7 +238,7 @@ def main():
     return 1 if tally.failed else 0
 
 
-EXTRA_TESTS = []
+EXTRA_TESTS = [test_kills]
 
 if __name__ == "__main__":
     sys.exit(main())
