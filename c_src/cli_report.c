@@ -125,8 +125,7 @@ int rope_cli_report(int argc, char **argv)
     char *json = NULL, *md = NULL;
     int code = rope_cli_parse_flags("report", fl, N_FLAGS, argc, argv, &help);
     if (code == 0 && help) {
-        fputs(report_usage, rope_cli_out);
-        code = fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        code = rope_cli_usage(report_usage);
         goto done;
     }
     if (code == 0) code = read_options(fl, &o);

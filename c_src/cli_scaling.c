@@ -257,7 +257,7 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
 }
 
 /* The reader names config keys; with flags, say which flag that is too. */
-static int config_error(const rope_config *c, int from_flags)
+static int config_error(const rope_config *c, int from_flags, const char *given)
 {
     static const char *const options[][2] = {
         {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"}};
@@ -265,14 +265,21 @@ static int config_error(const rope_config *c, int from_flags)
     size_t best = 0;
     for (int j = 0; j < 3; j++)
         if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
-    /* The longest key in the message: rope_scaling.new_rope_theta, not rope_theta. */
-    for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
-        size_t len = strlen(key_flags[j].key);
-        if (len > best && strstr(msg, key_flags[j].key)) {
-            best = len;
-            flag = key_flags[j].flag;
+    /* The key the message names first (at one place, the longest:
+     * rope_scaling.new_rope_theta, not rope_theta), among the flags the user
+     * gave first: `--dim 3` is blamed on --dim, not on partial_rotary_factor. */
+    const char *at = NULL;
+    for (int pass = 0; pass < 2 && !flag; pass++)
+        for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
+            size_t len = strlen(key_flags[j].key);
+            const char *hit = strstr(msg, key_flags[j].key);
+            if (!hit || (pass == 0 && !given[j])) continue;
+            if (!flag || hit < at || (hit == at && len > best)) {
+                best = len;
+                at = hit;
+                flag = key_flags[j].flag;
+            }
         }
-    }
     return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg) : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
 }
 
@@ -325,13 +332,16 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     int format = ROPE_SCALING_TABLE, from_flags = 0, help, code;
     if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0) return code;
     if (help) {
-        fputs(usage, rope_cli_out);
-        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        return rope_cli_usage(usage);
     }
     const char *config = flags[OPT_CONFIG].text;
     if (flags[OPT_FORMAT].text && (code = format_named(flags[OPT_FORMAT].text, &format)) != 0)
         return code;
-    for (int j = 0; j < N_KEY_FLAGS; j++) from_flags |= flags[j].text != NULL;
+    char given[N_KEY_FLAGS];
+    for (int j = 0; j < N_KEY_FLAGS; j++) {
+        given[j] = flags[j].text != NULL;
+        from_flags |= given[j];
+    }
     if (config && from_flags)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config cannot be combined with config-key "
                              "flags such as --dim or --factor");
@@ -340,9 +350,9 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
                              "as flags (--dim 128 ...)");
     for (int j = 0; j < N_KEY_FLAGS; j++)
         if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
-            return c->code ? config_error(c, 1) : code;
+            return c->code ? config_error(c, 1, given) : code;
     if (config && (code = read_config(c, config)) != 0) return code;
-    if (c->code) return config_error(c, from_flags);
+    if (c->code) return config_error(c, from_flags, given);
     /* --seq-len, --train-len, --gap: the writer checks their range. */
     double seq_len = flags[OPT_SEQ_LEN].text ? flags[OPT_SEQ_LEN].number : 0.0;
     double train_len = flags[OPT_TRAIN_LEN].text ? flags[OPT_TRAIN_LEN].number : NAN;
@@ -350,7 +360,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     int len = 0, rc = ROPE_OK;
     char *text = render(c, format, seq_len, train_len, gap, &len, &rc);
     if (!text)
-        return c->code ? config_error(c, from_flags)
+        return c->code ? config_error(c, from_flags, given)
                        : rope_cli_fail(rc == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
                                        "scaling: %s", rope_strerror(rc));
     code = print(c, text, len);

@@ -127,8 +127,7 @@ int rope_cli_scan(int argc, char **argv)
     long total = 0;
     int code = rope_cli_parse_flags("scan", fl, N_FLAGS, argc, argv, &help);
     if (code == 0 && help) {
-        fputs(scan_usage, rope_cli_out);
-        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        return rope_cli_usage(scan_usage);
     }
     if (code == 0) code = check_settings(fl, &total);
     if (code != 0) return code;

@@ -37,7 +37,8 @@ TIMEOUT = 20
 def run(args, cwd, stdout=subprocess.PIPE, timeout=TIMEOUT):
     """(exit code, stdout text, stderr bytes); a hang is exit code 'timeout'."""
     try:
-        proc = subprocess.run([CLI] + args, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE,
+        proc = subprocess.run([os.fsencode(CLI)] + [a if isinstance(a, bytes) else a.encode()
+                                                    for a in args], cwd=cwd, stdout=stdout, stderr=subprocess.PIPE,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", "", b""
@@ -112,6 +113,54 @@ def test_config_files(tally, tmp):
     rc, out, _ = run(["scaling", "--help"], tmp)
     tally.record("scaling_help_should_state_the_size_limit",
                  [] if rc == 0 and str(LIMIT) in out else ["no %d in %r" % (LIMIT, out[-300:])])
+
+
+# ---- messages ----
+
+def message_cases(rng):
+    """(name, args, exit code, needles, absent): a random long list whose bad
+    item is last, in random characters of 1 to 4 UTF-8 bytes."""
+    chars = ["a", "é", "한", "€", "𝜃", "\u00a0"]
+    count = rng.randint(300, 3000)
+    item = "".join(rng.choice(chars) for _ in range(rng.randint(1, 3)))
+    long_list = ",".join(["1"] * count + [item])
+    word = "".join(rng.choice(chars) for _ in range(700))
+    raw = os.fsencode("1") + bytes(rng.choice([0xff, 0xfe, 0xc0, 0xed, 0xa0, 0x80])
+                                   for _ in range(5))
+    return [
+        ("a long list keeps its '(item N ...)' part", ["report", "--starts", long_list], 2,
+         ["--starts", "(item %d '%s' is not one)" % (count + 1, item)], []),
+        ("a long value is cut at a character boundary", ["scan", "--gap", word], 2,
+         ["--gap"], []),
+        ("bytes that are not UTF-8 are shown as '?'", ["scan", "--dim", raw], 2,
+         ["--dim", "1?????"], []),
+        ("scaling --dim 3 names --dim, the key given", ["scaling", "--dim", "3"], 2,
+         ["--dim:", "head_dim 3"], ["--partial-rotary-factor"]),
+        ("scaling --dim 3 with the factor given too still names --dim",
+         ["scaling", "--dim", "3", "--partial-rotary-factor", "1"], 2, ["--dim:"], []),
+        ("an overflowing --factor names the key",
+         ["scaling", "--dim", "128", "--rope-type", "linear", "--factor", "5e-324"], 2,
+         ["--factor:", "rope_scaling.factor", "overflow"], []),
+    ]
+
+
+def test_messages(tally, rng, tmp):
+    for name, args, code, needles, absent in message_cases(rng):
+        rc, out, err = run(args, tmp)
+        problems = one_line_problems(rc, code, err, needles)
+        if len(err) > 1200:
+            problems.append("stderr is %d bytes long" % len(err))
+        problems += ["stderr names %r" % a for a in absent if a.encode() in err]
+        tally.record("message_should_be_one_clear_line: %s" % name, problems)
+    if not os.path.exists("/dev/full"):
+        return
+    for command in ([], ["report"], ["scan"], ["scaling"]):
+        with open("/dev/full", "w") as full:
+            rc, _, err = run(command + ["--help"], tmp, stdout=full)
+        tally.record("help_should_report_a_failed_write: ropescope %s --help > /dev/full"
+                     % " ".join(command),
+                     one_line_problems(rc, 1, err, ["cannot write the usage",
+                                                    "No space left on device"]))
 
 
 # ---- kills: SIGKILL at every system call of the report's write sequence ----
@@ -238,7 +287,7 @@ def main():
     return 1 if tally.failed else 0
 
 
-EXTRA_TESTS = [test_kills]
+EXTRA_TESTS = [test_messages, test_kills]
 
 if __name__ == "__main__":
     sys.exit(main())
