@@ -274,7 +274,12 @@ serve: deps
 dist: $(WEB_BUILT)
 	$(NODE) tools/dist.mjs
 
-bench: all
+# How long the slowest call at ROPE_MAX_WORK takes (docs/SPEC.md, "Limits").
+build/bench_limits: tools/bench_limits.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tools/bench_limits.c $(CORE_SRC) -lm
+
+bench: all build/bench_limits
+	sh tools/bench_limits.sh build/bench_limits build/ropescope
 	sh tools/bench_scan.sh build/ropescope
 	$(NODE) tools/bench.mjs
 	$(NODE) tools/bench_explain.mjs

@@ -29,8 +29,9 @@
 /* The same limit said as a position: theta_max = theta_0 = 1 for every base
  * accepted (> 1), so the largest angle of position p is |p| itself. */
 #define ROPE_MAX_POSITION 1e10
-/* Largest work (dimension x count) one call may do, so nothing blocks for minutes. */
-#define ROPE_MAX_WORK 268435456
+/* Largest work (dimension x count) one call may do: 2^23, so that the slowest
+ * call at the limit takes about 2 s (measured: make bench, docs/SPEC.md). */
+#define ROPE_MAX_WORK 8388608
 
 #define ROPE_OK 0
 #define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */

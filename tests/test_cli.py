@@ -385,9 +385,10 @@ def message_cases(tmp):
         (["report", "--base", "1"], 2, ["--base", "'1'", SLOW]),
         (["scan", "--base", "0.5", "--from", "1e16", "--to", "1e16"], 2, ["--base", SLOW]),
         # The work limit of one call.
-        (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "268435456"]),
+        (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "8388608"]),
+        (["scan", "--dim", "64", "--to", "131072"], 2, ["--dim", "64", "8388608"]),
         (["report", "--dim", "65536", "--starts", many], 2, ["--starts", "4097", "65536",
-                                                              "268435456"]),
+                                                              "8388608"]),
         # Outputs that cannot be written: exit 1, naming --out and the folder.
         (["report", "--out", os.path.join(a_file, "sub")], 1,
          ["--out", os.path.join(a_file, "sub")]),
