@@ -13,8 +13,10 @@ STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE_SRC = c_src/rope.c c_src/rope_check.c c_src/rope_batch.c c_src/rope_math.c c_src/report.c c_src/parse.c c_src/writer.c
-CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c
-CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h
+CLI_SRC = c_src/cli.c c_src/cli_args.c c_src/cli_scan.c c_src/cli_report.c c_src/cli_files.c c_src/cli_scaling.c \
+          c_src/cli/json_walk.c
+CLI_HDR = c_src/cli.h c_src/cli_files.h c_src/cli_scaling.h c_src/cli/json_walk.h
+CLI_INC = -Ic_src -Ic_src/cli
 CORE_HDR = c_src/rope.h c_src/rope_internal.h c_src/rope_math.h c_src/report.h c_src/writer.h
 # Long context: the scaling methods, the config reader and its writer (docs/SCALING.md).
 SCALING_SRC = c_src/scaling.c c_src/config.c c_src/config_resolve.c c_src/config_method.c \
@@ -62,7 +64,7 @@ build:
 	mkdir -p build
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(CLI_INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
@@ -81,12 +83,11 @@ build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR)
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) -Ic_src -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
-# The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
-# It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
-build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+# The config reader under ASan + UBSan: random key/value sequences and random JSON through
+# cJSON, walked by the CLI's own walker (c_src/cli/json_walk.c).
+build/fuzz_config: tests/fuzz_config.c c_src/cli/json_walk.c c_src/cli/json_walk.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_config.c $(filter-out c_src/cli_scaling.c,$(CLI_SRC)) \
-	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  $(CLI_INC) -o $@ tests/fuzz_config.c c_src/cli/json_walk.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/rope_math.c c_src/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_math.c c_src/rope_math.c -lm

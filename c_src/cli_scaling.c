@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "json_walk.h"
 #include "rope.h"
 
 #define MAX_CONFIG_BYTES (1L << 20)
@@ -83,49 +84,6 @@ static void flag_table(rope_cli_flag *flags)
     flags[OPT_TRAIN_LEN] = (rope_cli_flag){.name = "--train-len", .kind = ROPE_FLAG_NUMBER};
     flags[OPT_GAP] = (rope_cli_flag){.name = "--gap", .kind = ROPE_FLAG_NUMBER};
     flags[OPT_FORMAT] = (rope_cli_flag){.name = "--format", .kind = ROPE_FLAG_TEXT};
-}
-
-/* Hands one JSON value to the reader; objects one level down only. */
-static int put_json(rope_config *c, const char *key, const cJSON *item, int depth)
-{
-    if (cJSON_IsNumber(item))
-        return rope_config_put(c, key, ROPE_CONFIG_NUMBER, item->valuedouble, NULL, NULL, 0);
-    if (cJSON_IsString(item))
-        return rope_config_put(c, key, ROPE_CONFIG_STRING, 0.0, item->valuestring, NULL, 0);
-    if (cJSON_IsBool(item))
-        return rope_config_put(c, key, ROPE_CONFIG_BOOL, cJSON_IsTrue(item) ? 1.0 : 0.0, NULL,
-                               NULL, 0);
-    if (cJSON_IsNull(item)) return rope_config_put(c, key, ROPE_CONFIG_NULL, 0.0, NULL, NULL, 0);
-    if (cJSON_IsArray(item)) {
-        int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, item) all_numbers &= cJSON_IsNumber(e);
-        if (!all_numbers)
-            return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers",
-                                   NULL, 0);
-        double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-        if (!v) return ROPE_E_NOMEM;
-        cJSON_ArrayForEach(e, item) v[j++] = e->valuedouble;
-        int rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, v, n);
-        free(v);
-        return rc;
-    }
-    if (!cJSON_IsObject(item) || depth > 0)
-        return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0,
-                               cJSON_IsObject(item) ? "an object" : "an unknown value", NULL, 0);
-    int rc = rope_config_put(c, key, ROPE_CONFIG_OBJECT, 0.0, NULL, NULL, 0);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, item)
-    {
-        if (rc != ROPE_OK) break;
-        size_t len = strlen(key) + strlen(m->string) + 2;
-        char *path = malloc(len);
-        if (!path) return ROPE_E_NOMEM;
-        snprintf(path, len, "%s.%s", key, m->string);
-        rc = put_json(c, path, m, depth + 1);
-        free(path);
-    }
-    return rc;
 }
 
 /* What a path that is not a regular file is, for the message. */
@@ -227,7 +185,7 @@ static int read_config(rope_config *c, const char *path)
         int rc = ROPE_OK;
         cJSON_ArrayForEach(item, root)
         {
-            if (rc == ROPE_OK) rc = put_json(c, item->string, item, 0);
+            if (rc == ROPE_OK) rc = rope_cli_put_json(c, item->string, item, 0);
         }
         if (rc != ROPE_OK && c->code == 0) code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: %s", rope_strerror(rc));
     }
