@@ -46,7 +46,7 @@ WEB_BUILT = web/vendor/inflate.js web/rope_wasm.js web/rope_consts.js web/models
             web/style.min.css
 # The page's modules, bundled into web/ropescope.js (one script instead of a dozen imports).
 WEB_MODULES = $(filter-out web/ropescope.js web/models_gen.js,$(wildcard web/*.js web/charts/*.js))
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 6
 
 .PHONY: all deps native wasm web test test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-reliability \
@@ -74,10 +74,15 @@ TEST_LDFLAGS = -Wl,--wrap=malloc
 build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) -Ic_src -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
-# The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
-build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN -Ic_src -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+FUZZ_CFLAGS = $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN)
+# Three fuzz targets: the core (and report writer); the CLI's argv with no files (thousands of
+# runs a second); the CLI's files (report pairs in a temp folder, --config files).
+build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(FUZZ_CFLAGS) -Ic_src -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
+
+# The CLI is linked in without its main(): the fuzzers call rope_cli_run themselves.
+build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz_%.c tests/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(CLI_INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
@@ -206,18 +211,25 @@ test-math: build/test_math
 test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan
 
-# Random bytes as every function's arguments and as the CLI's argv, under ASan +
-# UBSan, for FUZZ_SECONDS. The committed seeds in tests/fuzz-corpus are read;
-# what the run finds is written under build/, never into the repository.
-test-fuzz: build/fuzz_rope
-	mkdir -p build/fuzz-corpus
-	@build/fuzz_rope -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) \
-	  -artifact_prefix=build/ build/fuzz-corpus tests/fuzz-corpus \
-	  > build/fuzz.log 2>&1 || { tail -40 build/fuzz.log; exit 1; }
-	@grep -E '^Done [0-9]+ runs' build/fuzz.log | sed 's/^/fuzz_rope: /'
-	@grep -E '(DONE|pulse|NEW|REDUCE) +cov:' build/fuzz.log | tail -1 | sed 's/^/fuzz_rope: last /'
+# Random bytes as every function's arguments, as the CLI's argv and as its files, under
+# ASan + UBSan, FUZZ_SECONDS per target. The committed seeds in tests/fuzz-corpus are read
+# by all three; what a run finds is written under build/, never into the repository. Each
+# target's line gives its runs, execs/s and coverage (edges "cov", features "ft").
+FUZZ_TARGETS = fuzz_rope fuzz_cli fuzz_files
+test-fuzz: $(addprefix build/,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz-corpus/$$t; \
+	  build/$$t -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) -print_final_stats=1 \
+	    -artifact_prefix=build/$$t- build/fuzz-corpus/$$t tests/fuzz-corpus \
+	    > build/$$t.log 2>&1 || { tail -40 build/$$t.log; exit 1; }; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' build/$$t.log); \
+	  rate=$$(sed -n 's/^stat::average_exec_per_sec: *//p' build/$$t.log); \
+	  cov=$$(grep -E '(DONE|pulse|NEW|REDUCE|INITED) +cov:' build/$$t.log | tail -1 \
+	         | sed -E 's/.*(cov: [0-9]+ ft: [0-9]+).*/\1/'); \
+	  echo "$$t: $$runs runs in $(FUZZ_SECONDS) s, $$rate execs/s, $$cov, no findings"; \
+	done
 
-# The same for ten minutes (override with FUZZ_SECONDS=N).
+# The same for ten minutes per target (override with FUZZ_SECONDS=N).
 fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: test-fuzz
 
