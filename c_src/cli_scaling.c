@@ -209,6 +209,12 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
     } else if (f->kind == ROPE_FLAG_LIST) {
         rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, f->list, f->count);
     } else {
+        /* A base goes through the core's one check (rope_check_base) like
+         * report's and scan's --base: at base <= 1 no pair slows down. */
+        if (strcmp(key, "rope_theta") == 0 || strcmp(key, "rope_scaling.new_rope_theta") == 0) {
+            rc = rope_check_base(f->number);
+            if (rc != ROPE_OK) return rope_cli_refuse(f->name, f->text, rc);
+        }
         rc = rope_config_put(c, key, ROPE_CONFIG_NUMBER, f->number, NULL, NULL, 0);
     }
     return rc == ROPE_OK ? 0 : ROPE_CLI_EXIT_USAGE;
