@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "report.h"
 #include "rope.h"
 #include "testlib.h"
@@ -1213,6 +1214,9 @@ TEST(every_base_at_or_below_one_should_be_refused)
     assert_code(rope_check_rotating(1e10, 1e4), ROPE_OK);
     assert_code(rope_check_rotating(nextafter(1e10, 1e11), 1e4), ROPE_E_FAR);
     assert_code(rope_check_rotating(NAN, 1e4), ROPE_E_POSITION);
+    /* Where theta is given (pair_example), the angle m theta itself is what is guarded. */
+    assert_code(rope_pair_example(1, 0, 1, 0, 1e9, 0, 20.0, out), ROPE_E_FAR);
+    assert_code(rope_pair_example(1, 0, 1, 0, 1e11, 0, 0.01, out), ROPE_OK);
 }
 
 /* docs/SPEC.md, "Numbers and lists": one grammar for the CLI and the page. */
