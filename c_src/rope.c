@@ -22,7 +22,7 @@ const char *rope_strerror(int code)
     case ROPE_E_LENGTH: return "vector lengths do not match";
     case ROPE_E_COUNT: return "count must be an integer in [0, " ROPE_XSTR(ROPE_MAX_COUNT) "]";
     case ROPE_E_NULL: return "a required array is missing (NULL)";
-    case ROPE_E_RANGE: return "result overflowed (a score or value is not finite); use smaller values";
+    case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use smaller vector entries";
     case ROPE_E_SPACE: return "output buffer is too small";
     case ROPE_E_NOMEM: return "out of memory";
     case ROPE_E_FAR: return "the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is beyond " ROPE_XSTR(ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
