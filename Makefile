@@ -23,8 +23,8 @@ CORE_SRC = $(addprefix c_src/core/,rope.c check.c batch.c rope_math.c parse.c) \
            $(addprefix c_src/report/,report.c writer.c) $(addprefix c_src/explain/,explain.c scan.c)
 CORE_HDR = $(addprefix c_src/core/,rope.h rope_internal.h rope_math.h) \
            $(addprefix c_src/report/,report.h writer.h) c_src/explain/explain.h
-CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c)
-CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h)
+CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c json_walk.c)
+CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h json_walk.h)
 SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c model.c write.c write_model.c)
 SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h write_model.h)
 # NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
@@ -57,11 +57,11 @@ WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js we
             web/style.min.css
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 6
 
 .PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
-        test-lesson test-verify serve dist bench clean
+        test-lesson test-verify test-reliability serve dist bench clean
 
 all: native web
 
@@ -93,21 +93,25 @@ TEST_LDFLAGS = -Wl,--wrap=malloc
 build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
-# The CLI is linked in without its main(): the fuzzer calls rope_cli_run itself.
-build/fuzz_rope: tests/fuzz_rope.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN $(INC) -o $@ tests/fuzz_rope.c $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+FUZZ_CFLAGS = $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN)
+# Three fuzz targets: the core (and report writer); the CLI's argv with no files (thousands of
+# runs a second); the CLI's files (report pairs in a temp folder, --config files).
+build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
+
+# The CLI is linked in without its main(): the fuzzers call rope_cli_run themselves.
+build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz_%.c tests/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
-# The config reader under ASan + UBSan: random key/value sequences and random JSON through cJSON.
-# It includes cli_scaling.c (for its JSON walker), so the rest of the CLI is linked beside it.
-build/fuzz_config: tests/fuzz_config.c $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+# The config reader under ASan + UBSan: random key/value sequences and random JSON through
+# cJSON, walked by the CLI's own walker (c_src/cli/json_walk.c).
+build/fuzz_config: tests/fuzz_config.c c_src/cli/json_walk.c c_src/cli/json_walk.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  -DROPE_CLI_NO_MAIN $(INC) -o $@ tests/fuzz_config.c $(filter-out c_src/cli/scaling.c,$(CLI_SRC)) \
-	  $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  $(INC) -o $@ tests/fuzz_config.c c_src/cli/json_walk.c $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
 build/test_math: tests/test_math.c tests/testlib.h c_src/core/rope_math.c c_src/core/rope_math.h | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_math.c c_src/core/rope_math.c -lm
@@ -197,6 +201,7 @@ deps:
 	command -v $(NODE) >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
 	$(NUMPY_PYTHON) -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -212,7 +217,7 @@ test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-nprandom test-lesson test-cli test-js test-scaling test-fuzz-config test-verify test-browser
+	  test-nprandom test-lesson test-cli test-reliability test-js test-scaling test-fuzz-config test-verify test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 test-unit: build/test_rope
@@ -224,18 +229,25 @@ test-math: build/test_math
 test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan
 
-# Random bytes as every function's arguments and as the CLI's argv, under ASan +
-# UBSan, for FUZZ_SECONDS. The committed seeds in tests/fuzz-corpus are read;
-# what the run finds is written under build/, never into the repository.
-test-fuzz: build/fuzz_rope
-	mkdir -p build/fuzz-corpus
-	@build/fuzz_rope -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) \
-	  -artifact_prefix=build/ build/fuzz-corpus tests/fuzz-corpus \
-	  > build/fuzz.log 2>&1 || { tail -40 build/fuzz.log; exit 1; }
-	@grep -E '^Done [0-9]+ runs' build/fuzz.log | sed 's/^/fuzz_rope: /'
-	@grep -E '(DONE|pulse|NEW|REDUCE) +cov:' build/fuzz.log | tail -1 | sed 's/^/fuzz_rope: last /'
+# Random bytes as every function's arguments, as the CLI's argv and as its files, under
+# ASan + UBSan, FUZZ_SECONDS per target. The committed seeds in tests/fuzz-corpus are read
+# by all three; what a run finds is written under build/, never into the repository. Each
+# target's line gives its runs, execs/s and coverage (edges "cov", features "ft").
+FUZZ_TARGETS = fuzz_rope fuzz_cli fuzz_files
+test-fuzz: $(addprefix build/,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz-corpus/$$t; \
+	  build/$$t -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) -print_final_stats=1 \
+	    -artifact_prefix=build/$$t- build/fuzz-corpus/$$t tests/fuzz-corpus \
+	    > build/$$t.log 2>&1 || { tail -40 build/$$t.log; exit 1; }; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' build/$$t.log); \
+	  rate=$$(sed -n 's/^stat::average_exec_per_sec: *//p' build/$$t.log); \
+	  cov=$$(grep -E '(DONE|pulse|NEW|REDUCE|INITED) +cov:' build/$$t.log | tail -1 \
+	         | sed -E 's/.*(cov: [0-9]+ ft: [0-9]+).*/\1/'); \
+	  echo "$$t: $$runs runs in $(FUZZ_SECONDS) s, $$rate execs/s, $$cov, no findings"; \
+	done
 
-# The same for ten minutes (override with FUZZ_SECONDS=N).
+# The same for ten minutes per target (override with FUZZ_SECONDS=N).
 fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: test-fuzz
 
@@ -285,6 +297,10 @@ build/fuzz_verify: tests/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(COR
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  $(INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
 
+# Hostile files, messages and kills at every system call of the report's writes (strace).
+test-reliability: build/ropescope
+	$(PYTHON) tests/test_reliability.py
+
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
 # tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
 test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
@@ -329,7 +345,12 @@ serve: deps
 dist: $(WEB_BUILT)
 	$(NODE) tools/dist.mjs
 
-bench: all
+# How long the slowest call at ROPE_MAX_WORK takes (docs/SPEC.md, "Limits").
+build/bench_limits: tools/bench_limits.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tools/bench_limits.c $(CORE_SRC) -lm
+
+bench: all build/bench_limits
+	sh tools/bench_limits.sh build/bench_limits build/ropescope
 	sh tools/bench_scan.sh build/ropescope
 	sh tools/bench_verify.sh build/ropescope $(NUMPY_PYTHON)
 	$(NODE) tools/bench.mjs

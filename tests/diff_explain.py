@@ -227,7 +227,12 @@ def check_bad_inputs(lib, t):
     cases = [
         ("pair_example NaN q0", lib.rope_pair_example(nan, 0, 1, 0, 1, 2, 0.1, out.buf), E_VALUE),
         ("pair_example NaN m", lib.rope_pair_example(1, 0, 1, 0, nan, 2, 0.1, out.buf), E_POSITION),
-        ("pair_example far n", lib.rope_pair_example(1, 0, 1, 0, 1, -far, 0.1, out.buf), E_FAR),
+        # pair_example's far check is on the angle n theta (theta is given, not a base).
+        ("pair_example far n", lib.rope_pair_example(1, 0, 1, 0, 1, -far, 0.6, out.buf), E_FAR),
+        ("pair_example near angle", lib.rope_pair_example(1, 0, 1, 0, 1, -far, 0.01, out.buf),
+         0),
+        ("pair_terms base 1", lib.rope_pair_terms(q, 4, k, 4, 1, 2, 1.0, out.buf), E_BASE),
+        ("pair_terms base 1e-300", lib.rope_pair_terms(q, 4, k, 4, 1, 2, 1e-300, out.buf), E_BASE),
         ("pair_example inf theta", lib.rope_pair_example(1, 0, 1, 0, 1, 2, inf, out.buf),
          E_POSITION),
         ("pair_example NULL", lib.rope_pair_example(1, 0, 1, 0, 1, 2, 0.1, null), E_NULL),

@@ -244,14 +244,17 @@ def check_bad_inputs(lib, t):
         ("identity NULL", L.rope_lesson_identity(1, 1, null), E_NULL),
         ("cat NaN q", L.rope_lesson_cat(nan, 0, 1, 0, 1, 2, 0.1, o), E_VALUE),
         ("cat inf theta", L.rope_lesson_cat(1, 0, 1, 0, 1, 2, inf, o), E_POSITION),
-        ("proof far n", L.rope_lesson_proof(1, 0, 1, 0, 1, -far, 0.1, o), E_FAR),
+        ("proof far n", L.rope_lesson_proof(1, 0, 1, 0, 1, -far, 1.0, o), E_FAR),
+        # The guard is on the angle n·theta: a far n at a small theta is still resolvable.
+        ("proof far n, small theta", L.rope_lesson_proof(1, 0, 1, 0, 1, -far, 0.1, o), 0),
         ("clock pair", L.rope_lesson_clock(256, 512, 1e4, 1, 1, o), E_DIM),
         ("clock negative pair", L.rope_lesson_clock(-1, 512, 1e4, 1, 1, o), E_DIM),
         ("clock divide 0", L.rope_lesson_clock(0, 512, 1e4, 1, 0, o), E_SCALING),
         ("clock base", L.rope_lesson_clock(0, 512, nan, 1, 1, o), E_BASE),
         ("clock_theta NaN", L.rope_lesson_clock_theta(nan, 1, 1, o), E_POSITION),
         ("rebase new base", L.rope_lesson_rebase(255, 512, 1e4, -5, 1, 1, o), E_BASE),
-        ("rebase far gap", L.rope_lesson_rebase(255, 512, 1e4, 5e5, far, 1, o), E_FAR),
+        ("rebase far gap", L.rope_lesson_rebase(0, 512, 1e4, 5e5, far, 1, o), E_FAR),
+        ("rebase far gap, slow pair", L.rope_lesson_rebase(255, 512, 1e4, 5e5, far, 1, o), 0),
     ]
     for what, got, want in cases:
         t.check(got == want, "%s: expected code %d, got %d" % (what, want, got))

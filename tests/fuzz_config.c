@@ -3,12 +3,16 @@
  * by every writer. Checked besides ASan/UBSan: a success gives NUL-terminated
  * text of the stated length whose JSON cJSON parses back; a refusal of the
  * config carries a message; nothing depends on the buffer size but the code. */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../c_src/cli/scaling.c" /* the CLI's own walker (put_json), static there */
+#include "config.h"
+#include "json_walk.h" /* the CLI's own walker, linked from c_src/cli/json_walk.c */
+#include "rope.h"
+#include "scaling.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -103,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cJSON *root = cJSON_ParseWithLength((const char *)data + 1, size - 1);
         if (root && cJSON_IsObject(root)) {
             const cJSON *item;
-            cJSON_ArrayForEach(item, root) put_json(c, item->string, item, 0);
+            cJSON_ArrayForEach(item, root) rope_cli_put_json(c, item->string, item, 0);
         }
         cJSON_Delete(root);
         in.n = 0;

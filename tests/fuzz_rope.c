@@ -1,4 +1,5 @@
-/* libFuzzer target over the whole core, the report writer and the CLI.
+/* libFuzzer target over the whole core and the report writer (the CLI's argv
+ * is tests/fuzz_cli.c's, its files tests/fuzz_files.c's).
  *
  * Any bytes become dims, bases, positions, vectors, counts and NULLs for
  * every public function (NaN, Inf, subnormals and huge values included), with
@@ -6,21 +7,15 @@
  * write past it. Whenever a function returns ROPE_OK its results must be
  * finite, and the properties must hold: rotating by p then by -p gives the
  * input back, and the score is the dot of the rotated vectors. The report is
- * written into buffers of a fuzzed size up to the one that fits. The CLI runs
- * in-process (rope_cli_run) on fuzzed argv, writing into a private temp folder
- * that must afterwards hold both report files or neither, and no temp file;
- * `scaling` runs there too, on fuzzed key flags. The explainer functions
- * (explain.h), NumPy's random numbers (nprandom.h) and the lesson's
- * (lesson.h) take the same fuzzed arguments with exact-size outputs. */
-#include <dirent.h>
+ * written into buffers of a fuzzed size up to the one that fits. The explainer functions
+ * (explain.h), NumPy's random numbers (nprandom.h) and the lesson's (lesson.h) take the
+ * same fuzzed arguments with exact-size outputs. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cli.h"
 #include "explain.h"
 #include "nprandom.h"
 #include "lesson.h"
@@ -29,8 +24,6 @@
 
 #define MAX_FUZZ_DIM 70
 #define MAX_FUZZ_COUNT 150 /* past two 64-start blocks of the sweep */
-#define MAX_TOKENS 12
-#define MAX_TOKEN 48
 
 typedef struct {
     const uint8_t *data;
@@ -261,120 +254,12 @@ static void fuzz_core(input *in)
     free(starts);
 }
 
-/* ---- The CLI, in-process ---- */
-
-static char folder[64];
-static char out_buf[1 << 16];
-
-static void clear_folder(void)
-{
-    DIR *dir = opendir(folder);
-    struct dirent *e;
-    char path[512];
-    if (!dir) return;
-    while ((e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || strcmp(e->d_name, "..") == 0))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        unlink(path);
-    }
-    closedir(dir);
-}
-
-static void remove_folder(void)
-{
-    clear_folder();
-    rmdir(folder);
-}
-
-/* The folder holds both report files or neither, and nothing else. */
-static void check_folder(void)
-{
-    DIR *dir = opendir(folder);
-    struct dirent *e;
-    int json = 0, md = 0;
-    if (!dir) abort();
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (strcmp(e->d_name, "rope_report.json") == 0) json = 1;
-        else if (strcmp(e->d_name, "rope_report.md") == 0) md = 1;
-        else abort(); /* a temp file or backup was left behind */
-    }
-    closedir(dir);
-    if (json != md) abort();
-}
-
-static void fuzz_cli(input *in)
-{
-    static const char *const commands[] = {"report", "scan", "scaling", "--help", "bogus"};
-    static const char *const words[] = {"--dim", "--base", "--gap", "--from", "--to", "--step",
-                                        "--starts", "--deltas", "--norm-positions", "--out",
-                                        "--help", "-h", "1e16", "-0", "1,2, 3", "0x10",
-                                        "--rope-type", "yarn", "--factor", "--format", "json",
-                                        "--seq-len", "--train-len", "--short-factor"};
-#define N_WORDS ((int)(sizeof words / sizeof words[0]))
-    char tokens[MAX_TOKENS][MAX_TOKEN];
-    char *argv[MAX_TOKENS + 6];
-    int argc = 0, has_out = 0, has_dim = 0;
-    argv[argc++] = (char *)"ropescope";
-    argv[argc++] = (char *)commands[take_byte(in) % 5];
-    int n = take_byte(in) % (MAX_TOKENS + 1);
-    for (int t = 0; t < n; t++) {
-        uint8_t kind = take_byte(in);
-        if (kind < 128) {
-            snprintf(tokens[t], MAX_TOKEN, "%s", words[kind % N_WORDS]);
-        } else { /* raw bytes up to a NUL or the token's end */
-            int len = 0;
-            while (len < MAX_TOKEN - 1 && in->size > 0) {
-                char ch = (char)take_byte(in);
-                if (ch == '\0') break;
-                tokens[t][len++] = ch;
-            }
-            tokens[t][len] = '\0';
-        }
-        const char *prev = argc > 2 ? argv[argc - 1] : "";
-        /* Keep every run small and every file inside the private folder. */
-        if (strcmp(prev, "--out") == 0) snprintf(tokens[t], MAX_TOKEN, "%s", folder);
-        if (strcmp(prev, "--dim") == 0 && strlen(tokens[t]) > 2) snprintf(tokens[t], MAX_TOKEN, "64");
-        has_out |= strcmp(tokens[t], "--out") == 0;
-        has_dim |= strcmp(tokens[t], "--dim") == 0;
-        argv[argc++] = tokens[t];
-    }
-    /* scaling writes no files and takes no --out: it prints to the 64 KB buffer. */
-    if (!has_out && strcmp(argv[1], "scaling") != 0) {
-        argv[argc++] = (char *)"--out";
-        argv[argc++] = folder;
-    }
-    if (!has_dim) { /* the default 64 is slow under the sanitizers */
-        argv[argc++] = (char *)"--dim";
-        argv[argc++] = (char *)"6";
-    }
-    if (take_byte(in) & 1) clear_folder();
-    /* stdout is a 64 KB buffer that fails when full: a long scan stops at its first check. */
-    FILE *out = fmemopen(out_buf, sizeof out_buf, "w");
-    FILE *err = fopen("/dev/null", "w");
-    if (!out || !err) abort();
-    int code = rope_cli_run(argc, argv, out, err);
-    fclose(out);
-    fclose(err);
-    if (code < 0 || code > 2) abort();
-    check_folder();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     input in = {data, size};
-    if (folder[0] == '\0') {
-        snprintf(folder, sizeof folder, "%s/ropescope-fuzz-XXXXXX",
-                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-        if (!mkdtemp(folder)) abort();
-        atexit(remove_folder);
-    }
-    if (take_byte(&in) & 1)
-        fuzz_cli(&in);
-    else
-        fuzz_core(&in);
+    take_byte(&in); /* the corpus's target byte: odd inputs are fuzz_cli.c's and fuzz_files.c's */
+    fuzz_core(&in);
     return 0;
 }

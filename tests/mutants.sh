@@ -191,5 +191,13 @@ mutant turns_without_two_pi \
 mutant input_modified_in_place \
     'rope.c:/^int rope_apply_rope(/,/^}/s|out\[2 \* i + 1\] = x0 \* s + x1 \* c;|& ((double *)vec)[2 * i] = out[2 * i]; ((double *)vec)[2 * i + 1] = out[2 * i + 1];|'
 
+# Honest limits: a base <= 1 (pairs that no longer slow down) let through.
+mutant base_at_or_below_one_accepted \
+    'check.c:/^int rope_check_base(/,/^}/s|base > 1.0|base > 0.0|'
+
+# The far check on the position alone, ignoring the largest theta.
+mutant far_check_without_theta \
+    'check.c:/^int rope_check_angle(/,/^}/s|fabs(pos) \* theta_max|fabs(pos)|'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

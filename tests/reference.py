@@ -5,7 +5,7 @@ Every function is written the obvious way from the contract text: rotated
 vectors are built, then dotted; position vectors are built, then added. It
 shares no code with c_src/ and is the oracle for the differential tests.
 
-Bad input (a dimension outside [0, 65536], a base that is not finite or <= 0,
+Bad input (a dimension outside [0, 65536], a base that is not finite or <= 1,
 a non-finite position or vector entry, mismatched lengths) raises ValueError.
 
 As a command, `python3 tests/reference.py --batch` reads a JSON list of calls
@@ -24,7 +24,7 @@ THETA_BASE = 10000.0
 MAX_DIM = 65536
 MAX_COUNT = 65536
 MAX_POSITION = 1e10
-MAX_WORK = 268435456
+MAX_WORK = 8388608
 
 DEFAULT_REPORT = {
     "dim": DIM,
@@ -44,8 +44,8 @@ def _check_dim(d):
 
 
 def _check_base(base):
-    if not _is_finite_number(base) or base <= 0:
-        raise ValueError("base must be a finite number > 0, got %r" % (base,))
+    if not _is_finite_number(base) or base <= 1:
+        raise ValueError("base must be a finite number > 1, got %r" % (base,))
 
 
 def _check_position(name, value):

@@ -37,7 +37,7 @@ SCAN_FLAGS = ["--dim", "--base", "--gap", "--from", "--to", "--step"]
 
 GARBAGE = ["abc", "", "1x", "nan", "inf", "-inf", "NaN", "1e400", "--"]
 BAD_DIMS = ["-1", "65537", "1e9", "2.5", "0x10", "99999999999999999999"]
-BAD_BASES = ["0", "-1", "-0", "1e-400"]
+BAD_BASES = ["0", "-1", "-0", "1e-400", "1", "0.5", "1e-300", "0.9999999999", "5e-324"]
 BAD_LISTS = ["1,abc", "1,,2", "", ",", "1,nan", "3,inf", "1,", "-inf", "2 3"]
 
 
@@ -334,7 +334,8 @@ def test_bad_input(results, tmp):
 
 # ---- (e) every message names its flag and value ----
 
-FAR = "beyond 1e10, where doubles can no longer resolve the angle"
+FAR = "is beyond 1e10 radians, where doubles can no longer resolve it"
+SLOW = "the pairs would no longer slow down"
 
 
 def message_cases(tmp):
@@ -376,13 +377,18 @@ def message_cases(tmp):
         (["report", "--starts", "3,1e16"], 2, ["--starts", "1e16", FAR]),
         (["report", "--gap", "-1e16"], 2, ["--gap", "-1e16", FAR]),
         (["report", "--norm-positions", "0,-3e10"], 2, ["--norm-positions", "-3e10", FAR]),
-        # Valid numbers that overflow together: the message talks about --base.
-        (["scan", "--base", "5e-324"], 2, ["--base", "5e-324"]),
-        (["report", "--base", "5e-324"], 2, ["--base", "5e-324"]),
+        # base <= 1 is refused everywhere, saying why (docs/SPEC.md, "Limits").
+        (["scan", "--base", "5e-324"], 2, ["--base", "5e-324", SLOW]),
+        (["report", "--base", "5e-324"], 2, ["--base", "5e-324", SLOW]),
+        (["report", "--base", "1e-300"], 2, ["--base", "1e-300", SLOW]),
+        (["scan", "--base", "1e-10"], 2, ["--base", "1e-10", SLOW]),
+        (["report", "--base", "1"], 2, ["--base", "'1'", SLOW]),
+        (["scan", "--base", "0.5", "--from", "1e16", "--to", "1e16"], 2, ["--base", SLOW]),
         # The work limit of one call.
-        (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "268435456"]),
+        (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "8388608"]),
+        (["scan", "--dim", "64", "--to", "131072"], 2, ["--dim", "64", "8388608"]),
         (["report", "--dim", "65536", "--starts", many], 2, ["--starts", "4097", "65536",
-                                                              "268435456"]),
+                                                              "8388608"]),
         # Outputs that cannot be written: exit 1, naming --out and the folder.
         (["report", "--out", os.path.join(a_file, "sub")], 1,
          ["--out", os.path.join(a_file, "sub")]),

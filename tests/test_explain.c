@@ -258,7 +258,15 @@ static void explain_should_reject_bad_input(void **state)
     (void)state;
     double q[4] = {1, 2, 3, 4}, k[4] = {4, 3, 2, 1}, out[64], pos[2] = {1, NAN};
     double far[1] = {-2e10};
-    assert_int_equal(rope_pair_example(1, 0, 1, 0, 1e11, 0, 0.1, out), ROPE_E_FAR);
+    /* The far check is on the angle m theta itself, the largest one the pair makes. */
+    assert_int_equal(rope_pair_example(1, 0, 1, 0, 1e11, 0, 0.5, out), ROPE_E_FAR);
+    assert_int_equal(rope_pair_example(1, 0, 1, 0, 1, 0, 1e11, out), ROPE_E_FAR);
+    assert_int_equal(rope_pair_example(1, 0, 1, 0, 1e11, 0, 0.01, out), ROPE_OK);
+    /* base <= 1 is refused by every explainer that takes a base. */
+    assert_int_equal(rope_pair_terms(q, 4, k, 4, 1, 0, 1.0, out), ROPE_E_BASE);
+    assert_int_equal(rope_add_terms(q, 4, k, 4, 0, far, 1, 0.5, out), ROPE_E_BASE);
+    assert_int_equal(rope_decay(q, 4, k, 4, far, 1, 1, 0, 1e-300, out), ROPE_E_BASE);
+    assert_int_equal(rope_cos_grid(4, far, 1, 1e-10, out), ROPE_E_BASE);
     assert_int_equal(rope_pair_example(1, INFINITY, 1, 0, 1, 0, 0.1, out), ROPE_E_VALUE);
     assert_int_equal(rope_pair_terms(q, 4, k, 4, 1, 0, NAN, out), ROPE_E_BASE);
     assert_int_equal(rope_pair_terms(q, 4, k, 4, 1, 0, 1e4, NULL), ROPE_E_NULL);

@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "report.h"
 #include "rope.h"
 #include "testlib.h"
@@ -1039,12 +1040,17 @@ static const struct {
     double value;
     int code;
 } numbers[] = {
-    {K_BASE, 10000.0, ROPE_OK}, {K_BASE, 1.5, ROPE_OK}, {K_BASE, 0.5, ROPE_OK},
+    {K_BASE, 10000.0, ROPE_OK}, {K_BASE, 1.5, ROPE_OK}, {K_BASE, 1.0000001, ROPE_OK},
+    /* base <= 1: theta_i no longer falls with i, so the pairs would not slow down. */
+    {K_BASE, 1.0, ROPE_E_BASE}, {K_BASE, 0.5, ROPE_E_BASE}, {K_BASE, 1e-10, ROPE_E_BASE},
+    {K_BASE, 1e-300, ROPE_E_BASE}, {K_BASE, 4.9e-324, ROPE_E_BASE},
     {K_BASE, 0.0, ROPE_E_BASE}, {K_BASE, -0.0, ROPE_E_BASE}, {K_BASE, -1.0, ROPE_E_BASE},
     {K_BASE, NAN, ROPE_E_BASE}, {K_BASE, INFINITY, ROPE_E_BASE}, {K_BASE, -INFINITY, ROPE_E_BASE},
     {K_ROTATING, 0.0, ROPE_OK}, {K_ROTATING, -2.25, ROPE_OK}, {K_ROTATING, 4096.5, ROPE_OK},
     {K_ROTATING, NAN, ROPE_E_POSITION}, {K_ROTATING, INFINITY, ROPE_E_POSITION},
     {K_ROTATING, -INFINITY, ROPE_E_POSITION}, {K_ROTATING, 2e10, ROPE_E_FAR},
+    /* The far check is on the largest angle, |p| x theta_0 = |p|. */
+    {K_ROTATING, -1.0000001e10, ROPE_E_FAR},
     {K_ROTATING, -1e16, ROPE_E_FAR}, {K_ROTATING, 1e308, ROPE_E_FAR},
     {K_REAL, 0.0, ROPE_OK}, {K_REAL, -2.25, ROPE_OK}, {K_REAL, 1e16, ROPE_OK},
     {K_REAL, NAN, ROPE_E_POSITION}, {K_REAL, INFINITY, ROPE_E_POSITION},
@@ -1162,31 +1168,55 @@ TEST(every_function_should_reject_each_bad_argument_with_its_code)
     }
 }
 
-/* The results-check: inputs in range whose results overflow. base 4.9e-324
- * makes theta_31 of d = 64 overflow to +Inf. */
+/* The results-check: inputs in range whose results overflow. With base > 1
+ * every theta is at most 1 and every angle within ROPE_MAX_ANGLE, so only
+ * huge vector entries can overflow now. */
 TEST(functions_should_report_overflow_as_range)
 {
-    double q[ROPE_DIM], k[ROPE_DIM], out[3 * ROPE_DIM];
     static const double one[1] = {1.0};
-    static const double big[2] = {1e200, 1e200};
-    const double tiny = 4.9e-324;
-    assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
+    static const double big[4] = {1e200, 1e200, 1e200, 1e200};
+    double out[16];
     assert_code(rope_dot(big, 2, big, 2, out), ROPE_E_RANGE);
     assert_code(rope_norm(big, 2, out), ROPE_E_RANGE);
     assert_code(rope_rotate_pair(1.5e308, -1.5e308, TEST_PI / 4, out), ROPE_E_RANGE);
-    assert_code(rope_thetas(ROPE_DIM, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_apply_rope(q, ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, 1.0, 0.0, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_offset_scan(q, ROPE_DIM, k, ROPE_DIM, 1.0, one, 1, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 1.0, 1.0, 1.0, 1, tiny, out),
-                ROPE_E_RANGE);
-    assert_code(rope_turns(ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_pair_angles(ROPE_DIM, 1.0, tiny, out), ROPE_E_RANGE);
-    assert_code(rope_norm_gaps(q, ROPE_DIM, one, 1, tiny, out), ROPE_E_RANGE);
-    /* An overflowing number of turns is still "not slow": the count stays exact. */
-    int n = -1;
-    assert_code(rope_slow_pairs(4, 1e308, 1e-300, &n), ROPE_OK);
-    assert_int_equal(n, 0);
+    assert_code(rope_score(big, 4, big, 4, 1.0, 0.0, 1e4, out), ROPE_E_RANGE);
+    assert_code(rope_add_score(big, 4, big, 4, 1.0, 0.0, 1e4, out), ROPE_E_RANGE);
+    assert_code(rope_offset_scan(big, 4, big, 4, 1.0, one, 1, 1e4, out), ROPE_E_RANGE);
+    assert_code(rope_offset_sweep(big, 4, big, 4, 1.0, 1.0, 1.0, 1, 1e4, out), ROPE_E_RANGE);
+    assert_code(rope_norm_gaps(big, 4, one, 1, 1e4, out), ROPE_E_RANGE);
+}
+
+/* Issue 22: tiny bases once got past "honest numbers" (base 1e-300 gave angles
+ * of 1e293). Each base <= 1 is now refused by every function that takes one,
+ * and the largest angle |p| x theta_0 is what the far check guards. */
+TEST(every_base_at_or_below_one_should_be_refused)
+{
+    static const double bases[] = {1.0, 0.999999, 0.5, 1e-10, 1e-300, 4.9e-324};
+    double q[8], k[8], out[64];
+    int n;
+    assert_code(rope_demo_vectors(8, q, k), ROPE_OK);
+    for (size_t j = 0; j < COUNT_OF(bases); j++) {
+        double b = bases[j];
+        note("base %g", b);
+        assert_code(rope_thetas(8, b, out), ROPE_E_BASE);
+        assert_code(rope_apply_rope(q, 8, 1.0, b, out), ROPE_E_BASE);
+        assert_code(rope_score(q, 8, k, 8, 1.0, 0.0, b, out), ROPE_E_BASE);
+        assert_code(rope_sin_pos(1.0, 8, b, out), ROPE_E_BASE);
+        assert_code(rope_turns(8, 1.0, b, out), ROPE_E_BASE);
+        assert_code(rope_slow_pairs(8, 1.0, b, &n), ROPE_E_BASE);
+        assert_code(rope_pair_angles(8, 1.0, b, out), ROPE_E_BASE);
+        assert_code(rope_check_base(b), ROPE_E_BASE);
+        /* A far position with a bad base: the base is what is wrong. */
+        assert_code(rope_apply_rope(q, 8, 1e16, b, out), ROPE_E_BASE);
+    }
+    assert_non_null(strstr(rope_strerror(ROPE_E_BASE), "would no longer slow down"));
+    assert_non_null(strstr(rope_strerror(ROPE_E_FAR), "angle"));
+    assert_code(rope_check_rotating(1e10, 1e4), ROPE_OK);
+    assert_code(rope_check_rotating(nextafter(1e10, 1e11), 1e4), ROPE_E_FAR);
+    assert_code(rope_check_rotating(NAN, 1e4), ROPE_E_POSITION);
+    /* Where theta is given (pair_example), the angle m theta itself is what is guarded. */
+    assert_code(rope_pair_example(1, 0, 1, 0, 1e9, 0, 20.0, out), ROPE_E_FAR);
+    assert_code(rope_pair_example(1, 0, 1, 0, 1e11, 0, 0.01, out), ROPE_OK);
 }
 
 /* docs/SPEC.md, "Numbers and lists": one grammar for the CLI and the page. */
@@ -1586,9 +1616,9 @@ TEST(report_build_should_reject_bad_input)
     assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_FAR);
     bad = o;
-    bad.base = 4.9e-324; /* theta_31 of dim 64 overflows */
+    bad.base = 4.9e-324; /* once theta_31 of dim 64 overflowed; now base <= 1 is refused */
     assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
-                ROPE_E_RANGE);
+                ROPE_E_BASE);
 }
 
 /* The test build links with -Wl,--wrap=malloc: malloc_failure_in(n) makes the
@@ -1682,6 +1712,7 @@ int main(void)
         cmocka_unit_test(strerror_should_give_text_for_every_code),
         cmocka_unit_test(every_function_should_reject_each_bad_argument_with_its_code),
         cmocka_unit_test(functions_should_report_overflow_as_range),
+        cmocka_unit_test(every_base_at_or_below_one_should_be_refused),
         cmocka_unit_test(batch_functions_should_refuse_work_above_the_limit),
         cmocka_unit_test(batch_functions_should_accept_count_zero_with_a_null_out),
         cmocka_unit_test(parse_decimal_should_accept_plain_decimals_only),

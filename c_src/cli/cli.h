@@ -13,12 +13,26 @@
 extern FILE *rope_cli_out;
 extern FILE *rope_cli_err;
 
-/* One line "ropescope: ..." on rope_cli_err (control characters shown as '?');
- * returns code, so callers can `return rope_cli_fail(2, ...)`. */
+/* Longest message, in bytes, before its middle is cut out. */
+#define ROPE_CLI_LINE_MAX 1024
+
+/* One line "ropescope: ..." on rope_cli_err: control characters and bytes that
+ * are not UTF-8 shown as '?'; past ROPE_CLI_LINE_MAX bytes the middle gives way
+ * to " ... ", cut at character boundaries, so the end of the line (which item
+ * of a list is wrong) survives. Returns code, for `return rope_cli_fail(2, ...)`. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 int rope_cli_fail(int code, const char *fmt, ...);
+
+/* Writes a usage text to rope_cli_out: 0, or 1 after one line saying the
+ * write failed (a full disk, a closed pipe). */
+int rope_cli_usage(const char *text);
+
+/* One line "<flag> '<value>': <rope_strerror(rc)>" for a value a core check
+ * (rope_check_*) refused, so the CLI states each limit in the core's words;
+ * returns ROPE_CLI_EXIT_USAGE. */
+int rope_cli_refuse(const char *flag, const char *value, int rc);
 
 typedef enum { ROPE_FLAG_INT, ROPE_FLAG_NUMBER, ROPE_FLAG_LIST, ROPE_FLAG_TEXT } rope_flag_kind;
 

@@ -1,15 +1,21 @@
-/* Both files or neither (README.md, "Guarantees"):
- *   1. each text goes to its own temp file in the target folder, created
- *      exclusively by mkstemp (a link planted at the name is never followed),
- *      written, fsync'd and closed, every step checked;
- *   2. under an exclusive flock on the folder (so concurrent reports take
- *      turns), the old first file gets a hard-link backup, then both temps
- *      are renamed into place; if the second rename fails, the backup is
- *      renamed back, so the folder is as it was;
- *   3. SIGINT and SIGTERM unlink whatever temp or backup exists and re-raise;
- *      they are held off while the renames run so a pair is never split. */
+/* Both files or neither (README.md, "Guarantees"). Everything below runs under
+ * an exclusive flock on the folder, so concurrent reports take turns and any
+ * temp or backup file found under the lock belongs to a run that died:
+ *   1. repair: stale temps of earlier runs are removed; a backup beside the
+ *      pair says an earlier run died mid-commit, and if its JSON was replaced
+ *      but its Markdown was not (a split pair), the old JSON is put back;
+ *   2. each text goes to its own temp file, created exclusively (a link
+ *      planted at the name is never followed), written, fsync'd and closed;
+ *   3. commit: each old file gets a hard-link backup (or, if absent, a "none"
+ *      marker), both temps are renamed into place, then the backups go; if the
+ *      second rename fails, the first file is put back;
+ *   4. SIGINT, SIGTERM and SIGHUP unlink whatever temp exists and re-raise;
+ *      they are held off during repair and commit. A SIGKILL anywhere leaves
+ *      at most stale files and a split pair, which step 1 of the next run
+ *      repairs. */
 #include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,11 +24,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-enum { TEMP_FIRST, TEMP_SECOND, BACKUP, N_PENDING };
+enum { TEMP_FIRST, TEMP_SECOND, N_PENDING };
 
 /* Paths the signal handler removes; set and cleared only with signals blocked. */
 static char *volatile pending[N_PENDING];
@@ -136,48 +143,153 @@ static int write_temp(const char *dir, int slot, const rope_cli_text *t, mode_t 
                          strerror(ok ? errno : err));
 }
 
-/* A hard link to the current first file, or none when there is no such file. */
-static int keep_backup(const char *dir, const char *final)
+/* ---- Backups and repair ---- */
+
+/* The suffix alphabet of mkstemp: a name ".<file>.<kind>.XXXXXX" is ours. */
+static const char suffix_chars[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/* Whether name is "." file "." kind "." and six suffix characters (kind NULL:
+ * "." file "." and six characters, a temp file). */
+static int is_ours(const char *name, const char *file, const char *kind)
 {
-    for (int attempt = 0; attempt < 100; attempt++) {
-        char *path = join(dir, ".", "rope_report.backup", ".XXXXXX");
-        if (!path) return -1;
-        int fd = create_pending(BACKUP, path);
-        if (fd < 0) return -1;
-        close(fd);
-        unlink(path); /* the name was only reserved: link() needs it free */
-        if (link(final, path) == 0) return 0;
-        int err = errno;
-        forget(BACKUP, 0);
-        if (err == ENOENT) return 0;
-        if (err != EEXIST) {
-            errno = err;
-            return -1;
+    size_t lf = strlen(file), lk = kind ? strlen(kind) + 1 : 0;
+    if (name[0] != '.' || strncmp(name + 1, file, lf) != 0 || name[1 + lf] != '.') return 0;
+    const char *rest = name + 2 + lf;
+    if (kind && (strncmp(rest, kind, lk - 1) != 0 || rest[lk - 1] != '.')) return 0;
+    rest += lk;
+    return strlen(rest) == 6 && strspn(rest, suffix_chars) == 6;
+}
+
+typedef struct {
+    char backup[2][256]; /* per file: ".<file>.backup.XXXXXX" or ".<file>.none.XXXXXX", or "" */
+} found_backups;
+
+static int same_file(int dir_fd, const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return fstatat(dir_fd, a, &sa, AT_SYMLINK_NOFOLLOW) == 0
+           && fstatat(dir_fd, b, &sb, AT_SYMLINK_NOFOLLOW) == 0 && sa.st_ino == sb.st_ino
+           && sa.st_dev == sb.st_dev;
+}
+
+/* Whether final still is what backup recorded: the very file, or absent for a "none" marker. */
+static int kept(int dir_fd, const char *final, const char *backup, const char *file)
+{
+    if (is_ours(backup, file, "none")) return faccessat(dir_fd, final, F_OK, AT_SYMLINK_NOFOLLOW) != 0;
+    return same_file(dir_fd, final, backup);
+}
+
+/* Puts finals[0] back as backup recorded it (then drops the backup); 0 or -1. */
+static int put_back_first(int dir_fd, const char *backup, const char *const names[2])
+{
+    if (is_ours(backup, names[0], "none")) {
+        if (unlinkat(dir_fd, names[0], 0) != 0 && errno != ENOENT) return -1;
+        return unlinkat(dir_fd, backup, 0) == 0 || errno == ENOENT ? 0 : -1;
+    }
+    return renameat(dir_fd, backup, dir_fd, names[0]);
+}
+
+/* Step 1 of the file comment, under the lock and with signals held. The
+ * second backup is dropped before the first, so a first backup without a
+ * second never means a split. */
+static int repair(int dir_fd, const char *const names[2])
+{
+    int fd = dup(dir_fd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    found_backups b;
+    struct dirent *e;
+    if (!dir) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    memset(&b, 0, sizeof b);
+    while ((e = readdir(dir)) != NULL) {
+        struct stat st;
+        if (e->d_name[0] != '.' || strlen(e->d_name) >= sizeof b.backup[0]) continue;
+        /* Only regular files: a link planted at one of our names is left alone. */
+        if (fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        for (int j = 0; j < 2; j++) {
+            if (is_ours(e->d_name, names[j], NULL)) unlinkat(dir_fd, e->d_name, 0);
+            else if (is_ours(e->d_name, names[j], "backup") || is_ours(e->d_name, names[j], "none"))
+                memcpy(b.backup[j], e->d_name, strlen(e->d_name) + 1);
         }
+    }
+    closedir(dir);
+    const char *first = b.backup[0], *second = b.backup[1];
+    if (first[0] && second[0] && !kept(dir_fd, names[0], first, names[0])
+        && kept(dir_fd, names[1], second, names[1])) {
+        /* A split pair: the JSON of a run that died, beside the Markdown before it. */
+        if (put_back_first(dir_fd, first, names) != 0) return -1;
+        first = "";
+    }
+    if (second[0] && unlinkat(dir_fd, second, 0) != 0 && errno != ENOENT) return -1;
+    if (first[0] && unlinkat(dir_fd, first, 0) != 0 && errno != ENOENT) return -1;
+    return 0;
+}
+
+/* A backup of names[j] into out: a hard link to it, or an empty "none" marker
+ * when it does not exist. link() never follows a link planted at the new name. */
+static int keep_backup(int dir_fd, const char *name, char *out, size_t cap)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    unsigned long x = (unsigned long)now.tv_nsec ^ ((unsigned long)getpid() << 16);
+    int absent = faccessat(dir_fd, name, F_OK, AT_SYMLINK_NOFOLLOW) != 0;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char suffix[7];
+        for (int j = 0; j < 6; j++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            suffix[j] = suffix_chars[(x >> 33) % (sizeof suffix_chars - 1)];
+        }
+        suffix[6] = '\0';
+        snprintf(out, cap, ".%s.%s.%s", name, absent ? "none" : "backup", suffix);
+        int rc;
+        if (absent) {
+            int fd = openat(dir_fd, out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+            rc = fd >= 0 ? close(fd) : -1;
+        } else {
+            rc = linkat(dir_fd, name, dir_fd, out, 0);
+        }
+        if (rc == 0) return 0;
+        if (errno != EEXIST) return -1;
     }
     errno = EEXIST;
     return -1;
 }
 
-/* Step 2 of the file comment; the caller holds signals off. */
-static int commit(const char *dir, char *const finals[2])
+/* Step 3 of the file comment; the caller holds the lock and signals off. */
+static int commit(const char *dir, int dir_fd, const char *const names[2], char *const finals[2])
 {
-    if (keep_backup(dir, finals[0]) != 0)
-        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot keep a backup of %s: %s", dir,
-                             finals[0], strerror(errno));
-    if (rename(pending[TEMP_FIRST], finals[0]) != 0)
-        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot move %s into place: %s", dir,
-                             finals[0], strerror(errno));
-    forget(TEMP_FIRST, 0);
-    if (rename(pending[TEMP_SECOND], finals[1]) != 0) {
-        int err = errno;
-        int put_back = pending[BACKUP] ? rename(pending[BACKUP], finals[0]) : unlink(finals[0]);
-        if (put_back == 0) forget(BACKUP, 0);
-        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot move %s into place: %s; %s",
-                             dir, finals[1], strerror(err),
+    char backup[2][256];
+    for (int j = 0; j < 2; j++)
+        if (keep_backup(dir_fd, names[j], backup[j], sizeof backup[j]) != 0) {
+            if (j == 1) unlinkat(dir_fd, backup[0], 0);
+            return rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot keep a backup of %s: %s",
+                                 dir, names[j], strerror(errno));
+        }
+    for (int j = 0; j < 2; j++) {
+        if (rename(pending[j], finals[j]) == 0) {
+            forget(j, 0);
+            continue;
+        }
+        int err = errno, put_back = j == 0 ? 0 : put_back_first(dir_fd, backup[0], names);
+        /* Put back or never moved: the backups go. Otherwise they stay, and the
+         * next run's repair puts the first file back. */
+        if (put_back == 0) {
+            unlinkat(dir_fd, backup[1], 0);
+            if (j == 0) unlinkat(dir_fd, backup[0], 0);
+        }
+        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot move %s into place: %s; %s", dir,
+                             finals[j], strerror(err),
                              put_back == 0 ? "the folder is as it was"
-                                           : "the first file could not be put back");
+                                           : "the first file could not be put back yet (the "
+                                             "next report into the folder will)");
     }
+    /* The second backup first: see repair(). */
+    unlinkat(dir_fd, backup[1], 0);
+    unlinkat(dir_fd, backup[0], 0);
     return 0;
 }
 
@@ -194,11 +306,11 @@ int rope_cli_write_pair(const char *dir, const rope_cli_text texts[2])
     sigemptyset(&act.sa_mask);
     for (int j = 0; j < N_CAUGHT; j++) sigaction(caught[j], &act, &saved[j]);
 
+    const char *names[2] = {texts[0].name, texts[1].name};
     char *finals[2] = {join(dir, "", texts[0].name, ""), join(dir, "", texts[1].name, "")};
     int code = (finals[0] && finals[1]) ? 0
                : rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': out of memory", dir);
-    if (code == 0) code = write_temp(dir, TEMP_FIRST, &texts[0], 0666 & ~mask);
-    if (code == 0) code = write_temp(dir, TEMP_SECOND, &texts[1], 0666 & ~mask);
+    /* The lock first: every file of ours found under it is a dead run's. */
     int dir_fd = -1;
     if (code == 0) {
         dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -206,17 +318,26 @@ int rope_cli_write_pair(const char *dir, const rope_cli_text texts[2])
             code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot lock the folder: %s", dir,
                                  strerror(errno));
     }
+    sigset_t old;
     if (code == 0) {
-        sigset_t old;
         hold(&old);
-        code = commit(dir, finals);
+        if (repair(dir_fd, names) != 0)
+            code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot repair what an earlier "
+                                 "report left: %s", dir, strerror(errno));
+        release(&old);
+    }
+    if (code == 0) code = write_temp(dir, TEMP_FIRST, &texts[0], 0666 & ~mask);
+    if (code == 0) code = write_temp(dir, TEMP_SECOND, &texts[1], 0666 & ~mask);
+    if (code == 0) {
+        hold(&old);
+        code = commit(dir, dir_fd, names, finals);
         if (code == 0 && fsync(dir_fd) != 0 && errno != EINVAL)
             code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot sync the folder: %s", dir,
                                  strerror(errno));
         release(&old);
     }
-    if (dir_fd >= 0) close(dir_fd);
     for (int j = 0; j < N_PENDING; j++) forget(j, 1);
+    if (dir_fd >= 0) close(dir_fd);
     free(finals[0]);
     free(finals[1]);
     for (int j = 0; j < N_CAUGHT; j++) sigaction(caught[j], &saved[j], NULL);

@@ -28,10 +28,11 @@ int rope_cli_run(int argc, char **argv, FILE *out, FILE *err)
 {
     rope_cli_out = out;
     rope_cli_err = err;
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(main_usage, argc < 2 ? err : out);
-        return argc < 2 ? ROPE_CLI_EXIT_USAGE : 0;
+    if (argc < 2) {
+        fputs(main_usage, err);
+        return ROPE_CLI_EXIT_USAGE;
     }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return rope_cli_usage(main_usage);
     const char *command = argv[1];
     if (strcmp(command, "report") == 0) return rope_cli_report(argc - 2, argv + 2);
     if (strcmp(command, "scan") == 0) return rope_cli_scan(argc - 2, argv + 2);

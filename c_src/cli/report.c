@@ -25,40 +25,48 @@ static const char report_usage[] =
 
 enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
 
-static const char far_text[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
-                               ", where doubles can no longer resolve the angle";
-
-/* Each position the report rotates, named by the flag that placed it. */
-static int check_positions(const rope_report_options *o)
+/* Every limit through the core's own checks (rope.h), each named by the flag
+ * that set it: the dimension, the base, each position's largest angle, the work. */
+static int check_limits(const rope_cli_flag *fl, const rope_report_options *o)
 {
     char a[32], b[32], c[32];
+    int rc = rope_check_dim(o->dim);
+    if (rc != ROPE_OK) return rope_cli_refuse("--dim", fl[F_DIM].text, rc);
+    rc = rope_check_base(o->base);
+    if (rc != ROPE_OK) return rope_cli_refuse("--base", fl[F_BASE].text, rc);
     for (int j = 0; j < o->n_starts; j++) {
         double s = o->starts[j];
-        if (fabs(s) > ROPE_MAX_POSITION)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--starts: position %s %s",
-                                 rope_cli_number(s, a, sizeof a), far_text);
-        if (!(fabs(s + o->offset) <= ROPE_MAX_POSITION))
+        rc = rope_check_rotating(s, o->base);
+        if (rc != ROPE_OK)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--starts: position %s (item %d): %s",
+                                 rope_cli_number(s, a, sizeof a), j + 1, rope_strerror(rc));
+        rc = rope_check_rotating(s + o->offset, o->base);
+        if (rc != ROPE_OK)
             return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start %s + "
-                                 "gap) %s", rope_cli_number(o->offset, a, sizeof a),
+                                 "gap): %s", rope_cli_number(o->offset, a, sizeof a),
                                  rope_cli_number(s + o->offset, b, sizeof b),
-                                 rope_cli_number(s, c, sizeof c), far_text);
+                                 rope_cli_number(s, c, sizeof c), rope_strerror(rc));
     }
-    for (int j = 0; j < o->n_norm_positions; j++)
-        if (fabs(o->norm_positions[j]) > ROPE_MAX_POSITION)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--norm-positions: position %s %s",
-                                 rope_cli_number(o->norm_positions[j], a, sizeof a), far_text);
+    for (int j = 0; j < o->n_norm_positions; j++) {
+        rc = rope_check_rotating(o->norm_positions[j], o->base);
+        if (rc != ROPE_OK)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--norm-positions: position %s (item %d): %s",
+                                 rope_cli_number(o->norm_positions[j], a, sizeof a), j + 1,
+                                 rope_strerror(rc));
+    }
     /* One core call rotates a vector of dim entries per listed position. */
     static const char *const names[] = {"--starts", "--deltas", "--norm-positions"};
     int counts[] = {o->n_starts, o->n_deltas, o->n_norm_positions};
-    for (int j = 0; j < 3; j++)
-        if ((long long)counts[j] * o->dim > (long long)ROPE_MAX_WORK)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s has %d numbers and --dim is %d: %d x %d "
-                                 "is above the work limit " ROPE_CLI_XSTR(ROPE_MAX_WORK), names[j],
-                                 counts[j], o->dim, counts[j], o->dim);
+    for (int j = 0; j < 3; j++) {
+        rc = rope_check_work(o->dim, counts[j]);
+        if (rc != ROPE_OK)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s has %d numbers and --dim is %d: %s",
+                                 names[j], counts[j], o->dim, rope_strerror(rc));
+    }
     return 0;
 }
 
-static int read_options(rope_cli_flag *fl, rope_report_options *o)
+static int read_options(const rope_cli_flag *fl, rope_report_options *o)
 {
     rope_report_defaults(o);
     if (fl[F_DIM].text) o->dim = fl[F_DIM].integer;
@@ -68,30 +76,30 @@ static int read_options(rope_cli_flag *fl, rope_report_options *o)
     if (fl[F_DELTAS].list) o->deltas = fl[F_DELTAS].list, o->n_deltas = fl[F_DELTAS].count;
     if (fl[F_NORMS].list)
         o->norm_positions = fl[F_NORMS].list, o->n_norm_positions = fl[F_NORMS].count;
-    if (o->dim < 0 || o->dim > ROPE_MAX_DIM)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim must be an integer in [0, %d], got '%s'",
-                             ROPE_MAX_DIM, fl[F_DIM].text);
-    if (o->base <= 0.0)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base must be a number > 0, got '%s'",
-                             fl[F_BASE].text);
     if (fl[F_OUT].text && fl[F_OUT].text[0] == '\0')
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--out must name a folder, got ''");
-    return check_positions(o);
+    return check_limits(fl, o);
 }
 
-/* The text in a malloc'd buffer of exactly the size it needs. */
+/* The text in a malloc'd buffer. Each build measures everything again, so
+ * the first try is a buffer big enough for any report of these counts (no
+ * line of it passes 256 bytes per listed number); a size query and a second
+ * build only if it was not. */
 static char *render(const rope_report_options *o, int format, int *len, int *rc)
 {
-    *rc = rope_report_build(o, format, NULL, 0, len);
-    if (*rc != ROPE_E_SPACE) return NULL;
-    char *buf = malloc((size_t)*len + 1);
-    if (!buf) {
-        *rc = ROPE_E_NOMEM;
-        return NULL;
+    size_t cap = 4096 + 256 * (size_t)(o->n_starts + o->n_deltas + o->n_norm_positions);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        char *buf = malloc(cap);
+        if (!buf) {
+            *rc = ROPE_E_NOMEM;
+            return NULL;
+        }
+        *rc = rope_report_build(o, format, buf, (int)cap, len);
+        if (*rc == ROPE_OK) return buf;
+        free(buf);
+        if (*rc != ROPE_E_SPACE) return NULL;
+        cap = (size_t)*len + 1;
     }
-    *rc = rope_report_build(o, format, buf, *len + 1, len);
-    if (*rc == ROPE_OK) return buf;
-    free(buf);
     return NULL;
 }
 
@@ -123,8 +131,7 @@ int rope_cli_report(int argc, char **argv)
     char *json = NULL, *md = NULL;
     int code = rope_cli_parse_flags("report", fl, N_FLAGS, argc, argv, &help);
     if (code == 0 && help) {
-        fputs(report_usage, rope_cli_out);
-        code = fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        code = rope_cli_usage(report_usage);
         goto done;
     }
     if (code == 0) code = read_options(fl, &o);

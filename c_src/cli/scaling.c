@@ -4,14 +4,17 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
+#include "json_walk.h"
 #include "rope.h"
 
 #define MAX_CONFIG_BYTES (1L << 20)
@@ -36,7 +39,8 @@ static const char usage[] =
     "A multimodal config's text model (text_config, llm_config, language_config)\n"
     "is read when the top level has none. --layer-type full_attention or\n"
     "sliding_attention picks the layer type whose pairs the CSV lists.\n"
-    "Files above 1 MiB are refused. Default format: table.\n";
+    "Files above 1 MiB (1048576 bytes) and anything but a regular\n"
+    "file (a FIFO, a device, a folder) are refused. Default format: table.\n";
 
 /* Each key flag is one config key; the reader applies the rules. The rows
  * below them are the command's own options. Most key flags take a number:
@@ -87,90 +91,92 @@ static void flag_table(rope_cli_flag *flags)
     flags[OPT_LAYER_TYPE] = (rope_cli_flag){.name = "--layer-type", .kind = ROPE_FLAG_TEXT};
 }
 
-/* Hands one JSON value to the reader; objects three levels down (a nested text
- * model's per-layer-type block: text_config.rope_parameters.full_attention.rope_type),
- * deeper ones as "other". */
-static int put_json(rope_config *c, const char *key, const cJSON *item, int depth)
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
 {
-    if (cJSON_IsNumber(item))
-        return rope_config_put(c, key, ROPE_CONFIG_NUMBER, item->valuedouble, NULL, NULL, 0);
-    if (cJSON_IsString(item))
-        return rope_config_put(c, key, ROPE_CONFIG_STRING, 0.0, item->valuestring, NULL, 0);
-    if (cJSON_IsBool(item))
-        return rope_config_put(c, key, ROPE_CONFIG_BOOL, cJSON_IsTrue(item) ? 1.0 : 0.0, NULL,
-                               NULL, 0);
-    if (cJSON_IsNull(item)) return rope_config_put(c, key, ROPE_CONFIG_NULL, 0.0, NULL, NULL, 0);
-    if (cJSON_IsArray(item)) {
-        int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, item) all_numbers &= cJSON_IsNumber(e);
-        if (!all_numbers) {
-            int all_strings = 1, rc = ROPE_OK;
-            cJSON_ArrayForEach(e, item) all_strings &= cJSON_IsString(e);
-            rc = rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0, "a list holding non-numbers", NULL, 0);
-            /* A list of strings (layer_types) follows entry by entry, as "key.N". */
-            cJSON_ArrayForEach(e, item)
-            {
-                if (rc != ROPE_OK || !all_strings || depth > 1) break;
-                size_t len = strlen(key) + 24;
-                char *path = malloc(len);
-                if (!path) return ROPE_E_NOMEM;
-                snprintf(path, len, "%s.%d", key, j++);
-                rc = rope_config_put(c, path, ROPE_CONFIG_STRING, 0.0, e->valuestring, NULL, 0);
-                free(path);
-            }
-            return rc;
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+/* The whole file, read until EOF (st_size is 0 for /proc files and may change
+ * under us), at most MAX_CONFIG_BYTES: a malloc'd NUL-terminated text, or NULL
+ * after one line on stderr (*code set). O_NONBLOCK makes opening a FIFO with no
+ * writer return at once, and fstat refuses it before a byte is read. */
+static char *slurp(const char *path, size_t *size, int *code)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    *code = ROPE_CLI_EXIT_USAGE;
+    if (fd < 0) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is %s, not a regular file", path,
+                      file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap + 1);
+    while (text) {
+        if (len == cap) {
+            /* One byte past the limit is enough to know the file is too big. */
+            size_t grown = cap * 2 > (size_t)MAX_CONFIG_BYTES + 1 ? (size_t)MAX_CONFIG_BYTES + 1
+                                                                  : cap * 2;
+            char *more = grown > cap ? realloc(text, grown + 1) : NULL;
+            if (!more) break;
+            text = more;
+            cap = grown;
         }
-        double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-        if (!v) return ROPE_E_NOMEM;
-        cJSON_ArrayForEach(e, item) v[j++] = e->valuedouble;
-        int rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, v, n);
-        free(v);
-        return rc;
+        ssize_t n = read(fd, text + len, cap - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s': %s", path,
+                          strerror(errno));
+            free(text);
+            close(fd);
+            return NULL;
+        }
+        if (n == 0) break;
+        len += (size_t)n;
+        if (len > (size_t)MAX_CONFIG_BYTES) {
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is too big: the limit is %ld "
+                          "bytes", path, MAX_CONFIG_BYTES);
+            free(text);
+            close(fd);
+            return NULL;
+        }
     }
-    if (!cJSON_IsObject(item) || depth > 2)
-        return rope_config_put(c, key, ROPE_CONFIG_OTHER, 0.0,
-                               cJSON_IsObject(item) ? "an object" : "an unknown value", NULL, 0);
-    int rc = rope_config_put(c, key, ROPE_CONFIG_OBJECT, 0.0, NULL, NULL, 0);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, item)
-    {
-        if (rc != ROPE_OK) break;
-        size_t len = strlen(key) + strlen(m->string) + 2;
-        char *path = malloc(len);
-        if (!path) return ROPE_E_NOMEM;
-        snprintf(path, len, "%s.%s", key, m->string);
-        rc = put_json(c, path, m, depth + 1);
-        free(path);
+    close(fd);
+    if (!text || len == cap) { /* a realloc failed before EOF */
+        *code = ROPE_CLI_EXIT_IO;
+        rope_cli_fail(ROPE_CLI_EXIT_IO, "--config: out of memory reading '%s'", path);
+        free(text);
+        return NULL;
     }
-    return rc;
+    text[len] = '\0';
+    *size = len;
+    *code = 0;
+    return text;
 }
 
 static int read_config(rope_config *c, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot open '%s': %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is not a regular file", path);
-    }
-    if (st.st_size > MAX_CONFIG_BYTES) {
-        fclose(f);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is %lld bytes; the limit is %ld", path,
-                    (long long)st.st_size, MAX_CONFIG_BYTES);
-    }
-    size_t size = (size_t)st.st_size;
-    char *text = malloc(size + 1);
-    size_t got = text ? fread(text, 1, size, f) : 0;
-    fclose(f);
-    if (!text || got != size) {
-        free(text);
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: cannot read '%s'", path);
-    }
-    text[size] = '\0';
-    cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
+    size_t size = 0;
     int code = 0;
+    char *text = slurp(path, &size, &code);
+    if (!text) return code;
+    cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
     if (size == 0) {
         code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is empty, not a JSON object", path);
     } else if (!root) {
@@ -184,7 +190,7 @@ static int read_config(rope_config *c, const char *path)
         int rc = ROPE_OK;
         cJSON_ArrayForEach(item, root)
         {
-            if (rc == ROPE_OK) rc = put_json(c, item->string, item, 0);
+            if (rc == ROPE_OK) rc = rope_cli_put_json(c, item->string, item, 0);
         }
         if (rc != ROPE_OK && c->code == 0) code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: %s", rope_strerror(rc));
     }
@@ -208,13 +214,19 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
     } else if (f->kind == ROPE_FLAG_LIST) {
         rc = rope_config_put(c, key, ROPE_CONFIG_LIST, 0.0, NULL, f->list, f->count);
     } else {
+        /* A base goes through the core's one check (rope_check_base) like
+         * report's and scan's --base: at base <= 1 no pair slows down. */
+        if (strcmp(key, "rope_theta") == 0 || strcmp(key, "rope_scaling.new_rope_theta") == 0) {
+            rc = rope_check_base(f->number);
+            if (rc != ROPE_OK) return rope_cli_refuse(f->name, f->text, rc);
+        }
         rc = rope_config_put(c, key, ROPE_CONFIG_NUMBER, f->number, NULL, NULL, 0);
     }
     return rc == ROPE_OK ? 0 : ROPE_CLI_EXIT_USAGE;
 }
 
 /* The reader names config keys; with flags, say which flag that is too. */
-static int config_error(const rope_config *c, int from_flags)
+static int config_error(const rope_config *c, int from_flags, const char *given)
 {
     static const char *const options[][2] = {
         {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"},
@@ -223,14 +235,21 @@ static int config_error(const rope_config *c, int from_flags)
     size_t best = 0;
     for (int j = 0; j < 4; j++)
         if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
-    /* The longest key in the message: rope_scaling.new_rope_theta, not rope_theta. */
-    for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
-        size_t len = strlen(key_flags[j].key);
-        if (len > best && strstr(msg, key_flags[j].key)) {
-            best = len;
-            flag = key_flags[j].flag;
+    /* The key the message names first (at one place, the longest:
+     * rope_scaling.new_rope_theta, not rope_theta), among the flags the user
+     * gave first: `--dim 3` is blamed on --dim, not on partial_rotary_factor. */
+    const char *at = NULL;
+    for (int pass = 0; pass < 2 && !flag; pass++)
+        for (int j = 0; from_flags && j < N_KEY_FLAGS; j++) {
+            size_t len = strlen(key_flags[j].key);
+            const char *hit = strstr(msg, key_flags[j].key);
+            if (!hit || (pass == 0 && !given[j])) continue;
+            if (!flag || hit < at || (hit == at && len > best)) {
+                best = len;
+                at = hit;
+                flag = key_flags[j].flag;
+            }
         }
-    }
     return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg) : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
 }
 
@@ -283,13 +302,16 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     int format = ROPE_SCALING_TABLE, from_flags = 0, help, code;
     if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0) return code;
     if (help) {
-        fputs(usage, rope_cli_out);
-        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        return rope_cli_usage(usage);
     }
     const char *config = flags[OPT_CONFIG].text;
     if (flags[OPT_FORMAT].text && (code = format_named(flags[OPT_FORMAT].text, &format)) != 0)
         return code;
-    for (int j = 0; j < N_KEY_FLAGS; j++) from_flags |= flags[j].text != NULL;
+    char given[N_KEY_FLAGS];
+    for (int j = 0; j < N_KEY_FLAGS; j++) {
+        given[j] = flags[j].text != NULL;
+        from_flags |= given[j];
+    }
     if (config && from_flags)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config cannot be combined with config-key "
                              "flags such as --dim or --factor");
@@ -298,7 +320,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
                              "as flags (--dim 128 ...)");
     for (int j = 0; j < N_KEY_FLAGS; j++)
         if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
-            return c->code ? config_error(c, 1) : code;
+            return c->code ? config_error(c, 1, given) : code;
     if (config && (code = read_config(c, config)) != 0) return code;
     if (flags[OPT_LAYER_TYPE].text) {
         if (format != ROPE_SCALING_CSV)
@@ -306,7 +328,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
                                  "it with --format csv (json and table show every layer type)");
         rope_config_layer_type(c, flags[OPT_LAYER_TYPE].text);
     }
-    if (c->code) return config_error(c, from_flags);
+    if (c->code) return config_error(c, from_flags, given);
     /* --seq-len, --train-len, --gap: the writer checks their range. */
     double seq_len = flags[OPT_SEQ_LEN].text ? flags[OPT_SEQ_LEN].number : 0.0;
     double train_len = flags[OPT_TRAIN_LEN].text ? flags[OPT_TRAIN_LEN].number : NAN;
@@ -314,7 +336,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     int len = 0, rc = ROPE_OK;
     char *text = render(c, format, seq_len, train_len, gap, &len, &rc);
     if (!text)
-        return c->code ? config_error(c, from_flags)
+        return c->code ? config_error(c, from_flags, given)
                        : rope_cli_fail(rc == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
                                        "scaling: %s", rope_strerror(rc));
     code = print(c, text, len);
@@ -324,15 +346,16 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
 
 int rope_cli_scaling(int argc, char **argv)
 {
-    /* The reader holds two factor lists of up to 32768 doubles: on the heap. */
-    rope_config *c = malloc(sizeof *c);
-    if (!c) return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory for the config");
+    /* The reader holds two factor lists of up to 32768 doubles: static, not on
+     * the stack, and not malloc'd per call (the fuzzers call this thousands of
+     * times a second; rope_config_init resets it). */
+    static rope_config config;
+    rope_config *c = &config;
     rope_cli_flag flags[N_FLAGS];
     flag_table(flags);
     rope_config_init(c);
     int code = run(c, flags, argc, argv);
     rope_cli_free_flags(flags, N_FLAGS);
-    free(c);
     return code;
 }
 

@@ -34,25 +34,27 @@ static const char *shown(const rope_cli_flag *f, char *buf, size_t cap)
     return rope_cli_number(f->number, buf, cap);
 }
 
-/* Every position a scan rotates is within ROPE_MAX_POSITION: the positions
+/* Every position a scan rotates passes the core's far check: the positions
  * are linear in the row, so both ends (and both plus the gap) suffice. */
 static int check_far(rope_cli_flag *fl, double last)
 {
-    static const char far[] = "is beyond " ROPE_CLI_XSTR(ROPE_MAX_POSITION)
-                              ", where doubles can no longer resolve the angle";
-    double from = fl[F_FROM].number, gap = fl[F_GAP].number;
+    double from = fl[F_FROM].number, gap = fl[F_GAP].number, base = fl[F_BASE].number;
     double query = fabs(from + gap) > fabs(last + gap) ? from + gap : last + gap;
     char a[40], b[40];
-    if (fabs(from) > ROPE_MAX_POSITION)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--from: position %s %s",
-                             shown(&fl[F_FROM], a, sizeof a), far);
-    if (fabs(last) > ROPE_MAX_POSITION)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to: position %s %s",
-                             rope_cli_number(last, a, sizeof a), far);
-    if (!(fabs(query) <= ROPE_MAX_POSITION))
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start + gap) %s",
+    int rc = rope_check_rotating(from, base);
+    if (rc != ROPE_OK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--from: position %s: %s",
+                             shown(&fl[F_FROM], a, sizeof a), rope_strerror(rc));
+    rc = rope_check_rotating(last, base);
+    if (rc != ROPE_OK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--to: position %s: %s",
+                             rope_cli_number(last, a, sizeof a), rope_strerror(rc));
+    /* Not finite is possible here: from + gap can overflow. */
+    rc = isfinite(query) ? rope_check_rotating(query, base) : ROPE_E_FAR;
+    if (rc != ROPE_OK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start + gap): %s",
                              shown(&fl[F_GAP], a, sizeof a), rope_cli_number(query, b, sizeof b),
-                             far);
+                             rope_strerror(rc));
     return 0;
 }
 
@@ -61,12 +63,10 @@ static int check_settings(rope_cli_flag *fl, long *total)
     char a[40], b[40];
     int dim = fl[F_DIM].integer;
     double from = fl[F_FROM].number, to = fl[F_TO].number, step = fl[F_STEP].number;
-    if (dim < 0 || dim > ROPE_MAX_DIM)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim must be an integer in [0, %d], got '%s'",
-                             ROPE_MAX_DIM, shown(&fl[F_DIM], a, sizeof a));
-    if (fl[F_BASE].number <= 0.0)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base must be a number > 0, got '%s'",
-                             shown(&fl[F_BASE], a, sizeof a));
+    int rc = rope_check_dim(dim);
+    if (rc != ROPE_OK) return rope_cli_refuse("--dim", shown(&fl[F_DIM], a, sizeof a), rc);
+    rc = rope_check_base(fl[F_BASE].number);
+    if (rc != ROPE_OK) return rope_cli_refuse("--base", shown(&fl[F_BASE], a, sizeof a), rc);
     if (step <= 0.0)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--step must be a number > 0, got '%s'",
                              shown(&fl[F_STEP], a, sizeof a));
@@ -79,10 +79,11 @@ static int check_settings(rope_cli_flag *fl, long *total)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--step %s is too small: more than %ld rows "
                              "from --from %s to --to %.17g", shown(&fl[F_STEP], a, sizeof a),
                              SCAN_MAX_ROWS, shown(&fl[F_FROM], b, sizeof b), to);
-    if (rows * (double)dim > (double)ROPE_MAX_WORK)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim %d with --step %s: %.0f rows x %d is above "
-                             "the work limit " ROPE_CLI_XSTR(ROPE_MAX_WORK), dim,
-                             shown(&fl[F_STEP], a, sizeof a), rows, dim);
+    /* The whole scan counts as one call's work, though it runs in chunks. */
+    rc = rope_check_work(dim, (int)rows);
+    if (rc != ROPE_OK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim %d with --step %s: %.0f rows: %s", dim,
+                             shown(&fl[F_STEP], a, sizeof a), rows, rope_strerror(rc));
     *total = (long)rows;
     return check_far(fl, from + (double)(*total - 1) * step);
 }
@@ -126,8 +127,7 @@ int rope_cli_scan(int argc, char **argv)
     long total = 0;
     int code = rope_cli_parse_flags("scan", fl, N_FLAGS, argc, argv, &help);
     if (code == 0 && help) {
-        fputs(scan_usage, rope_cli_out);
-        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        return rope_cli_usage(scan_usage);
     }
     if (code == 0) code = check_settings(fl, &total);
     if (code != 0) return code;

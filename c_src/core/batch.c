@@ -71,10 +71,10 @@ int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
     return rope_check_results(out, count);
 }
 
-/* Within ROPE_MAX_POSITION; false for NaN and the infinities a sum can overflow to. */
-static int near_enough(double pos)
+/* Its angle within ROPE_MAX_ANGLE; false for NaN and the infinities a sum can overflow to. */
+static int near_enough(double pos, double base)
 {
-    return fabs(pos) <= ROPE_MAX_POSITION;
+    return rope_check_rotating(pos, base) == ROPE_OK;
 }
 
 static int same_bits(double a, double b)
@@ -136,7 +136,7 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++) {
         /* The query sits at s + offset, the key at s: both are rotated. */
-        if (!near_enough(starts[j]) || !near_enough(starts[j] + offset)) return ROPE_E_FAR;
+        if (!near_enough(starts[j], base) || !near_enough(starts[j] + offset, base)) return ROPE_E_FAR;
         out[3 * j] = starts[j];
         out[3 * j + 1] = 0.0;
         out[3 * j + 2] = 0.0;
@@ -209,8 +209,8 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
     if (out == NULL) return ROPE_E_NULL;
     /* Positions are linear in j: if both ends are near enough, all are. */
     double last = start0 + (count - 1) * step;
-    if (!near_enough(start0) || !near_enough(start0 + offset) || !near_enough(last)
-        || !near_enough(last + offset))
+    if (!near_enough(start0, base) || !near_enough(start0 + offset, base)
+        || !near_enough(last, base) || !near_enough(last + offset, base))
         return ROPE_E_FAR;
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {

@@ -19,7 +19,9 @@ int rope_check_count(int count)
 
 int rope_check_base(double base)
 {
-    return (isfinite(base) && base > 0.0) ? ROPE_OK : ROPE_E_BASE;
+    /* At base <= 1, theta_i = base^(-2i/d) no longer falls with i: no pair is
+     * slower than another, and at base < 1 the angles grow past resolving. */
+    return (isfinite(base) && base > 1.0) ? ROPE_OK : ROPE_E_BASE;
 }
 
 int rope_check_position(double pos)
@@ -27,15 +29,21 @@ int rope_check_position(double pos)
     return isfinite(pos) ? ROPE_OK : ROPE_E_POSITION;
 }
 
-int rope_check_rotating(double pos)
+double rope_theta_max(double base)
 {
-    if (!isfinite(pos)) return ROPE_E_POSITION;
-    return fabs(pos) > ROPE_MAX_POSITION ? ROPE_E_FAR : ROPE_OK;
+    return base > 1.0 ? 1.0 : INFINITY;
 }
 
-int rope_check_at(double pos, int rotated)
+int rope_check_angle(double pos, double theta_max)
 {
-    return rotated ? rope_check_rotating(pos) : rope_check_position(pos);
+    if (!isfinite(pos)) return ROPE_E_POSITION;
+    /* Written so that a NaN product (0 x Inf) is refused too. */
+    return fabs(pos) * theta_max <= ROPE_MAX_ANGLE ? ROPE_OK : ROPE_E_FAR;
+}
+
+int rope_check_rotating(double pos, double base)
+{
+    return rope_check_angle(pos, rope_theta_max(base));
 }
 
 int rope_check_work(int d, int count)
@@ -59,17 +67,11 @@ int rope_check_positions(const double *pos, int count)
     return rc != ROPE_OK ? rc : check_finite(pos, count, ROPE_E_POSITION);
 }
 
-int rope_check_rotating_positions(const double *pos, int count)
+int rope_check_rotating_positions(const double *pos, int count, double base)
 {
-    int rc = rope_check_positions(pos, count);
-    for (int j = 0; j < count && rc == ROPE_OK; j++)
-        if (fabs(pos[j]) > ROPE_MAX_POSITION) rc = ROPE_E_FAR;
+    int rc = ROPE_OK;
+    for (int j = 0; j < count && rc == ROPE_OK; j++) rc = rope_check_rotating(pos[j], base);
     return rc;
-}
-
-int rope_check_positions_at(const double *pos, int count, int rotated)
-{
-    return rotated ? rope_check_rotating_positions(pos, count) : rope_check_positions(pos, count);
 }
 
 int rope_check_vector(const double *v, int n)
@@ -89,16 +91,18 @@ int rope_check_pair_of_vectors(const double *q, int nq, const double *k, int nk)
 int rope_check_pairs_args(int d, double pos, int rotated, double base)
 {
     int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_at(pos, rotated);
+    if (rc == ROPE_OK) rc = rope_check_position(pos);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK && rotated) rc = rope_check_rotating(pos, base);
     return rc;
 }
 
 int rope_check_batch_args(int d, const double *pos, int count, int rotated, double base)
 {
     int rc = rope_check_dim(d);
-    if (rc == ROPE_OK) rc = rope_check_positions_at(pos, count, rotated);
+    if (rc == ROPE_OK) rc = rope_check_positions(pos, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK && rotated) rc = rope_check_rotating_positions(pos, count, base);
     return rc;
 }
 
@@ -106,8 +110,9 @@ int rope_check_vectors_at(const double *q, int nq, const double *k, int nk, cons
                           int n_pos, double base)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    for (int j = 0; j < n_pos && rc == ROPE_OK; j++) rc = rope_check_rotating(pos[j]);
+    if (rc == ROPE_OK) rc = check_finite(pos, n_pos, ROPE_E_POSITION);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_rotating_positions(pos, n_pos, base);
     return rc;
 }
 
@@ -116,8 +121,9 @@ int rope_check_scan_args(const double *q, int nq, const double *k, int nk, doubl
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
     if (rc == ROPE_OK) rc = rope_check_position(offset);
-    if (rc == ROPE_OK) rc = rope_check_positions_at(starts, count, rotated);
+    if (rc == ROPE_OK) rc = rope_check_positions(starts, count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK && rotated) rc = rope_check_rotating_positions(starts, count, base);
     if (rc == ROPE_OK) rc = rope_check_work(nq, count);
     return rc;
 }
@@ -126,11 +132,13 @@ int rope_check_sweep_args(const double *q, int nq, const double *k, int nk, doub
                           double start0, double step, int count, int rotated, double base)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_at(offset, rotated);
-    if (rc == ROPE_OK) rc = rope_check_at(start0, rotated);
+    if (rc == ROPE_OK) rc = rope_check_position(offset);
+    if (rc == ROPE_OK) rc = rope_check_position(start0);
     if (rc == ROPE_OK) rc = rope_check_position(step);
     if (rc == ROPE_OK) rc = rope_check_count(count);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK && rotated) rc = rope_check_rotating(offset, base);
+    if (rc == ROPE_OK && rotated) rc = rope_check_rotating(start0, base);
     if (rc == ROPE_OK) rc = rope_check_work(nq, count);
     return rc;
 }
@@ -143,8 +151,8 @@ int rope_check_score_args(const double *q, int nq, const double *k, int nk, doub
     return rc;
 }
 
-/* A result that overflowed (huge position times a huge theta) is reported,
- * never handed on as NaN. */
+/* A result that overflowed (huge vector entries) is reported, never handed
+ * on as Inf or NaN. */
 int rope_check_results(const double *out, int n)
 {
     for (int j = 0; j < n; j++)

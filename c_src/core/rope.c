@@ -16,16 +16,16 @@ const char *rope_strerror(int code)
     switch (code) {
     case ROPE_OK: return "ok";
     case ROPE_E_DIM: return "dimension must be an integer in [0, " ROPE_XSTR(ROPE_MAX_DIM) "]";
-    case ROPE_E_BASE: return "base must be a finite number > 0";
+    case ROPE_E_BASE: return "base must be a finite number > 1 (at base <= 1 theta_i = base^(-2i/d) no longer falls with i, so the pairs would no longer slow down)";
     case ROPE_E_POSITION: return "position, offset, gap, delta or angle must be a finite number";
     case ROPE_E_VALUE: return "vector entries must be finite numbers";
     case ROPE_E_LENGTH: return "vector lengths do not match";
     case ROPE_E_COUNT: return "count must be an integer in [0, " ROPE_XSTR(ROPE_MAX_COUNT) "]";
     case ROPE_E_NULL: return "a required array is missing (NULL)";
-    case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use a smaller position or a larger base";
+    case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use smaller vector entries";
     case ROPE_E_SPACE: return "output buffer is too small";
     case ROPE_E_NOMEM: return "out of memory";
-    case ROPE_E_FAR: return "position is beyond " ROPE_XSTR(ROPE_MAX_POSITION) ", where doubles can no longer resolve the angle";
+    case ROPE_E_FAR: return "the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is beyond " ROPE_XSTR(ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
     case ROPE_E_WORK: return "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK) ")";
     case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
     case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";

@@ -9,8 +9,10 @@
  *   - functions return 0 on success or a negative ROPE_E_* code, and write
  *     nothing useful on failure; rope_strerror(code) gives the text;
  *   - lengths and dimensions are `int` so that a negative one can be reported;
- *   - a position something is rotated by must be within ROPE_MAX_POSITION
- *     (ROPE_E_FAR); a batch call's d x count must be within ROPE_MAX_WORK.
+ *   - base must be finite and > 1 (ROPE_E_BASE); the largest angle a position
+ *     sets, |position| x theta_max, must be within ROPE_MAX_ANGLE (ROPE_E_FAR);
+ *     a batch call's d x count must be within ROPE_MAX_WORK. The checks live
+ *     in rope_check.c alone and are public below, so every caller uses them.
  */
 #ifndef ROPE_H
 #define ROPE_H
@@ -21,15 +23,19 @@
 #define ROPE_MAX_DIM 65536
 /* Largest number of starts, deltas or positions in one batch call. */
 #define ROPE_MAX_COUNT 65536
-/* Largest position magnitude any rotating function accepts: past it doubles no
- * longer resolve the angle p * theta to the contract's tolerance. */
+/* Largest angle |p| x theta_max (radians) any rotating function accepts: past
+ * it doubles no longer resolve the angle to the contract's tolerance. */
+#define ROPE_MAX_ANGLE 1e10
+/* The same limit said as a position: theta_max = theta_0 = 1 for every base
+ * accepted (> 1), so the largest angle of position p is |p| itself. */
 #define ROPE_MAX_POSITION 1e10
-/* Largest work (dimension x count) one call may do, so nothing blocks for minutes. */
-#define ROPE_MAX_WORK 268435456
+/* Largest work (dimension x count) one call may do: 2^23, so that the slowest
+ * call at the limit takes about 2 s (measured: make bench, docs/SPEC.md). */
+#define ROPE_MAX_WORK 8388608
 
 #define ROPE_OK 0
 #define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */
-#define ROPE_E_BASE (-2)     /* base NaN, infinite or <= 0 */
+#define ROPE_E_BASE (-2)     /* base NaN, infinite or <= 1 (the pairs would no longer slow down) */
 #define ROPE_E_POSITION (-3) /* a position, offset, gap, delta or angle is NaN or infinite */
 #define ROPE_E_VALUE (-4)    /* a vector entry is NaN or infinite */
 #define ROPE_E_LENGTH (-5)   /* two vectors that must match in length do not */
@@ -38,13 +44,29 @@
 #define ROPE_E_RANGE (-8)    /* inputs valid, but a result overflowed to Inf or NaN */
 #define ROPE_E_SPACE (-9)    /* the output buffer is too small */
 #define ROPE_E_NOMEM (-10)   /* memory for a temporary could not be allocated */
-#define ROPE_E_FAR (-11)     /* a position's magnitude exceeds ROPE_MAX_POSITION */
+#define ROPE_E_FAR (-11)     /* an angle |position| x theta_max exceeds ROPE_MAX_ANGLE */
 #define ROPE_E_WORK (-12)    /* one call's work (d x count) exceeds ROPE_MAX_WORK */
 #define ROPE_E_SCALING (-13) /* a scaling parameter is missing or out of range */
 #define ROPE_E_CONFIG (-14)  /* a model config key is missing, mistyped or inconsistent */
 
 /* Text for a ROPE_E_* code (a static string; never NULL). */
 const char *rope_strerror(int code);
+
+/* ---- The limits, checked in one place (rope_check.c) for the core, the CLI
+ * and the page alike: each returns ROPE_OK or the code whose rope_strerror
+ * says why. ---- */
+
+/* d in [0, ROPE_MAX_DIM], else ROPE_E_DIM. */
+int rope_check_dim(int d);
+/* base finite and > 1, else ROPE_E_BASE: theta_i = base^(-2i/d) must fall as
+ * i grows, or no pair would be slower than another. */
+int rope_check_base(double base);
+/* A position something is rotated by, with a base that passed rope_check_base:
+ * ROPE_E_POSITION when not finite, ROPE_E_FAR when its largest angle
+ * |pos| x theta_max (theta_max = theta_0 = 1 for base > 1) exceeds ROPE_MAX_ANGLE. */
+int rope_check_rotating(double pos, double base);
+/* ROPE_E_WORK when d x count exceeds ROPE_MAX_WORK (both already in range). */
+int rope_check_work(int d, int count);
 
 /* The demo vectors q[j] = cos(0.7 j + 0.3), k[j] = sin(0.4 j + 1.1).
  * out: q and k, d doubles each (NULL allowed when d is 0). */

@@ -19,9 +19,12 @@ int rope_pair_example(double q0, double q1, double k0, double k1, double m, doub
                       double theta, double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
-    int rc = rope_check_rotating(m);
-    if (rc == ROPE_OK) rc = rope_check_rotating(n);
+    /* theta is given, so the far check is on the angles m theta and n theta themselves. */
+    int rc = rope_check_position(m);
+    if (rc == ROPE_OK) rc = rope_check_position(n);
     if (rc == ROPE_OK && !isfinite(theta)) rc = ROPE_E_POSITION;
+    if (rc == ROPE_OK) rc = rope_check_angle(m, fabs(theta));
+    if (rc == ROPE_OK) rc = rope_check_angle(n, fabs(theta));
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     double am = m * theta, an = n * theta, gap = (m - n) * theta;
@@ -108,7 +111,7 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     for (int j = 0; j < count; j++)
-        if (rope_check_rotating(starts[j] + offset) != ROPE_OK) return ROPE_E_FAR;
+        if (rope_check_rotating(starts[j] + offset, base) != ROPE_OK) return ROPE_E_FAR;
     add_terms_start(q, k, nq, count, out);
     for (int g = 0; 2 * g < nq; g++) {
         double div = rope_pow(base, (double)(2 * g) / (double)nq);
@@ -135,9 +138,9 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */
     double end = start0 + (count - 1) * step;
-    rc = rope_check_rotating(end);
-    if (rc == ROPE_OK) rc = rope_check_rotating(end + offset);
-    if (rc == ROPE_OK) rc = rope_check_rotating(start0 + offset);
+    rc = rope_check_rotating(end, base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(end + offset, base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(start0 + offset, base);
     if (rc != ROPE_OK) return rc;
     add_terms_start(q, k, nq, count, out);
     double tc[ROPE_ADD_BLOCK], ts[ROPE_ADD_BLOCK];

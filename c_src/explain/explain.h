@@ -3,7 +3,8 @@
  * caller owns every buffer. docs/EXPLAIN.md gives the formulas; rope.h's
  * conventions hold (0 or a negative ROPE_E_* code, nothing useful written on
  * failure). Every position, gap and distance is refused with ROPE_E_POSITION
- * when not finite and ROPE_E_FAR when its magnitude exceeds ROPE_MAX_POSITION.
+ * when not finite and ROPE_E_FAR when its largest angle (|position| x theta_0,
+ * theta_0 = 1; for rope_pair_example |position| x |theta|) exceeds ROPE_MAX_ANGLE.
  *
  * Sign conventions (rotation counterclockwise, as rope_rotate_pair):
  *   cross(q, k) = q0 k1 - q1 k0 for a pair;

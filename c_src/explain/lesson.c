@@ -57,9 +57,9 @@ int rope_lesson_order(const double *a, int na, const double *b, int nb, double s
     int rc = check_stick(a, na);
     if (rc == ROPE_OK) rc = check_stick(b, nb);
     if (rc == ROPE_OK && na != nb) rc = ROPE_E_LENGTH;
-    if (rc == ROPE_OK) rc = rope_check_rotating(s0);
-    if (rc == ROPE_OK) rc = rope_check_rotating(s0 + 1.0);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(s0, base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(s0 + 1.0, base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     score_fn schemes[3] = { plain_score, rope_add_score, rope_score };
@@ -75,7 +75,7 @@ int rope_lesson_order(const double *a, int na, const double *b, int nb, double s
 int rope_lesson_slot(const double *stick, int n, double slot, double *out)
 {
     int rc = check_stick(stick, n);
-    if (rc == ROPE_OK) rc = rope_check_rotating(slot);
+    if (rc == ROPE_OK) rc = rope_check_angle(slot, 1.0);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     double ss = 0.0, sp = 0.0, pp = 0.0, sum = 0.0;
@@ -120,8 +120,8 @@ int rope_lesson_marks(const double *positions, int count, int width, double base
 int rope_lesson_marked(const double *stick, int n, double slot, double base, double *out)
 {
     int rc = check_stick(stick, n);
-    if (rc == ROPE_OK) rc = rope_check_rotating(slot);
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(slot, base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     rc = rope_sin_pos(slot, n, base, out);
@@ -160,8 +160,8 @@ int rope_lesson_extrapolate(double pos, int width, int train, double base, doubl
  * the post warns is easy to miss follows from it. */
 int rope_lesson_identity(double a, double b, double *out)
 {
-    int rc = rope_check_rotating(a);
-    if (rc == ROPE_OK) rc = rope_check_rotating(b);
+    int rc = rope_check_angle(a, 1.0); /* a and b are angles themselves */
+    if (rc == ROPE_OK) rc = rope_check_angle(b, 1.0);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     double sa, ca, sb, cb, s, c;

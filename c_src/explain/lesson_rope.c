@@ -25,9 +25,9 @@ static int check_pair(double q0, double q1, double k0, double k1, double m, doub
                       double theta, const double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
-    int rc = rope_check_rotating(m);
-    if (rc == ROPE_OK) rc = rope_check_rotating(n);
-    if (rc == ROPE_OK && !isfinite(theta)) rc = ROPE_E_POSITION;
+    if (!isfinite(theta)) return ROPE_E_POSITION;
+    int rc = rope_check_angle(m, fabs(theta));
+    if (rc == ROPE_OK) rc = rope_check_angle(n, fabs(theta));
     if (rc == ROPE_OK && out == NULL) rc = ROPE_E_NULL;
     return rc;
 }
@@ -135,7 +135,7 @@ int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, doub
 int rope_lesson_clock_theta(double theta, double position, double divide, double *out)
 {
     if (!isfinite(theta)) return ROPE_E_POSITION;
-    int rc = rope_check_rotating(position);
+    int rc = rope_check_angle(position, fabs(theta));
     if (rc != ROPE_OK) return rc;
     if (!isfinite(divide) || divide <= 0.0) return ROPE_E_SCALING;
     if (out == NULL) return ROPE_E_NULL;
@@ -175,8 +175,8 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
     double old_t = 0.0, new_t = 0.0, c[ROPE_CLOCK_LEN];
     int rc = pair_theta(pair, dim, old_base, &old_t);
     if (rc == ROPE_OK) rc = pair_theta(pair, dim, new_base, &new_t);
-    if (rc == ROPE_OK) rc = rope_check_rotating(gap);
-    if (rc == ROPE_OK) rc = rope_check_rotating(train);
+    if (rc == ROPE_OK) rc = rope_check_angle(gap, fmax(old_t, new_t));
+    if (rc == ROPE_OK) rc = rope_check_angle(train, fmax(old_t, new_t));
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
     out[ROPE_REBASE_THETA_OLD] = old_t;

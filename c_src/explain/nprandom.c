@@ -318,8 +318,8 @@ int rope_planes_example(uint64_t seed, int dim, double base, double m, double n,
 {
     int rc = rope_check_dim(dim);
     if (rc == ROPE_OK) rc = rope_check_base(base);
-    if (rc == ROPE_OK) rc = rope_check_rotating(m);
-    if (rc == ROPE_OK) rc = rope_check_rotating(n);
+    if (rc == ROPE_OK) rc = rope_check_rotating(m, base);
+    if (rc == ROPE_OK) rc = rope_check_rotating(n, base);
     if (rc != ROPE_OK) return rc;
     if ((dim > 0 && token == NULL) || score == NULL) return ROPE_E_NULL;
     /* The post draws one token and scores it against itself: q = k. */

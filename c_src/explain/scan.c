@@ -77,9 +77,10 @@ int rope_decay(const double *q, int nq, const double *k, int nk, const double *d
                int count, int samples, uint32_t seed, double base, double *out)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
-    if (rc == ROPE_OK) rc = rope_check_rotating_positions(distances, count);
+    if (rc == ROPE_OK) rc = rope_check_positions(distances, count);
     if (rc == ROPE_OK && (samples < 1 || samples > ROPE_MAX_COUNT)) rc = ROPE_E_COUNT;
     if (rc == ROPE_OK) rc = rope_check_base(base);
+    if (rc == ROPE_OK) rc = rope_check_rotating_positions(distances, count, base);
     if (rc != ROPE_OK) return rc;
     double cost = nq > 0 ? nq : 1;
     if (cost * count > ROPE_MAX_WORK || cost * samples > ROPE_MAX_WORK) return ROPE_E_WORK;
@@ -134,8 +135,8 @@ int rope_offset_envelope(const double *q, int nq, const double *k, int nk, doubl
     double c = last >= first ? last - first + 1.0 : 0.0;
     if (bins < 1 || bins > ROPE_MAX_COUNT || bins > c) return ROPE_E_COUNT;
     if ((nq > 0 ? nq : 1) * c > ROPE_MAX_WORK) return ROPE_E_WORK;
-    if (rope_check_rotating(first + offset) != ROPE_OK
-        || rope_check_rotating(last + offset) != ROPE_OK)
+    if (rope_check_rotating(first + offset, base) != ROPE_OK
+        || rope_check_rotating(last + offset, base) != ROPE_OK)
         return ROPE_E_FAR;
     if (out == NULL) return ROPE_E_NULL;
     int64_t total = (int64_t)c, current = -1;

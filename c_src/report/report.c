@@ -255,11 +255,12 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
         || o->n_deltas > ROPE_MAX_COUNT || o->n_norm_positions < 0
         || o->n_norm_positions > ROPE_MAX_COUNT)
         return ROPE_E_COUNT;
-    if (o->dim < 0 || o->dim > ROPE_MAX_DIM) return ROPE_E_DIM;
-    if (!isfinite(o->base) || o->base <= 0.0) return ROPE_E_BASE;
+    int rc = rope_check_dim(o->dim);
+    if (rc == ROPE_OK) rc = rope_check_base(o->base);
+    if (rc != ROPE_OK) return rc;
 
     measures m;
-    int rc = measure(o, &m);
+    rc = measure(o, &m);
     if (rc == ROPE_OK) {
         rope_writer w = {buf, (size_t)cap, 0};
         if (format == ROPE_REPORT_JSON)

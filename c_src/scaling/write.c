@@ -246,6 +246,13 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
         else
             write_table(&w, c, &f);
         rc = wrote != ROPE_OK ? wrote : rope_writer_end(&w, len);
+    } else if (rc == ROPE_E_RANGE && isfinite(c->scaling.factor)
+               && !isfinite(1.0 / c->scaling.factor)) {
+        /* theta / factor overflows: name the key that did it, as the user wrote it. */
+        rc = rope_config_fail(c, rc, "%s.factor %.17g is too small: the scaled frequencies "
+                              "(theta / factor) overflow",
+                              c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling",
+                              c->scaling.factor);
     } else if (rc != ROPE_E_NOMEM) {
         rc = rope_config_fail(c, rc, "the config's figures cannot be computed: %s",
                               rope_strerror(rc));

@@ -170,16 +170,16 @@ test('explain_bindings_should_reject_bad_input_naming_parameter_and_value', () =
     [() => rope.decay(q, k, [1, 10], 0, 1), RangeError, /samples must be an integer in \[1, 65536\], got 0/],
     [() => rope.decay(q, k, [1, 10], 10, -1), RangeError, /seed must be an integer in \[0, 4294967295\], got -1/],
     [() => rope.decay(q, k, [1, -2e10], 10, 1), RangeError, /^decay: distances\[1\] = -2e10 is beyond 1e10/],
-    [() => rope.decay(new Array(8192).fill(1), new Array(8192).fill(1), [1], 65536, 1), RangeError, /^decay: q.length x samples = 8192 x 65536 = 536870912 is above 268435456, too much work/],
+    [() => rope.decay(new Array(8192).fill(1), new Array(8192).fill(1), [1], 65536, 1), RangeError, /^decay: q.length x samples = 8192 x 65536 = 536870912 is above 8388608, too much work/],
     [() => rope.cos_grid(-1, [1]), RangeError, /d must be an integer in \[0, 65536\], got -1/],
-    [() => rope.cos_grid(65536, new Array(65536).fill(1)), RangeError, /^cos_grid: d \/ 2 x positions.length = 32768 x 65536 = 2147483648 is above 268435456/],
+    [() => rope.cos_grid(65536, new Array(65536).fill(1)), RangeError, /^cos_grid: d \/ 2 x positions.length = 32768 x 65536 = 2147483648 is above 8388608/],
     [() => rope.cos_grid(4, 'positions'), TypeError, /positions must be an array of numbers/],
     [() => rope.random_vectors(4, 2 ** 32), RangeError, /seed must be an integer .*4294967296/],
     [() => rope.random_vectors(4.5, 1), RangeError, /d must be an integer .*4.5/],
     [() => rope.offset_envelope(q, k, 2, 0.2, 0.8, 1), RangeError, /from..to must hold an integer start, got 0.2..0.8/],
     [() => rope.offset_envelope(q, k, 2, 0, 3, 5), RangeError, /bins must be an integer in \[1, 4\], got 5/],
     [() => rope.offset_envelope(q, k, NaN, 0, 3, 1), RangeError, /offset must be a finite number, got NaN/],
-    [() => rope.offset_envelope(new Array(4096).fill(1), new Array(4096).fill(1), 2, 0, 1e6, 9), RangeError, /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 268435456/],
+    [() => rope.offset_envelope(new Array(4096).fill(1), new Array(4096).fill(1), 2, 0, 1e6, 9), RangeError, /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 8388608/],
   ];
   for (const [call, type, message] of bad) assert.throws(call, (e) => e instanceof type && message.test(e.message), String(call));
   // Nothing is lost: the module still answers after every refusal.
