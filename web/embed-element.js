@@ -17,6 +17,7 @@ import { controlFor, controlParts } from './controls.js';
 import { addExportMenu } from './export.js';
 import { refreshColors, setupDefaults } from './charts/theme.js';
 import { watchPrint } from './print.js';
+import { fillFormulas } from './mathml.js';
 import { el } from './dom.js';
 
 useChartLib(Chart);
@@ -49,11 +50,16 @@ function explorerBase(attribute) {
 }
 
 let defaultsSet = false;
+// The connected elements. The page-wide watchers below serve them all and are set once: a
+// watcher per element (or per build) would outlive it, holding its whole shadow tree.
 const elements = new Set();
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
   refreshColors();
   for (const element of elements) element.redrawAll();
 });
+// Every connected element's charts, as one name -> handle table for printing.
+watchPrint(() => Object.fromEntries([...elements].flatMap((element, n) =>
+  Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]))));
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
@@ -66,7 +72,6 @@ class RopeScope extends HTMLElement {
     this.charts = Object.create(null);
     this.state = null;
     this.built = false;
-    watchPrint(() => this.charts);
   }
 
   connectedCallback() {
@@ -135,6 +140,8 @@ class RopeScope extends HTMLElement {
       defaultsSet = true;
     }
     this.render();
+    // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
+    fillFormulas();
   }
 
   showNotice(extra = []) {
