@@ -16,6 +16,7 @@ import { addExportMenu } from './export.js';
 import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from './embed.js';
 import { watchPrint } from './print.js';
 import { saveText } from './save.js';
+import { boundedLines } from './dom.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -26,7 +27,7 @@ const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEnt
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
-const linkProblems = loaded.problems.map((p) => (p.name === null
+const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : p.name === null
   ? `Link parameter ignored: ${p.message}.`
   : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
     : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
@@ -142,9 +143,10 @@ function sameData(a, b) {
 
 // ---- controls ----
 
-// One line per message; text only, never HTML (link values can be hostile).
-function showNotice(...lines) {
+// One line per message, a handful at most; text only, never HTML (link values can be hostile).
+function showNotice(...all) {
   const notice = $('notice');
+  const lines = boundedLines(all);
   notice.replaceChildren(...lines.map((line) => {
     const p = document.createElement('p');
     p.textContent = line;

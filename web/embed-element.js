@@ -18,7 +18,7 @@ import { addExportMenu } from './export.js';
 import { refreshColors, setupDefaults } from './charts/theme.js';
 import { watchPrint } from './print.js';
 import { fillFormulas } from './mathml.js';
-import { el } from './dom.js';
+import { boundedLines, el } from './dom.js';
 
 useChartLib(Chart);
 
@@ -145,7 +145,7 @@ class RopeScope extends HTMLElement {
   }
 
   showNotice(extra = []) {
-    const all = [...this.lines, ...extra];
+    const all = boundedLines([...this.lines, ...extra]);
     this.notice.replaceChildren(...all.map((line) => el('p', {}, line)));
     this.notice.hidden = all.length === 0;
   }

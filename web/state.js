@@ -204,15 +204,36 @@ export function defaults() {
   return Object.assign(Object.create(null), Object.fromEntries(PARAMS.map((row) => [row.name, row.default])));
 }
 
+/** The most link parameters read: a link has about 50 settings at most, and one with tens of
+ *  thousands of parameters would cost seconds of checking and a notice of as many lines. */
+export const MAX_LINK_PARAMS = 100;
+
+// The first MAX_LINK_PARAMS parameters of `all`, and how many there were (counted no further
+// than needed: iterating 70,000 parameters is cheap, looking each one up is not).
+function firstParams(all) {
+  const kept = new URLSearchParams();
+  let count = 0;
+  for (const [name, value] of all) {
+    if (++count <= MAX_LINK_PARAMS) kept.append(name, value);
+  }
+  return { kept, count };
+}
+
 /**
  * State from a query string. Bad values fall back to their default; each one is
  * listed in problems as { name, text, message } for the page to show (name is null
- * for a parameter that is not a setting: it is ignored).
+ * for a parameter that is not a setting: it is ignored). Past MAX_LINK_PARAMS parameters
+ * the rest are not read, and one problem says so ({ name: null, whole: true }: its message
+ * is a whole sentence, not about one parameter).
  */
 export function readQuery(search) {
-  const query = new URLSearchParams(search);
+  const { kept: query, count } = firstParams(new URLSearchParams(search));
   const state = defaults();
   const problems = [];
+  if (count > MAX_LINK_PARAMS) {
+    problems.push({ name: null, text: '', whole: true,
+      message: `The link has ${count} parameters; only the first ${MAX_LINK_PARAMS} were read` });
+  }
   const seen = new Set();
   for (const name of query.keys()) {
     if (seen.has(name)) continue;
