@@ -1,5 +1,5 @@
 // Wiring only: controls and URL -> state -> render() (state -> wasm -> charts).
-import { PARAM, PARAMS, defaults, readQuery, writeQuery } from './state.js';
+import { PARAM, PARAMS, defaults, readQuery, unknownViewLine, writeQuery } from './state.js';
 import { ready as coreReady } from './rope.js';
 import { computeModel, reportFile } from './model.js';
 import { normReadout } from './captions.js';
@@ -27,7 +27,10 @@ const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEnt
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
-const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : p.name === null
+// An embed given a view that is no figure shows none, not all of them (state.view stays 'all').
+const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
+const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : noView && p.name === 'view' ? unknownViewLine(p)
+  : p.name === null
   ? `Link parameter ignored: ${p.message}.`
   : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
     : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
@@ -428,7 +431,7 @@ function start() {
   applyTheme(state.theme);
   buildFigures();
   if (state.embed) setupEmbed(state);
-  if (state.view !== 'all') document.body.dataset.view = state.view;
+  if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
   showNotice(...linkProblems);
 
   for (const name of Object.keys(CONTROLS)) {

@@ -9,7 +9,7 @@
 import { Chart } from '../tools/chart_parts.mjs';
 import CSS from './style.css';
 import { useChartLib } from './charts/lib.js';
-import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, writeQuery } from './state.js';
+import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, unknownViewLine, writeQuery } from './state.js';
 import { fillFromPreset, presetValuesDropped } from './long_model.js';
 import { computeModel } from './model.js';
 import { FIGURE, FIGURES, figureElement } from './figures.js';
@@ -106,19 +106,21 @@ class RopeScope extends HTMLElement {
     } catch {
       // a preset the reader refuses: the long figures stay empty
     }
-    const lines = problems.map((p) => `Attribute ignored: ${p.message}; using the default ` +
-      `${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`);
+    // A view that is no figure shows none, with one line naming the views (not every figure).
+    const noView = problems.some((p) => p.name === 'view');
+    const lines = problems.map((p) => (p.name === 'view' ? unknownViewLine(p)
+      : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`));
     const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
     if (!explorer.ok) lines.push('Attribute ignored: explorer must be an http(s) address.');
-    return { state, lines, explorer: explorer.ok ? explorer.url : null };
+    return { state, lines, noView, explorer: explorer.ok ? explorer.url : null };
   }
 
   build() {
     this.teardown();
-    const { state, lines, explorer } = this.readAttributes();
+    const { state, lines, noView, explorer } = this.readAttributes();
     this.state = state;
     this.explorer = explorer;
-    const rows = state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+    const rows = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
     const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
     if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
     wrapper.classList.toggle('embed-controls', state.controls.length > 0);

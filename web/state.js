@@ -128,6 +128,18 @@ function compareRow() {
 }
 
 const FLAG = table({ 0: false, 1: true });
+
+// A name typed by a blogger ("Flatness", " dark "): matched ignoring case and surrounding
+// spaces; the names of `values` are lower case and distinct, so this is never ambiguous.
+function lenient(values, text) {
+  const name = text.trim().toLowerCase();
+  return values.includes(name) ? name : undefined;
+}
+
+/** In an embed, a refused view shows no figure and this one line (not every figure). */
+export function unknownViewLine(problem) {
+  return `No figure shown: view ${JSON.stringify(problem.text.slice(0, 40))} is not a figure; use one of ${VIEWS.join(', ')}.`;
+}
 /** The settings an embed can show as sliders (controls=), in the order they are shown. */
 export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
 /** The embed themes (theme=): auto follows the reader's colour scheme. */
@@ -171,7 +183,7 @@ export const PARAMS = [
   numberRow('wsh', 7, 0, 100000, { optional: true }),
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
-  choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
+  choiceRow('view', 'all', VIEWS, (v) => v, (t) => lenient(VIEWS, t)),
   longRow(choiceRow('preset', DEFAULT_PRESET, PRESETS, (v) => v, (t) => (PRESETS.includes(t) ? t : undefined))),
   longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
   longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
@@ -191,7 +203,7 @@ export const PARAMS = [
   compareRow(),
 
   // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
-  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => (THEMES.includes(t) ? t : undefined)),
+  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => lenient(THEMES, t)),
   listRow('controls', EMBED_CONTROLS),
   choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),

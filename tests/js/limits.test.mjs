@@ -3,7 +3,7 @@
 // problems and counts the rest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readQuery, MAX_LINK_PARAMS } from '../../web/state.js';
+import { readQuery, unknownViewLine, MAX_LINK_PARAMS, VIEWS } from '../../web/state.js';
 import { boundedLines, NOTICE_LINES } from '../../web/dom.js';
 import { rng, seed } from '../testlib.mjs';
 
@@ -42,4 +42,18 @@ test('boundedLines_should_keep_a_handful_and_count_the_rest', () => {
       assert.equal(out[NOTICE_LINES], `… and ${n - NOTICE_LINES} more ${n - NOTICE_LINES === 1 ? 'problem' : 'problems'}.`);
     }
   }
+});
+
+test('view_and_theme_should_match_ignoring_case_and_spaces_and_a_typo_should_name_the_views', () => {
+  const spaced = (text) => `${' '.repeat(Math.floor(r() * 3))}${text}${' '.repeat(Math.floor(r() * 3))}`;
+  const mixed = (text) => [...text].map((ch) => (r() < 0.5 ? ch.toUpperCase() : ch)).join('');
+  for (const view of VIEWS) {
+    const typed = spaced(mixed(view));
+    const { state, problems } = readQuery(new URLSearchParams({ view: typed, theme: spaced(mixed('dark')) }));
+    assert.deepEqual([state.view, state.theme, problems], [view, 'dark', []], JSON.stringify(typed));
+  }
+  const { state, problems } = readQuery('embed=1&view=flatnes');
+  assert.equal(state.view, 'all');
+  assert.equal(problems.length, 1);
+  assert.equal(unknownViewLine(problems[0]), `No figure shown: view "flatnes" is not a figure; use one of ${VIEWS.join(', ')}.`);
 });
