@@ -4,6 +4,8 @@
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js): the wasm,
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
+//   dist/ropescope-resize.js  the host page's resizer for iframe embeds (web/ropescope-resize.js),
+//                       also in dist/ropescope/, beside each page whose snippets name it
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -40,12 +42,13 @@ async function bundleElement() {
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
-  const [html, css, chart, script, element] = await Promise.all([
+  const [html, css, chart, script, element, resizer] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.min.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),
     bundleElement(),
+    readFile(join(web, 'ropescope-resize.js'), 'utf8'),
   ]);
 
   await rm(folder, { recursive: true, force: true });
@@ -54,6 +57,7 @@ async function main() {
     [join(folder, 'index.html'), html],
     [join(folder, 'style.min.css'), css],
     [join(folder, 'ropescope.js'), script],
+    [join(folder, 'ropescope-resize.js'), resizer],
   ];
 
   // The single file: everything inline, each inline script and the style allowed by its
@@ -66,6 +70,7 @@ async function main() {
   written.push([join(out, 'ropescope.html'), single]);
   const elementJs = `/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */\n${element}`;
   written.push([join(out, 'ropescope-embed.js'), elementJs]);
+  written.push([join(out, 'ropescope-resize.js'), resizer]);
 
   for (const [path, text] of written) await writeFile(path, text);
   await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));

@@ -9,9 +9,14 @@
 // header and in its <meta>, then lists the inline elements' hashes before 'self'.
 // --as-files sends every file as it is (the page as a static host serves dist/ropescope/).
 //   node tools/serve.mjs [DIR] [PORT] [--as-files]   (defaults: web, 8000; port 0 picks a free one)
-// Prints "serving DIR at URL" once listening.
+// Prints "serving DIR at URL" once listening. A file that cannot be read (no permission, removed
+// or replaced by a folder after it was found, a read error) is a 500 and one line on stderr;
+// the server goes on.
+// Files are read whole before the headers go out: the page's files are small, and a read that
+// fails half-way can then still be answered with a status instead of a cut body.
 import { createServer } from 'node:http';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP_META, inlinePage } from './inline.mjs';
@@ -94,6 +99,7 @@ export function serve(dir = join(ROOT, 'web'), port = 0, { asFiles = false } = {
       try {
         page = inlinedPage(base, file, policy);
       } catch (err) {
+        console.error(`serve: 500 ${path}: could not inline: ${String(err.message).split('\n')[0]}`);
         return fail(500, `could not inline ${path}: ${err.message}`);
       }
       const body = Buffer.from(page.html);
@@ -102,9 +108,13 @@ export function serve(dir = join(ROOT, 'web'), port = 0, { asFiles = false } = {
       });
       return res.end(req.method === 'HEAD' ? undefined : body);
     }
-    res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': stat.size });
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(file).pipe(res);
+    readFile(file).then((body) => {
+      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    }, (err) => {
+      console.error(`serve: 500 ${path}: ${String(err.message).split('\n')[0]}`);
+      fail(500, `could not read ${path}`);
+    });
     return undefined;
   });
   return new Promise((resolveServer, reject) => {

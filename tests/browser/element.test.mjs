@@ -11,14 +11,16 @@ const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' }; // style.css --surface
 
-/** Waits until every <rope-scope> on the page has a chart on each of its canvases. */
+/** Waits until every <rope-scope> on the page has a chart on each of its canvases (or, given
+ *  a view that is no figure, shows its one line instead). */
 async function elementsReady(page) {
   await page.waitForFunction(() => {
     const RopeScope = customElements.get('rope-scope');
     const all = [...document.querySelectorAll('rope-scope')];
     return RopeScope && all.length && all.every((el) => {
       const canvases = [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])];
-      return canvases.length && canvases.every((c) => RopeScope.Chart.getChart(c));
+      if (!canvases.length) return /^No figure shown: /.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
+      return canvases.every((c) => RopeScope.Chart.getChart(c));
     });
   }, null, { timeout: 15000 });
   await settle(page);
@@ -34,13 +36,14 @@ function shadowInfo(page, selector) {
       return { width: Math.round(r.width), height: Math.round(r.height) };
     };
     const canvas = root.querySelector('canvas');
+    const font = (node) => (node ? getComputedStyle(node).fontSize : null);
     return {
       notice: root.querySelector('.notice').hidden ? '' : root.querySelector('.notice').innerText,
-      canvas: box(canvas),
-      canvasDisplay: getComputedStyle(canvas).display,
-      captionFont: getComputedStyle(root.querySelector('.caption')).fontSize,
-      headingFont: getComputedStyle(root.querySelector('h2')).fontSize,
-      legendFont: getComputedStyle(root.querySelector('.legend')).fontSize,
+      canvas: canvas ? box(canvas) : null,
+      canvasDisplay: canvas ? getComputedStyle(canvas).display : null,
+      captionFont: font(root.querySelector('.caption')),
+      headingFont: font(root.querySelector('h2')),
+      legendFont: font(root.querySelector('.legend')),
       element: box(el),
       background: getComputedStyle(root.querySelector('.rs-body')).backgroundColor,
       controls: [...root.querySelectorAll('input[type=range]')].map((r) => r.id),

@@ -86,7 +86,7 @@ for (const width of WIDTHS) {
     snippets ??= await builderSnippets();
     for (const view of Object.keys(snippets)) {
       const { auto } = snippets[view];
-      assert.match(auto, /<script>[\s\S]*e\.origin !== origin[\s\S]*<\/script>$/, 'the auto snippet carries the host lines');
+      assert.match(auto, /^<iframe data-ropescope [^>]*><\/iframe>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/, 'the auto snippet: the iframe and the resizer');
       const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`),
         { viewport: { width, height: 900 } });
       const { page } = p;

@@ -15,8 +15,10 @@ test('embed_options_should_read_strictly_and_write_canonically', () => {
   assert.match(writeQuery(good.state), /&theme=dark&controls=gap,base&title=0$/);
   assert.doesNotMatch(writeQuery(readQuery('').state), /theme|controls|title/, 'defaults are not written');
   assert.deepEqual(readQuery('?controls=').state.controls, [], 'an empty list is no sliders');
+  // Names are matched ignoring case and surrounding spaces (tests/js/limits.test.mjs has them all).
+  assert.equal(readQuery('?theme=%20Dark').state.theme, 'dark');
   for (const [query, name] of [
-    ['?theme=Dark', 'theme'], ['?theme=', 'theme'], ['?title=yes', 'title'], ['?title=true', 'title'],
+    ['?theme=drak', 'theme'], ['?theme=', 'theme'], ['?theme=da%20rk', 'theme'], ['?title=yes', 'title'], ['?title=true', 'title'],
     ['?controls=gap,gap', 'controls'], ['?controls=gap,n', 'controls'], ['?controls=gap,', 'controls'],
     ['?controls=%20gap', 'controls'], ['?controls=__proto__', 'controls'], ['?theme=constructor', 'theme'],
   ]) {
@@ -71,11 +73,17 @@ test('csv_and_json_should_round_trip_random_chart_data', () => {
   }
 });
 
-test('readme_should_show_the_host_lines_the_page_writes', async () => {
+test('readme_should_show_the_resizer_snippet_and_the_resizer_should_use_the_embed_bounds', async () => {
   const { readFileSync } = await import('node:fs');
-  const { HOST_SCRIPT } = await import('../../web/src/element/embed.js');
+  const { HEIGHT_MESSAGE, MIN_HEIGHT, MAX_HEIGHT } = await import('../../web/src/element/embed.js');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  assert.ok(readme.includes(HOST_SCRIPT), 'README.md "Embedding" carries the same host lines as the snippet');
+  assert.match(readme, /<iframe data-ropescope src="[^"]+"[^>]* frameborder="0" loading="lazy"><\/iframe>\n<script src="[^"]+\/ropescope-resize\.js" async><\/script>/,
+    'README.md "Embedding" shows the snippet the page writes');
+  assert.doesNotMatch(readme.slice(readme.indexOf('## Embedding')), /style="/, 'no style= in the snippets');
+  const resizer = readFileSync(new URL('../../web/ropescope-resize.js', import.meta.url), 'utf8');
+  assert.ok(resizer.includes(`var HEIGHT_MESSAGE = '${HEIGHT_MESSAGE}';`), 'the same message name');
+  assert.ok(resizer.includes(`var MIN_HEIGHT = ${MIN_HEIGHT};`), 'the same lower bound');
+  assert.ok(resizer.includes(`var MAX_HEIGHT = ${MAX_HEIGHT};`), 'the same upper bound');
 });
 
 // style.css writes each colour once, its light and its dark value side by side.

@@ -27,7 +27,7 @@ function fill(target, data, c) {
 }
 
 export function createCircleChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     label: (item) => `${item.dataset.label}: (${num(item.parsed.x)}, ${num(item.parsed.y)})`,

@@ -17,7 +17,7 @@ function fill(target, data, c) {
 }
 
 export function createDecayChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => `distance ${num(items[0].parsed.x)}`,

@@ -34,7 +34,7 @@ function fill(target, data, c) {
 }
 
 export function createHeatmapChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.interaction = { mode: 'nearest', intersect: true };
   options.plugins.tooltip.callbacks = {

@@ -3,24 +3,6 @@
 import { colors } from './theme.js';
 import { drawDashed, htmlLegend, makeChart } from './figure.js';
 
-// The long figures' own colours (style.css), read once per theme like theme.js's.
-let longCached = null;
-let longFor = null;
-export function longColors() {
-  if (longFor !== colors()) {
-    const css = getComputedStyle(document.documentElement);
-    const read = (name) => css.getPropertyValue(name).trim();
-    longFor = colors();
-    longCached = {
-      trained: read('--c-trained'),
-      keep: read('--c-band-keep'),
-      ramp: read('--c-band-ramp'),
-      divide: read('--c-band-divide'),
-    };
-  }
-  return longCached;
-}
-
 /** Decade bounds holding every positive value (and `also`); [0.1, 10] when there is none. */
 export function decadeRange(lists, also = []) {
   let lo = Infinity;

@@ -7,7 +7,7 @@
 // datasets[2..4] "covered", "inside", "unseen" = the scaled angle at the gap for the pairs
 // of that status, null elsewhere. The one-turn (2π) line is drawn, not stored.
 import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
-import { decadeRange, drawLevel, liveLegendChart, longColors } from './long_common.js';
+import { decadeRange, drawLevel, liveLegendChart } from './long_common.js';
 import { num, degrees } from '../lib/format.js';
 
 const TWO_PI = 2 * Math.PI;
@@ -22,7 +22,7 @@ function fill(target, data, c) {
   STATUSES.forEach((status, k) => {
     byStatus[k].data = data.atGap.map((a, i) => (data.status[i] === status ? a : null));
   });
-  trained.backgroundColor = longColors().trained;
+  trained.backgroundColor = c.trained;
   unscaled.borderColor = c.muted;
   unscaled.backgroundColor = c.surface;
   [c.slow, c.rope, c.fast].forEach((color, k) => {
@@ -48,7 +48,7 @@ function legendItems(data) {
 
 export function createRangeChart(canvas, data) {
   return liveLegendChart(canvas, data, legendItems, (now) => {
-    const c = colors();
+    const c = colors(canvas);
     const options = baseOptions(c, 'index');
     options.plugins.tooltip.filter = (item) => item.raw !== null && item.raw !== undefined;
     options.plugins.tooltip.callbacks = {
@@ -78,7 +78,7 @@ export function createRangeChart(canvas, data) {
       plugins: [{
         id: 'oneTurn',
         afterDatasetsDraw(chart) {
-          drawLevel(chart, TWO_PI, colors().turn);
+          drawLevel(chart, TWO_PI, colors(chart.canvas).turn);
         },
       }],
     };

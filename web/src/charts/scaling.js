@@ -6,7 +6,7 @@
 // The bands are drawn from the core's band of each pair, not stored as data.
 import { chartLib } from './lib.js';
 import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
-import { decadeRange, liveLegendChart, longColors } from './long_common.js';
+import { decadeRange, liveLegendChart } from './long_common.js';
 import { num } from '../lib/format.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
@@ -48,7 +48,7 @@ function runs(bands) {
 
 function drawBands(chart, bands) {
   const { ctx, chartArea, scales } = chart;
-  const palette = longColors();
+  const palette = colors(chart.canvas);
   const half = bands.length > 1 ? Math.abs(scales.x.getPixelForValue(1) - scales.x.getPixelForValue(0)) / 2 : 0;
   ctx.save();
   ctx.font = `600 12px ${chartLib().defaults.font.family}`;
@@ -61,7 +61,7 @@ function drawBands(chart, bands) {
     ctx.fillStyle = palette[run.band];
     ctx.fillRect(left, chartArea.top, right - left, chartArea.bottom - chartArea.top);
     if (right - left > 36) {
-      ctx.fillStyle = colors().muted;
+      ctx.fillStyle = palette.muted;
       ctx.fillText(run.band, (left + right) / 2, chartArea.top + 4);
     }
   }
@@ -82,7 +82,7 @@ function legendItems(data) {
 
 export function createScalingChart(canvas, data) {
   return liveLegendChart(canvas, data, legendItems, (now) => {
-    const c = colors();
+    const c = colors(canvas);
     const options = baseOptions(c, 'index');
     options.plugins.tooltip.callbacks = {
       title: (items) => `pair ${items[0].label}: ${now().bands[items[0].dataIndex]}`,

@@ -25,7 +25,7 @@ export function seriesChart(canvas, data, { sets, x, y, yExtra = {}, point, digi
     });
     Object.assign(target.options.scales.x, { min: next.start0, max: next.start0 + next[sets[0][0]].length - 1 });
   };
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => point(items[0].parsed.x),

@@ -16,7 +16,7 @@ function fill(target, data, c) {
 }
 
 export function createTermsChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.callbacks = {
     title: (items) => `pair ${items[0].label}`,

@@ -12,10 +12,12 @@ let cached = new WeakMap(); // document or shadow root -> colours
 /**
  * The theme's colours where `element` (a chart's canvas) sits: the page's, or those of the
  * <rope-scope> element whose shadow root holds it. The same object until refreshColors().
- * Chart modules pass their canvas (chart.canvas in plugins); without one, the page's.
+ * Chart modules pass their canvas (chart.canvas in plugins): it is required, since the
+ * document's colours are not the ones inside a shadow root (they may not even be defined there).
  */
 export function colors(element) {
-  const root = element?.isConnected ? element.getRootNode() : document;
+  if (!element) throw new TypeError('colors(element): the figure\'s canvas is needed to find its theme');
+  const root = element.isConnected ? element.getRootNode() : document;
   if (!cached.has(root)) cached.set(root, readColors(root === document ? document.documentElement : element));
   return cached.get(root);
 }
@@ -41,6 +43,11 @@ function readColors(element) {
     mark: read('--c-mark'),
     fill: read('--c-fill'),
     addFill: read('--c-add-fill'),
+    // The long-context figures' own: training bars and the scaling bands.
+    trained: read('--c-trained'),
+    keep: read('--c-band-keep'),
+    ramp: read('--c-band-ramp'),
+    divide: read('--c-band-divide'),
   };
 }
 

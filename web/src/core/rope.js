@@ -3,7 +3,10 @@
 // in and out of the wasm heap; no RoPE math happens here.
 //
 // Writing a binding (new ones go in their own section at the end of this file):
-//   1. check every argument with the check* helpers below. Each throws a TypeError
+//   1. check every argument with the check* helpers below. Array arguments are read once
+//      into a Float64Array snapshot, which the helper returns: use that snapshot, never the
+//      argument again, for every later check, allocation, copy and length (a Proxy or a
+//      getter could answer differently on a second read). Each throws a TypeError
 //      (wrong type) or RangeError (wrong value) whose message names the parameter and
 //      the value: checkInt, checkFinite, checkBase, checkVector(s), checkPositions,
 //      checkList, checkSameLength, checkNear / checkNearList (|position| <= 1e10 for
@@ -51,17 +54,20 @@ const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: '
 // The core's exports, instantiated synchronously from the inlined bytes (no server, no fetch)
 // at the first call that needs them, or by ready(). Every path into the core starts with core().
 let wasm = null;
+// The compiled module, kept so that a fresh instance after a trap costs no recompilation.
+let compiled = null;
 
 function instantiate(bytes) {
+  compiled ??= new WebAssembly.Module(bytes);
   const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  const instance = new WebAssembly.Instance(compiled, imports);
   instance.exports._initialize?.();
   wasm = instance.exports;
   return wasm;
 }
 
 function core() {
-  return wasm ?? instantiate(unpackBytes(WASM_PACKED));
+  return wasm ?? (compiled ? instantiate(null) : instantiate(unpackBytes(WASM_PACKED)));
 }
 
 /**
@@ -70,7 +76,7 @@ function core() {
  * Node and the <rope-scope> element simply call the functions.
  */
 export async function ready() {
-  if (wasm) return;
+  if (wasm || compiled) return;
   const bytes = await unpackBytesNative(WASM_PACKED);
   if (!wasm) instantiate(bytes); // a call may have made the core while the bytes were inflated
 }
@@ -131,18 +137,40 @@ function isArrayLike(value) {
   return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
 }
 
-// A list of finite numbers: vector entries (max length MAX_DIM) or positions (MAX_COUNT).
-function checkList(name, value, maxLength, minLength = 0) {
-  if (!isArrayLike(value)) {
+// Reads value[key] (or calls read()) once; a throwing getter or Proxy trap becomes a
+// TypeError naming the parameter, not an anonymous error from deep inside a check.
+function readOnce(name, read) {
+  try {
+    return read();
+  } catch (err) {
+    throw new TypeError(`${name}: could not be read: ${err?.message ?? String(err)}`);
+  }
+}
+
+/**
+ * A list of finite numbers (vector entries, max length MAX_DIM, or positions, MAX_COUNT),
+ * read exactly once: its length once, then each element once, into a Float64Array that is
+ * returned. Every later check, allocation and copy uses that snapshot, so an argument whose
+ * length or elements change between reads (a Proxy, getters) cannot make the checks and the
+ * copy disagree. exact: the message for a fixed length ("must have exactly 2 elements").
+ */
+function checkList(name, value, maxLength, minLength = 0, exact = false) {
+  if (!readOnce(name, () => isArrayLike(value))) {
     throw new TypeError(`${name} must be an array of numbers, got ${show(value)}`);
   }
-  if (value.length < minLength || value.length > maxLength) {
-    throw new RangeError(
-      `${name} must have ${minLength} to ${maxLength} elements, got ${value.length}`,
-    );
+  const length = readOnce(name, () => value.length);
+  if (!Number.isInteger(length) || length < 0) {
+    throw new TypeError(`${name} must be an array of numbers, got a length of ${show(length)}`);
   }
-  for (let j = 0; j < value.length; j++) checkFinite(`${name}[${j}]`, value[j]);
-  return value;
+  if (length < minLength || length > maxLength) {
+    throw new RangeError(exact ? `${name} must have exactly ${minLength} elements, got ${length}`
+      : `${name} must have ${minLength} to ${maxLength} elements, got ${length}`);
+  }
+  const snapshot = new Float64Array(length);
+  for (let j = 0; j < length; j++) {
+    snapshot[j] = checkFinite(`${name}[${j}]`, readOnce(name, () => value[j]));
+  }
+  return snapshot;
 }
 
 const checkVector = (name, value) => checkList(name, value, MAX_DIM);
@@ -191,7 +219,7 @@ function checkOptions(what, options, defaults, aliases = Object.create(null)) {
   }
   const o = Object.assign(Object.create(null), defaults);
   const givenAs = Object.create(null);
-  for (const key of Object.keys(options)) {
+  for (const key of readOnce(what, () => Object.keys(options))) {
     const name = Object.hasOwn(aliases, key) ? aliases[key] : key;
     if (!Object.hasOwn(defaults, name)) {
       throw new TypeError(`${what}.${key} is not a setting (use ${Object.keys(defaults).join(', ')})`);
@@ -200,7 +228,7 @@ function checkOptions(what, options, defaults, aliases = Object.create(null)) {
       throw new TypeError(`${what}: ${name} is given twice, as ${givenAs[name]} and as ${key}`);
     }
     givenAs[name] = key;
-    o[name] = options[key];
+    o[name] = readOnce(`${what}.${key}`, () => options[key]);
   }
   return o;
 }
@@ -220,21 +248,24 @@ function checkSameLength(nameA, a, nameB, b) {
   }
 }
 
-// Two vectors of one length: q and k.
+// Two vectors of one length: q and k; returns their snapshots [q, k].
 function checkVectors(q, k) {
-  checkVector('q', q);
-  checkVector('k', k);
-  checkSameLength('q', q, 'k', k);
+  const qs = checkVector('q', q);
+  const ks = checkVector('k', k);
+  checkSameLength('q', qs, 'k', ks);
+  return [qs, ks];
 }
 
 // q, k and the starts, each with start + offset, as the scans take them.
+// Returns the snapshots [q, k, starts].
 function checkScan(fn, q, k, offset, starts, base) {
-  checkVectors(q, k);
+  const [qs, ks] = checkVectors(q, k);
   checkFinite('offset', offset);
-  checkPositions('starts', starts);
+  const ss = checkPositions('starts', starts);
   checkBase(base);
-  checkWork(fn, 'q.length', q.length, 'starts.length', starts.length);
-  checkNearList(fn, 'starts', starts, offset, 'offset');
+  checkWork(fn, 'q.length', qs.length, 'starts.length', ss.length);
+  checkNearList(fn, 'starts', ss, offset, 'offset');
+  return [qs, ks, ss];
 }
 
 // The starts start0 + j * step, j < count, each with start + offset, as the sweeps take them.
@@ -301,18 +332,50 @@ const blocks = (flat, size, names) =>
   Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
 
 /**
- * The one path into the core. ins: arrays copied in as doubles (strings as C strings). outs: [count, type] buffers
+ * A trap inside the core (an out-of-bounds access, unreachable code). The instance that
+ * trapped is dropped, since its heap may be half-written; the next call builds a fresh one
+ * from the compiled module, so one bad call never poisons the calls after it.
+ */
+class CoreTrapError extends Error {
+  constructor(fn, err) {
+    super(`${fn}: the WebAssembly core stopped (${err.message}); it was restarted, so later calls work`);
+    this.name = 'CoreTrapError';
+    this.cause = err;
+  }
+}
+
+// err as thrown to the caller: a trap of instance w drops it (see CoreTrapError).
+function afterTrap(fn, w, err) {
+  if (!(err instanceof WebAssembly.RuntimeError)) return err;
+  if (wasm === w) wasm = null;
+  return new CoreTrapError(fn, err);
+}
+
+// Frees pointers in instance w, unless w trapped and was dropped.
+function release(fn, w, pointers) {
+  if (wasm !== w) return;
+  try {
+    for (const ptr of pointers) w.free(ptr);
+  } catch (err) {
+    throw afterTrap(fn, w, err);
+  }
+}
+
+/**
+ * The one path into the core. ins: snapshots (Float64Arrays, or arrays the binding made)
+ * copied in as doubles (strings as C strings). outs: [count, type] buffers
  * the core fills (type 'f64' | 'i32' | 'text'). call(...pointers) gets the ins' pointers then
  * the outs' and returns the core's code. A code other than 0 throws a CoreError naming fn,
  * unless it is listed in tolerate; then the outputs are still read and the code comes back
- * as the result's .code. Results are copied out as plain arrays (heap views detach when
- * memory grows); every buffer is freed in finally.
+ * as the result's .code. Results are copied out as plain arrays; every buffer is freed in
+ * finally. Any malloc can grow memory, which detaches every earlier view of it: a view is
+ * taken only after the allocation it writes into, and never kept across a call.
  */
 function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
-  core();
+  const w = core();
   const pointers = [];
   const alloc = (bytes) => {
-    const ptr = wasm.malloc(Math.max(bytes, 8));
+    const ptr = w.malloc(Math.max(bytes, 8));
     if (!ptr) throw new CoreError(fn, C.ROPE_E_NOMEM, [...args, ['bytes', bytes]]);
     pointers.push(ptr);
     return ptr;
@@ -321,9 +384,14 @@ function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
     for (const values of ins) {
       if (typeof values === 'string') {
         const bytes = new TextEncoder().encode(values);
-        new Uint8Array(wasm.memory.buffer, alloc(bytes.length + 1), bytes.length + 1).set([...bytes, 0]);
+        const ptr = alloc(bytes.length + 1);
+        const heap = new Uint8Array(w.memory.buffer, ptr, bytes.length + 1);
+        heap.set(bytes);
+        heap[bytes.length] = 0;
       } else {
-        new Float64Array(wasm.memory.buffer, alloc(values.length * 8), values.length).set(values);
+        const n = values.length; // a snapshot: the same length at every read
+        const ptr = alloc(n * 8);
+        new Float64Array(w.memory.buffer, ptr, n).set(values);
       }
     }
     for (const [count, type] of outs) alloc(count * OUT_BYTES[type]);
@@ -339,8 +407,23 @@ function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
     }
     results.code = code;
     return results;
+  } catch (err) {
+    throw afterTrap(fn, w, err);
   } finally {
-    for (const ptr of pointers) wasm.free(ptr);
+    release(fn, w, pointers);
+  }
+}
+
+/**
+ * For tests: call(exports) on the same guarded path as every binding, so a forced trap
+ * (an out-of-bounds pointer) shows what a real one does. Returns call's result.
+ */
+export function _callCore(fn, call) {
+  const w = core();
+  try {
+    return call(w);
+  } catch (err) {
+    throw afterTrap(fn, w, err);
   }
 }
 
@@ -355,15 +438,15 @@ export function demo_vectors(d = DIM) {
 }
 
 export function dot(a, b) {
-  checkVector('a', a);
-  checkVector('b', b);
+  a = checkVector('a', a);
+  b = checkVector('b', b);
   checkSameLength('a', a, 'b', b);
   return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out),
     [['a', a], ['b', b]]);
 }
 
 export function norm(vec) {
-  checkVector('vec', vec);
+  vec = checkVector('vec', vec);
   return one('norm', [vec], (pv, out) => wasm.rope_norm(pv, vec.length, out), [['vec', vec]]);
 }
 
@@ -383,7 +466,7 @@ export function rotate_pair(x0, x1, angle) {
 }
 
 export function apply_rope(vec, pos, base = THETA_BASE) {
-  checkVector('vec', vec);
+  vec = checkVector('vec', vec);
   checkFiniteNear('apply_rope', 'pos', pos);
   checkBase(base);
   return run('apply_rope', [vec], [[vec.length, 'f64']], (pv, out) =>
@@ -391,16 +474,18 @@ export function apply_rope(vec, pos, base = THETA_BASE) {
   { args: [['vec', vec], ['pos', pos], ['base', base]] })[0];
 }
 
+// Returns the snapshots [q, k] and the call's arguments by name.
 function checkScoreArgs(fn, q, k, m, n, base) {
-  checkVectors(q, k);
+  [q, k] = checkVectors(q, k);
   checkFiniteNear(fn, 'm', m);
   checkFiniteNear(fn, 'n', n);
   checkBase(base);
-  return [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]];
+  return [q, k, [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]]];
 }
 
 export function rope_score(q, k, m, n, base = THETA_BASE) {
-  const args = checkScoreArgs('rope_score', q, k, m, n, base);
+  let args;
+  [q, k, args] = checkScoreArgs('rope_score', q, k, m, n, base);
   return one('rope_score', [q, k], (pq, pk, out) =>
     wasm.rope_score(pq, q.length, pk, k.length, m, n, base, out), args);
 }
@@ -414,13 +499,14 @@ export function sin_pos(pos, d, base = THETA_BASE) {
 }
 
 export function add_score(q, k, m, n, base = THETA_BASE) {
-  const args = checkScoreArgs('add_score', q, k, m, n, base);
+  let args;
+  [q, k, args] = checkScoreArgs('add_score', q, k, m, n, base);
   return one('add_score', [q, k], (pq, pk, out) =>
     wasm.rope_add_score(pq, q.length, pk, k.length, m, n, base, out), args);
 }
 
 export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
-  checkScan('offset_scan', q, k, offset, starts, base);
+  [q, k, starts] = checkScan('offset_scan', q, k, offset, starts, base);
   const flat = run('offset_scan', [q, k, starts], [[3 * starts.length, 'f64']], (pq, pk, ps, out) =>
     wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
   { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
@@ -451,7 +537,7 @@ export function pair_angles(d, gap, base = THETA_BASE) {
 
 /** offset_scan over starts start0 + j * step, j < count: { starts, rope, add }. */
 export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
-  checkVectors(q, k);
+  [q, k] = checkVectors(q, k);
   checkSweep('offset_sweep', q, offset, start0, step, count, base);
   const flat = run('offset_sweep', [q, k], [[3 * count, 'f64']], (pq, pk, out) =>
     wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
@@ -463,7 +549,7 @@ export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BAS
 /** slow_pairs(d, delta, base) for every delta. */
 export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
-  checkPositions('deltas', deltas);
+  deltas = checkPositions('deltas', deltas);
   checkBase(base);
   checkWork('slow_pairs_batch', 'd', d, 'deltas.length', deltas.length);
   return run('slow_pairs_batch', [deltas], [[deltas.length, 'i32']], (pd, out) =>
@@ -473,8 +559,8 @@ export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
 
 /** |norm(apply_rope(vec, p)) - norm(vec)| for every position p. */
 export function norm_gaps(vec, positions, base = THETA_BASE) {
-  checkVector('vec', vec);
-  checkPositions('positions', positions);
+  vec = checkVector('vec', vec);
+  positions = checkPositions('positions', positions);
   checkBase(base);
   checkWork('norm_gaps', 'vec.length', vec.length, 'positions.length', positions.length);
   checkNearList('norm_gaps', 'positions', positions);
@@ -490,9 +576,9 @@ function reportOptions(options) {
   checkInt('dim', o.dim, 0, MAX_DIM);
   checkBase(o.base);
   checkFinite('offset', o.offset);
-  checkList('starts', o.starts, MAX_COUNT, 1);
-  checkPositions('deltas', o.deltas);
-  checkPositions('norm_positions', o.norm_positions);
+  o.starts = checkList('starts', o.starts, MAX_COUNT, 1);
+  o.deltas = checkPositions('deltas', o.deltas);
+  o.norm_positions = checkPositions('norm_positions', o.norm_positions);
   checkNearList('build_report', 'starts', o.starts, o.offset, 'offset');
   checkNearList('build_report', 'norm_positions', o.norm_positions);
   return o;
@@ -599,8 +685,10 @@ function scalingText(format, config, opts) {
   }
   const o = scalingOptions(opts);
   const args = [['seq_len', o.seq_len], ['train_len', o.train_len], ['gap', o.gap]];
-  const size = core().rope_config_size();
-  const reader = wasm.malloc(size);
+  // The reader lives in this instance: if a call traps, the instance is dropped with it.
+  const w = core();
+  const size = w.rope_config_size();
+  const reader = w.malloc(size);
   if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
   // The reader copies what it keeps, so run() frees each value's memory at once.
   const put = (key, kind, number, text = null, list = null) =>
@@ -631,7 +719,7 @@ function scalingText(format, config, opts) {
     if (!message) throw new CoreError('scaling', code, args);
     throw code === C.ROPE_E_CONFIG ? new TypeError(message) : new RangeError(message);
   } finally {
-    wasm.free(reader);
+    release('scaling', w, [reader]);
   }
 }
 
@@ -657,10 +745,7 @@ export function scaling_json_text(config, opts = {}) {
 
 // A 2-D vector [x0, x1].
 function checkPair(name, value) {
-  if (isArrayLike(value) && value.length !== 2) {
-    throw new RangeError(`${name} must have exactly 2 elements, got ${value.length}`);
-  }
-  return checkList(name, value, 2, 2);
+  return checkList(name, value, 2, 2, true);
 }
 
 /** The 2-D worked example: q = [q0, q1] at m, k = [k0, k1] at n, explicit theta.
@@ -668,8 +753,8 @@ function checkPair(name, value) {
  * angle_gap = (m - n) theta, cross = q0 k1 - q1 k0 and
  * formula = dot cos(angle_gap) + cross sin(angle_gap) equals direct. */
 export function pair_example(q, k, m, n, theta) {
-  checkPair('q', q);
-  checkPair('k', k);
+  q = checkPair('q', q);
+  k = checkPair('k', k);
   checkFiniteNear('pair_example', 'm', m);
   checkFiniteNear('pair_example', 'n', n);
   checkFinite('theta', theta);
@@ -687,7 +772,7 @@ export function pair_example(q, k, m, n, theta) {
  * { terms, dots, crosses } (d/2 each), sum (of terms, plus the odd last
  * product) and score (rope_score itself). */
 export function pair_terms(q, k, m, n, base = THETA_BASE) {
-  checkVectors(q, k);
+  [q, k] = checkVectors(q, k);
   checkFiniteNear('pair_terms', 'm', m);
   checkFiniteNear('pair_terms', 'n', n);
   checkBase(base);
@@ -703,7 +788,7 @@ const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
 /** add_score(q, k, s + offset, s) split per start s into its four terms:
  * { qk, q_pn, pm_k, pm_pn, total }, one value per start each. */
 export function add_terms(q, k, offset, starts, base = THETA_BASE) {
-  checkScan('add_terms', q, k, offset, starts, base);
+  [q, k, starts] = checkScan('add_terms', q, k, offset, starts, base);
   const c = starts.length;
   const v = run('add_terms', [q, k, starts], [[ADD_TERMS.length * c, 'f64']], (pq, pk, ps, out) =>
     wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
@@ -714,7 +799,7 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
 /** add_terms over the starts start0 + j * step, j < count (a dense chart):
  * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
 export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
-  checkVectors(q, k);
+  [q, k] = checkVectors(q, k);
   checkFiniteNear('add_terms_sweep', 'offset', offset);
   checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
   const v = run('add_terms_sweep', [q, k], [[ADD_TERMS.length * count, 'f64']], (pq, pk, out) =>
@@ -728,8 +813,8 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
  * rope_score(v, v, r, 0) over `samples` random vectors from seed, bound:
  * RoFormer's relative upper bound }. */
 export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
-  checkVectors(q, k);
-  checkPositions('distances', distances);
+  [q, k] = checkVectors(q, k);
+  distances = checkPositions('distances', distances);
   checkNearList('decay', 'distances', distances);
   checkInt('samples', samples, 1, MAX_COUNT);
   checkInt('seed', seed, 0, 2 ** 32 - 1);
@@ -747,7 +832,7 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
 /** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
 export function cos_grid(d, positions, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
-  checkPositions('positions', positions);
+  positions = checkPositions('positions', positions);
   checkNearList('cos_grid', 'positions', positions);
   checkBase(base);
   const h = Math.floor(d / 2);
@@ -772,7 +857,7 @@ const ENVELOPE = ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max']
 /** Every integer start in [from, to] in `bins` consecutive runs; per bin
  * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
 export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
-  checkVectors(q, k);
+  [q, k] = checkVectors(q, k);
   checkFiniteNear('offset_envelope', 'offset', offset);
   checkFiniteNear('offset_envelope', 'from', from);
   checkFiniteNear('offset_envelope', 'to', to);

@@ -9,7 +9,7 @@
 import { Chart } from '../../../tools/chart_parts.mjs';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
-import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, writeQuery } from '../state/state.js';
+import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { computeModel } from '../model/model.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
@@ -17,7 +17,8 @@ import { controlFor, controlParts } from '../controls/controls.js';
 import { addExportMenu } from '../page/export.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { watchPrint } from '../page/print.js';
-import { el } from '../lib/dom.js';
+import { fillFormulas } from '../page/mathml.js';
+import { boundedLines, el } from '../lib/dom.js';
 
 useChartLib(Chart);
 
@@ -49,11 +50,16 @@ function explorerBase(attribute) {
 }
 
 let defaultsSet = false;
+// The connected elements. The page-wide watchers below serve them all and are set once: a
+// watcher per element (or per build) would outlive it, holding its whole shadow tree.
 const elements = new Set();
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
   refreshColors();
   for (const element of elements) element.redrawAll();
 });
+// Every connected element's charts, as one name -> handle table for printing.
+watchPrint(() => Object.fromEntries([...elements].flatMap((element, n) =>
+  Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]))));
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
@@ -66,7 +72,6 @@ class RopeScope extends HTMLElement {
     this.charts = Object.create(null);
     this.state = null;
     this.built = false;
-    watchPrint(() => this.charts);
   }
 
   connectedCallback() {
@@ -101,19 +106,21 @@ class RopeScope extends HTMLElement {
     } catch {
       // a preset the reader refuses: the long figures stay empty
     }
-    const lines = problems.map((p) => `Attribute ignored: ${p.message}; using the default ` +
-      `${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`);
+    // A view that is no figure shows none, with one line naming the views (not every figure).
+    const noView = problems.some((p) => p.name === 'view');
+    const lines = problems.map((p) => (p.name === 'view' ? unknownViewLine(p)
+      : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`));
     const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
     if (!explorer.ok) lines.push('Attribute ignored: explorer must be an http(s) address.');
-    return { state, lines, explorer: explorer.ok ? explorer.url : null };
+    return { state, lines, noView, explorer: explorer.ok ? explorer.url : null };
   }
 
   build() {
     this.teardown();
-    const { state, lines, explorer } = this.readAttributes();
+    const { state, lines, noView, explorer } = this.readAttributes();
     this.state = state;
     this.explorer = explorer;
-    const rows = state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+    const rows = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
     const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
     if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
     wrapper.classList.toggle('embed-controls', state.controls.length > 0);
@@ -135,10 +142,12 @@ class RopeScope extends HTMLElement {
       defaultsSet = true;
     }
     this.render();
+    // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
+    fillFormulas();
   }
 
   showNotice(extra = []) {
-    const all = [...this.lines, ...extra];
+    const all = boundedLines([...this.lines, ...extra]);
     this.notice.replaceChildren(...all.map((line) => el('p', {}, line)));
     this.notice.hidden = all.length === 0;
   }

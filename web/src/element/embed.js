@@ -88,23 +88,15 @@ function reportHeight() {
 // These lines are ours, written for ropescope: the usual library, @iframe-resizer, is GPL-3.0
 // since v5 (pasting it would put that licence on every blog that embeds a figure) and its MIT
 // 4.x line is no longer maintained. The host accepts a height only from the iframe's own
-// window and origin, only as a number within bounds. HOST_SCRIPT is the snippet's copy of
-// followHeight below (the page runs followHeight for its preview; the tests run the snippet).
-export const HOST_SCRIPT = `<script>
-/* ropescope: fit the iframe above to its content (checks sender, origin and size) */
-(function (frame) {
-  var origin = new URL(frame.src, location.href).origin;
-  window.addEventListener('message', function (e) {
-    if (e.source !== frame.contentWindow || e.origin !== origin) return;
-    var d = e.data;
-    if (!d || d.ropescope !== '${HEIGHT_MESSAGE}' || typeof d.height !== 'number') return;
-    if (!(d.height >= ${MIN_HEIGHT} && d.height <= ${MAX_HEIGHT})) return;
-    frame.style.height = Math.ceil(d.height) + 'px';
-  });
-})(document.currentScript.previousElementSibling);
-</script>`;
+// window and origin, only as a number within bounds. The snippet loads web/ropescope-resize.js
+// (the same checks, for every iframe[data-ropescope] of the host page); followHeight below is
+// them as a function, for the page's own preview.
 
-/** followHeight(frame, on): HOST_SCRIPT's listener as a function (while on() is true). */
+/** The resizer script beside the page: ropescope-resize.js (make dist copies it next to the page). */
+export const resizerAddress = () => new URL(RESIZER, pageAddress()).href;
+const RESIZER = 'ropescope-resize.js';
+
+/** followHeight(frame, on): ropescope-resize.js's listener for one frame (while on() is true). */
 export function followHeight(frame, on = () => true) {
   const listener = (e) => {
     if (!on()) return;
@@ -143,9 +135,11 @@ export function snippet(state, { view, controls, title, theme, auto }) {
   const options = { view, controls, title, theme };
   const src = pageAddress() + writeQuery({ ...presetValuesDropped(state), ...options, embed: true });
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
-  const frame = `<iframe src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
-    ` width="100%" height="${fixedHeight(view, options)}" style="border:0;width:100%" loading="lazy"></iframe>`;
-  return auto ? `${frame}\n${HOST_SCRIPT}` : frame;
+  // No style= (a host's style-src may refuse it): width and frameborder as attributes.
+  const frame = `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
+    ` width="100%" height="${fixedHeight(view, options)}" frameborder="0" loading="lazy"></iframe>`;
+  // The resizer once per page: a second copy of the script on the page does nothing.
+  return auto ? `${frame}\n<script src="${escapeAttr(resizerAddress())}" async></script>` : frame;
 }
 
 function checkbox(id, text, checked) {

@@ -7,3 +7,13 @@ export function el(tag, attributes = {}, ...children) {
   node.append(...children);
   return node;
 }
+
+/** The most problems a notice lists; the rest are counted in one last line. */
+export const NOTICE_LINES = 5;
+
+/** lines cut to NOTICE_LINES, plus "… and N more." when there were more. */
+export function boundedLines(lines) {
+  if (lines.length <= NOTICE_LINES) return lines;
+  const more = lines.length - NOTICE_LINES;
+  return [...lines.slice(0, NOTICE_LINES), `… and ${more} more ${more === 1 ? 'problem' : 'problems'}.`];
+}

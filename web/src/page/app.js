@@ -1,6 +1,6 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
-import { PARAM, PARAMS, defaults, readQuery, writeQuery } from '../state/state.js';
+import { PARAM, PARAMS, defaults, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { ready as coreReady } from '../core/rope.js';
 import { computeModel, reportFile } from '../model/model.js';
 import { normReadout } from '../figures/length.js';
@@ -17,6 +17,7 @@ import { addExportMenu } from './export.js';
 import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from '../element/embed.js';
 import { watchPrint } from './print.js';
 import { saveText } from '../lib/save.js';
+import { boundedLines } from '../lib/dom.js';
 import { frameScheduler } from './schedule.js';
 import { urlWriter } from './url.js';
 
@@ -29,7 +30,10 @@ const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEnt
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
-const linkProblems = loaded.problems.map((p) => (p.name === null
+// An embed given a view that is no figure shows none, not all of them (state.view stays 'all').
+const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
+const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : noView && p.name === 'view' ? unknownViewLine(p)
+  : p.name === null
   ? `Link parameter ignored: ${p.message}.`
   : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
     : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
@@ -111,9 +115,10 @@ function sameData(a, b) {
 
 // ---- controls ----
 
-// One line per message; text only, never HTML (link values can be hostile).
-function showNotice(...lines) {
+// One line per message, a handful at most; text only, never HTML (link values can be hostile).
+function showNotice(...all) {
   const notice = $('notice');
+  const lines = boundedLines(all);
   notice.replaceChildren(...lines.map((line) => {
     const p = document.createElement('p');
     p.textContent = line;
@@ -371,7 +376,7 @@ function start() {
   applyTheme(state.theme);
   buildFigures();
   if (state.embed) setupEmbed(state);
-  if (state.view !== 'all') document.body.dataset.view = state.view;
+  if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
   showNotice(...linkProblems);
 
   for (const name of Object.keys(CONTROLS)) {

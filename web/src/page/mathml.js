@@ -52,24 +52,37 @@ function formula({ FORMULAS, FORMULA_TEX }, name) {
 }
 
 let loading = null;
+let loaded = null; // the formulas' table, once loaded
 const slots = new Set();
 let observer = null;
 
 /** Loads the formulas once and fills every slot made so far. */
 export function fillFormulas() {
-  if (!loading) loading = import('../../gen/formulas.js');
+  if (!loading) {
+    loading = import('../../gen/formulas.js').then((table) => {
+      loaded = table;
+      return table;
+    });
+  }
   return loading.then((table) => {
     for (const slot of slots) slot.replaceChildren(formula(table, slot.dataset.formula));
     slots.clear();
     observer?.disconnect();
+    observer = null;
   });
 }
 
-// A placeholder for formula `name`, filled when it comes within 600 px of the screen.
+// A placeholder for formula `name`, filled when it comes within 600 px of the screen. Once the
+// formulas are loaded a slot is filled at once: a waiting slot is held here, and with it the
+// whole figure it sits in, so a figure rebuilt and dropped (<rope-scope>) must not leave one.
 function slot(name) {
   const node = document.createElement('div');
   node.className = 'formula-slot';
   node.dataset.formula = name;
+  if (loaded) {
+    node.replaceChildren(formula(loaded, name));
+    return node;
+  }
   slots.add(node);
   if (!observer && typeof IntersectionObserver === 'function') {
     observer = new IntersectionObserver((entries) => {

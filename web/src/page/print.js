@@ -6,7 +6,10 @@
 
 import { restyleAll } from '../charts/figure.js';
 
-/** getCharts(): name -> chart handle (charts/figure.js), called at print time. */
+/**
+ * getCharts(): name -> chart handle (charts/figure.js), called at print time. Returns a
+ * function that removes the three listeners again.
+ */
 export function watchPrint(getCharts) {
   const fitAll = () => {
     for (const handle of Object.values(getCharts())) {
@@ -14,11 +17,18 @@ export function watchPrint(getCharts) {
       handle.chart.resize();
     }
   };
-  window.addEventListener('beforeprint', fitAll);
-  window.addEventListener('afterprint', fitAll);
   // Paper takes the light palette (style.css): the charts re-read it as print starts and ends.
-  window.matchMedia('print').addEventListener('change', () => {
+  const restyle = () => {
     restyleAll(getCharts());
     fitAll();
-  });
+  };
+  const print = window.matchMedia('print');
+  window.addEventListener('beforeprint', fitAll);
+  window.addEventListener('afterprint', fitAll);
+  print.addEventListener('change', restyle);
+  return () => {
+    window.removeEventListener('beforeprint', fitAll);
+    window.removeEventListener('afterprint', fitAll);
+    print.removeEventListener('change', restyle);
+  };
 }

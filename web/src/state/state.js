@@ -128,6 +128,18 @@ function compareRow() {
 }
 
 const FLAG = table({ 0: false, 1: true });
+
+// A name typed by a blogger ("Flatness", " dark "): matched ignoring case and surrounding
+// spaces; the names of `values` are lower case and distinct, so this is never ambiguous.
+function lenient(values, text) {
+  const name = text.trim().toLowerCase();
+  return values.includes(name) ? name : undefined;
+}
+
+/** In an embed, a refused view shows no figure and this one line (not every figure). */
+export function unknownViewLine(problem) {
+  return `No figure shown: view ${JSON.stringify(problem.text.slice(0, 40))} is not a figure; use one of ${VIEWS.join(', ')}.`;
+}
 /** The settings an embed can show as sliders (controls=), in the order they are shown. */
 export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
 /** The embed themes (theme=): auto follows the reader's colour scheme. */
@@ -171,7 +183,7 @@ export const PARAMS = [
   numberRow('wsh', 7, 0, 100000, { optional: true }),
   choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
-  choiceRow('view', 'all', VIEWS, (v) => v, (t) => (VIEWS.includes(t) ? t : undefined)),
+  choiceRow('view', 'all', VIEWS, (v) => v, (t) => lenient(VIEWS, t)),
   longRow(choiceRow('preset', DEFAULT_PRESET, PRESETS, (v) => v, (t) => (PRESETS.includes(t) ? t : undefined))),
   longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
   longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
@@ -191,7 +203,7 @@ export const PARAMS = [
   compareRow(),
 
   // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
-  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => (THEMES.includes(t) ? t : undefined)),
+  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => lenient(THEMES, t)),
   listRow('controls', EMBED_CONTROLS),
   choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
     (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
@@ -204,15 +216,36 @@ export function defaults() {
   return Object.assign(Object.create(null), Object.fromEntries(PARAMS.map((row) => [row.name, row.default])));
 }
 
+/** The most link parameters read: a link has about 50 settings at most, and one with tens of
+ *  thousands of parameters would cost seconds of checking and a notice of as many lines. */
+export const MAX_LINK_PARAMS = 100;
+
+// The first MAX_LINK_PARAMS parameters of `all`, and how many there were (counted no further
+// than needed: iterating 70,000 parameters is cheap, looking each one up is not).
+function firstParams(all) {
+  const kept = new URLSearchParams();
+  let count = 0;
+  for (const [name, value] of all) {
+    if (++count <= MAX_LINK_PARAMS) kept.append(name, value);
+  }
+  return { kept, count };
+}
+
 /**
  * State from a query string. Bad values fall back to their default; each one is
  * listed in problems as { name, text, message } for the page to show (name is null
- * for a parameter that is not a setting: it is ignored).
+ * for a parameter that is not a setting: it is ignored). Past MAX_LINK_PARAMS parameters
+ * the rest are not read, and one problem says so ({ name: null, whole: true }: its message
+ * is a whole sentence, not about one parameter).
  */
 export function readQuery(search) {
-  const query = new URLSearchParams(search);
+  const { kept: query, count } = firstParams(new URLSearchParams(search));
   const state = defaults();
   const problems = [];
+  if (count > MAX_LINK_PARAMS) {
+    problems.push({ name: null, text: '', whole: true,
+      message: `The link has ${count} parameters; only the first ${MAX_LINK_PARAMS} were read` });
+  }
   const seen = new Set();
   for (const name of query.keys()) {
     if (seen.has(name)) continue;

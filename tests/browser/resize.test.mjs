@@ -1,0 +1,102 @@
+// The resizer as a file (issue 21, items 3 and 7) and views as bloggers type them (item 9):
+//  - a host under the strictest policy the README documents for iframes (no 'unsafe-inline',
+//    no style=; script-src the resizer's address, frame-src the explorer) sizes every
+//    iframe[data-ropescope] to its content: one with WordPress's <br /> before the script, the
+//    script loaded twice, and an iframe added after the script ran; no policy violation;
+//  - a view typed with capitals and spaces draws that figure; a typo shows one line naming the
+//    views and no figure, in an iframe and in <rope-scope>.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { settle, useServerAndBrowser } from './harness.mjs';
+import { blogHtml, openBlog, explorerFrame } from './host.mjs';
+import { VIEWS } from '../../web/src/state/state.js';
+
+const env = useServerAndBrowser();
+
+function strictHost(body) {
+  const explorer = env.server.url.replace(/\/$/, '');
+  const policy = `default-src 'none'; script-src ${explorer}/ropescope-resize.js; frame-src ${explorer}; style-src 'none'; img-src data:`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<link rel="icon" href="data:,">
+<title>A strict blog</title></head>
+<body><main>${body}</main></body></html>`;
+}
+
+const frameTag = (query) => `<iframe data-ropescope src="${env.server.url}index.html?embed=1&${query}" title="figure"` +
+  ' width="100%" height="300" frameborder="0"></iframe>';
+const script = () => `<script src="${env.server.url}ropescope-resize.js" async></script>`;
+
+async function settledHeights(page) {
+  const frames = await page.locator('iframe').count();
+  const out = [];
+  for (let i = 0; i < frames; i++) {
+    // An iframe off screen gets no animation frames: bring each one into view first.
+    await page.locator('iframe').nth(i).scrollIntoViewIfNeeded();
+    const frame = await explorerFrame(page, i);
+    await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, { timeout: 20000 });
+    await page.waitForFunction((n) => document.querySelectorAll('iframe')[n].style.height !== '', i, { timeout: 10000 });
+    await settle(page);
+    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await settle(page);
+    const content = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    const outer = await page.locator('iframe').nth(i).evaluate((f) => f.getBoundingClientRect().height);
+    out.push({ content, outer });
+  }
+  return out;
+}
+
+test('the_resizer_should_fit_every_marked_iframe_under_a_strict_policy', async () => {
+  const body = `<p>Text.</p>\n${frameTag('view=slow')}<br />\n${script()}\n<p>More.</p>\n${frameTag('view=angles&controls=gap')}\n${script()}`;
+  const p = await openBlog(env.browser, strictHost(body), { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  // One added after the scripts ran, as a lazy CMS block would.
+  await page.waitForFunction(() => window.ropescopeResize);
+  await page.evaluate((html) => document.querySelector('main').insertAdjacentHTML('beforeend', html), frameTag('view=decay'));
+  const heights = await settledHeights(page);
+  assert.equal(heights.length, 3);
+  for (const [i, { content, outer }] of heights.entries()) {
+    assert.ok(content > 300, `iframe ${i}: content taller than the 300 px it started with (${content})`);
+    assert.equal(outer, content, `iframe ${i}: as tall as its content`);
+  }
+  // The host page itself cannot set a height.
+  await page.evaluate(() => window.postMessage({ ropescope: 'height', height: 150 }, '*'));
+  await settle(page);
+  assert.equal(await page.locator('iframe').first().evaluate((f) => f.getBoundingClientRect().height), heights[0].outer);
+  await p.assertClean('strict host');
+  await p.context.close();
+});
+
+test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_figure', async () => {
+  const valid = `No figure shown: view "flatnes" is not a figure; use one of ${VIEWS.join(', ')}.`;
+  const html = blogHtml(`<iframe src="${env.server.url}index.html?embed=1&view=flatnes" title="typo" width="100%" height="400"></iframe>
+<rope-scope id="typo" view="flatnes"></rope-scope>
+<rope-scope id="caps" view=" Flatness "></rope-scope>
+<script src="/ropescope-embed.js"></script>`);
+  const p = await openBlog(env.browser, html, { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  const frame = await explorerFrame(page);
+  await frame.waitForFunction(() => document.querySelector('#notice p'));
+  const inFrame = await frame.evaluate(() => ({
+    lines: [...document.querySelectorAll('#notice p')].map((n) => n.textContent),
+    shown: [...document.querySelectorAll('figure.fig')].filter((f) => f.getClientRects().length > 0).length,
+  }));
+  assert.deepEqual(inFrame, { lines: [valid], shown: 0 }, 'the iframe: one line, no figure');
+  await page.waitForFunction(() => {
+    const caps = document.getElementById('caps')?.shadowRoot?.querySelector('canvas');
+    return caps && customElements.get('rope-scope').Chart.getChart(caps);
+  }, null, { timeout: 20000 });
+  const inElements = await page.evaluate(() => {
+    const root = (id) => document.getElementById(id).shadowRoot;
+    return {
+      lines: [...root('typo').querySelectorAll('.notice p')].map((n) => n.textContent),
+      typoFigures: root('typo').querySelectorAll('figure').length,
+      capsFigures: [...root('caps').querySelectorAll('figure')].map((f) => f.dataset.view),
+      capsNotice: root('caps').querySelector('.notice').hidden,
+    };
+  });
+  assert.deepEqual(inElements, { lines: [valid], typoFigures: 0, capsFigures: ['flatness'], capsNotice: true });
+  await p.assertClean('views');
+  await p.context.close();
+});

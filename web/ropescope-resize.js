@@ -1,0 +1,42 @@
+/*! ropescope-resize.js (MIT): fits every <iframe data-ropescope> to the height its figure posts. */
+// The host page's half of the self-sizing embed, as a file rather than lines pasted after each
+// iframe: a page loads it once (with script-src for its address, no 'unsafe-inline'), and it
+// finds every iframe[data-ropescope] itself, whenever it was added and whatever a CMS put
+// between the iframe and this script. A height is taken only from an iframe's own window and
+// origin, only as a number within bounds; it is set through CSSOM (frame.style), which a
+// style-src policy without 'unsafe-inline' allows, so the snippet needs no style= attribute.
+// HEIGHT_MESSAGE, MIN_HEIGHT and MAX_HEIGHT are web/embed.js's (tests/js/embed.test.mjs
+// checks that they agree). A classic script with no imports: it is served as it is.
+(function () {
+  'use strict';
+  if (window.ropescopeResize) return; // loaded twice: the first copy already listens
+  var HEIGHT_MESSAGE = 'height';
+  var MIN_HEIGHT = 100;
+  var MAX_HEIGHT = 20000;
+  window.ropescopeResize = Object.freeze({ message: HEIGHT_MESSAGE, min: MIN_HEIGHT, max: MAX_HEIGHT });
+
+  function frameOf(source) {
+    var frames = document.querySelectorAll('iframe[data-ropescope]');
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].contentWindow === source) return frames[i];
+    }
+    return null;
+  }
+
+  function originOf(frame) {
+    try {
+      return new URL(frame.src, window.location.href).origin;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  window.addEventListener('message', function (e) {
+    var frame = e.source ? frameOf(e.source) : null;
+    if (!frame || e.origin !== originOf(frame)) return;
+    var d = e.data;
+    if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
+    if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
+    frame.style.height = Math.ceil(d.height) + 'px';
+  });
+})();
