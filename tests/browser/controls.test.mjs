@@ -61,6 +61,8 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
   await p.close();
 });
 
+const LABEL = { n: 'points drawn' };
+
 test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () => {
   const { p, page } = await openReady(env);
   const good = await allCharts(page);
@@ -81,7 +83,9 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
       await typeInto(page, `#${name}-num`, value);
       await settle(page);
       const message = (await text(page, `#${name}-msg`)).trim();
-      assert.match(message, new RegExp(`\\b${name}\\b`), `${what}: #${name}-msg names ${name}: "${message}"`);
+      // Named by its label (the words beside the box), not its URL key.
+      const label = LABEL[name] ?? name;
+      assert.match(message, new RegExp(`(^|\\W)${label}\\b`), `${what}: #${name}-msg names ${label}: "${message}"`);
       if (value.trim() !== '') {
         assert.ok(message.includes(value.slice(0, 20)), `${what}: #${name}-msg shows the value: "${message}"`);
       }

@@ -405,12 +405,14 @@ test('bad_long_values_in_the_url_and_boxes_should_be_named', async () => {
   assert.equal(state.method, 'llama3');
   assert.equal(await page.isDisabled('#method option[value="longrope"]'), true, 'LongRoPE needs a preset with factor lists');
   const good = await longCharts(page);
-  for (const [box, value, name] of [['#factor-num', 'abc', 'factor'], ['#train-len-num', '0', 'train-len'],
-    ['#target-gap-num', '1e99', 'target-gap'], ['#orig-max-num', '1.5', 'orig-max']]) {
+  // Each message names the setting by its label, the words beside its box.
+  for (const [box, value, name, label] of [['#factor-num', 'abc', 'factor', 'factor'],
+    ['#train-len-num', '0', 'train-len', 'training length'], ['#target-gap-num', '1e99', 'target-gap', 'gap at inference'],
+    ['#orig-max-num', '1.5', 'orig-max', 'original length']]) {
     await typeInto(page, box, value);
     await settle(page);
     const message = await text(page, `#${name}-msg`);
-    assert.match(message, new RegExp(name), `${box} = ${value}: #${name}-msg names ${name}: "${message}"`);
+    assert.match(message, new RegExp(`^${label} must be`), `${box} = ${value}: #${name}-msg names ${label}: "${message}"`);
     assert.deepEqual(await longCharts(page), good, `${box} = ${value}: the figures keep their last good state`);
   }
   await p.close();

@@ -229,7 +229,7 @@ test('every_control_should_have_an_accessible_label', async () => {
     const snapshot = await page.locator(`#${id}`).ariaSnapshot();
     assert.match(snapshot, /^- \w+ "[^"]+"/, `#${id} has an accessible name in the accessibility tree: ${snapshot}`);
   }
-  for (const [label, id] of [['dim', 'dim'], ['base', 'base'], ['gap', 'gap'], ['from', 'from-num'], ['to', 'to-num'], ['n', 'n']]) {
+  for (const [label, id] of [['dim', 'dim'], ['base', 'base'], ['gap', 'gap'], ['from', 'from-num'], ['to', 'to-num'], ['points drawn', 'n']]) {
     const byLabel = page.getByLabel(new RegExp(`^${label}\\b`));
     const ids = await byLabel.evaluateAll((els) => els.map((el) => el.id));
     assert.ok(ids.includes(id), `getByLabel(/^${label}/) finds #${id} (found ${ids})`);

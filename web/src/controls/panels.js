@@ -8,8 +8,9 @@ import { METHOD_PARAMS } from '../model/methods.js';
 import { controlParts } from './controls.js';
 import { el } from '../lib/dom.js';
 
-// Per setting: label (default: its name), hint, and preset buttons [group name, [[value, text]]]
-// (each button carries data-NAME="value"); menu: the options are the row's values.
+// Per setting: label (default: the row's label in state.js, which messages use too), hint, and
+// preset buttons [group name, [[value, text]]] (each button carries data-NAME="value"); menu:
+// the options are the row's values.
 const SETTINGS = Object.freeze(Object.assign(Object.create(null), {
   dim: { hint: 'head dimension (rotary dim), typically 64, 96 or 128; dim/2 pairs' },
   base: { hint: 'pair frequency θᵢ = base^(−2i/dim); log slider' },
@@ -17,31 +18,29 @@ const SETTINGS = Object.freeze(Object.assign(Object.create(null), {
     hint: 'query position − key position',
     presets: ['gap presets', [[0, '0'], [1, '1'], [16, '16'], [256, '256'], [4096, '4096'], [131072, '128K']]],
   },
-  n: { hint: 'most points drawn; longer ranges draw each point\'s least and greatest score' },
+  n: { hint: 'along the start positions; a longer range draws each point\'s least and greatest score' },
   seed: { hint: '0: the demo vectors' },
-  preset: { label: 'model', hint: 'its config.json’s RoPE fields' },
-  'train-len': { label: 'training length', hint: 'positions seen in training, log slider' },
+  preset: { hint: 'its config.json’s RoPE fields' },
+  'train-len': { hint: 'positions seen in training, log slider' },
   'target-gap': {
-    label: 'gap at inference',
     hint: 'query − key position, log slider',
     presets: ['inference gap presets', [[32768, '32K'], [131072, '128K'], [1000000, '1M']]],
   },
-  method: { label: 'scaling method' },
   factor: { hint: 'how far the context stretches' },
-  'new-base': { label: 'new base', hint: 'rope_theta after the change' },
-  'orig-max': { label: 'original length', hint: 'L0, before the extension' },
-  'low-freq': { label: 'low_freq_factor', hint: 'pairs slower than L/this are divided' },
-  'high-freq': { label: 'high_freq_factor', hint: 'pairs faster than L/this are kept' },
-  'beta-fast': { label: 'beta_fast', hint: 'turns where the ramp starts' },
-  'beta-slow': { label: 'beta_slow', hint: 'turns where it ends' },
+  'new-base': { hint: 'rope_theta after the change' },
+  'orig-max': { hint: 'L0, before the extension' },
+  'low-freq': { hint: 'pairs slower than L/this are divided' },
+  'high-freq': { hint: 'pairs faster than L/this are kept' },
+  'beta-fast': { hint: 'turns where the ramp starts' },
+  'beta-slow': { hint: 'turns where it ends' },
   truncate: { hint: 'round the correction range', menu: true },
   mscale: { hint: '0: not given' },
-  'mscale-all-dim': { label: 'mscale_all_dim', hint: '0: not given' },
+  'mscale-all-dim': { hint: '0: not given' },
 }));
 
 function parts(name) {
   const row = PARAM[name];
-  const { label, hint, menu } = SETTINGS[name] ?? {};
+  const { label = row.label, hint, menu } = SETTINGS[name] ?? {};
   const options = menu ? row.values.map((value) => [row.serialize(value), row.serialize(value)]) : [];
   const kind = row.type === 'choice' ? 'menu' : row.slider ? 'slider' : 'box';
   return controlParts(name, { label, hint, kind, integer: row.type === 'int', options });

@@ -32,10 +32,12 @@ const loaded = readQuery(window.location.search);
 const state = loaded.state;
 // An embed given a view that is no figure shows none, not all of them (state.view stays 'all').
 const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
+// A problem names the setting by its label; the link's key is added where the two differ.
+const linkKey = (p) => (PARAM[p.name].label === p.name ? '' : `${p.name}=${p.text}: `);
 const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : noView && p.name === 'view' ? unknownViewLine(p)
   : p.name === null
   ? `Link parameter ignored: ${p.message}.`
-  : `Link value ignored: ${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
+  : `Link value ignored: ${linkKey(p)}${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
     : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
@@ -129,7 +131,8 @@ function showNotice(...all) {
 
 // A rejected value: the rule, and what the figures show meanwhile.
 function setMessage(name, message) {
-  $(`${name}-msg`).textContent = message ? `${message}. The figures still show ${name} = ${PARAM[name].serialize(state[name])}.` : '';
+  const shown = `${PARAM[name].label} = ${PARAM[name].serialize(state[name])}`;
+  $(`${name}-msg`).textContent = message ? `${message}. The figures still show ${shown}.` : '';
   $(`${name}-num`).setAttribute('aria-invalid', message ? 'true' : 'false');
   setPending(name, '');
 }
@@ -154,7 +157,7 @@ function syncRange(name, moveThumb = true) {
   const range = $(name);
   if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
   // Log sliders (base, gap) hold log10 of the value: screen readers should hear the value itself.
-  if (PARAM[name].slider.log) range.setAttribute('aria-valuetext', `${name} ${state[name]}`);
+  if (PARAM[name].slider.log) range.setAttribute('aria-valuetext', `${PARAM[name].label} ${state[name]}`);
 }
 
 function syncBox(name) {
@@ -222,12 +225,23 @@ function watchVisibility() {
         hidden.add(name);
       }
     }
+    markIdle();
   }, { rootMargin: '100px' });
   for (const { name } of FIGURES) {
     const canvas = $(`chart-${name}`);
     canvas.dataset.name = name;
     observer.observe(canvas);
   }
+}
+
+// The start positions and points drawn act on the figures whose row `uses` them: while none
+// of those is on screen the panel says so and dims them, rather than offering them as live.
+const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 'to', 'n'].includes(name)))
+  .map((row) => row.name);
+function markIdle() {
+  const idle = state.view !== 'all' ? !SWEEP_USERS.includes(state.view) : SWEEP_USERS.every((name) => hidden.has(name));
+  document.querySelector('.sweep').classList.toggle('idle', idle);
+  $('sweep-idle').hidden = !idle;
 }
 
 // Accept a checked value: widgets other than the one typed in follow, URL and figures update.
@@ -291,7 +305,7 @@ function onBoxInput(name) {
   const box = $(`${name}-num`);
   const shown = PARAM[name].serialize(state[name]);
   setPending(name, box.value === shown ? ''
-    : `Not applied yet: press Enter or leave the box. The figures show ${name} = ${shown}.`);
+    : `Not applied yet: press Enter or leave the box. The figures show ${PARAM[name].label} = ${shown}.`);
 }
 
 function wireControl(name) {
@@ -355,15 +369,24 @@ async function copyText(text, statusId) {
   setTimeout(() => { status.textContent = ''; }, 4000);
 }
 
+// While Play sweeps the gap, each chart that can hold its y-axis keeps the range it has grown
+// to (charts/figure.js's holdY), so the lines move and the axis does not jump every frame.
+function togglePlay(on) {
+  document.body.classList.toggle('playing', on);
+  for (const handle of Object.values(charts)) handle.holdY?.(on);
+}
+
 // ---- start ----
 
 // The figure sections, embed options and the guide's figure numbers, from the figures table
 // (index.html lists no figure).
 function buildFigures() {
   // A row's section goes before the element its `before` names (the long-context rows), else
-  // before #take; a row's `after` adds the element that follows its figure.
+  // into the lesson: the claim first (before the two methods and the reading guide), the others
+  // before #lesson-end; a row's `after` adds the element that follows its figure.
   for (const row of FIGURES) {
-    $(row.before ?? 'take').before(figureElement(row), ...(row.after ? [row.after()] : []));
+    const place = row.before && row.before !== 'take' ? row.before : row.part === 'claim' ? 'methods' : 'lesson-end';
+    $(place).before(figureElement(row), ...(row.after ? [row.after()] : []));
   }
   $('embed-view').append(...FIGURES.map(embedOption));
   numberGuide();
@@ -377,6 +400,7 @@ function start() {
   buildFigures();
   if (state.embed) setupEmbed(state);
   if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
+  markIdle();
   showNotice(...linkProblems);
 
   for (const name of Object.keys(CONTROLS)) {
@@ -386,7 +410,7 @@ function start() {
   }
   syncPairRange();
   syncRange('pair');
-  const actions = wireActions({ state, accept, acceptAll, togglePlay: (on) => document.body.classList.toggle('playing', on) });
+  const actions = wireActions({ state, accept, acceptAll, togglePlay });
   window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));

@@ -4,6 +4,7 @@
 import { formulaBlock } from './mathml.js';
 import { controlParts } from '../controls/controls.js';
 import { el } from '../lib/dom.js';
+import { PARAM } from '../state/state.js';
 
 /** A setting's widgets, with the ids app.js wires: #NAME (slider, optional), #NAME-num, #NAME-msg. */
 function control(name, label, hint, { slider = false } = {}) {
@@ -53,14 +54,13 @@ export const heatmapNotes = () => formulaBlock('Wavelength', [
 
 // ---- the worked example ----
 
-const WORKED = [
-  ['wq0', 'q, first'], ['wq1', 'q, second'], ['wk0', 'k, first'], ['wk1', 'k, second'],
-  ['wm', 'query position m'], ['wn', 'key position n'], ['wth', 'θ'], ['wsh', 'move both by s'],
-];
+// The labels are the settings' own (state.js), which their messages use too.
+const WORKED = [['wq0', ''], ['wq1', ''], ['wk0', ''], ['wk1', ''], ['wm', ''], ['wn', ''], ['wth', ''],
+  ['wsh', 'moves both words']];
 
 /** The worked-example section (after the rotating pair). */
 export function workedSection() {
-  const inputs = el('div', { class: 'worked-inputs' }, ...WORKED.map(([name, label]) => control(name, label, '')));
+  const inputs = el('div', { class: 'worked-inputs' }, ...WORKED.map(([name, hint]) => control(name, PARAM[name].label, hint)));
   const out = el('dl', { class: 'worked-out', id: 'worked-out' });
   return el('section', { class: 'card worked', id: 'worked', 'aria-labelledby': 'worked-title' },
     el('h2', { id: 'worked-title' }, 'The blog’s worked numbers, three ways'),

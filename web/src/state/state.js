@@ -31,11 +31,14 @@ export function parseDecimal(text, { integer = false } = {}) {
 // A number row: the CLI's grammar (an empty box is not 0), then range and shape checks.
 // slider: { step, log } when the setting has a range input (log: the slider holds log10).
 // optional: left out of the URL while it holds its default (the explainer's settings).
+// Messages name a setting by its label (LABELS, the words beside its box), not its URL key.
 function numberRow(name, def, min, max, { integer = false, even = false, relation, slider, optional = false } = {}) {
   const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
-  const rule = `${name} must be ${kind} from ${min} to ${max}`;
+  const label = LABELS[name] ?? name;
+  const rule = `${label} must be ${kind} from ${min} to ${max}`;
   return {
     name,
+    label,
     type: integer || even ? 'int' : 'number',
     default: def,
     min,
@@ -52,23 +55,53 @@ function numberRow(name, def, min, max, { integer = false, even = false, relatio
       const bad = value < min || value > max || (even && value % 2 !== 0);
       if (bad) return { ok: false, message: `${rule}, got ${quote(text)}` };
       const clash = relation && state ? relation(value, state) : '';
-      if (clash) return { ok: false, message: `${name} must be ${clash}, got ${quote(text)}` };
+      if (clash) return { ok: false, message: `${label} must be ${clash}, got ${quote(text)}` };
       return { ok: true, value };
     },
     serialize: (value) => String(value),
   };
 }
 
+// The words the page shows beside a setting's box, where they differ from its URL key (the key
+// stays for old links). `n` is how many points figure 1 draws, not the key position n.
+const LABELS = Object.freeze(Object.assign(Object.create(null), {
+  n: 'points drawn',
+  pair: 'pair i',
+  qm: 'query position m',
+  kn: 'key position n',
+  wq0: 'q₁',
+  wq1: 'q₂',
+  wk0: 'k₁',
+  wk1: 'k₂',
+  wm: 'query position m',
+  wn: 'key position n',
+  wth: 'θ',
+  wsh: 'shift s',
+  preset: 'model',
+  'train-len': 'training length',
+  'target-gap': 'gap at inference',
+  method: 'scaling method',
+  'new-base': 'new base',
+  'orig-max': 'original length',
+  'low-freq': 'low_freq_factor',
+  'high-freq': 'high_freq_factor',
+  'beta-fast': 'beta_fast',
+  'beta-slow': 'beta_slow',
+  'mscale-all-dim': 'mscale_all_dim',
+}));
+
 // A lookup table with no prototype: 'constructor' or '__proto__' find nothing.
 const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
 
 function choiceRow(name, def, values, toText, fromText) {
+  const label = LABELS[name] ?? name;
   return {
     name,
+    label,
     type: 'choice',
     default: def,
     values,
-    rule: `${name} must be one of ${values.map(toText).join(', ')}`,
+    rule: `${label} must be one of ${values.map(toText).join(', ')}`,
     parse(text) {
       const value = fromText(String(text ?? ''));
       if (value === undefined) {
@@ -85,6 +118,7 @@ function choiceRow(name, def, values, toText, fromText) {
 function listRow(name, values) {
   return {
     name,
+    label: name,
     type: 'choice',
     default: Object.freeze([]),
     values,
@@ -114,6 +148,7 @@ function compareRow() {
   const rule = `compare must be a comma list of ${COMPARABLE.join(', ')} (or empty)`;
   return longRow({
     name: 'compare',
+    label: 'compare',
     type: 'choice',
     default: 'linear,ntk',
     rule,
