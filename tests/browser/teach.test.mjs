@@ -387,9 +387,20 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
   const gaps = [];
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  // While it plays, figure 1's y axis only widens (it never jumps back to a narrower range).
+  const yRange = () => page.evaluate(() => {
+    const { scales } = window.Chart.getChart(document.getElementById('chart-flatness'));
+    return [scales.y.min, scales.y.max];
+  });
+  const ranges = [];
   for (let i = 0; i < 4; i++) {
     await page.waitForTimeout(150);
     gaps.push(await page.evaluate(() => window.ropescope.state.gap));
+    ranges.push(await yRange());
+  }
+  for (let i = 1; i < ranges.length; i++) {
+    assert.ok(ranges[i][0] <= ranges[i - 1][0] && ranges[i][1] >= ranges[i - 1][1],
+      `the y axis holds while playing: ${JSON.stringify(ranges)}`);
   }
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');

@@ -39,6 +39,22 @@ export function htmlLegend(canvas, items) {
  * keep what its plugins read. handle.chart and handle.legend (the legend items) are read by the
  * export menu. destroy() destroys the chart and removes the elements in `inserted` (its legend).
  */
+// Widens a held y range to the data's least and greatest value and pins the axis to it.
+function holdRange(chart, held) {
+  let [lo, hi] = held.range;
+  for (const set of chart.data.datasets) {
+    for (const point of set.data) {
+      const v = typeof point === 'number' ? point : point?.y;
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  held.range = [lo, hi];
+  chart.options.scales.y.min = lo;
+  chart.options.scales.y.max = hi;
+}
+
 export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [], legend = [] } = {}) {
   let themed = colors(chart.canvas);
   let last = data;
@@ -46,6 +62,7 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
   // Chart.js's 'none' update keeps the options its elements share (a bar chart's colours): after
   // a theme change the next draw is a full update, which resolves them again.
   let mode = 'none';
+  let held = null; // { saved, range } while holdY(true)
   const draw = () => {
     chart.update(mode);
     mode = 'none';
@@ -64,6 +81,7 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
       last = next;
       onData(next);
       fill(chart, next, theme);
+      if (held) holdRange(chart, held);
       stale = !now;
       if (now) draw();
     },
@@ -74,6 +92,21 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
       if (!stale) return;
       stale = false;
       draw();
+    },
+    // While held (Play), the y axis only widens to take new data, so the lines move and the
+    // axis does not jump every frame; let go, the chart's own range comes back.
+    holdY(on) {
+      const y = chart.options.scales?.y;
+      if (!y) return;
+      if (on && !held) {
+        held = { saved: [y.min, y.max], range: [chart.scales.y.min, chart.scales.y.max] };
+        return;
+      }
+      if (!on && held) {
+        [y.min, y.max] = held.saved;
+        held = null;
+        this.update(last);
+      }
     },
     destroy() {
       chart.destroy();
