@@ -50,12 +50,34 @@ static int fuzz_has(const fuzz_argv *a, const char *word)
 static void fuzz_make_argv(fuzz_input *in, fuzz_argv *a, fuzz_fix_value fix)
 {
     static const char *const commands[] = {"report", "scan", "scaling", "--help", "bogus"};
-    static const char *const words[] = {"--dim", "--base", "--gap", "--from", "--to", "--step",
-                                        "--starts", "--deltas", "--norm-positions", "--out",
-                                        "--help", "-h", "1e16", "-0", "1,2, 3", "0x10",
-                                        "--rope-type", "yarn", "--factor", "--format", "json",
-                                        "--seq-len", "--train-len", "--short-factor", "--config",
-                                        "0.5", "1", "--partial-rotary-factor"};
+    static const char *const words[] = {"--dim",
+                                        "--base",
+                                        "--gap",
+                                        "--from",
+                                        "--to",
+                                        "--step",
+                                        "--starts",
+                                        "--deltas",
+                                        "--norm-positions",
+                                        "--out",
+                                        "--help",
+                                        "-h",
+                                        "1e16",
+                                        "-0",
+                                        "1,2, 3",
+                                        "0x10",
+                                        "--rope-type",
+                                        "yarn",
+                                        "--factor",
+                                        "--format",
+                                        "json",
+                                        "--seq-len",
+                                        "--train-len",
+                                        "--short-factor",
+                                        "--config",
+                                        "0.5",
+                                        "1",
+                                        "--partial-rotary-factor"};
     const int n_words = (int)(sizeof words / sizeof words[0]);
     a->argc = 0;
     a->argv[a->argc++] = (char *)"ropescope";

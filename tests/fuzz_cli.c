@@ -25,8 +25,11 @@ static void fix_value(const char *prev, char *token, size_t cap, uint8_t choice)
 static size_t utf8_ok(const unsigned char *s)
 {
     unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-    size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-             : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t n = c < 0x80                 ? 1
+               : c >= 0xC2 && c <= 0xDF ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
     if (n <= 1) return n;
     if (c == 0xE0) lo = 0xA0;
     if (c == 0xED) hi = 0x9F;

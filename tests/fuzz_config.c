@@ -16,18 +16,38 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const keys[] = {
-    "rope_theta", "head_dim", "qk_rope_head_dim", "hidden_size", "num_attention_heads",
-    "partial_rotary_factor", "max_position_embeddings", "original_max_position_embeddings",
-    "rope_scaling", "rope_parameters", "rope_scaling.rope_type", "rope_scaling.type",
-    "rope_scaling.factor", "rope_scaling.attention_factor", "rope_scaling.beta_fast",
-    "rope_scaling.beta_slow", "rope_scaling.mscale", "rope_scaling.mscale_all_dim",
-    "rope_scaling.truncate", "rope_scaling.low_freq_factor", "rope_scaling.high_freq_factor",
-    "rope_scaling.original_max_position_embeddings", "rope_scaling.short_factor",
-    "rope_scaling.long_factor", "rope_scaling.new_rope_theta", "rope_parameters.rope_theta",
-    "rope_parameters.rope_type", "rope_parameters.factor", "rope_scaling.bogus", "x.y"};
-static const char *const types[] = {"default", "linear", "dynamic", "yarn", "longrope",
-                                    "llama3", "ntk", "base_change", "su", ""};
+static const char *const keys[] = {"rope_theta",
+                                   "head_dim",
+                                   "qk_rope_head_dim",
+                                   "hidden_size",
+                                   "num_attention_heads",
+                                   "partial_rotary_factor",
+                                   "max_position_embeddings",
+                                   "original_max_position_embeddings",
+                                   "rope_scaling",
+                                   "rope_parameters",
+                                   "rope_scaling.rope_type",
+                                   "rope_scaling.type",
+                                   "rope_scaling.factor",
+                                   "rope_scaling.attention_factor",
+                                   "rope_scaling.beta_fast",
+                                   "rope_scaling.beta_slow",
+                                   "rope_scaling.mscale",
+                                   "rope_scaling.mscale_all_dim",
+                                   "rope_scaling.truncate",
+                                   "rope_scaling.low_freq_factor",
+                                   "rope_scaling.high_freq_factor",
+                                   "rope_scaling.original_max_position_embeddings",
+                                   "rope_scaling.short_factor",
+                                   "rope_scaling.long_factor",
+                                   "rope_scaling.new_rope_theta",
+                                   "rope_parameters.rope_theta",
+                                   "rope_parameters.rope_type",
+                                   "rope_parameters.factor",
+                                   "rope_scaling.bogus",
+                                   "x.y"};
+static const char *const types[] = {"default", "linear", "dynamic",     "yarn", "longrope",
+                                    "llama3",  "ntk",    "base_change", "su",   ""};
 
 typedef struct {
     const uint8_t *p;

@@ -43,9 +43,12 @@ static void check_folder(void)
     if (!dir) abort();
     while ((e = readdir(dir)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (strcmp(e->d_name, "rope_report.json") == 0) json = 1;
-        else if (strcmp(e->d_name, "rope_report.md") == 0) md = 1;
-        else abort(); /* a temp file, backup or marker was left behind */
+        if (strcmp(e->d_name, "rope_report.json") == 0)
+            json = 1;
+        else if (strcmp(e->d_name, "rope_report.md") == 0)
+            md = 1;
+        else
+            abort(); /* a temp file, backup or marker was left behind */
     }
     closedir(dir);
     if (json != md) abort();
@@ -65,8 +68,13 @@ static int run_config(fuzz_input *in, FILE *out, FILE *err)
     if (!f) abort();
     if (in->size > 0 && fwrite(in->data, 1, in->size, f) != in->size) abort();
     fclose(f);
-    char *argv[] = {(char *)"ropescope", (char *)"scaling", (char *)"--config", config_path,
-                    (char *)"--format", (char *)"json", NULL};
+    char *argv[] = {(char *)"ropescope",
+                    (char *)"scaling",
+                    (char *)"--config",
+                    config_path,
+                    (char *)"--format",
+                    (char *)"json",
+                    NULL};
     int code = rope_cli_run(6, argv, out, err);
     unlink(config_path);
     return code;

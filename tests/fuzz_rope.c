@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "explain.h"
-#include "nprandom.h"
 #include "lesson.h"
+#include "nprandom.h"
 #include "report.h"
 #include "rope.h"
 
@@ -102,15 +102,15 @@ static void check_properties(const double *q, const double *k, int n, double m, 
     if (fabs(m) > 4096 || fabs(p) > 4096 || !(base >= 2.0 && base <= 1e7)) return;
     if (sum_abs(q, n) > 1e6 || sum_abs(k, n) > 1e6) return;
     double *rq = exact(n), *rk = exact(n), *back = exact(n), score, dot;
-    if (rope_apply_rope(q, n, m, base, rq) == ROPE_OK
-        && rope_apply_rope(rq, n, -m, base, back) == ROPE_OK) {
+    if (rope_apply_rope(q, n, m, base, rq) == ROPE_OK &&
+        rope_apply_rope(rq, n, -m, base, back) == ROPE_OK) {
         double scale = sum_abs(q, n);
         for (int j = 0; j < n; j++)
             if (!near(back[j], q[j], scale)) abort();
     }
-    if (rope_apply_rope(k, n, p, base, rk) == ROPE_OK
-        && rope_score(q, n, k, n, m, p, base, &score) == ROPE_OK
-        && rope_dot(rq, n, rk, n, &dot) == ROPE_OK) {
+    if (rope_apply_rope(k, n, p, base, rk) == ROPE_OK &&
+        rope_score(q, n, k, n, m, p, base, &score) == ROPE_OK &&
+        rope_dot(rq, n, rk, n, &dot) == ROPE_OK) {
         double scale = 0.0;
         for (int j = 0; j < n; j++) scale += fabs(q[j] * k[j]);
         if (!near(score, dot, scale)) abort();
@@ -141,12 +141,12 @@ static void fuzz_core(input *in)
 
     double one;
     /* An output of exactly len doubles (or NULL), checked finite on success. */
-#define CHECKED(len, call)                                    \
-    do {                                                      \
-        double *o = null_out ? NULL : exact(len);             \
-        int rc_ = (call);                                     \
-        require_finite(rc_, o, o ? (len) : 0);                \
-        free(o);                                              \
+#define CHECKED(len, call)                                                                         \
+    do {                                                                                           \
+        double *o = null_out ? NULL : exact(len);                                                  \
+        int rc_ = (call);                                                                          \
+        require_finite(rc_, o, o ? (len) : 0);                                                     \
+        free(o);                                                                                   \
     } while (0)
     require_finite(rope_dot(qa, n, k, nk, null_out ? NULL : &one), &one, null_out ? 0 : 1);
     require_finite(rope_norm(qa, n, null_out ? NULL : &one), &one, null_out ? 0 : 1);
@@ -242,8 +242,7 @@ static void fuzz_core(input *in)
             rc = rope_report_write(format, d, base, m, sa, count, starts, c, starts, c,
                                    sizes[j] ? buf : NULL, sizes[j], &got);
             if (got != len) abort();
-            if (sizes[j] <= len ? rc != ROPE_E_SPACE : (rc != ROPE_OK || buf[len] != '\0'))
-                abort();
+            if (sizes[j] <= len ? rc != ROPE_E_SPACE : (rc != ROPE_OK || buf[len] != '\0')) abort();
             free(buf);
         }
     } else if (rc == ROPE_OK) {

@@ -32,18 +32,22 @@ static void check_table(const rope_table *t, rope_config *c)
     double theta[256];
     if (rope_scaling_pairs(&c->scaling, NULL, theta, NULL, NULL, NULL) != ROPE_OK) abort();
     rope_dump dump = {NULL, NULL, NULL, t->dtype, 3.0};
-    if (t->ndim == 2) dump.cos = dump.sin = t;
-    else dump.inv = t;
+    if (t->ndim == 2)
+        dump.cos = dump.sin = t;
+    else
+        dump.inv = t;
     int native = t->dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
     int found = rope_verify_layout(t);
-    rope_model m = {theta, pairs, native, 0, native, 1.0, 0.0, 1,
-                    found == ROPE_LAYOUT_UNKNOWN ? ROPE_LAYOUT_HALF : found};
+    rope_model m = {theta, pairs,  native,
+                    0,     native, 1.0,
+                    0.0,   1,      found == ROPE_LAYOUT_UNKNOWN ? ROPE_LAYOUT_HALF : found};
     rope_verify_err err;
     int rc = rope_verify_eval(&dump, &m, NULL, 0, &err);
     if (rc != ROPE_OK && rc != ROPE_E_LENGTH) abort();
     rope_diagnosis diag[ROPE_DIAG_MAX];
     int n_diag = 0;
-    if (rope_verify_diagnose(c, &dump, m.layout, ROPE_LAYOUT_HALF, diag, &n_diag) != ROPE_OK) abort();
+    if (rope_verify_diagnose(c, &dump, m.layout, ROPE_LAYOUT_HALF, diag, &n_diag) != ROPE_OK)
+        abort();
     if (n_diag < 1 || n_diag > ROPE_DIAG_MAX) abort();
 }
 

@@ -37,10 +37,10 @@ static int is_close(double got, double want)
     return isfinite(got) && fabs(got - want) <= 1e-9 + 1e-6 * fabs(want);
 }
 
-#define assert_close(got, want)                                                            \
-    do {                                                                                   \
-        double g_ = (got), w_ = (want);                                                    \
-        if (!is_close(g_, w_)) fail_msg("%s = %.17g, expected %.17g", #got, g_, w_);      \
+#define assert_close(got, want)                                                                    \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        if (!is_close(g_, w_)) fail_msg("%s = %.17g, expected %.17g", #got, g_, w_);               \
     } while (0)
 
 static double *alloc(size_t n)
@@ -83,8 +83,8 @@ static void pair_example_formula_should_equal_the_rotated_dot(void **state)
         double m = uniform(-100, 100), n = uniform(-100, 100), th = uniform(0, 1), out[ROPE_EX_LEN];
         assert_int_equal(rope_pair_example(q0, q1, k0, k1, m, n, th, out), ROPE_OK);
         double a = m * th, b = n * th;
-        double direct = (q0 * cos(a) - q1 * sin(a)) * (k0 * cos(b) - k1 * sin(b))
-                        + (q0 * sin(a) + q1 * cos(a)) * (k0 * sin(b) + k1 * cos(b));
+        double direct = (q0 * cos(a) - q1 * sin(a)) * (k0 * cos(b) - k1 * sin(b)) +
+                        (q0 * sin(a) + q1 * cos(a)) * (k0 * sin(b) + k1 * cos(b));
         assert_close(out[ROPE_EX_DIRECT], direct);
         assert_close(out[ROPE_EX_FORMULA], direct);
         assert_close(out[ROPE_EX_CROSS], q0 * k1 - q1 * k0);
@@ -143,7 +143,8 @@ static void random_vectors_should_follow_splitmix64(void **state)
     double q[3], k[3];
     assert_int_equal(rope_random_vectors(3, 0, q, k), ROPE_OK);
     assert_true(q[0] == (double)(0xe220a8397b1dcdafull >> 11) * 0x1p-52 - 1.0);
-    for (int j = 0; j < 3; j++) assert_true(q[j] >= -1.0 && q[j] < 1.0 && k[j] >= -1.0 && k[j] < 1.0);
+    for (int j = 0; j < 3; j++)
+        assert_true(q[j] >= -1.0 && q[j] < 1.0 && k[j] >= -1.0 && k[j] < 1.0);
     uint64_t s = 0;
     double stream[6];
     rope_random_stream(&s, stream, 6);

@@ -48,8 +48,8 @@ static void sincos_should_match_libm_within_one_ulp(double lo, double hi, const 
         int c_ok = fabs(ec) > 1e-3 ? ulps(c, ec) <= 1 : fabs(c - ec) <= 1e-16;
         if (!s_ok || !c_ok) {
             ok = 0;
-            snprintf(detail, sizeof detail, "x=%.17g sin %.17g vs %.17g, cos %.17g vs %.17g", x,
-                     s, es, c, ec);
+            snprintf(detail, sizeof detail, "x=%.17g sin %.17g vs %.17g, cos %.17g vs %.17g", x, s,
+                     es, c, ec);
         }
     }
     check(name, ok, detail);
@@ -66,8 +66,8 @@ static void sincos_should_match_libm_past_cody_waite(void)
         rope_sincos(x, &s, &c);
         if (fabs(s - sin(x)) > 1e-15 || fabs(c - cos(x)) > 1e-15) {
             ok = 0;
-            snprintf(detail, sizeof detail, "x=%.17g sin %.17g vs %.17g, cos %.17g vs %.17g", x,
-                     s, sin(x), c, cos(x));
+            snprintf(detail, sizeof detail, "x=%.17g sin %.17g vs %.17g, cos %.17g vs %.17g", x, s,
+                     sin(x), c, cos(x));
         }
     }
     check("sincos_should_match_libm_past_cody_waite", ok, detail);
@@ -147,8 +147,10 @@ int main(void)
     pow_should_match_libm(-2.0, 2.0, 2, "pow_should_match_libm_within_2_ulps_for_theta_exponents");
     pow_should_match_libm(-40.0, 40.0, 8, "pow_should_match_libm_within_8_ulps_at_large_exponents");
     pow_should_handle_edges();
-    exp_should_match_libm_within_one_ulp(-7.0, 0.0, "exp_should_match_libm_within_1_ulp_on_the_ziggurat");
-    exp_should_match_libm_within_one_ulp(-700.0, 700.0, "exp_should_match_libm_within_1_ulp_to_700");
+    exp_should_match_libm_within_one_ulp(-7.0, 0.0,
+                                         "exp_should_match_libm_within_1_ulp_on_the_ziggurat");
+    exp_should_match_libm_within_one_ulp(-700.0, 700.0,
+                                         "exp_should_match_libm_within_1_ulp_to_700");
     check("exp_should_give_1_at_0", rope_exp(0.0) == 1.0, "e^0 != 1");
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -67,12 +67,12 @@ static int is_close(double a, double b)
 }
 
 #define assert_close(a, b) close_or_fail((a), (b), #a, #b, __FILE__, __LINE__)
-static void close_or_fail(double a, double b, const char *ea, const char *eb,
-                          const char *file, int line)
+static void close_or_fail(double a, double b, const char *ea, const char *eb, const char *file,
+                          int line)
 {
     if (is_close(a, b)) return;
-    print_error("%s = %.17g, expected %s = %.17g (tolerance 1e-9 + 1e-6*|expected|)%s%s\n",
-                ea, a, eb, b, case_note[0] ? "; case: " : "", case_note);
+    print_error("%s = %.17g, expected %s = %.17g (tolerance 1e-9 + 1e-6*|expected|)%s%s\n", ea, a,
+                eb, b, case_note[0] ? "; case: " : "", case_note);
     _fail(file, line);
 }
 
@@ -83,7 +83,8 @@ static void vec_close_or_fail(const double *a, const double *b, int n, const cha
     for (int j = 0; j < n; j++) {
         if (is_close(a[j], b[j])) continue;
         print_error("%s[%d] = %.17g, expected %s[%d] = %.17g (tolerance 1e-9 + 1e-6*|expected|)"
-                    "%s%s\n", ea, j, a[j], eb, j, b[j], case_note[0] ? "; case: " : "", case_note);
+                    "%s%s\n",
+                    ea, j, a[j], eb, j, b[j], case_note[0] ? "; case: " : "", case_note);
         _fail(file, line);
     }
 }
@@ -92,20 +93,20 @@ static void vec_close_or_fail(const double *a, const double *b, int n, const cha
 static void code_or_fail(int got, int want, const char *what, const char *file, int line)
 {
     if (got == want) return;
-    print_error("%s returned %d (%s), expected %d (%s)%s%s\n", what, got, rope_strerror(got),
-                want, rope_strerror(want), case_note[0] ? "; case: " : "", case_note);
+    print_error("%s returned %d (%s), expected %d (%s)%s%s\n", what, got, rope_strerror(got), want,
+                rope_strerror(want), case_note[0] ? "; case: " : "", case_note);
     _fail(file, line);
 }
 
 /* Every test is <unit>_should_<behaviour>; the wrapper clears the context. */
-#define TEST(name)                          \
-    static void name##_body(void);          \
-    static void name(void **state)          \
-    {                                       \
-        (void)state;                        \
-        case_note[0] = '\0';                \
-        name##_body();                      \
-    }                                       \
+#define TEST(name)                                                                                 \
+    static void name##_body(void);                                                                 \
+    static void name(void **state)                                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        case_note[0] = '\0';                                                                       \
+        name##_body();                                                                             \
+    }                                                                                              \
     static void name##_body(void)
 
 static void rng_vector(double *v, int n)
@@ -179,9 +180,9 @@ static double ref_add_score(const double *q, const double *k, int d, double m, d
 
 TEST(constants_should_match_contract)
 {
-    static const int codes[] = {ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
-                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
-                                ROPE_E_SPACE};
+    static const int codes[] = {ROPE_E_DIM,   ROPE_E_BASE,   ROPE_E_POSITION,
+                                ROPE_E_VALUE, ROPE_E_LENGTH, ROPE_E_COUNT,
+                                ROPE_E_NULL,  ROPE_E_RANGE,  ROPE_E_SPACE};
     assert_int_equal(ROPE_DIM, 64);
     assert_close(ROPE_THETA_BASE, 10000.0);
     assert_int_equal(ROPE_MAX_DIM, 65536);
@@ -443,7 +444,8 @@ TEST(apply_rope_should_hold_rotation_properties_for_random_cases)
         double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
         rng_vector(v, d);
         memcpy(copy, v, sizeof v);
-        note("random case %d: d=%d pos=%.17g base=%.17g (seed %llu)", c, d, pos, base, testlib_seed);
+        note("random case %d: d=%d pos=%.17g base=%.17g (seed %llu)", c, d, pos, base,
+             testlib_seed);
         assert_code(rope_apply_rope(v, d, 0.0, base, out), ROPE_OK);
         assert_vec_close(out, v, d);
         assert_code(rope_apply_rope(v, d, pos, base, out), ROPE_OK);
@@ -468,7 +470,8 @@ TEST(rope_score_should_equal_dot_when_positions_match)
     for (size_t p = 0; p < COUNT_OF(positions); p++) {
         note("m = n = %g", positions[p]);
         assert_code(rope_score(q, ROPE_DIM, k, ROPE_DIM, positions[p], positions[p],
-                               ROPE_THETA_BASE, &score), ROPE_OK);
+                               ROPE_THETA_BASE, &score),
+                    ROPE_OK);
         assert_close(score, ref_dot(q, k, ROPE_DIM));
     }
 }
@@ -499,8 +502,8 @@ TEST(rope_score_should_give_same_score_for_same_gap)
  * per-dimension or single angle, each of which breaks the reference. */
 TEST(rope_score_should_equal_dot_of_rotated_vectors)
 {
-    static const double mn[][2] = {{5.0, 3.0}, {3.0, 5.0}, {0.0, 17.0}, {100.5, -2.0},
-                                   {4096.0, 1.0}};
+    static const double mn[][2] = {
+        {5.0, 3.0}, {3.0, 5.0}, {0.0, 17.0}, {100.5, -2.0}, {4096.0, 1.0}};
     double q[ROPE_DIM], k[ROPE_DIM], rq[ROPE_DIM], rk[ROPE_DIM], score;
     assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
     for (size_t j = 0; j < COUNT_OF(mn); j++) {
@@ -545,8 +548,8 @@ TEST(rope_score_should_depend_on_gap_only_for_random_cases)
         double base = (c % 3 == 0) ? rng_uniform(2.0, 1e6) : ROPE_THETA_BASE;
         rng_vector(q, d);
         rng_vector(k, d);
-        note("random case %d: d=%d m=%.17g n=%.17g shift=%.17g base=%.17g (seed %llu)", c, d, m,
-             n, shift, base, testlib_seed);
+        note("random case %d: d=%d m=%.17g n=%.17g shift=%.17g base=%.17g (seed %llu)", c, d, m, n,
+             shift, base, testlib_seed);
         assert_code(rope_score(q, d, k, d, m, n, base, &a), ROPE_OK);
         assert_close(a, ref_rope_score(q, k, d, m, n, base));
         assert_code(rope_score(q, d, k, d, m + shift, n + shift, base, &b), ROPE_OK);
@@ -678,8 +681,8 @@ static void check_sweep(const double *q, const double *k, int d, double offset, 
     assert_non_null(rows);
     assert_non_null(starts);
     for (int j = 0; j < count; j++) starts[j] = start0 + j * step;
-    note("sweep d=%d offset=%g start0=%g step=%g count=%d base=%g", d, offset, start0, step,
-         count, base);
+    note("sweep d=%d offset=%g start0=%g step=%g count=%d base=%g", d, offset, start0, step, count,
+         base);
     assert_code(rope_offset_sweep(q, d, k, d, offset, start0, step, count, base, sweep), ROPE_OK);
     assert_code(rope_offset_scan(q, d, k, d, offset, starts, count, base, rows), ROPE_OK);
     for (int j = 0; j < count; j++) {
@@ -740,9 +743,11 @@ TEST(offset_sweep_should_match_offset_scan_in_planar_layout)
 {
     static const int dims[] = {0, 1, 2, 7, 63, 64};
     static const int counts[] = {1, 63, 64, 65, 130, 200};
-    static const double grids[][3] = {
-        /* offset, start0, step */
-        {2.0, 0.0, 1.0}, {2.0, -7.25, 0.5}, {-3.5, 3.0, 20.4}, {1.0, 4096.0, -20.0}};
+    static const double grids[][3] = {/* offset, start0, step */
+                                      {2.0, 0.0, 1.0},
+                                      {2.0, -7.25, 0.5},
+                                      {-3.5, 3.0, 20.4},
+                                      {1.0, 4096.0, -20.0}};
     double q[ROPE_DIM], k[ROPE_DIM];
     for (size_t a = 0; a < COUNT_OF(dims); a++) {
         assert_code(rope_demo_vectors(dims[a], q, k), ROPE_OK);
@@ -777,8 +782,8 @@ TEST(offset_sweep_should_keep_rope_flat_and_additive_moving)
     double *out = malloc(3 * N * sizeof(double));
     assert_non_null(out);
     assert_code(rope_demo_vectors(ROPE_DIM, q, k), ROPE_OK);
-    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, N, ROPE_THETA_BASE,
-                                  out), ROPE_OK);
+    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, N, ROPE_THETA_BASE, out),
+                ROPE_OK);
     for (int j = 0; j < N; j++) {
         note("start %d", j);
         assert_close(out[j], (double)j);
@@ -787,8 +792,9 @@ TEST(offset_sweep_should_keep_rope_flat_and_additive_moving)
         hi = out[2 * N + j] > hi ? out[2 * N + j] : hi;
     }
     assert_true(hi - lo > 1.0);
-    assert_code(rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, 0, ROPE_THETA_BASE,
-                                  NULL), ROPE_OK);
+    assert_code(
+        rope_offset_sweep(q, ROPE_DIM, k, ROPE_DIM, 2.0, 0.0, 1.0, 0, ROPE_THETA_BASE, NULL),
+        ROPE_OK);
     free(out);
 }
 
@@ -943,10 +949,22 @@ static double ws[1024];
 static double ws_out[2048];
 #define ws_text ((char *)ws_out)
 
-static int call_demo(const call_args *a) { return rope_demo_vectors(a->d, a->out, ws + 512); }
-static int call_dot(const call_args *a) { return rope_dot(a->q, a->nq, a->k, a->nk, a->out); }
-static int call_norm(const call_args *a) { return rope_norm(a->q, a->nq, a->out); }
-static int call_thetas(const call_args *a) { return rope_thetas(a->d, a->base, a->out); }
+static int call_demo(const call_args *a)
+{
+    return rope_demo_vectors(a->d, a->out, ws + 512);
+}
+static int call_dot(const call_args *a)
+{
+    return rope_dot(a->q, a->nq, a->k, a->nk, a->out);
+}
+static int call_norm(const call_args *a)
+{
+    return rope_norm(a->q, a->nq, a->out);
+}
+static int call_thetas(const call_args *a)
+{
+    return rope_thetas(a->d, a->base, a->out);
+}
 static int call_rotate(const call_args *a)
 {
     return rope_rotate_pair(a->x[0], a->x[1], a->x[2], a->out);
@@ -959,7 +977,10 @@ static int call_score(const call_args *a)
 {
     return rope_score(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->base, a->out);
 }
-static int call_sin_pos(const call_args *a) { return rope_sin_pos(a->x[0], a->d, a->base, a->out); }
+static int call_sin_pos(const call_args *a)
+{
+    return rope_sin_pos(a->x[0], a->d, a->base, a->out);
+}
 static int call_add(const call_args *a)
 {
     return rope_add_score(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->base, a->out);
@@ -968,16 +989,22 @@ static int call_scan(const call_args *a)
 {
     return rope_offset_scan(a->q, a->nq, a->k, a->nk, a->x[0], a->list, a->count, a->base, a->out);
 }
-static int call_turns(const call_args *a) { return rope_turns(a->d, a->x[0], a->base, a->out); }
-static int call_slow(const call_args *a) { return rope_slow_pairs(a->d, a->x[0], a->base, a->out); }
+static int call_turns(const call_args *a)
+{
+    return rope_turns(a->d, a->x[0], a->base, a->out);
+}
+static int call_slow(const call_args *a)
+{
+    return rope_slow_pairs(a->d, a->x[0], a->base, a->out);
+}
 static int call_angles(const call_args *a)
 {
     return rope_pair_angles(a->d, a->x[0], a->base, a->out);
 }
 static int call_sweep(const call_args *a)
 {
-    return rope_offset_sweep(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->x[2], a->count,
-                             a->base, a->out);
+    return rope_offset_sweep(a->q, a->nq, a->k, a->nk, a->x[0], a->x[1], a->x[2], a->count, a->base,
+                             a->out);
 }
 static int call_slow_batch(const call_args *a)
 {
@@ -999,9 +1026,18 @@ static int call_report(const call_args *a, int which)
                              lists[1], counts[1], lists[2], counts[2], a->out,
                              a->out ? (int)sizeof ws_out : 16, &len);
 }
-static int call_report_starts(const call_args *a) { return call_report(a, 0); }
-static int call_report_deltas(const call_args *a) { return call_report(a, 1); }
-static int call_report_norms(const call_args *a) { return call_report(a, 2); }
+static int call_report_starts(const call_args *a)
+{
+    return call_report(a, 0);
+}
+static int call_report_deltas(const call_args *a)
+{
+    return call_report(a, 1);
+}
+static int call_report_norms(const call_args *a)
+{
+    return call_report(a, 2);
+}
 
 /* Each public function and the kind of each of its arguments (slot order:
  * q, k, d, base, x0, x1, x2, list, count, out). */
@@ -1019,15 +1055,19 @@ static const struct {
     {"score", call_score, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, 0, 0, 0, K_OUT}},
     {"sin_pos", call_sin_pos, {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, 0, 0, K_OUT}},
     {"add_score", call_add, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, 0, 0, 0, K_OUT}},
-    {"offset_scan", call_scan, {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+    {"offset_scan",
+     call_scan,
+     {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"turns", call_turns, {0, 0, K_DIM, K_BASE, K_REAL, 0, 0, 0, 0, K_OUT}},
     {"slow_pairs", call_slow, {0, 0, K_DIM, K_BASE, K_REAL, 0, 0, 0, 0, K_OUT}},
     {"pair_angles", call_angles, {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, 0, 0, K_OUT}},
-    {"offset_sweep", call_sweep,
+    {"offset_sweep",
+     call_sweep,
      {K_VEC, K_VEC, 0, K_BASE, K_ROTATING, K_ROTATING, K_ROTATING, 0, K_COUNT, K_OUT}},
     {"slow_pairs_batch", call_slow_batch, {0, 0, K_DIM, K_BASE, 0, 0, 0, K_LIST, K_COUNT, K_OUT}},
     {"norm_gaps", call_norm_gaps, {K_VEC, 0, 0, K_BASE, 0, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
-    {"report(starts)", call_report_starts,
+    {"report(starts)",
+     call_report_starts,
      {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"report(deltas)", call_report_deltas, {0, 0, 0, 0, 0, 0, 0, K_LIST, K_COUNT, 0}},
     {"report(norm_positions)", call_report_norms, {0, 0, 0, 0, 0, 0, 0, K_ROT_LIST, K_COUNT, 0}},
@@ -1040,27 +1080,51 @@ static const struct {
     double value;
     int code;
 } numbers[] = {
-    {K_BASE, 10000.0, ROPE_OK}, {K_BASE, 1.5, ROPE_OK}, {K_BASE, 1.0000001, ROPE_OK},
+    {K_BASE, 10000.0, ROPE_OK},
+    {K_BASE, 1.5, ROPE_OK},
+    {K_BASE, 1.0000001, ROPE_OK},
     /* base <= 1: theta_i no longer falls with i, so the pairs would not slow down. */
-    {K_BASE, 1.0, ROPE_E_BASE}, {K_BASE, 0.5, ROPE_E_BASE}, {K_BASE, 1e-10, ROPE_E_BASE},
-    {K_BASE, 1e-300, ROPE_E_BASE}, {K_BASE, 4.9e-324, ROPE_E_BASE},
-    {K_BASE, 0.0, ROPE_E_BASE}, {K_BASE, -0.0, ROPE_E_BASE}, {K_BASE, -1.0, ROPE_E_BASE},
-    {K_BASE, NAN, ROPE_E_BASE}, {K_BASE, INFINITY, ROPE_E_BASE}, {K_BASE, -INFINITY, ROPE_E_BASE},
-    {K_ROTATING, 0.0, ROPE_OK}, {K_ROTATING, -2.25, ROPE_OK}, {K_ROTATING, 4096.5, ROPE_OK},
-    {K_ROTATING, NAN, ROPE_E_POSITION}, {K_ROTATING, INFINITY, ROPE_E_POSITION},
-    {K_ROTATING, -INFINITY, ROPE_E_POSITION}, {K_ROTATING, 2e10, ROPE_E_FAR},
+    {K_BASE, 1.0, ROPE_E_BASE},
+    {K_BASE, 0.5, ROPE_E_BASE},
+    {K_BASE, 1e-10, ROPE_E_BASE},
+    {K_BASE, 1e-300, ROPE_E_BASE},
+    {K_BASE, 4.9e-324, ROPE_E_BASE},
+    {K_BASE, 0.0, ROPE_E_BASE},
+    {K_BASE, -0.0, ROPE_E_BASE},
+    {K_BASE, -1.0, ROPE_E_BASE},
+    {K_BASE, NAN, ROPE_E_BASE},
+    {K_BASE, INFINITY, ROPE_E_BASE},
+    {K_BASE, -INFINITY, ROPE_E_BASE},
+    {K_ROTATING, 0.0, ROPE_OK},
+    {K_ROTATING, -2.25, ROPE_OK},
+    {K_ROTATING, 4096.5, ROPE_OK},
+    {K_ROTATING, NAN, ROPE_E_POSITION},
+    {K_ROTATING, INFINITY, ROPE_E_POSITION},
+    {K_ROTATING, -INFINITY, ROPE_E_POSITION},
+    {K_ROTATING, 2e10, ROPE_E_FAR},
     /* The far check is on the largest angle, |p| x theta_0 = |p|. */
     {K_ROTATING, -1.0000001e10, ROPE_E_FAR},
-    {K_ROTATING, -1e16, ROPE_E_FAR}, {K_ROTATING, 1e308, ROPE_E_FAR},
-    {K_REAL, 0.0, ROPE_OK}, {K_REAL, -2.25, ROPE_OK}, {K_REAL, 1e16, ROPE_OK},
-    {K_REAL, NAN, ROPE_E_POSITION}, {K_REAL, INFINITY, ROPE_E_POSITION},
+    {K_ROTATING, -1e16, ROPE_E_FAR},
+    {K_ROTATING, 1e308, ROPE_E_FAR},
+    {K_REAL, 0.0, ROPE_OK},
+    {K_REAL, -2.25, ROPE_OK},
+    {K_REAL, 1e16, ROPE_OK},
+    {K_REAL, NAN, ROPE_E_POSITION},
+    {K_REAL, INFINITY, ROPE_E_POSITION},
     {K_REAL, -INFINITY, ROPE_E_POSITION},
-    {K_ENTRY, 0.0, ROPE_OK}, {K_ENTRY, -3.5, ROPE_OK}, {K_ENTRY, NAN, ROPE_E_VALUE},
-    {K_ENTRY, INFINITY, ROPE_E_VALUE}, {K_ENTRY, -INFINITY, ROPE_E_VALUE},
+    {K_ENTRY, 0.0, ROPE_OK},
+    {K_ENTRY, -3.5, ROPE_OK},
+    {K_ENTRY, NAN, ROPE_E_VALUE},
+    {K_ENTRY, INFINITY, ROPE_E_VALUE},
+    {K_ENTRY, -INFINITY, ROPE_E_VALUE},
     /* List entries: the same rules as one number of that kind. */
-    {K_ROT_LIST, 7.0, ROPE_OK}, {K_ROT_LIST, NAN, ROPE_E_POSITION},
-    {K_ROT_LIST, -INFINITY, ROPE_E_POSITION}, {K_ROT_LIST, 1e16, ROPE_E_FAR},
-    {K_LIST, 1e16, ROPE_OK}, {K_LIST, NAN, ROPE_E_POSITION}, {K_LIST, INFINITY, ROPE_E_POSITION},
+    {K_ROT_LIST, 7.0, ROPE_OK},
+    {K_ROT_LIST, NAN, ROPE_E_POSITION},
+    {K_ROT_LIST, -INFINITY, ROPE_E_POSITION},
+    {K_ROT_LIST, 1e16, ROPE_E_FAR},
+    {K_LIST, 1e16, ROPE_OK},
+    {K_LIST, NAN, ROPE_E_POSITION},
+    {K_LIST, INFINITY, ROPE_E_POSITION},
 };
 
 static const struct {
@@ -1068,11 +1132,18 @@ static const struct {
     int value;
     int code;
 } integers[] = {
-    {K_DIM, 1, ROPE_OK}, {K_DIM, 3, ROPE_OK}, {K_DIM, 8, ROPE_OK},
-    {K_DIM, -1, ROPE_E_DIM}, {K_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM}, {K_DIM, INT_MIN, ROPE_E_DIM},
+    {K_DIM, 1, ROPE_OK},
+    {K_DIM, 3, ROPE_OK},
+    {K_DIM, 8, ROPE_OK},
+    {K_DIM, -1, ROPE_E_DIM},
+    {K_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM},
+    {K_DIM, INT_MIN, ROPE_E_DIM},
     {K_DIM, INT_MAX, ROPE_E_DIM},
-    {K_COUNT, 1, ROPE_OK}, {K_COUNT, 2, ROPE_OK}, {K_COUNT, -1, ROPE_E_COUNT},
-    {K_COUNT, ROPE_MAX_COUNT + 1, ROPE_E_COUNT}, {K_COUNT, INT_MIN, ROPE_E_COUNT},
+    {K_COUNT, 1, ROPE_OK},
+    {K_COUNT, 2, ROPE_OK},
+    {K_COUNT, -1, ROPE_E_COUNT},
+    {K_COUNT, ROPE_MAX_COUNT + 1, ROPE_E_COUNT},
+    {K_COUNT, INT_MIN, ROPE_E_COUNT},
     {K_COUNT, INT_MAX, ROPE_E_COUNT},
 };
 
@@ -1124,9 +1195,12 @@ static void vary_number(int fn, int slot, unsigned char kind)
         if (numbers[j].kind != kind) continue;
         call_args a = good_args();
         double list[3] = {good_list[0], good_list[1], good_list[2]};
-        if (slot == S_BASE) a.base = numbers[j].value;
-        else if (slot == S_LIST) list[2] = numbers[j].value, a.list = list;
-        else a.x[slot - S_X0] = numbers[j].value;
+        if (slot == S_BASE)
+            a.base = numbers[j].value;
+        else if (slot == S_LIST)
+            list[2] = numbers[j].value, a.list = list;
+        else
+            a.x[slot - S_X0] = numbers[j].value;
         snprintf(what, sizeof what, "argument %d = %g", slot, numbers[j].value);
         expect(fn, &a, numbers[j].code, what);
     }
@@ -1151,9 +1225,12 @@ TEST(every_function_should_reject_each_bad_argument_with_its_code)
         expect(fn, &a, ROPE_OK, "valid arguments");
         for (int slot = 0; slot < N_SLOTS; slot++) {
             unsigned char kind = functions[fn].kind[slot];
-            if (kind == K_VEC) vary_vector(fn, slot);
-            else if (kind == K_DIM || kind == K_COUNT) vary_integer(fn, slot, kind);
-            else if (kind != K_NONE && kind != K_OUT) vary_number(fn, slot, kind);
+            if (kind == K_VEC)
+                vary_vector(fn, slot);
+            else if (kind == K_DIM || kind == K_COUNT)
+                vary_integer(fn, slot, kind);
+            else if (kind != K_NONE && kind != K_OUT)
+                vary_number(fn, slot, kind);
             if (kind == K_OUT || kind == K_ROT_LIST || kind == K_LIST) {
                 a = good_args();
                 *(kind == K_OUT ? &a.out : (void **)&a.list) = NULL;
@@ -1227,17 +1304,30 @@ TEST(parse_decimal_should_accept_plain_decimals_only)
         int code, form;
         double value;
     } rows[] = {
-        {"0", ROPE_OK, 0, 0.0}, {"-0", ROPE_OK, 0, -0.0}, {"+5", ROPE_OK, 1, 5.0},
-        {"1.5", ROPE_OK, 1, 1.5}, {"1e3", ROPE_OK, 1, 1000.0}, {"2.5E-3", ROPE_OK, 1, 0.0025},
-        {"007", ROPE_OK, 1, 7.0}, {"0e-400", ROPE_OK, 0, 0.0}, {"5e-324", ROPE_OK, 1, 5e-324},
+        {"0", ROPE_OK, 0, 0.0},
+        {"-0", ROPE_OK, 0, -0.0},
+        {"+5", ROPE_OK, 1, 5.0},
+        {"1.5", ROPE_OK, 1, 1.5},
+        {"1e3", ROPE_OK, 1, 1000.0},
+        {"2.5E-3", ROPE_OK, 1, 0.0025},
+        {"007", ROPE_OK, 1, 7.0},
+        {"0e-400", ROPE_OK, 0, 0.0},
+        {"5e-324", ROPE_OK, 1, 5e-324},
         {"1.7976931348623157e308", ROPE_OK, 1, 1.7976931348623157e308},
-        {"", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {" 1", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {"1 ", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {"0x10", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {"inf", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {"nan", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {".5", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {"5.", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {"1e", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {"1e+", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {"--1", ROPE_E_VALUE, ROPE_E_VALUE, 0}, {"1,2", ROPE_E_VALUE, ROPE_E_VALUE, 0},
-        {"1e400", ROPE_E_RANGE, 1, 0}, {"-1e309", ROPE_E_RANGE, 1, 0},
+        {"", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {" 1", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"1 ", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"0x10", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"inf", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"nan", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {".5", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"5.", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"1e", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"1e+", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"--1", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"1,2", ROPE_E_VALUE, ROPE_E_VALUE, 0},
+        {"1e400", ROPE_E_RANGE, 1, 0},
+        {"-1e309", ROPE_E_RANGE, 1, 0},
         {"1e-400", ROPE_E_RANGE, 1, 0},
     };
     for (size_t j = 0; j < COUNT_OF(rows); j++) {
@@ -1301,8 +1391,8 @@ TEST(slow_pairs_batch_should_accept_the_largest_count)
     for (int j = 0; j < ROPE_MAX_COUNT; j++) deltas[j] = j;
     assert_code(rope_slow_pairs_batch(2, deltas, ROPE_MAX_COUNT, ROPE_THETA_BASE, out), ROPE_OK);
     assert_int_equal(out[0], 1);
-    assert_int_equal(out[6], 1);  /* 6 / (2 pi) < 1 */
-    assert_int_equal(out[7], 0);  /* 7 / (2 pi) > 1 */
+    assert_int_equal(out[6], 1); /* 6 / (2 pi) < 1 */
+    assert_int_equal(out[7], 0); /* 7 / (2 pi) > 1 */
     assert_int_equal(out[ROPE_MAX_COUNT - 1], 0);
     free(deltas);
     free(out);
@@ -1310,9 +1400,10 @@ TEST(slow_pairs_batch_should_accept_the_largest_count)
 
 TEST(strerror_should_give_text_for_every_code)
 {
-    static const int codes[] = {ROPE_OK, ROPE_E_DIM, ROPE_E_BASE, ROPE_E_POSITION, ROPE_E_VALUE,
-                                ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL, ROPE_E_RANGE,
-                                ROPE_E_SPACE, ROPE_E_NOMEM, ROPE_E_FAR, ROPE_E_WORK};
+    static const int codes[] = {ROPE_OK,      ROPE_E_DIM,    ROPE_E_BASE,  ROPE_E_POSITION,
+                                ROPE_E_VALUE, ROPE_E_LENGTH, ROPE_E_COUNT, ROPE_E_NULL,
+                                ROPE_E_RANGE, ROPE_E_SPACE,  ROPE_E_NOMEM, ROPE_E_FAR,
+                                ROPE_E_WORK};
     static const int unknown[] = {1, 42, -1000, INT_MIN, INT_MAX};
     const char *unknown_text = rope_strerror(-1000);
     for (size_t a = 0; a < COUNT_OF(codes); a++) {
@@ -1409,9 +1500,10 @@ static int states_number(const char *text, double value)
     return 0;
 }
 
-static const char *const json_keys[] = {
-    "dim", "base", "offset", "starts", "deltas", "rope_scores", "add_scores", "rope_spread",
-    "add_spread", "norm_before", "norm_max_gap", "slow_pairs", "turns_first", "turns_last"};
+static const char *const json_keys[] = {"dim",         "base",        "offset",       "starts",
+                                        "deltas",      "rope_scores", "add_scores",   "rope_spread",
+                                        "add_spread",  "norm_before", "norm_max_gap", "slow_pairs",
+                                        "turns_first", "turns_last"};
 
 TEST(report_build_should_write_the_fourteen_json_keys)
 {
@@ -1483,9 +1575,9 @@ TEST(report_build_should_state_the_default_numbers)
 
 TEST(report_build_should_write_the_four_markdown_headings)
 {
-    static const char *const headings[] = {
-        "\n## 무엇을 쟀나\n", "\n## 같은 간격이면 같은 점수다\n",
-        "\n## 더하는 방식은 왜 다른가\n", "\n## 멀어지면 어느 성분이 남는가\n"};
+    static const char *const headings[] = {"\n## 무엇을 쟀나\n", "\n## 같은 간격이면 같은 점수다\n",
+                                           "\n## 더하는 방식은 왜 다른가\n",
+                                           "\n## 멀어지면 어느 성분이 남는가\n"};
     rope_report_options o;
     double q[ROPE_DIM], k[ROPE_DIM], first, lo = INFINITY, hi = -INFINITY, add;
     const char *last = NULL;
@@ -1644,8 +1736,10 @@ TEST(report_build_should_return_nomem_when_malloc_fails)
         malloc_countdown = n;
         rc = rope_report_build(&o, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len);
         malloc_countdown = -1;
-        if (rc == ROPE_E_NOMEM) failures++;
-        else assert_code(rc, ROPE_OK);
+        if (rc == ROPE_E_NOMEM)
+            failures++;
+        else
+            assert_code(rc, ROPE_OK);
     }
     assert_code(rc, ROPE_OK);
     assert_true(failures >= 10); /* every temporary's malloc was reached and failed once */
@@ -1657,12 +1751,15 @@ TEST(report_write_should_reject_bad_counts_and_format)
     assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 0, good_list, 3,
                                   good_list, 3, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_COUNT); /* the spreads need a score */
-    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 3, NULL, 0, NULL,
-                                  0, ws_text, (int)sizeof ws_out, &len), ROPE_OK);
-    assert_code(rope_report_write(7, 8, 1e4, 2.0, good_list, 3, good_list, 3, good_list, 3,
-                                  ws_text, (int)sizeof ws_out, &len), ROPE_E_VALUE);
+    assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 3, NULL, 0, NULL, 0,
+                                  ws_text, (int)sizeof ws_out, &len),
+                ROPE_OK);
+    assert_code(rope_report_write(7, 8, 1e4, 2.0, good_list, 3, good_list, 3, good_list, 3, ws_text,
+                                  (int)sizeof ws_out, &len),
+                ROPE_E_VALUE);
     assert_code(rope_report_write(ROPE_REPORT_MARKDOWN, 8, 1e4, 2.0, good_list, 3, good_list, 3,
-                                  good_list, 3, ws_text, (int)sizeof ws_out, NULL), ROPE_E_NULL);
+                                  good_list, 3, ws_text, (int)sizeof ws_out, NULL),
+                ROPE_E_NULL);
 }
 
 /* ------------------------------------------------------------------------ */

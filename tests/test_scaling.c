@@ -160,7 +160,8 @@ static void range_should_partition_the_pairs(void **state)
     rope_scaling s = plain(ROPE_SCALING_DEFAULT);
     double trained[PAIRS], at_gap[PAIRS];
     int status[PAIRS], counts[3];
-    assert_int_equal(rope_scaling_range(&s, 4096.0, 16384.0, trained, at_gap, status, counts), ROPE_OK);
+    assert_int_equal(rope_scaling_range(&s, 4096.0, 16384.0, trained, at_gap, status, counts),
+                     ROPE_OK);
     assert_int_equal(counts[0] + counts[1] + counts[2], PAIRS);
     assert_int_equal(counts[0], 46); /* Liu et al.'s critical dimension 92 for Llama 2 */
     assert_int_equal(counts[2], 18);
@@ -214,21 +215,28 @@ static void config_writer_should_keep_its_contract(void **state)
     rope_config_init(c);
     assert_int_equal(rope_config_put(NULL, "x", 0, 0, NULL, NULL, 0), ROPE_E_NULL);
     assert_int_equal(rope_config_put(c, NULL, 0, 0, NULL, NULL, 0), ROPE_E_NULL);
-    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "vocab_size", ROPE_CONFIG_NUMBER, 5, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(rope_config_put(c, "vocab_size", ROPE_CONFIG_NUMBER, 5, NULL, NULL, 0),
+                     ROPE_OK);
     char small[8];
     int len = -1, len2 = -1;
-    assert_int_equal(rope_scaling_write(c, ROPE_SCALING_CSV, 0, NAN, NAN, small, 8, &len), ROPE_E_SPACE);
+    assert_int_equal(rope_scaling_write(c, ROPE_SCALING_CSV, 0, NAN, NAN, small, 8, &len),
+                     ROPE_E_SPACE);
     char *buf = malloc((size_t)len + 1);
     assert_non_null(buf);
-    assert_int_equal(rope_scaling_write(c, ROPE_SCALING_CSV, 0, NAN, NAN, buf, len + 1, &len2), ROPE_OK);
+    assert_int_equal(rope_scaling_write(c, ROPE_SCALING_CSV, 0, NAN, NAN, buf, len + 1, &len2),
+                     ROPE_OK);
     assert_int_equal(len, len2);
     assert_int_equal(strlen(buf), (size_t)len);
-    assert_int_equal(strncmp(buf, "i,inv_freq,inv_freq_scaled,wavelength,ratio,band\n0,1,1,", 54), 0);
+    assert_int_equal(strncmp(buf, "i,inv_freq,inv_freq_scaled,wavelength,ratio,band\n0,1,1,", 54),
+                     0);
     assert_int_equal(rope_scaling_write(c, 7, 0, NAN, NAN, buf, len + 1, &len2), ROPE_E_VALUE);
-    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0), ROPE_E_CONFIG);
+    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0),
+                     ROPE_E_CONFIG);
     assert_string_equal(rope_config_message(c), "head_dim is given twice");
-    assert_int_equal(rope_config_put(c, "rope_theta", ROPE_CONFIG_NUMBER, 5, NULL, NULL, 0), ROPE_E_CONFIG);
+    assert_int_equal(rope_config_put(c, "rope_theta", ROPE_CONFIG_NUMBER, 5, NULL, NULL, 0),
+                     ROPE_E_CONFIG);
     assert_int_equal(rope_config_resolve(c, 0), ROPE_E_CONFIG);
     assert_null(rope_config_warning(c, 99));
     free(buf);
@@ -243,11 +251,18 @@ static void config_reader_should_pick_the_level_with_the_text_model(void **state
     rope_config *c = malloc(sizeof *c);
     assert_non_null(c);
     rope_config_init(c);
-    assert_int_equal(rope_config_put(c, "model_type", ROPE_CONFIG_STRING, 0, "gemma3", NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "text_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "text_config.layer_types.0", ROPE_CONFIG_STRING, 0, "sliding_attention", NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "text_config.layer_types.1", ROPE_CONFIG_STRING, 0, "full_attention", NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "model_type", ROPE_CONFIG_STRING, 0, "gemma3", NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(
+        rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config.layer_types.0", ROPE_CONFIG_STRING, 0,
+                                     "sliding_attention", NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(rope_config_put(c, "text_config.layer_types.1", ROPE_CONFIG_STRING, 0,
+                                     "full_attention", NULL, 0),
+                     ROPE_OK);
     assert_int_equal(rope_config_resolve(c, 0), ROPE_OK);
     assert_int_equal(c->use_nest, 1);
     assert_int_equal(c->scaling.dim, 96);
@@ -257,13 +272,18 @@ static void config_reader_should_pick_the_level_with_the_text_model(void **state
     assert_int_equal(c->layer_kind[1], 0);
     assert_true(fabs(c->local_base - 1e4) < 1e-9);
     assert_int_equal(rope_config_layer_type(NULL, "x"), ROPE_E_NULL);
-    assert_int_equal(rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0), ROPE_E_CONFIG);
+    assert_int_equal(
+        rope_config_put(c, "text_config.head_dim", ROPE_CONFIG_NUMBER, 96, NULL, NULL, 0),
+        ROPE_E_CONFIG);
     assert_string_equal(rope_config_message(c), "text_config.head_dim is given twice");
     /* A top-level text model wins over the nested one. */
     rope_config_init(c);
-    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "llm_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0), ROPE_OK);
-    assert_int_equal(rope_config_put(c, "llm_config.head_dim", ROPE_CONFIG_NUMBER, 128, NULL, NULL, 0), ROPE_OK);
+    assert_int_equal(rope_config_put(c, "head_dim", ROPE_CONFIG_NUMBER, 64, NULL, NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(rope_config_put(c, "llm_config", ROPE_CONFIG_OBJECT, 0, NULL, NULL, 0),
+                     ROPE_OK);
+    assert_int_equal(
+        rope_config_put(c, "llm_config.head_dim", ROPE_CONFIG_NUMBER, 128, NULL, NULL, 0), ROPE_OK);
     assert_int_equal(rope_config_resolve(c, 0), ROPE_OK);
     assert_int_equal(c->use_nest, 0);
     assert_int_equal(c->scaling.dim, 64);

@@ -38,11 +38,11 @@ static inline int testlib_read_seed(const char *program)
             return -1;
         }
     } else {
-        testlib_seed = ((unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 16))
-                       & 0xffffffffull;
+        testlib_seed =
+            ((unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 16)) & 0xffffffffull;
     }
-    printf("%s: ROPE_TEST_SEED=%llu (set it to reproduce this run)\nROPE_TEST_SEED=%llu\n",
-           program, testlib_seed, testlib_seed);
+    printf("%s: ROPE_TEST_SEED=%llu (set it to reproduce this run)\nROPE_TEST_SEED=%llu\n", program,
+           testlib_seed, testlib_seed);
     fflush(stdout);
     return 0;
 }

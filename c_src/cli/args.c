@@ -15,10 +15,14 @@ static size_t utf8_length(const unsigned char *s)
     unsigned char c = s[0], lo = 0x80, hi = 0xBF;
     size_t n;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3;
-    else if (c >= 0xF0 && c <= 0xF4) n = 4;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 0;
     if (c == 0xE0) lo = 0xA0;
     if (c == 0xED) hi = 0x9F;
     if (c == 0xF0) lo = 0x90;
@@ -106,8 +110,10 @@ const char *rope_cli_number(double v, char *buf, size_t cap)
     char *e = strchr(buf, 'e');
     if (e) {
         char *from = e + 1, *to = e + 1;
-        if (*from == '+') from++;
-        else if (*from == '-') *to++ = *from++;
+        if (*from == '+')
+            from++;
+        else if (*from == '-')
+            *to++ = *from++;
         while (*from == '0' && from[1] != '\0') from++;
         memmove(to, from, strlen(from) + 1);
     }
@@ -133,10 +139,14 @@ void rope_cli_free_flags(rope_cli_flag *flags, int n_flags)
 static int number_problem(const rope_cli_flag *f, int rc, const char *what)
 {
     if (rc == ROPE_E_RANGE)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s' is outside what a double holds "
-                             "(it overflows, or a nonzero value rounds to 0)", f->name, what);
-    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a plain decimal number (like 2, -0.5 "
-                         "or 1e4; no spaces, hex, inf or nan), got '%s'", f->name, what);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "%s '%s' is outside what a double holds "
+                             "(it overflows, or a nonzero value rounds to 0)",
+                             f->name, what);
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                         "%s must be a plain decimal number (like 2, -0.5 "
+                         "or 1e4; no spaces, hex, inf or nan), got '%s'",
+                         f->name, what);
 }
 
 /* Comma-separated plain decimals, spaces allowed after each comma. */
@@ -157,13 +167,15 @@ static int parse_list(rope_cli_flag *f, const char *text)
             if (n > 0)
                 while (*item == ' ') item++;
             if (n >= ROPE_MAX_COUNT) {
-                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s has more than %d numbers, got '%.40s...'",
-                                     f->name, ROPE_MAX_COUNT, text);
+                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                     "%s has more than %d numbers, got '%.40s...'", f->name,
+                                     ROPE_MAX_COUNT, text);
                 break;
             }
             int rc = rope_parse_decimal(item, &values[n]);
             if (rc != ROPE_OK) {
-                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a comma-separated list of 1 to "
+                code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                     "%s must be a comma-separated list of 1 to "
                                      "%d plain decimal numbers, got '%s' (item %d '%s' %s)",
                                      f->name, ROPE_MAX_COUNT, text, n + 1, item,
                                      rc == ROPE_E_RANGE ? "does not fit a double" : "is not one");
@@ -192,16 +204,16 @@ static int parse_value(rope_cli_flag *f, const char *text)
     case ROPE_FLAG_INT:
         rc = rope_parse_int(text, &f->integer);
         if (rc == ROPE_OK) return 0;
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s must be a whole number (digits, optional "
-                             "sign), got '%s'", f->name, text);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "%s must be a whole number (digits, optional "
+                             "sign), got '%s'",
+                             f->name, text);
     case ROPE_FLAG_NUMBER:
         rc = rope_parse_decimal(text, &f->number);
         return rc == ROPE_OK ? 0 : number_problem(f, rc, text);
-    case ROPE_FLAG_LIST:
-        return parse_list(f, text);
+    case ROPE_FLAG_LIST: return parse_list(f, text);
     case ROPE_FLAG_TEXT:
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -217,12 +229,16 @@ int rope_cli_parse_flags(const char *command, rope_cli_flag *flags, int n_flags,
         }
         rope_cli_flag *f = rope_cli_flag_named(flags, n_flags, name);
         if (f == NULL)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "unknown flag '%s' for '%s' (see 'ropescope "
-                                 "%s --help')", name, command, command);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "unknown flag '%s' for '%s' (see 'ropescope "
+                                 "%s --help')",
+                                 name, command, command);
         if (i + 1 >= argc) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s needs a value", name);
         if (f->text != NULL)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s is given twice ('%s' and '%s'); give it "
-                                 "once", name, f->text, argv[i + 1]);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "%s is given twice ('%s' and '%s'); give it "
+                                 "once",
+                                 name, f->text, argv[i + 1]);
         int code = parse_value(f, argv[i + 1]);
         if (code != 0) return code;
     }

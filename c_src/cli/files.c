@@ -146,8 +146,7 @@ static int write_temp(const char *dir, int slot, const rope_cli_text *t, mode_t 
 /* ---- Backups and repair ---- */
 
 /* The suffix alphabet of mkstemp: a name ".<file>.<kind>.XXXXXX" is ours. */
-static const char suffix_chars[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+static const char suffix_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /* Whether name is "." file "." kind "." and six suffix characters (kind NULL:
  * "." file "." and six characters, a temp file). */
@@ -168,15 +167,16 @@ typedef struct {
 static int same_file(int dir_fd, const char *a, const char *b)
 {
     struct stat sa, sb;
-    return fstatat(dir_fd, a, &sa, AT_SYMLINK_NOFOLLOW) == 0
-           && fstatat(dir_fd, b, &sb, AT_SYMLINK_NOFOLLOW) == 0 && sa.st_ino == sb.st_ino
-           && sa.st_dev == sb.st_dev;
+    return fstatat(dir_fd, a, &sa, AT_SYMLINK_NOFOLLOW) == 0 &&
+           fstatat(dir_fd, b, &sb, AT_SYMLINK_NOFOLLOW) == 0 && sa.st_ino == sb.st_ino &&
+           sa.st_dev == sb.st_dev;
 }
 
 /* Whether final still is what backup recorded: the very file, or absent for a "none" marker. */
 static int kept(int dir_fd, const char *final, const char *backup, const char *file)
 {
-    if (is_ours(backup, file, "none")) return faccessat(dir_fd, final, F_OK, AT_SYMLINK_NOFOLLOW) != 0;
+    if (is_ours(backup, file, "none"))
+        return faccessat(dir_fd, final, F_OK, AT_SYMLINK_NOFOLLOW) != 0;
     return same_file(dir_fd, final, backup);
 }
 
@@ -211,15 +211,16 @@ static int repair(int dir_fd, const char *const names[2])
         if (fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         for (int j = 0; j < 2; j++) {
-            if (is_ours(e->d_name, names[j], NULL)) unlinkat(dir_fd, e->d_name, 0);
+            if (is_ours(e->d_name, names[j], NULL))
+                unlinkat(dir_fd, e->d_name, 0);
             else if (is_ours(e->d_name, names[j], "backup") || is_ours(e->d_name, names[j], "none"))
                 memcpy(b.backup[j], e->d_name, strlen(e->d_name) + 1);
         }
     }
     closedir(dir);
     const char *first = b.backup[0], *second = b.backup[1];
-    if (first[0] && second[0] && !kept(dir_fd, names[0], first, names[0])
-        && kept(dir_fd, names[1], second, names[1])) {
+    if (first[0] && second[0] && !kept(dir_fd, names[0], first, names[0]) &&
+        kept(dir_fd, names[1], second, names[1])) {
         /* A split pair: the JSON of a run that died, beside the Markdown before it. */
         if (put_back_first(dir_fd, first, names) != 0) return -1;
         first = "";
@@ -247,7 +248,8 @@ static int keep_backup(int dir_fd, const char *name, char *out, size_t cap)
         snprintf(out, cap, ".%s.%s.%s", name, absent ? "none" : "backup", suffix);
         int rc;
         if (absent) {
-            int fd = openat(dir_fd, out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+            int fd =
+                openat(dir_fd, out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
             rc = fd >= 0 ? close(fd) : -1;
         } else {
             rc = linkat(dir_fd, name, dir_fd, out, 0);
@@ -308,8 +310,9 @@ int rope_cli_write_pair(const char *dir, const rope_cli_text texts[2])
 
     const char *names[2] = {texts[0].name, texts[1].name};
     char *finals[2] = {join(dir, "", texts[0].name, ""), join(dir, "", texts[1].name, "")};
-    int code = (finals[0] && finals[1]) ? 0
-               : rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': out of memory", dir);
+    int code = (finals[0] && finals[1])
+                   ? 0
+                   : rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': out of memory", dir);
     /* The lock first: every file of ours found under it is a dead run's. */
     int dir_fd = -1;
     if (code == 0) {
@@ -322,8 +325,10 @@ int rope_cli_write_pair(const char *dir, const rope_cli_text texts[2])
     if (code == 0) {
         hold(&old);
         if (repair(dir_fd, names) != 0)
-            code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--out '%s': cannot repair what an earlier "
-                                 "report left: %s", dir, strerror(errno));
+            code = rope_cli_fail(ROPE_CLI_EXIT_IO,
+                                 "--out '%s': cannot repair what an earlier "
+                                 "report left: %s",
+                                 dir, strerror(errno));
         release(&old);
     }
     if (code == 0) code = write_temp(dir, TEMP_FIRST, &texts[0], 0666 & ~mask);

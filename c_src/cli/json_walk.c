@@ -18,8 +18,8 @@ int rope_cli_put_json(rope_config *c, const char *key, const cJSON *item, int de
     if (cJSON_IsString(item))
         return rope_config_put(c, key, ROPE_CONFIG_STRING, 0.0, item->valuestring, NULL, 0);
     if (cJSON_IsBool(item))
-        return rope_config_put(c, key, ROPE_CONFIG_BOOL, cJSON_IsTrue(item) ? 1.0 : 0.0, NULL,
-                               NULL, 0);
+        return rope_config_put(c, key, ROPE_CONFIG_BOOL, cJSON_IsTrue(item) ? 1.0 : 0.0, NULL, NULL,
+                               0);
     if (cJSON_IsNull(item)) return rope_config_put(c, key, ROPE_CONFIG_NULL, 0.0, NULL, NULL, 0);
     if (cJSON_IsArray(item)) {
         int n = cJSON_GetArraySize(item), all_numbers = 1, j = 0;

@@ -32,7 +32,8 @@ int rope_cli_run(int argc, char **argv, FILE *out, FILE *err)
         fputs(main_usage, err);
         return ROPE_CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return rope_cli_usage(main_usage);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return rope_cli_usage(main_usage);
     const char *command = argv[1];
     if (strcmp(command, "report") == 0) return rope_cli_report(argc - 2, argv + 2);
     if (strcmp(command, "scan") == 0) return rope_cli_scan(argc - 2, argv + 2);

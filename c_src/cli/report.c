@@ -10,18 +10,23 @@
 #include "report.h"
 #include "rope.h"
 
-static const char report_usage[] =
-    "usage: ropescope report [--dim N] [--base B] [--gap G] [--starts a,b,...]\n"
-    "                        [--deltas a,b,...] [--norm-positions a,b,...] [--out DIR]\n"
-    "\n"
-    "Writes DIR/rope_report.json and DIR/rope_report.md (DIR defaults to '.', and is\n"
-    "created if missing) for the given settings, then prints where it wrote them.\n"
-    "Lists are comma-separated plain decimals; a space may follow each comma.\n"
-    "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(ROPE_THETA_BASE)
-    " --gap " ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_OFFSET) "\n"
-    "          --starts '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_STARTS) "'\n"
-    "          --deltas '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_DELTAS) "'\n"
-    "          --norm-positions '" ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_NORM_POSITIONS) "'\n";
+static const char
+    report_usage
+        [] = "usage: ropescope report [--dim N] [--base B] [--gap G] [--starts a,b,...]\n"
+             "                        [--deltas a,b,...] [--norm-positions a,b,...] [--out DIR]\n"
+             "\n"
+             "Writes DIR/rope_report.json and DIR/rope_report.md (DIR defaults to '.', and is\n"
+             "created if missing) for the given settings, then prints where it wrote them.\n"
+             "Lists are comma-separated plain decimals; a space may follow each comma.\n"
+             "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(ROPE_THETA_BASE) " --gap " ROPE_CLI_XSTR(
+                 ROPE_REPORT_DEFAULT_OFFSET) "\n"
+                                             "          --starts '" ROPE_CLI_XSTR(
+                                                 ROPE_REPORT_DEFAULT_STARTS) "'\n"
+                                                                             "          --deltas "
+                                                                             "'" ROPE_CLI_XSTR(
+                                                                                 ROPE_REPORT_DEFAULT_DELTAS) "'\n"
+                                                                                                             "          --norm-positions '" ROPE_CLI_XSTR(
+                                                                                                                 ROPE_REPORT_DEFAULT_NORM_POSITIONS) "'\n";
 
 enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
 
@@ -42,8 +47,10 @@ static int check_limits(const rope_cli_flag *fl, const rope_report_options *o)
                                  rope_cli_number(s, a, sizeof a), j + 1, rope_strerror(rc));
         rc = rope_check_rotating(s + o->offset, o->base);
         if (rc != ROPE_OK)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--gap %s: query position %s (start %s + "
-                                 "gap): %s", rope_cli_number(o->offset, a, sizeof a),
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "--gap %s: query position %s (start %s + "
+                                 "gap): %s",
+                                 rope_cli_number(o->offset, a, sizeof a),
                                  rope_cli_number(s + o->offset, b, sizeof b),
                                  rope_cli_number(s, c, sizeof c), rope_strerror(rc));
     }
@@ -106,13 +113,16 @@ static char *render(const rope_report_options *o, int format, int *len, int *rc)
 static int measure_failed(const rope_cli_flag *fl, const rope_report_options *o, int rc)
 {
     if (rc == ROPE_E_NOMEM)
-        return rope_cli_fail(ROPE_CLI_EXIT_IO, "--dim %d: out of memory while measuring the "
-                             "report", o->dim);
+        return rope_cli_fail(ROPE_CLI_EXIT_IO,
+                             "--dim %d: out of memory while measuring the "
+                             "report",
+                             o->dim);
     /* Every value was in range, yet together they overflow: theta or a
      * position times theta, both set by the base. */
-    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base %s with --dim %d and these positions cannot "
-                         "be measured: %s", fl[F_BASE].text ? fl[F_BASE].text : "10000", o->dim,
-                         rope_strerror(rc));
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                         "--base %s with --dim %d and these positions cannot "
+                         "be measured: %s",
+                         fl[F_BASE].text ? fl[F_BASE].text : "10000", o->dim, rope_strerror(rc));
 }
 
 int rope_cli_report(int argc, char **argv)
@@ -149,8 +159,10 @@ int rope_cli_report(int argc, char **argv)
     if (code == 0) {
         fprintf(rope_cli_out, "wrote %s/%s\nwrote %s/%s\n", dir, texts[0].name, dir, texts[1].name);
         if (fflush(rope_cli_out) != 0 || ferror(rope_cli_out))
-            code = rope_cli_fail(ROPE_CLI_EXIT_IO, "the report was written, but cannot write to "
-                                 "standard output: %s", strerror(errno ? errno : EIO));
+            code = rope_cli_fail(ROPE_CLI_EXIT_IO,
+                                 "the report was written, but cannot write to "
+                                 "standard output: %s",
+                                 strerror(errno ? errno : EIO));
     }
 done:
     free(json);

@@ -45,7 +45,10 @@ static const char usage[] =
 /* Each key flag is one config key; the reader applies the rules. The rows
  * below them are the command's own options. Most key flags take a number:
  * NUMBER_KEY rows; the others name their kind. */
-#define NUMBER_KEY(flag, key) {flag, key, ROPE_FLAG_NUMBER}
+#define NUMBER_KEY(flag, key)                                                                      \
+    {                                                                                              \
+        flag, key, ROPE_FLAG_NUMBER                                                                \
+    }
 static const struct {
     const char *flag, *key;
     rope_flag_kind kind;
@@ -73,8 +76,15 @@ static const struct {
 #undef NUMBER_KEY
 #define N_KEY_FLAGS ((int)(sizeof key_flags / sizeof key_flags[0]))
 /* The options after the key flags in the table. */
-enum { OPT_CONFIG = N_KEY_FLAGS, OPT_SEQ_LEN, OPT_TRAIN_LEN, OPT_GAP, OPT_FORMAT, OPT_LAYER_TYPE,
-       N_FLAGS };
+enum {
+    OPT_CONFIG = N_KEY_FLAGS,
+    OPT_SEQ_LEN,
+    OPT_TRAIN_LEN,
+    OPT_GAP,
+    OPT_FORMAT,
+    OPT_LAYER_TYPE,
+    N_FLAGS
+};
 
 static void flag_table(rope_cli_flag *flags)
 {
@@ -131,8 +141,8 @@ static char *slurp(const char *path, size_t *size, int *code)
     while (text) {
         if (len == cap) {
             /* One byte past the limit is enough to know the file is too big. */
-            size_t grown = cap * 2 > (size_t)MAX_CONFIG_BYTES + 1 ? (size_t)MAX_CONFIG_BYTES + 1
-                                                                  : cap * 2;
+            size_t grown =
+                cap * 2 > (size_t)MAX_CONFIG_BYTES + 1 ? (size_t)MAX_CONFIG_BYTES + 1 : cap * 2;
             char *more = grown > cap ? realloc(text, grown + 1) : NULL;
             if (!more) break;
             text = more;
@@ -150,8 +160,10 @@ static char *slurp(const char *path, size_t *size, int *code)
         if (n == 0) break;
         len += (size_t)n;
         if (len > (size_t)MAX_CONFIG_BYTES) {
-            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is too big: the limit is %ld "
-                          "bytes", path, MAX_CONFIG_BYTES);
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                          "--config: '%s' is too big: the limit is %ld "
+                          "bytes",
+                          path, MAX_CONFIG_BYTES);
             free(text);
             close(fd);
             return NULL;
@@ -178,13 +190,17 @@ static int read_config(rope_config *c, const char *path)
     if (!text) return code;
     cJSON *root = size > 0 ? cJSON_ParseWithLength(text, size) : NULL;
     if (size == 0) {
-        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is empty, not a JSON object", path);
+        code =
+            rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is empty, not a JSON object", path);
     } else if (!root) {
         const char *at = cJSON_GetErrorPtr();
         long offset = at && at >= text && at <= text + size ? (long)(at - text) : -1;
-        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' is not JSON (it stops making sense at byte %ld)", path, offset);
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--config: '%s' is not JSON (it stops making sense at byte %ld)", path,
+                             offset);
     } else if (!cJSON_IsObject(root)) {
-        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: '%s' holds JSON but not an object of config keys", path);
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--config: '%s' holds JSON but not an object of config keys", path);
     } else {
         const cJSON *item;
         int rc = ROPE_OK;
@@ -192,7 +208,8 @@ static int read_config(rope_config *c, const char *path)
         {
             if (rc == ROPE_OK) rc = rope_cli_put_json(c, item->string, item, 0);
         }
-        if (rc != ROPE_OK && c->code == 0) code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: %s", rope_strerror(rc));
+        if (rc != ROPE_OK && c->code == 0)
+            code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config: %s", rope_strerror(rc));
     }
     cJSON_Delete(root);
     free(text);
@@ -228,13 +245,15 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
 /* The reader names config keys; with flags, say which flag that is too. */
 static int config_error(const rope_config *c, int from_flags, const char *given)
 {
-    static const char *const options[][2] = {
-        {"seq_len", "--seq-len"}, {"train_len", "--train-len"}, {"gap ", "--gap"},
-        {"layer_type", "--layer-type"}};
+    static const char *const options[][2] = {{"seq_len", "--seq-len"},
+                                             {"train_len", "--train-len"},
+                                             {"gap ", "--gap"},
+                                             {"layer_type", "--layer-type"}};
     const char *msg = rope_config_message(c), *flag = NULL;
     size_t best = 0;
     for (int j = 0; j < 4; j++)
-        if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
+        if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
     /* The key the message names first (at one place, the longest:
      * rope_scaling.new_rope_theta, not rope_theta), among the flags the user
      * gave first: `--dim 3` is blamed on --dim, not on partial_rotary_factor. */
@@ -250,7 +269,8 @@ static int config_error(const rope_config *c, int from_flags, const char *given)
                 flag = key_flags[j].flag;
             }
         }
-    return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg) : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
+    return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg)
+                : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
 }
 
 static char *render(rope_config *c, int format, double seq_len, double train_len, double gap,
@@ -281,7 +301,8 @@ static int format_named(const char *text, int *format)
             *format = formats[j];
             return 0;
         }
-    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be table, json or csv, got '%s'", text);
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be table, json or csv, got '%s'",
+                         text);
 }
 
 /* The warnings on stderr, the text on stdout; every write checked. */
@@ -289,10 +310,12 @@ static int print(const rope_config *c, const char *text, int len)
 {
     for (int j = 0; j < rope_config_warning_count(c); j++)
         if (fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(c, j)) < 0)
-            return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the warnings to standard error: %s",
+            return rope_cli_fail(ROPE_CLI_EXIT_IO,
+                                 "cannot write the warnings to standard error: %s",
                                  strerror(errno ? errno : EIO));
     if (fwrite(text, 1, (size_t)len, rope_cli_out) != (size_t)len || fflush(rope_cli_out) != 0)
-        return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the scaling table to standard output: %s",
+        return rope_cli_fail(ROPE_CLI_EXIT_IO,
+                             "cannot write the scaling table to standard output: %s",
                              strerror(errno ? errno : EIO));
     return 0;
 }
@@ -300,7 +323,8 @@ static int print(const rope_config *c, const char *text, int len)
 static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
 {
     int format = ROPE_SCALING_TABLE, from_flags = 0, help, code;
-    if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0) return code;
+    if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0)
+        return code;
     if (help) {
         return rope_cli_usage(usage);
     }
@@ -314,17 +338,18 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     }
     if (config && from_flags)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config cannot be combined with config-key "
-                             "flags such as --dim or --factor");
+                                                  "flags such as --dim or --factor");
     if (!config && !from_flags)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "give --config FILE.json, or the config's keys "
-                             "as flags (--dim 128 ...)");
+                                                  "as flags (--dim 128 ...)");
     for (int j = 0; j < N_KEY_FLAGS; j++)
         if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
             return c->code ? config_error(c, 1, given) : code;
     if (config && (code = read_config(c, config)) != 0) return code;
     if (flags[OPT_LAYER_TYPE].text) {
         if (format != ROPE_SCALING_CSV)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--layer-type picks the CSV's table: give "
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "--layer-type picks the CSV's table: give "
                                  "it with --format csv (json and table show every layer type)");
         rope_config_layer_type(c, flags[OPT_LAYER_TYPE].text);
     }

@@ -18,8 +18,9 @@ static const char scan_usage[] =
     "\n"
     "Prints CSV 'start,rope,add': for start = S0, S0+K, ... up to S1, the RoPE and the\n"
     "additive score of the demo vectors with the query at start+G and the key at start.\n"
-    "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(ROPE_THETA_BASE)
-    " --gap " ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_OFFSET) " --from 0 --to 100 --step 1\n";
+    "Defaults: --dim " ROPE_CLI_XSTR(ROPE_DIM) " --base " ROPE_CLI_XSTR(
+        ROPE_THETA_BASE) " --gap " ROPE_CLI_XSTR(ROPE_REPORT_DEFAULT_OFFSET) " --from 0 --to 100 "
+                                                                             "--step 1\n";
 
 enum { F_DIM, F_BASE, F_GAP, F_FROM, F_TO, F_STEP, N_FLAGS };
 
@@ -76,9 +77,11 @@ static int check_settings(rope_cli_flag *fl, long *total)
     /* A hair of slack so that --to lands on the last row despite rounding. */
     double rows = floor((to - from) / step * (1.0 + 1e-12)) + 1.0;
     if (!(rows <= (double)SCAN_MAX_ROWS))
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--step %s is too small: more than %ld rows "
-                             "from --from %s to --to %.17g", shown(&fl[F_STEP], a, sizeof a),
-                             SCAN_MAX_ROWS, shown(&fl[F_FROM], b, sizeof b), to);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--step %s is too small: more than %ld rows "
+                             "from --from %s to --to %.17g",
+                             shown(&fl[F_STEP], a, sizeof a), SCAN_MAX_ROWS,
+                             shown(&fl[F_FROM], b, sizeof b), to);
     /* The whole scan counts as one call's work, though it runs in chunks. */
     rc = rope_check_work(dim, (int)rows);
     if (rc != ROPE_OK)
@@ -100,7 +103,8 @@ static int print_rows(const rope_cli_flag *fl, const double *q, const double *k,
         for (int j = 0; j < n; j++) starts[j] = from + (double)(first + j) * step;
         rc = rope_offset_scan(q, dim, k, dim, fl[F_GAP].number, starts, n, fl[F_BASE].number, out);
         for (int j = 0; j < n && rc == ROPE_OK; j++)
-            fprintf(rope_cli_out, "%.17g,%.17g,%.17g\n", out[3 * j], out[3 * j + 1], out[3 * j + 2]);
+            fprintf(rope_cli_out, "%.17g,%.17g,%.17g\n", out[3 * j], out[3 * j + 1],
+                    out[3 * j + 2]);
         if (ferror(rope_cli_out)) err = errno ? errno : EIO;
     }
     if (rc != ROPE_OK)
@@ -139,7 +143,8 @@ int rope_cli_scan(int argc, char **argv)
     if (rc == ROPE_OK) {
         /* Scores are largest at one end of the range: if any row overflows,
          * one of these does, so no CSV is ever cut short by an error. */
-        double ends[2] = {fl[F_FROM].number, fl[F_FROM].number + (double)(total - 1) * fl[F_STEP].number};
+        double ends[2] = {fl[F_FROM].number,
+                          fl[F_FROM].number + (double)(total - 1) * fl[F_STEP].number};
         double rows[6];
         rc = rope_offset_scan(q, dim, k, dim, fl[F_GAP].number, ends, 2, fl[F_BASE].number, rows);
     }
@@ -147,7 +152,8 @@ int rope_cli_scan(int argc, char **argv)
     if (rc == ROPE_E_NOMEM)
         code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--dim %d: out of memory for the vectors", dim);
     else if (rc != ROPE_OK)
-        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--base %s with --dim %d, --gap %s and starts "
+        code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--base %s with --dim %d, --gap %s and starts "
                              "--from %.17g to --to %.17g cannot be scanned: %s",
                              shown(&fl[F_BASE], a, sizeof a), dim, shown(&fl[F_GAP], b, sizeof b),
                              fl[F_FROM].number, fl[F_TO].number, rope_strerror(rc));

@@ -49,8 +49,8 @@ typedef struct {
 } job;
 
 /* Reads one tensor of a file; 2 with "FLAG 'FILE': problem" on failure. */
-static int load(job *j, const char *flag, const char *path, const char *const *names,
-                int n_names, rope_table *t)
+static int load(job *j, const char *flag, const char *path, const char *const *names, int n_names,
+                rope_table *t)
 {
     unsigned char *buf;
     size_t len;
@@ -77,12 +77,14 @@ static int load_dump(job *j, rope_cli_flag *f)
     int tables = (f[F_COS].text || f[F_SIN].text) + (inv != NULL) + (cache != NULL);
     if (tables != 1 || ((f[F_COS].text != NULL) != (f[F_SIN].text != NULL)))
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "give one of --inv-freq FILE, --cos FILE --sin "
-                             "FILE, or --cache FILE");
+                                                  "FILE, or --cache FILE");
     if (inv) {
         if ((code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv)) != 0) return code;
         if (j->inv.ndim != 1)
-            return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--inv-freq '%s': a %ld x %ld array; inv_freq "
-                                 "is 1-D", inv, j->inv.rows, j->inv.width);
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "--inv-freq '%s': a %ld x %ld array; inv_freq "
+                                 "is 1-D",
+                                 inv, j->inv.rows, j->inv.width);
         j->dump.inv = &j->inv;
         j->dump.dtype = j->inv.dtype;
         return 0;
@@ -93,12 +95,16 @@ static int load_dump(job *j, rope_cli_flag *f)
     if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != 0) return code;
     if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != 0) return code;
     if (j->cos.ndim != 2)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s': a 1-D array of %ld; cos is positions x "
-                             "width", cflag, j->cos_file, j->cos.width);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "%s '%s': a 1-D array of %ld; cos is positions x "
+                             "width",
+                             cflag, j->cos_file, j->cos.width);
     if (j->sin.ndim != 2 || j->sin.rows != j->cos.rows || j->sin.width != j->cos.width)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s': sin is %ld x %ld, cos is %ld x %ld; "
-                             "they must match", sflag, j->sin_file, j->sin.rows, j->sin.width,
-                             j->cos.rows, j->cos.width);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "%s '%s': sin is %ld x %ld, cos is %ld x %ld; "
+                             "they must match",
+                             sflag, j->sin_file, j->sin.rows, j->sin.width, j->cos.rows,
+                             j->cos.width);
     j->dump.cos = &j->cos;
     j->dump.sin = &j->sin;
     /* The less precise of the two sets the tolerance. */
@@ -113,7 +119,7 @@ static int positions(job *j, const char *text)
     if (!text) return 0;
     if (!j->dump.cos)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--positions applies to cos/sin tables, not "
-                             "to --inv-freq");
+                                                  "to --inv-freq");
     char from[32], count[32];
     const char *colon = strchr(text, ':');
     size_t a = colon ? (size_t)(colon - text) : 0;
@@ -123,13 +129,17 @@ static int positions(job *j, const char *text)
     memcpy(from, text, a);
     from[a] = '\0';
     snprintf(count, sizeof count, "%s", colon + 1);
-    if (rope_parse_int(from, &from_v) != ROPE_OK || rope_parse_int(count, &count_v) != ROPE_OK
-        || from_v < 0 || count_v < 1)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--positions must be FROM:COUNT with whole "
-                             "FROM >= 0 and COUNT >= 1, got '%s'", text);
+    if (rope_parse_int(from, &from_v) != ROPE_OK || rope_parse_int(count, &count_v) != ROPE_OK ||
+        from_v < 0 || count_v < 1)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--positions must be FROM:COUNT with whole "
+                             "FROM >= 0 and COUNT >= 1, got '%s'",
+                             text);
     if (count_v != rows)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--positions %s: COUNT %d differs from the "
-                             "table's %ld rows", text, count_v, rows);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--positions %s: COUNT %d differs from the "
+                             "table's %ld rows",
+                             text, count_v, rows);
     j->dump.from = from_v;
     return 0;
 }
@@ -139,8 +149,8 @@ static int config(job *j, rope_cli_flag *f)
     int code = rope_cli_read_config(j->c, f[F_CONFIG].text);
     if (code != 0) return code;
     double seq = 0.0;
-    if (rope_config_resolve(j->c, 0.0) == ROPE_OK && j->dump.cos
-        && (j->c->scaling.type == ROPE_SCALING_DYNAMIC || j->c->scaling.type == ROPE_SCALING_LONGROPE))
+    if (rope_config_resolve(j->c, 0.0) == ROPE_OK && j->dump.cos &&
+        (j->c->scaling.type == ROPE_SCALING_DYNAMIC || j->c->scaling.type == ROPE_SCALING_LONGROPE))
         seq = j->dump.from + (double)j->cos.rows; /* the largest position + 1, as transformers */
     if (f[F_SEQ].text) {
         seq = f[F_SEQ].number;
@@ -152,8 +162,10 @@ static int config(job *j, rope_cli_flag *f)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config '%s': %s", f[F_CONFIG].text,
                              rope_config_message(j->c));
     if (f[F_LAYER].text)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--layer-type '%s': config '%s' has one RoPE "
-                             "table for every layer", f[F_LAYER].text, f[F_CONFIG].text);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--layer-type '%s': config '%s' has one RoPE "
+                             "table for every layer",
+                             f[F_LAYER].text, f[F_CONFIG].text);
     int n = j->c->scaling.dim / 2;
     j->theta = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     if (!j->theta) return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory");
@@ -169,23 +181,29 @@ static void put_string(FILE *o, const char *s)
     fputc('"', o);
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(o, "\\%c", ch);
-        else if (ch < 32) fprintf(o, "\\u%04x", ch);
-        else fputc(ch, o);
+        if (ch == '"' || ch == '\\')
+            fprintf(o, "\\%c", ch);
+        else if (ch < 32)
+            fprintf(o, "\\u%04x", ch);
+        else
+            fputc(ch, o);
     }
     fputc('"', o);
 }
 
 static void put_num(FILE *o, double v)
 {
-    if (isfinite(v)) fprintf(o, "%.17g", v);
-    else fputs("null", o);
+    if (isfinite(v))
+        fprintf(o, "%.17g", v);
+    else
+        fputs("null", o);
 }
 
 static const char *layout_name(int layout)
 {
-    return layout == ROPE_LAYOUT_HALF ? "rotate_half"
-           : layout == ROPE_LAYOUT_INTERLEAVED ? "interleaved" : "unknown";
+    return layout == ROPE_LAYOUT_HALF          ? "rotate_half"
+           : layout == ROPE_LAYOUT_INTERLEAVED ? "interleaved"
+                                               : "unknown";
 }
 
 typedef struct {
@@ -204,11 +222,15 @@ static void write_json(const job *j, const verdict *v, FILE *o)
             v->match ? "match" : "mismatch", table ? "cos_sin" : "inv_freq",
             rope_dtype_name(j->dump.dtype));
     fprintf(o, "  \"rows\": %ld,\n  \"width\": %ld,\n", t->rows, t->width);
-    if (table) fprintf(o, "  \"positions\": {\"from\": %.0f, \"count\": %ld},\n", j->dump.from, t->rows);
-    else fputs("  \"positions\": null,\n", o);
+    if (table)
+        fprintf(o, "  \"positions\": {\"from\": %.0f, \"count\": %ld},\n", j->dump.from, t->rows);
+    else
+        fputs("  \"positions\": null,\n", o);
     fprintf(o, "  \"layout_found\": \"%s\",\n", table ? layout_name(j->layout_found) : "unknown");
-    fprintf(o, "  \"config\": {\"rope_type\": \"%s\", \"rotary_dim\": %d, \"pairs\": %d, "
-            "\"rope_theta\": ", rope_scaling_name(s->type), s->dim, s->dim / 2);
+    fprintf(o,
+            "  \"config\": {\"rope_type\": \"%s\", \"rotary_dim\": %d, \"pairs\": %d, "
+            "\"rope_theta\": ",
+            rope_scaling_name(s->type), s->dim, s->dim / 2);
     put_num(o, s->base);
     fputs(", \"attention_factor\": ", o);
     put_num(o, v->af);
@@ -253,14 +275,16 @@ static void write_text(const job *j, const verdict *v, FILE *o)
                 rope_dtype_name(j->dump.dtype), layout_name(j->layout_found));
     else
         fprintf(o, "dump: inv_freq, %ld pairs, %s\n", j->inv.width, rope_dtype_name(j->dump.dtype));
-    fprintf(o, "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
-            "layout %s\n", rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, v->af,
+    fprintf(o,
+            "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
+            "layout %s\n",
+            rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, v->af,
             layout_name(CONFIG_LAYOUT));
     fprintf(o, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &v->err;
     if (v->compared) {
-        fprintf(o, "max abs error %.3g, max rel error %.3g; worst: pair %d", e->max_abs,
-                e->max_rel, e->worst_pair);
+        fprintf(o, "max abs error %.3g, max rel error %.3g; worst: pair %d", e->max_abs, e->max_rel,
+                e->worst_pair);
         if (table) fprintf(o, " at position %.0f", j->dump.from + (double)e->worst_row);
         fprintf(o, " (%.3g x its tolerance)\nvalues over tolerance: %ld of %ld\n", e->worst_ratio,
                 e->n_over, e->n_values);
@@ -269,7 +293,8 @@ static void write_text(const job *j, const verdict *v, FILE *o)
                 table ? j->cos.width / 2 : j->inv.width, s->dim / 2);
     }
     fprintf(o, "result: %s\n", v->match ? "match" : "mismatch");
-    for (int k = 0; k < v->n_diag; k++) fprintf(o, "  %s: %s\n", v->diag[k].code, v->diag[k].message);
+    for (int k = 0; k < v->n_diag; k++)
+        fprintf(o, "  %s: %s\n", v->diag[k].code, v->diag[k].message);
 }
 
 static int check(job *j, int json)
@@ -287,12 +312,15 @@ static int check(job *j, int json)
         if (rope_verify_eval(&j->dump, &m, NULL, 0, &v.err) == ROPE_OK) v.compared = 1;
         v.match = v.compared && v.err.n_over == 0;
     }
-    if (!v.match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, CONFIG_LAYOUT, v.diag, &v.n_diag) != ROPE_OK)
+    if (!v.match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, CONFIG_LAYOUT, v.diag,
+                                         &v.n_diag) != ROPE_OK)
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory for the diagnosis");
     for (int k = 0; k < rope_config_warning_count(j->c); k++)
         fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(j->c, k));
-    if (json) write_json(j, &v, rope_cli_out);
-    else write_text(j, &v, rope_cli_out);
+    if (json)
+        write_json(j, &v, rope_cli_out);
+    else
+        write_text(j, &v, rope_cli_out);
     if (fflush(rope_cli_out) != 0 || ferror(rope_cli_out))
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write to standard output: %s",
                              strerror(errno ? errno : EIO));
@@ -309,7 +337,8 @@ static int run(job *j, rope_cli_flag *f, int argc, char **argv)
     }
     const char *format = f[F_FORMAT].text ? f[F_FORMAT].text : "text";
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be text or json, got '%s'", format);
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be text or json, got '%s'",
+                             format);
     if (!f[F_CONFIG].text) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--config FILE is required");
     if ((code = load_dump(j, f)) != 0) return code;
     if ((code = positions(j, f[F_POSITIONS].text)) != 0) return code;
@@ -321,9 +350,9 @@ int rope_cli_verify(int argc, char **argv)
 {
     rope_cli_flag f[N_FLAGS];
     memset(f, 0, sizeof f);
-    static const char *const names[N_FLAGS] = {"--config", "--inv-freq", "--cos", "--sin",
-                                               "--cache", "--positions", "--layer-type",
-                                               "--seq-len", "--format"};
+    static const char *const names[N_FLAGS] = {"--config",     "--inv-freq", "--cos",
+                                               "--sin",        "--cache",    "--positions",
+                                               "--layer-type", "--seq-len",  "--format"};
     for (int k = 0; k < N_FLAGS; k++) {
         f[k].name = names[k];
         f[k].kind = k == F_SEQ ? ROPE_FLAG_NUMBER : ROPE_FLAG_TEXT;

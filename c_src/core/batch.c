@@ -42,8 +42,8 @@ int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, i
 }
 
 /* Sums of squares accumulate in out, pairs outer, so each theta is computed once. */
-int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
-                   double base, double *out)
+int rope_norm_gaps(const double *vec, int d, const double *positions, int count, double base,
+                   double *out)
 {
     int rc = rope_check_vector(vec, d);
     if (rc == ROPE_OK) rc = rope_check_batch_args(d, positions, count, ROPE_AT_ROTATED, base);
@@ -136,7 +136,8 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     for (int j = 0; j < count; j++) {
         /* The query sits at s + offset, the key at s: both are rotated. */
-        if (!near_enough(starts[j], base) || !near_enough(starts[j] + offset, base)) return ROPE_E_FAR;
+        if (!near_enough(starts[j], base) || !near_enough(starts[j] + offset, base))
+            return ROPE_E_FAR;
         out[3 * j] = starts[j];
         out[3 * j + 1] = 0.0;
         out[3 * j + 2] = 0.0;
@@ -146,8 +147,14 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
         int e = count - b < ROPE_SCAN_BLOCK ? count : b + ROPE_SCAN_BLOCK;
         for (int i = 0; i < nq / 2; i++) {
             /* sin_pos divides by base^(2(j/2)/d): one divisor for both elements of pair i. */
-            scan_pair p = {q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base),
-                           rope_pow(base, (double)(2 * i) / (double)nq), offset, shift};
+            scan_pair p = {q[2 * i],
+                           q[2 * i + 1],
+                           k[2 * i],
+                           k[2 * i + 1],
+                           rope_theta(i, nq, base),
+                           rope_pow(base, (double)(2 * i) / (double)nq),
+                           offset,
+                           shift};
             scan_block(&p, starts, b, e, out);
         }
     }
@@ -168,9 +175,8 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
  * is the block's anchor angle (exact sin/cos) plus j_in_block * step * theta
  * (a table of exact sin/cos shared by all blocks), joined by one complex
  * product; the inner loop then has no dependence between starts. */
-static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
-                       double offset, double start0, double step, int count,
-                       double *rope_acc, double *add_acc)
+static void sweep_pair(double q0, double q1, double k0, double k1, double theta, double offset,
+                       double start0, double step, int count, double *rope_acc, double *add_acc)
 {
     double tc[ROPE_SWEEP_BLOCK], ts[ROPE_SWEEP_BLOCK];
     int table = count < ROPE_SWEEP_BLOCK ? count : ROPE_SWEEP_BLOCK;
@@ -201,16 +207,15 @@ static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
 int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
                       double start0, double step, int count, double base, double *out)
 {
-    int rc = rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_FINITE,
-                                   base);
+    int rc = rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_FINITE, base);
     if (rc != ROPE_OK) return rc;
     /* Nothing to write; out may be NULL, and NULL + 0 is not a pointer to offset. */
     if (count == 0) return ROPE_OK;
     if (out == NULL) return ROPE_E_NULL;
     /* Positions are linear in j: if both ends are near enough, all are. */
     double last = start0 + (count - 1) * step;
-    if (!near_enough(start0, base) || !near_enough(start0 + offset, base)
-        || !near_enough(last, base) || !near_enough(last + offset, base))
+    if (!near_enough(start0, base) || !near_enough(start0 + offset, base) ||
+        !near_enough(last, base) || !near_enough(last + offset, base))
         return ROPE_E_FAR;
     double *starts = out, *rope_acc = out + count, *add_acc = out + 2 * count;
     for (int j = 0; j < count; j++) {
@@ -219,8 +224,8 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
         add_acc[j] = 0.0;
     }
     for (int i = 0; i < nq / 2; i++)
-        sweep_pair(q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base),
-                   offset, start0, step, count, rope_acc, add_acc);
+        sweep_pair(q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base), offset,
+                   start0, step, count, rope_acc, add_acc);
     if (nq % 2 == 1) {
         /* The unpaired last element is not rotated, but still gets sin_pos. */
         double ql = q[nq - 1], kl = k[nq - 1];

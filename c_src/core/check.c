@@ -143,8 +143,8 @@ int rope_check_sweep_args(const double *q, int nq, const double *k, int nk, doub
     return rc;
 }
 
-int rope_check_score_args(const double *q, int nq, const double *k, int nk, double m,
-                          double n, double base, const double *out)
+int rope_check_score_args(const double *q, int nq, const double *k, int nk, double m, double n,
+                          double base, const double *out)
 {
     int rc = rope_check_vectors_at(q, nq, k, nk, (const double[]){m, n}, 2, base);
     if (rc == ROPE_OK && out == NULL) rc = ROPE_E_NULL;

@@ -16,17 +16,24 @@ const char *rope_strerror(int code)
     switch (code) {
     case ROPE_OK: return "ok";
     case ROPE_E_DIM: return "dimension must be an integer in [0, " ROPE_XSTR(ROPE_MAX_DIM) "]";
-    case ROPE_E_BASE: return "base must be a finite number > 1 (at base <= 1 theta_i = base^(-2i/d) no longer falls with i, so the pairs would no longer slow down)";
+    case ROPE_E_BASE:
+        return "base must be a finite number > 1 (at base <= 1 theta_i = base^(-2i/d) no longer "
+               "falls with i, so the pairs would no longer slow down)";
     case ROPE_E_POSITION: return "position, offset, gap, delta or angle must be a finite number";
     case ROPE_E_VALUE: return "vector entries must be finite numbers";
     case ROPE_E_LENGTH: return "vector lengths do not match";
     case ROPE_E_COUNT: return "count must be an integer in [0, " ROPE_XSTR(ROPE_MAX_COUNT) "]";
     case ROPE_E_NULL: return "a required array is missing (NULL)";
-    case ROPE_E_RANGE: return "result overflowed (angle or score is not finite); use smaller vector entries";
+    case ROPE_E_RANGE:
+        return "result overflowed (angle or score is not finite); use smaller vector entries";
     case ROPE_E_SPACE: return "output buffer is too small";
     case ROPE_E_NOMEM: return "out of memory";
-    case ROPE_E_FAR: return "the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is beyond " ROPE_XSTR(ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
-    case ROPE_E_WORK: return "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK) ")";
+    case ROPE_E_FAR:
+        return "the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is "
+               "beyond " ROPE_XSTR(
+                   ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
+    case ROPE_E_WORK:
+        return "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK) ")";
     case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
     case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";
     default: return "unknown error";
@@ -121,8 +128,7 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
 }
 
 /* The sum of rope_score: each pair of q rotated by m theta_i, of k by n theta_i. */
-static double rotated_sum(const double *q, const double *k, int nq, double m, double n,
-                          double base)
+static double rotated_sum(const double *q, const double *k, int nq, double m, double n, double base)
 {
     double sum = 0.0;
     for (int i = 0; i < nq / 2; i++) {
@@ -157,8 +163,8 @@ static double additive_sum(const double *q, const double *k, int nq, double m, d
 
 /* rope_score and rope_add_score take the same arguments, checked the same way,
  * and differ only in the sum. */
-static int score(int additive, const double *q, int nq, const double *k, int nk, double m,
-                 double n, double base, double *out)
+static int score(int additive, const double *q, int nq, const double *k, int nk, double m, double n,
+                 double base, double *out)
 {
     int rc = rope_check_score_args(q, nq, k, nk, m, n, base, out);
     if (rc != ROPE_OK) return rc;
@@ -166,8 +172,8 @@ static int score(int additive, const double *q, int nq, const double *k, int nk,
     return rope_check_results(out, 1);
 }
 
-int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
-               double base, double *out)
+int rope_score(const double *q, int nq, const double *k, int nk, double m, double n, double base,
+               double *out)
 {
     return score(0, q, nq, k, nk, m, n, base, out);
 }

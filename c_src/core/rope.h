@@ -94,8 +94,8 @@ int rope_apply_rope(const double *vec, int d, double pos, double base, double *o
 
 /* dot(apply_rope(q, m), apply_rope(k, n)), computed without temporaries.
  * out: 1 double, never NULL. */
-int rope_score(const double *q, int nq, const double *k, int nk, double m, double n,
-               double base, double *out);
+int rope_score(const double *q, int nq, const double *k, int nk, double m, double n, double base,
+               double *out);
 
 /* Sinusoidal position vector: element j is sin(pos / base^(2 (j / 2) / d)) for
  * even j and cos of the same angle for odd j. out: d doubles (NULL allowed
@@ -144,8 +144,8 @@ int rope_slow_pairs_batch(int d, const double *deltas, int count, double base, i
 
 /* |norm(apply_rope(vec, positions[j])) - norm(vec)| for each position.
  * out: count doubles (NULL allowed when count is 0). */
-int rope_norm_gaps(const double *vec, int d, const double *positions, int count,
-                   double base, double *out);
+int rope_norm_gaps(const double *vec, int d, const double *positions, int count, double base,
+                   double *out);
 
 /* ---- The number grammar of every layer (docs/SPEC.md, "Numbers and lists"). ---- */
 

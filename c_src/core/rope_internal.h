@@ -42,8 +42,8 @@ int rope_check_batch_args(int d, const double *pos, int count, int rotated, doub
 int rope_check_vectors_at(const double *q, int nq, const double *k, int nk, const double *pos,
                           int n_pos, double base);
 /* q and k, positions m and n, base, then out: rope_score's arguments. */
-int rope_check_score_args(const double *q, int nq, const double *k, int nk, double m,
-                          double n, double base, const double *out);
+int rope_check_score_args(const double *q, int nq, const double *k, int nk, double m, double n,
+                          double base, const double *out);
 /* q and k, a finite offset, count finite starts, base, the starts rotated
  * when `rotated`, then the work nq x count. */
 int rope_check_scan_args(const double *q, int nq, const double *k, int nk, double offset,

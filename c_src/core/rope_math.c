@@ -58,9 +58,14 @@ static dd dd_mul_d(dd a, double b)
 static double sin_kernel(double x, double tail)
 {
     double z = x * x;
-    double p = -1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880
-               + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0
-               + z * (1.0 / 355687428096000.0)))))));
+    double p =
+        -1.0 / 6 +
+        z * (1.0 / 120 +
+             z * (-1.0 / 5040 +
+                  z * (1.0 / 362880 +
+                       z * (-1.0 / 39916800 +
+                            z * (1.0 / 6227020800.0 +
+                                 z * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0)))))));
     /* sin(x + tail) = sin(x) + tail * cos(x), to first order in the tiny tail. */
     return x + (x * z * p + tail * (1.0 - 0.5 * z));
 }
@@ -68,9 +73,14 @@ static double sin_kernel(double x, double tail)
 static double cos_kernel(double x, double tail)
 {
     double z = x * x;
-    double p = 1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800
-               + z * (1.0 / 479001600 + z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0
-               + z * (-1.0 / 6402373705728000.0)))))));
+    double p =
+        1.0 / 24 +
+        z * (-1.0 / 720 +
+             z * (1.0 / 40320 +
+                  z * (-1.0 / 3628800 +
+                       z * (1.0 / 479001600 +
+                            z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0 +
+                                                             z * (-1.0 / 6402373705728000.0)))))));
     double hz = 0.5 * z, w = 1.0 - hz;
     /* 1 - hz is split off first so its rounding error is added back exactly. */
     return w + (((1.0 - w) - hz) + (z * z * p - x * tail));
@@ -117,10 +127,22 @@ void rope_sincos(double x, double *s, double *c)
     double sk = sin_kernel(hi, lo), ck = cos_kernel(hi, lo);
     long quadrant = ((long)n % 4 + 4) % 4;
     switch (quadrant) {
-    case 0: *s = sk; *c = ck; break;
-    case 1: *s = ck; *c = -sk; break;
-    case 2: *s = -sk; *c = -ck; break;
-    default: *s = -ck; *c = sk; break;
+    case 0:
+        *s = sk;
+        *c = ck;
+        break;
+    case 1:
+        *s = ck;
+        *c = -sk;
+        break;
+    case 2:
+        *s = -sk;
+        *c = -ck;
+        break;
+    default:
+        *s = -ck;
+        *c = sk;
+        break;
     }
 }
 
@@ -142,9 +164,19 @@ static dd dd_log(double x)
     dd s = two_sum(q1, q2);
     double z = s.hi * s.hi;
     /* 2 s^3/3 + 2 s^5/5 + ... to s^25: the rest is below 1e-20 of the result. */
-    double tail = s.hi * z * (2.0 / 3 + z * (2.0 / 5 + z * (2.0 / 7 + z * (2.0 / 9
-                  + z * (2.0 / 11 + z * (2.0 / 13 + z * (2.0 / 15 + z * (2.0 / 17
-                  + z * (2.0 / 19 + z * (2.0 / 21 + z * (2.0 / 23 + z * (2.0 / 25))))))))))));
+    double tail =
+        s.hi * z *
+        (2.0 / 3 +
+         z * (2.0 / 5 +
+              z * (2.0 / 7 +
+                   z * (2.0 / 9 +
+                        z * (2.0 / 11 +
+                             z * (2.0 / 13 +
+                                  z * (2.0 / 15 +
+                                       z * (2.0 / 17 +
+                                            z * (2.0 / 19 +
+                                                 z * (2.0 / 21 +
+                                                      z * (2.0 / 23 + z * (2.0 / 25))))))))))));
     dd ln_m = two_sum(2.0 * s.hi, 2.0 * s.lo + tail);
     dd k_ln2 = two_prod((double)k, LN2_HI);
     k_ln2.lo += (double)k * LN2_LO;
@@ -161,11 +193,23 @@ static double dd_exp(dd t)
     double rh = t.hi - p.hi; /* exact (Sterbenz) */
     dd r = two_sum(rh, ((t.lo - p.lo) - n * LN2_LO));
     double x = r.hi;
-    double q = x * x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120
-               + x * (1.0 / 720 + x * (1.0 / 5040 + x * (1.0 / 40320 + x * (1.0 / 362880
-               + x * (1.0 / 3628800 + x * (1.0 / 39916800 + x * (1.0 / 479001600
-               + x * (1.0 / 6227020800.0 + x * (1.0 / 87178291200.0
-               + x * (1.0 / 1307674368000.0))))))))))))));
+    double q =
+        x * x *
+        (1.0 / 2 +
+         x * (1.0 / 6 +
+              x * (1.0 / 24 +
+                   x * (1.0 / 120 +
+                        x * (1.0 / 720 +
+                             x * (1.0 / 5040 +
+                                  x * (1.0 / 40320 +
+                                       x * (1.0 / 362880 +
+                                            x * (1.0 / 3628800 +
+                                                 x * (1.0 / 39916800 +
+                                                      x * (1.0 / 479001600 +
+                                                           x * (1.0 / 6227020800.0 +
+                                                                x * (1.0 / 87178291200.0 +
+                                                                     x * (1.0 /
+                                                                          1307674368000.0))))))))))))));
     /* e^(x + lo) = e^x (1 + lo): (1 + x) exactly, then the small terms. */
     dd e = two_sum(1.0, x);
     e.lo += q + r.lo * (1.0 + x);

@@ -15,8 +15,8 @@
 
 /* dot(R(m t) q, R(n t) k) = q^T R(m t)^T R(n t) k = q^T R((n - m) t) k, and
  * expanding R((n - m) t) gives (q.k) cos((m - n) t) + (q0 k1 - q1 k0) sin((m - n) t). */
-int rope_pair_example(double q0, double q1, double k0, double k1, double m, double n,
-                      double theta, double *out)
+int rope_pair_example(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                      double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
     /* theta is given, so the far check is on the angles m theta and n theta themselves. */
@@ -132,8 +132,8 @@ int rope_add_terms(const double *q, int nq, const double *k, int nk, double offs
 int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, double offset,
                          double start0, double step, int count, double base, double *out)
 {
-    int rc = rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_ROTATED,
-                                   base);
+    int rc =
+        rope_check_sweep_args(q, nq, k, nk, offset, start0, step, count, ROPE_AT_ROTATED, base);
     if (rc != ROPE_OK) return rc;
     if (count > 0 && out == NULL) return ROPE_E_NULL;
     if (count == 0) return ROPE_OK; /* out may be NULL: no pointer arithmetic on it */

@@ -37,8 +37,8 @@
 /* The 2-D pair q = (q0, q1), k = (k0, k1) with query at m, key at n and an
  * explicit theta (radians per position; for pair i of a d-vector pass
  * rope_thetas(d, base)[i]). out: ROPE_EX_LEN doubles, slots above. */
-int rope_pair_example(double q0, double q1, double k0, double k1, double m, double n,
-                      double theta, double *out);
+int rope_pair_example(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                      double *out);
 
 /* ---- The proof, per pair ---- */
 
@@ -85,8 +85,8 @@ int rope_add_terms_sweep(const double *q, int nq, const double *k, int nk, doubl
  *            S_j = sum_{i<=j} exp(1i r theta_i), h = d / 2 (0 when h = 0).
  * samples in [1, ROPE_MAX_COUNT]; refuses d x count and d x samples above
  * ROPE_MAX_WORK with ROPE_E_WORK. */
-int rope_decay(const double *q, int nq, const double *k, int nk, const double *distances,
-               int count, int samples, uint32_t seed, double base, double *out);
+int rope_decay(const double *q, int nq, const double *k, int nk, const double *distances, int count,
+               int samples, uint32_t seed, double base, double *out);
 
 /* ---- Pair x position heatmap ---- */
 
@@ -109,8 +109,8 @@ int rope_random_vectors(int d, uint32_t seed, double *q, double *k);
 /* ---- Figure 1 without aliasing ---- */
 
 /* Slots (blocks of `bins` doubles) of rope_offset_envelope's output. */
-#define ROPE_ENV_FIRST 0    /* the bin's first start */
-#define ROPE_ENV_LAST 1     /* the bin's last start */
+#define ROPE_ENV_FIRST 0 /* the bin's first start */
+#define ROPE_ENV_LAST 1  /* the bin's last start */
 #define ROPE_ENV_ROPE_MIN 2
 #define ROPE_ENV_ROPE_MAX 3
 #define ROPE_ENV_ADD_MIN 4

@@ -18,8 +18,7 @@ static int check_stick(const double *v, int n)
 }
 
 /* One scheme's block: word u at slot su scored against word v at slot sv. */
-typedef int (*score_fn)(const double *, int, const double *, int, double, double, double,
-                        double *);
+typedef int (*score_fn)(const double *, int, const double *, int, double, double, double, double *);
 
 static int plain_score(const double *q, int nq, const double *k, int nk, double m, double n,
                        double base, double *out)
@@ -33,11 +32,11 @@ static int plain_score(const double *q, int nq, const double *k, int nk, double 
 /* In "a b" a sits at s0 and b at s0 + 1; in "b a" the slots swap. The four
  * scores are indexed by word, not by slot, so equal blocks mean the order
  * cannot be seen. */
-static int order_block(score_fn f, const double *a, const double *b, int n, double s0,
-                       double base, double *out)
+static int order_block(score_fn f, const double *a, const double *b, int n, double s0, double base,
+                       double *out)
 {
-    const double *w[2] = { a, b };
-    double slot_ab[2] = { s0, s0 + 1.0 }, slot_ba[2] = { s0 + 1.0, s0 };
+    const double *w[2] = {a, b};
+    double slot_ab[2] = {s0, s0 + 1.0}, slot_ba[2] = {s0 + 1.0, s0};
     double diff = 0.0;
     for (int u = 0; u < 2; u++)
         for (int v = 0; v < 2; v++) {
@@ -62,7 +61,7 @@ int rope_lesson_order(const double *a, int na, const double *b, int nb, double s
     if (rc == ROPE_OK) rc = rope_check_rotating(s0 + 1.0, base);
     if (rc != ROPE_OK) return rc;
     if (out == NULL) return ROPE_E_NULL;
-    score_fn schemes[3] = { plain_score, rope_add_score, rope_score };
+    score_fn schemes[3] = {plain_score, rope_add_score, rope_score};
     for (int s = 0; s < 3; s++) {
         rc = order_block(schemes[s], a, b, na, s0, base, out + s * ROPE_ORDER_BLOCK);
         if (rc != ROPE_OK) return rc;

@@ -90,15 +90,15 @@ int rope_lesson_extrapolate(double pos, int width, int train, double base, doubl
 #define ROPE_ID_COS_A 1
 #define ROPE_ID_SIN_B 2
 #define ROPE_ID_COS_B 3
-#define ROPE_ID_A_TURN 4    /* a mod 2 pi, in [0, 2 pi) */
-#define ROPE_ID_QUADRANT 5  /* 1 .. 4, the quadrant a lands in */
-#define ROPE_ID_SA_CB 6     /* sin a cos b */
-#define ROPE_ID_CA_SB 7     /* cos a sin b */
-#define ROPE_ID_SIN_SUM 8   /* their sum: sin(a + b) by the identity */
+#define ROPE_ID_A_TURN 4   /* a mod 2 pi, in [0, 2 pi) */
+#define ROPE_ID_QUADRANT 5 /* 1 .. 4, the quadrant a lands in */
+#define ROPE_ID_SA_CB 6    /* sin a cos b */
+#define ROPE_ID_CA_SB 7    /* cos a sin b */
+#define ROPE_ID_SIN_SUM 8  /* their sum: sin(a + b) by the identity */
 #define ROPE_ID_SIN_DIRECT 9
-#define ROPE_ID_CA_CB 10    /* cos a cos b */
-#define ROPE_ID_SA_SB 11    /* sin a sin b */
-#define ROPE_ID_COS_SUM 12  /* their difference: cos(a + b) by the identity */
+#define ROPE_ID_CA_CB 10   /* cos a cos b */
+#define ROPE_ID_SA_SB 11   /* sin a sin b */
+#define ROPE_ID_COS_SUM 12 /* their difference: cos(a + b) by the identity */
 #define ROPE_ID_COS_DIRECT 13
 #define ROPE_ID_LEN 14
 
@@ -109,43 +109,43 @@ int rope_lesson_identity(double a, double b, double *out);
 
 /* ---- cat: one pair rotated, its angle and its score ---- */
 
-#define ROPE_CAT_QM0 0       /* q rotated by m theta */
+#define ROPE_CAT_QM0 0 /* q rotated by m theta */
 #define ROPE_CAT_QM1 1
-#define ROPE_CAT_KN0 2       /* k rotated by n theta */
+#define ROPE_CAT_KN0 2 /* k rotated by n theta */
 #define ROPE_CAT_KN1 3
-#define ROPE_CAT_COS_M 4     /* cos(m theta), sin(m theta), cos(n theta), sin(n theta) */
+#define ROPE_CAT_COS_M 4 /* cos(m theta), sin(m theta), cos(n theta), sin(n theta) */
 #define ROPE_CAT_SIN_M 5
 #define ROPE_CAT_COS_N 6
 #define ROPE_CAT_SIN_N 7
-#define ROPE_CAT_Q0_COS_M 8  /* the four products that make q_m: q0 cos, q1 sin, */
-#define ROPE_CAT_Q1_SIN_M 9  /* q0 sin, q1 cos (q_m = (8) - (9), (10) + (11)) */
+#define ROPE_CAT_Q0_COS_M 8 /* the four products that make q_m: q0 cos, q1 sin, */
+#define ROPE_CAT_Q1_SIN_M 9 /* q0 sin, q1 cos (q_m = (8) - (9), (10) + (11)) */
 #define ROPE_CAT_Q0_SIN_M 10
 #define ROPE_CAT_Q1_COS_M 11
 #define ROPE_CAT_K0_COS_N 12 /* the same four for k_n */
 #define ROPE_CAT_K1_SIN_N 13
 #define ROPE_CAT_K0_SIN_N 14
 #define ROPE_CAT_K1_COS_N 15
-#define ROPE_CAT_ANGLE_M 16  /* m theta, n theta, (m - n) theta: radians */
+#define ROPE_CAT_ANGLE_M 16 /* m theta, n theta, (m - n) theta: radians */
 #define ROPE_CAT_ANGLE_N 17
 #define ROPE_CAT_ANGLE_GAP 18
-#define ROPE_CAT_START 19    /* direction(q) - direction(k), radians in (-pi, pi] */
-#define ROPE_CAT_AFTER 20    /* direction(q_m) - direction(k_n), measured, (-pi, pi] */
+#define ROPE_CAT_START 19     /* direction(q) - direction(k), radians in (-pi, pi] */
+#define ROPE_CAT_AFTER 20     /* direction(q_m) - direction(k_n), measured, (-pi, pi] */
 #define ROPE_CAT_PREDICTED 21 /* START + (m - n) theta wrapped to (-pi, pi] */
 #define ROPE_CAT_START_DEG 22 /* START, AFTER in degrees */
 #define ROPE_CAT_AFTER_DEG 23
-#define ROPE_CAT_X0 24       /* q_m[0] k_n[0] and q_m[1] k_n[1]: the two halves */
+#define ROPE_CAT_X0 24 /* q_m[0] k_n[0] and q_m[1] k_n[1]: the two halves */
 #define ROPE_CAT_X1 25
-#define ROPE_CAT_DIRECT 26   /* q_m . k_n */
-#define ROPE_CAT_ADDED 27    /* (q + P(m)) . (k + P(n)), P(p) = (sin p theta, cos p theta) */
-#define ROPE_CAT_LEN_Q 28    /* |q| and |q_m|: rotation keeps the length */
+#define ROPE_CAT_DIRECT 26 /* q_m . k_n */
+#define ROPE_CAT_ADDED 27  /* (q + P(m)) . (k + P(n)), P(p) = (sin p theta, cos p theta) */
+#define ROPE_CAT_LEN_Q 28  /* |q| and |q_m|: rotation keeps the length */
 #define ROPE_CAT_LEN_QM 29
 #define ROPE_CAT_LEN 30
 
 /* The 2-D pair q = (q0, q1) at m, k = (k0, k1) at n, turning theta radians
  * per position; the additive score marks the same pair with the sinusoid of
  * the same frequency. out: ROPE_CAT_LEN doubles, slots above. */
-int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double n,
-                    double theta, double *out);
+int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                    double *out);
 
 /* ---- proof: q_m . k_n expanded step by step ---- */
 
@@ -153,49 +153,48 @@ int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double
  * q0k0 cm cn, -q0k1 cm sn, -q1k0 sm cn, q1k1 sm sn, q0k0 sm sn, q0k1 sm cn,
  * q1k0 cm sn, q1k1 cm cn (cm = cos m theta, sn = sin n theta, ...). */
 #define ROPE_PROOF_TERMS 0
-#define ROPE_PROOF_EXPANDED 8  /* their sum */
+#define ROPE_PROOF_EXPANDED 8 /* their sum */
 /* The brackets that multiply q0k0, q0k1, q1k0, q1k1 once collected: */
-#define ROPE_PROOF_BRACKETS 9  /* cm cn + sm sn, -cm sn + sm cn, -sm cn + cm sn, sm sn + cm cn */
-#define ROPE_PROOF_COLLECTED 13 /* sum of bracket x its product */
+#define ROPE_PROOF_BRACKETS 9    /* cm cn + sm sn, -cm sn + sm cn, -sm cn + cm sn, sm sn + cm cn */
+#define ROPE_PROOF_COLLECTED 13  /* sum of bracket x its product */
 #define ROPE_PROOF_IDENTITIES 14 /* cos g, sin g, -sin g, cos g with g = (m - n) theta */
 #define ROPE_PROOF_IDENTIFIED 18 /* sum of identity x its product */
-#define ROPE_PROOF_DOT 19       /* q . k */
-#define ROPE_PROOF_CROSS 20     /* q0 k1 - q1 k0 */
-#define ROPE_PROOF_RESULT 21    /* dot cos g + cross sin g */
-#define ROPE_PROOF_DIRECT 22    /* q_m . k_n from the rotated vectors */
-#define ROPE_PROOF_PRODUCTS 23  /* q0k0, q0k1, q1k0, q1k1: what the brackets multiply */
+#define ROPE_PROOF_DOT 19        /* q . k */
+#define ROPE_PROOF_CROSS 20      /* q0 k1 - q1 k0 */
+#define ROPE_PROOF_RESULT 21     /* dot cos g + cross sin g */
+#define ROPE_PROOF_DIRECT 22     /* q_m . k_n from the rotated vectors */
+#define ROPE_PROOF_PRODUCTS 23   /* q0k0, q0k1, q1k0, q1k1: what the brackets multiply */
 #define ROPE_PROOF_LEN 27
 
 /* Each step of the proof as a number: every sum (expanded, collected,
  * identified, result, direct) is the same score up to rounding.
  * out: ROPE_PROOF_LEN doubles. */
-int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, double n,
-                      double theta, double *out);
+int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                      double *out);
 
 /* ---- clock: one pair's angle as a clock hand ---- */
 
-#define ROPE_CLOCK_THETA 0     /* radians per position, after the divide */
-#define ROPE_CLOCK_RADIANS 1   /* position x theta */
-#define ROPE_CLOCK_DEGREES 2   /* the same in degrees, unwrapped */
-#define ROPE_CLOCK_DIAL 3      /* degrees mod 360, in [0, 360) */
-#define ROPE_CLOCK_TURNS 4     /* radians / (2 pi) */
+#define ROPE_CLOCK_THETA 0   /* radians per position, after the divide */
+#define ROPE_CLOCK_RADIANS 1 /* position x theta */
+#define ROPE_CLOCK_DEGREES 2 /* the same in degrees, unwrapped */
+#define ROPE_CLOCK_DIAL 3    /* degrees mod 360, in [0, 360) */
+#define ROPE_CLOCK_TURNS 4   /* radians / (2 pi) */
 #define ROPE_CLOCK_LEN 5
 
 /* Pair `pair` of a dim-vector (theta = base^(-2 pair / dim)) slowed by
  * divide (finite, > 0, else ROPE_E_SCALING), at position. pair in
  * [0, dim / 2) else ROPE_E_DIM. out: ROPE_CLOCK_LEN doubles. */
-int rope_lesson_clock(int pair, int dim, double base, double position, double divide,
-                      double *out);
+int rope_lesson_clock(int pair, int dim, double base, double position, double divide, double *out);
 
 /* The same for an explicit theta (finite, any sign). out: ROPE_CLOCK_LEN doubles. */
 int rope_lesson_clock_theta(double theta, double position, double divide, double *out);
 
 #define ROPE_REBASE_THETA_OLD 0
 #define ROPE_REBASE_THETA_NEW 1
-#define ROPE_REBASE_RATIO 2      /* theta_old / theta_new: how much slower */
-#define ROPE_REBASE_GAP_OLD 3    /* dial degrees at the gap, old base */
-#define ROPE_REBASE_GAP_NEW 4    /* and new base */
-#define ROPE_REBASE_TRAIN_OLD 5  /* degrees swept over the training length, unwrapped */
+#define ROPE_REBASE_RATIO 2     /* theta_old / theta_new: how much slower */
+#define ROPE_REBASE_GAP_OLD 3   /* dial degrees at the gap, old base */
+#define ROPE_REBASE_GAP_NEW 4   /* and new base */
+#define ROPE_REBASE_TRAIN_OLD 5 /* degrees swept over the training length, unwrapped */
 #define ROPE_REBASE_TRAIN_NEW 6
 #define ROPE_REBASE_LEN 7
 
@@ -207,11 +206,11 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
 /* ---- the post, checked ---- */
 
 /* Per row of rope_lesson_post_table: */
-#define ROPE_POST_PRINTED 0   /* the value as the post prints it */
-#define ROPE_POST_DECIMALS 1  /* decimals printed */
-#define ROPE_POST_VALUE 2     /* recomputed by the functions above */
-#define ROPE_POST_MATCH 3     /* 1 if |value - printed| <= half a unit of the last decimal */
-#define ROPE_POST_CHAPTER 4   /* index into rope_lesson_chapter's names */
+#define ROPE_POST_PRINTED 0  /* the value as the post prints it */
+#define ROPE_POST_DECIMALS 1 /* decimals printed */
+#define ROPE_POST_VALUE 2    /* recomputed by the functions above */
+#define ROPE_POST_MATCH 3    /* 1 if |value - printed| <= half a unit of the last decimal */
+#define ROPE_POST_CHAPTER 4  /* index into rope_lesson_chapter's names */
 #define ROPE_POST_FIELDS 5
 
 /* Number of rows of the checked table. */

@@ -21,8 +21,8 @@ static double wrap_pi(double x)
 }
 
 /* The checks rope_lesson_cat and rope_lesson_proof share, in argument order. */
-static int check_pair(double q0, double q1, double k0, double k1, double m, double n,
-                      double theta, const double *out)
+static int check_pair(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                      const double *out)
 {
     if (!isfinite(q0) || !isfinite(q1) || !isfinite(k0) || !isfinite(k1)) return ROPE_E_VALUE;
     if (!isfinite(theta)) return ROPE_E_POSITION;
@@ -35,8 +35,8 @@ static int check_pair(double q0, double q1, double k0, double k1, double m, doub
 /* The angle from k to q is atan2(cross(k, q), k . q); rotating q by m theta
  * and k by n theta adds (m - n) theta to it, which is why the score depends
  * on the gap alone. */
-int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double n,
-                    double theta, double *out)
+int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                    double *out)
 {
     int rc = check_pair(q0, q1, k0, k1, m, n, theta, out);
     if (rc != ROPE_OK) return rc;
@@ -87,8 +87,8 @@ static void proof_sums(const double *p, const double *w, double *out)
     *out = p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] * w[3];
 }
 
-int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, double n,
-                      double theta, double *out)
+int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, double n, double theta,
+                      double *out)
 {
     int rc = check_pair(q0, q1, k0, k1, m, n, theta, out);
     if (rc != ROPE_OK) return rc;
@@ -96,7 +96,7 @@ int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, doub
     rope_sincos(m * theta, &sm, &cm);
     rope_sincos(n * theta, &sn, &cn);
     rope_sincos((m - n) * theta, &sg, &cg);
-    double p[4] = { q0 * k0, q0 * k1, q1 * k0, q1 * k1 };
+    double p[4] = {q0 * k0, q0 * k1, q1 * k0, q1 * k1};
     double *t = out + ROPE_PROOF_TERMS;
     t[0] = p[0] * (cm * cn);
     t[1] = -p[1] * (cm * sn);
@@ -161,8 +161,7 @@ static int pair_theta(int pair, int dim, double base, double *theta)
     return rc;
 }
 
-int rope_lesson_clock(int pair, int dim, double base, double position, double divide,
-                      double *out)
+int rope_lesson_clock(int pair, int dim, double base, double position, double divide, double *out)
 {
     double theta = 0.0;
     int rc = pair_theta(pair, dim, base, &theta);
@@ -182,7 +181,7 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
     out[ROPE_REBASE_THETA_OLD] = old_t;
     out[ROPE_REBASE_THETA_NEW] = new_t;
     out[ROPE_REBASE_RATIO] = new_t > 0.0 ? old_t / new_t : HUGE_VAL;
-    const double thetas[2] = { old_t, new_t };
+    const double thetas[2] = {old_t, new_t};
     for (int s = 0; s < 2; s++) {
         rc = rope_lesson_clock_theta(thetas[s], gap, 1.0, c);
         if (rc != ROPE_OK) return rc;

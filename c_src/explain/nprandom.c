@@ -19,11 +19,26 @@
 #if defined(__SIZEOF_INT128__) && !defined(ROPE_NP_NO_INT128)
 __extension__ typedef unsigned __int128 u128;
 
-static u128 u128_make(uint64_t hi, uint64_t lo) { return ((u128)hi << 64) | lo; }
-static uint64_t u128_hi(u128 a) { return (uint64_t)(a >> 64); }
-static uint64_t u128_lo(u128 a) { return (uint64_t)a; }
-static u128 u128_add(u128 a, u128 b) { return a + b; }
-static u128 u128_mul(u128 a, u128 b) { return a * b; }
+static u128 u128_make(uint64_t hi, uint64_t lo)
+{
+    return ((u128)hi << 64) | lo;
+}
+static uint64_t u128_hi(u128 a)
+{
+    return (uint64_t)(a >> 64);
+}
+static uint64_t u128_lo(u128 a)
+{
+    return (uint64_t)a;
+}
+static u128 u128_add(u128 a, u128 b)
+{
+    return a + b;
+}
+static u128 u128_mul(u128 a, u128 b)
+{
+    return a * b;
+}
 #else
 typedef struct {
     uint64_t hi, lo;
@@ -36,8 +51,14 @@ static u128 u128_make(uint64_t hi, uint64_t lo)
     r.lo = lo;
     return r;
 }
-static uint64_t u128_hi(u128 a) { return a.hi; }
-static uint64_t u128_lo(u128 a) { return a.lo; }
+static uint64_t u128_hi(u128 a)
+{
+    return a.hi;
+}
+static uint64_t u128_lo(u128 a)
+{
+    return a.lo;
+}
 
 static u128 u128_add(u128 a, u128 b)
 {
@@ -51,7 +72,8 @@ static u128 mul_64x64(uint64_t x, uint64_t y)
     uint64_t x0 = x & 0xffffffffu, x1 = x >> 32, y0 = y & 0xffffffffu, y1 = y >> 32;
     uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    return u128_make(p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), (mid << 32) | (p00 & 0xffffffffu));
+    return u128_make(p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32),
+                     (mid << 32) | (p00 & 0xffffffffu));
 }
 
 /* Modulo 2^128 the high x high product vanishes and the cross terms only
@@ -94,12 +116,11 @@ int rope_np_seed_words(uint64_t seed, uint64_t *out)
     if (out == NULL) return ROPE_E_NULL;
     /* NumPy splits an integer seed into 32-bit words, low first, and keeps the
      * high word only when it is nonzero (0 itself is one word). */
-    uint32_t entropy[2] = { (uint32_t)(seed & 0xffffffffu), (uint32_t)(seed >> 32) };
+    uint32_t entropy[2] = {(uint32_t)(seed & 0xffffffffu), (uint32_t)(seed >> 32)};
     int words = entropy[1] != 0 ? 2 : 1;
     uint32_t pool[NP_POOL];
     uint32_t mult = NP_INIT_A;
-    for (int i = 0; i < NP_POOL; i++)
-        pool[i] = hashmix(i < words ? entropy[i] : 0u, &mult);
+    for (int i = 0; i < NP_POOL; i++) pool[i] = hashmix(i < words ? entropy[i] : 0u, &mult);
     /* Every word is mixed into every other, so late bits reach early words. */
     for (int src = 0; src < NP_POOL; src++)
         for (int dst = 0; dst < NP_POOL; dst++)
@@ -208,10 +229,14 @@ static double with_high_word(double x, uint32_t hi)
 static double np_log1p(double x)
 {
     static const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-    static const double lp[8] = { 0.0, 6.666666666666735130e-01, 3.999999999940941908e-01,
-                                  2.857142874366239149e-01, 2.222219843214978396e-01,
-                                  1.818357216161805012e-01, 1.531383769920937332e-01,
-                                  1.479819860511658591e-01 };
+    static const double lp[8] = {0.0,
+                                 6.666666666666735130e-01,
+                                 3.999999999940941908e-01,
+                                 2.857142874366239149e-01,
+                                 2.222219843214978396e-01,
+                                 1.818357216161805012e-01,
+                                 1.531383769920937332e-01,
+                                 1.479819860511658591e-01};
     uint32_t ax = high_word(x) & 0x7fffffffu;
     double f, c = 0.0;
     int k, hu;
@@ -313,8 +338,8 @@ int rope_np_normal(uint64_t seed, double *out, int n)
     return ROPE_OK;
 }
 
-int rope_planes_example(uint64_t seed, int dim, double base, double m, double n,
-                        double *token, double *score)
+int rope_planes_example(uint64_t seed, int dim, double base, double m, double n, double *token,
+                        double *score)
 {
     int rc = rope_check_dim(dim);
     if (rc == ROPE_OK) rc = rope_check_base(base);

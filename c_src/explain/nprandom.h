@@ -37,7 +37,7 @@ int rope_np_log1p(double x, double *out);
  * m and the key at n (rope_score(token, token, m, n, base)). dim, m, n, base
  * are checked as rope_score checks them. out: token (dim doubles; NULL
  * allowed when dim is 0) and score (1 double, never NULL). */
-int rope_planes_example(uint64_t seed, int dim, double base, double m, double n,
-                        double *token, double *score);
+int rope_planes_example(uint64_t seed, int dim, double base, double m, double n, double *token,
+                        double *score);
 
 #endif /* ROPE_NPRANDOM_H */

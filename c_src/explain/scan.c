@@ -73,8 +73,8 @@ static double sample_weight(uint32_t seed, int d, int samples, int a, int b)
  * overwrite them. A vector against itself scores |v_i|^2 cos(r theta_i) per
  * pair, so the sample mean is sum_i mean_p |v_p,i|^2 cos(r theta_i): one pass
  * over the samples, not one per distance. */
-int rope_decay(const double *q, int nq, const double *k, int nk, const double *distances,
-               int count, int samples, uint32_t seed, double base, double *out)
+int rope_decay(const double *q, int nq, const double *k, int nk, const double *distances, int count,
+               int samples, uint32_t seed, double base, double *out)
 {
     int rc = rope_check_pair_of_vectors(q, nq, k, nk);
     if (rc == ROPE_OK) rc = rope_check_positions(distances, count);
@@ -135,8 +135,8 @@ int rope_offset_envelope(const double *q, int nq, const double *k, int nk, doubl
     double c = last >= first ? last - first + 1.0 : 0.0;
     if (bins < 1 || bins > ROPE_MAX_COUNT || bins > c) return ROPE_E_COUNT;
     if ((nq > 0 ? nq : 1) * c > ROPE_MAX_WORK) return ROPE_E_WORK;
-    if (rope_check_rotating(first + offset, base) != ROPE_OK
-        || rope_check_rotating(last + offset, base) != ROPE_OK)
+    if (rope_check_rotating(first + offset, base) != ROPE_OK ||
+        rope_check_rotating(last + offset, base) != ROPE_OK)
         return ROPE_E_FAR;
     if (out == NULL) return ROPE_E_NULL;
     int64_t total = (int64_t)c, current = -1;

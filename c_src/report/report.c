@@ -32,12 +32,12 @@ void rope_report_defaults(rope_report_options *o)
 
 /* Everything the report states, measured once and shared by both formats. */
 typedef struct {
-    double *q, *k;       /* demo vectors, dim each */
-    double *scan;        /* offset_scan rows: 3 * n_starts */
-    double *cross;       /* rope_add_terms: q.k, q.P[n], P[m].k, P[m].P[n], total; planar */
-    int *slow;           /* n_deltas */
-    double *turns_first; /* n_deltas */
-    double *turns_last;  /* n_deltas */
+    double *q, *k;          /* demo vectors, dim each */
+    double *scan;           /* offset_scan rows: 3 * n_starts */
+    double *cross;          /* rope_add_terms: q.k, q.P[n], P[m].k, P[m].P[n], total; planar */
+    int *slow;              /* n_deltas */
+    double *turns_first;    /* n_deltas */
+    double *turns_last;     /* n_deltas */
     int *slow_lo, *slow_hi; /* per delta: the range of slow pair indexes, -1 if none */
     double rope_spread, add_spread, norm_before, norm_max_gap;
 } measures;
@@ -92,22 +92,23 @@ static int measure(const rope_report_options *o, measures *m)
     m->slow_lo = malloc(nd * sizeof(int));
     m->slow_hi = malloc(nd * sizeof(int));
     double *turns = malloc(turn_len * sizeof(double));
-    double *gaps = malloc((size_t)(o->n_norm_positions > 0 ? o->n_norm_positions : 1) * sizeof(double));
-    if (!m->q || !m->k || !m->scan || !m->cross || !m->slow || !m->turns_first
-        || !m->turns_last || !m->slow_lo || !m->slow_hi || !turns || !gaps) {
+    double *gaps =
+        malloc((size_t)(o->n_norm_positions > 0 ? o->n_norm_positions : 1) * sizeof(double));
+    if (!m->q || !m->k || !m->scan || !m->cross || !m->slow || !m->turns_first || !m->turns_last ||
+        !m->slow_lo || !m->slow_hi || !turns || !gaps) {
         /* Not ROPE_E_SPACE: a caller would retry with a bigger buffer in vain. */
         rc = ROPE_E_NOMEM;
         goto done;
     }
     rc = rope_demo_vectors(d, m->q, m->k);
     if (rc == ROPE_OK)
-        rc = rope_offset_scan(m->q, d, m->k, d, o->offset, o->starts, o->n_starts, o->base, m->scan);
+        rc =
+            rope_offset_scan(m->q, d, m->k, d, o->offset, o->starts, o->n_starts, o->base, m->scan);
     if (rc == ROPE_OK) rc = cross_terms(o, m);
     if (rc == ROPE_OK) rc = rope_norm(m->q, d, &m->norm_before);
     if (rc == ROPE_OK)
         rc = rope_norm_gaps(m->q, d, o->norm_positions, o->n_norm_positions, o->base, gaps);
-    if (rc == ROPE_OK)
-        rc = rope_slow_pairs_batch(d, o->deltas, o->n_deltas, o->base, m->slow);
+    if (rc == ROPE_OK) rc = rope_slow_pairs_batch(d, o->deltas, o->n_deltas, o->base, m->slow);
     for (int j = 0; j < o->n_deltas && rc == ROPE_OK; j++) {
         rc = rope_turns(d, o->deltas[j], o->base, turns);
         m->turns_first[j] = pairs > 0 ? turns[0] : NAN;
@@ -191,46 +192,53 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
     rope_put(w, "], norm positions [");
     put_list(w, o->norm_positions, o->n_norm_positions);
     rope_put(w, "].\n\n");
-    rope_put(w, "The demo vectors are q[j] = cos(0.7j + 0.3) and k[j] = sin(0.4j + 1.1). "
-           "For each start s the query sits at position s + %.17g and the key at s, so every "
-           "row below has the same gap. The norm of q is %.9f.\n\n",
-        o->offset, m->norm_before);
+    rope_put(w,
+             "The demo vectors are q[j] = cos(0.7j + 0.3) and k[j] = sin(0.4j + 1.1). "
+             "For each start s the query sits at position s + %.17g and the key at s, so every "
+             "row below has the same gap. The norm of q is %.9f.\n\n",
+             o->offset, m->norm_before);
 
     rope_put(w, "## 같은 간격이면 같은 점수다\n\nThe same gap gives the same score.\n\n");
-    rope_put(w, "| start | query pos | key pos | RoPE score | additive score |\n|---|---|---|---|---|\n");
+    rope_put(
+        w,
+        "| start | query pos | key pos | RoPE score | additive score |\n|---|---|---|---|---|\n");
     for (int j = 0; j < o->n_starts; j++) {
         const double *row = &m->scan[3 * j];
         rope_put(w, "| %.17g | %.17g | %.17g | %.12f | %.12f |\n", row[0], row[0] + o->offset,
-            row[0], row[1], row[2]);
+                 row[0], row[1], row[2]);
     }
-    rope_put(w, "\nThe first RoPE score is %.9f, and the RoPE scores of all %d starts spread by "
-           "only %.3e. RoPE rotates pair i of q by m*theta_i and of k by n*theta_i; a dot "
-           "product of two rotated pairs depends only on the angle between them, "
-           "(m - n)*theta_i, so the score is a function of the gap alone. Rotation also keeps "
-           "lengths: over the norm positions |q| = %.9f changes by at most %.3e, which is "
-           "floating-point rounding.\n\n",
-        m->scan[1], o->n_starts, m->rope_spread, m->norm_before, m->norm_max_gap);
+    rope_put(w,
+             "\nThe first RoPE score is %.9f, and the RoPE scores of all %d starts spread by "
+             "only %.3e. RoPE rotates pair i of q by m*theta_i and of k by n*theta_i; a dot "
+             "product of two rotated pairs depends only on the angle between them, "
+             "(m - n)*theta_i, so the score is a function of the gap alone. Rotation also keeps "
+             "lengths: over the norm positions |q| = %.9f changes by at most %.3e, which is "
+             "floating-point rounding.\n\n",
+             m->scan[1], o->n_starts, m->rope_spread, m->norm_before, m->norm_max_gap);
 
     rope_put(w, "## 더하는 방식은 왜 다른가\n\nWhy the additive method differs.\n\n");
     rope_put(w, "The additive score expands into four terms: (q + P[m]).(k + P[n]) = q.k + "
-           "q.P[n] + P[m].k + P[m].P[n]. Measured at each start:\n\n");
+                "q.P[n] + P[m].k + P[m].P[n]. Measured at each start:\n\n");
     rope_put(w, "| start | q.k | q.P[n] | P[m].k | P[m].P[n] | additive score |\n"
-           "|---|---|---|---|---|---|\n");
+                "|---|---|---|---|---|---|\n");
     for (int j = 0; j < o->n_starts; j++) {
         const double *t = &m->cross[j];
         int n = o->n_starts;
         rope_put(w, "| %.17g | %.9f | %.9f | %.9f | %.9f | %.9f |\n", o->starts[j], t[0], t[n],
-            t[2 * n], t[3 * n], m->scan[3 * j + 2]);
+                 t[2 * n], t[3 * n], m->scan[3 * j + 2]);
     }
-    rope_put(w, "\nq.k is fixed, and P[m].P[n] is a sum of cos((m - n)/base^(2i/d)) terms, so it "
-           "depends on the gap alone. The cross terms q.P[n] and P[m].k each hold one absolute "
-           "position, not the difference, so they move as the start moves even at the same "
-           "gap. The additive scores spread by %.9f, against %.3e for RoPE.\n\n",
-        m->add_spread, m->rope_spread);
+    rope_put(w,
+             "\nq.k is fixed, and P[m].P[n] is a sum of cos((m - n)/base^(2i/d)) terms, so it "
+             "depends on the gap alone. The cross terms q.P[n] and P[m].k each hold one absolute "
+             "position, not the difference, so they move as the start moves even at the same "
+             "gap. The additive scores spread by %.9f, against %.3e for RoPE.\n\n",
+             m->add_spread, m->rope_spread);
 
     rope_put(w, "## 멀어지면 어느 성분이 남는가\n\nWhich components remain as the gap grows.\n\n");
-    rope_put(w, "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
-           "turns of pair %d |\n|---|---|---|---|---|\n", pairs, pairs > 0 ? pairs - 1 : 0);
+    rope_put(w,
+             "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
+             "turns of pair %d |\n|---|---|---|---|---|\n",
+             pairs, pairs > 0 ? pairs - 1 : 0);
     for (int j = 0; j < o->n_deltas; j++) {
         rope_put(w, "| %.17g | %d | ", o->deltas[j], m->slow[j]);
         if (m->slow[j] == 0)
@@ -239,11 +247,12 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
             rope_put(w, "%d to %d", m->slow_lo[j], m->slow_hi[j]);
         rope_put(w, " | %.6g | %.6g |\n", m->turns_first[j], m->turns_last[j]);
     }
-    rope_put(w, "\nPair i turns delta*theta_i/(2*pi) times over a gap of delta. A pair past one "
-           "full turn cannot tell a gap from that gap minus one turn (its angle wraps around), "
-           "so it no longer tells near from far. As the gap grows, the fast pairs wrap first "
-           "and only the slow pairs (the last, low-frequency ones) still turn less than once "
-           "and carry the distance unambiguously.\n");
+    rope_put(w,
+             "\nPair i turns delta*theta_i/(2*pi) times over a gap of delta. A pair past one "
+             "full turn cannot tell a gap from that gap minus one turn (its angle wraps around), "
+             "so it no longer tells near from far. As the gap grows, the fast pairs wrap first "
+             "and only the slow pairs (the last, low-frequency ones) still turn less than once "
+             "and carry the distance unambiguously.\n");
 }
 
 int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len)
@@ -251,9 +260,9 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
     if (o == NULL || len == NULL || (cap > 0 && buf == NULL)) return ROPE_E_NULL;
     if (format != ROPE_REPORT_JSON && format != ROPE_REPORT_MARKDOWN) return ROPE_E_VALUE;
     if (cap < 0) cap = 0; /* no room: still measure, and report the length needed */
-    if (o->n_starts < 1 || o->n_starts > ROPE_MAX_COUNT || o->n_deltas < 0
-        || o->n_deltas > ROPE_MAX_COUNT || o->n_norm_positions < 0
-        || o->n_norm_positions > ROPE_MAX_COUNT)
+    if (o->n_starts < 1 || o->n_starts > ROPE_MAX_COUNT || o->n_deltas < 0 ||
+        o->n_deltas > ROPE_MAX_COUNT || o->n_norm_positions < 0 ||
+        o->n_norm_positions > ROPE_MAX_COUNT)
         return ROPE_E_COUNT;
     int rc = rope_check_dim(o->dim);
     if (rc == ROPE_OK) rc = rope_check_base(o->base);
@@ -273,12 +282,12 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
     return rc;
 }
 
-int rope_report_write(int format, int dim, double base, double offset,
-                      const double *starts, int n_starts, const double *deltas, int n_deltas,
-                      const double *norm_positions, int n_norm_positions,
-                      char *buf, int cap, int *len)
+int rope_report_write(int format, int dim, double base, double offset, const double *starts,
+                      int n_starts, const double *deltas, int n_deltas,
+                      const double *norm_positions, int n_norm_positions, char *buf, int cap,
+                      int *len)
 {
-    rope_report_options o = {dim, base, offset, starts, n_starts, deltas, n_deltas,
-                             norm_positions, n_norm_positions};
+    rope_report_options o = {dim,    base,     offset,         starts,          n_starts,
+                             deltas, n_deltas, norm_positions, n_norm_positions};
     return rope_report_build(&o, format, buf, cap, len);
 }

@@ -44,9 +44,9 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
 
 /* rope_report_build with the options spread out, for callers (WebAssembly)
  * that cannot pass a struct. */
-int rope_report_write(int format, int dim, double base, double offset,
-                      const double *starts, int n_starts, const double *deltas, int n_deltas,
-                      const double *norm_positions, int n_norm_positions,
-                      char *buf, int cap, int *len);
+int rope_report_write(int format, int dim, double base, double offset, const double *starts,
+                      int n_starts, const double *deltas, int n_deltas,
+                      const double *norm_positions, int n_norm_positions, char *buf, int cap,
+                      int *len);
 
 #endif /* ROPE_REPORT_H */

@@ -9,20 +9,54 @@
 
 #include "config_internal.h"
 
-const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {
-    "rope_theta", "partial_rotary_factor", "head_dim", "qk_rope_head_dim", "hidden_size",
-    "num_attention_heads", "max_position_embeddings", "original_max_position_embeddings",
-    "rope_scaling", "rope_parameters", "model_type", "rotary_pct", "rotary_emb_base",
-    "rope_local_base_freq", "sliding_window_pattern", "global_rope_theta", "local_rope_theta",
-    "global_attn_every_n_layers", "num_hidden_layers", "no_rope_layers", "no_rope_layer_interval",
-    "query_pre_attn_scalar", "rope_interleave", "attn_temperature_tuning", "floor_scale",
-    "attn_scale", "layer_types"};
+const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
+                                                                 "partial_rotary_factor",
+                                                                 "head_dim",
+                                                                 "qk_rope_head_dim",
+                                                                 "hidden_size",
+                                                                 "num_attention_heads",
+                                                                 "max_position_embeddings",
+                                                                 "original_max_position_embeddings",
+                                                                 "rope_scaling",
+                                                                 "rope_parameters",
+                                                                 "model_type",
+                                                                 "rotary_pct",
+                                                                 "rotary_emb_base",
+                                                                 "rope_local_base_freq",
+                                                                 "sliding_window_pattern",
+                                                                 "global_rope_theta",
+                                                                 "local_rope_theta",
+                                                                 "global_attn_every_n_layers",
+                                                                 "num_hidden_layers",
+                                                                 "no_rope_layers",
+                                                                 "no_rope_layer_interval",
+                                                                 "query_pre_attn_scalar",
+                                                                 "rope_interleave",
+                                                                 "attn_temperature_tuning",
+                                                                 "floor_scale",
+                                                                 "attn_scale",
+                                                                 "layer_types"};
 
 const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
-    "rope_type", "type", "factor", "attention_factor", "beta_fast", "beta_slow", "mscale",
-    "mscale_all_dim", "truncate", "low_freq_factor", "high_freq_factor",
-    "original_max_position_embeddings", "short_factor", "long_factor", "rope_theta",
-    "partial_rotary_factor", "new_rope_theta", "mrope_section", "mrope_interleaved",
+    "rope_type",
+    "type",
+    "factor",
+    "attention_factor",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "truncate",
+    "low_freq_factor",
+    "high_freq_factor",
+    "original_max_position_embeddings",
+    "short_factor",
+    "long_factor",
+    "rope_theta",
+    "partial_rotary_factor",
+    "new_rope_theta",
+    "mrope_section",
+    "mrope_interleaved",
     "llama_4_scaling_beta"};
 
 static const char *const block_prefix[2] = {"rope_scaling", "rope_parameters"};
@@ -160,18 +194,20 @@ static int put_block_marker(rope_config *c, rope_config_level *l, const char *pr
                             double number, const char *text)
 {
     rope_config_value *v = &l->top[K_ROPE_SCALING + b];
-    if (v->set) return rope_config_fail(c, ROPE_E_CONFIG, "%s%s is given twice", pre, block_prefix[b]);
+    if (v->set)
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s%s is given twice", pre, block_prefix[b]);
     store(v, kind, number, text);
     if (kind != ROPE_CONFIG_OBJECT && kind != ROPE_CONFIG_NULL) {
         char shown[96];
         rope_config_show(v, shown, sizeof shown);
-        return rope_config_fail(c, ROPE_E_CONFIG, "%s%s must be an object or null, got %s",
-                                pre, block_prefix[b], shown);
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s%s must be an object or null, got %s", pre,
+                                block_prefix[b], shown);
     }
     if (kind == ROPE_CONFIG_OBJECT && l->top[K_ROPE_SCALING + 1 - b].kind == ROPE_CONFIG_OBJECT)
         return rope_config_fail(c, ROPE_E_CONFIG,
                                 "%srope_parameters: both rope_scaling and rope_parameters are "
-                                "given; a config has one rope block", pre);
+                                "given; a config has one rope block",
+                                pre);
     return ROPE_OK;
 }
 
@@ -218,20 +254,26 @@ static int put_member(rope_config *c, rope_config_level *l, const char *pre, int
     }
     /* transformers v5 keeps one block per layer type: full_attention is the
      * main block, sliding_attention gives the local layers' base. */
-    if (b == 1 && strncmp(member, "full_attention", 14) == 0 && (member[14] == '\0' || member[14] == '.')) {
+    if (b == 1 && strncmp(member, "full_attention", 14) == 0 &&
+        (member[14] == '\0' || member[14] == '.')) {
         l->per_type = 1;
-        return member[14] == '\0' ? ROPE_OK
-                                  : put_member(c, l, pre, b, member + 15, kind, number, text, list, n);
+        return member[14] == '\0'
+                   ? ROPE_OK
+                   : put_member(c, l, pre, b, member + 15, kind, number, text, list, n);
     }
-    if (b == 1 && strncmp(member, "sliding_attention", 17) == 0 && (member[17] == '\0' || member[17] == '.')) {
+    if (b == 1 && strncmp(member, "sliding_attention", 17) == 0 &&
+        (member[17] == '\0' || member[17] == '.')) {
         l->per_type = 1;
         const char *m = member + 18;
-        rope_config_value *v = member[17] == '\0' ? NULL
+        rope_config_value *v = member[17] == '\0'             ? NULL
                                : strcmp(m, "rope_theta") == 0 ? &l->sliding_theta
-                               : strcmp(m, "rope_type") == 0 ? &l->sliding_type : NULL;
+                               : strcmp(m, "rope_type") == 0  ? &l->sliding_type
+                                                              : NULL;
         if (v == NULL && member[17] == '.' && strcmp(m, "type") != 0)
-            rope_config_warn(c, "%s%s.%.60s: only the sliding layers' rope_theta and rope_type are "
-                             "read", pre, block_prefix[b], member);
+            rope_config_warn(c,
+                             "%s%s.%.60s: only the sliding layers' rope_theta and rope_type are "
+                             "read",
+                             pre, block_prefix[b], member);
         if (v != NULL) store(v, kind, number, kind == ROPE_CONFIG_STRING ? text : NULL);
         return ROPE_OK;
     }
@@ -264,9 +306,9 @@ static int put_layer_type(rope_config_level *l, const char *index, int kind, con
     if (end == index || *end != '\0' || j != l->n_layer_types || j >= ROPE_CONFIG_MAX_LAYERS)
         return ROPE_OK;
     l->layer_type[j] = kind != ROPE_CONFIG_STRING || text == NULL ? ROPE_LAYER_TYPE_OTHER
-                       : strcmp(text, "full_attention") == 0    ? ROPE_LAYER_TYPE_FULL
-                       : strcmp(text, "sliding_attention") == 0 ? ROPE_LAYER_TYPE_SLIDING
-                                                                : ROPE_LAYER_TYPE_OTHER;
+                       : strcmp(text, "full_attention") == 0      ? ROPE_LAYER_TYPE_FULL
+                       : strcmp(text, "sliding_attention") == 0   ? ROPE_LAYER_TYPE_SLIDING
+                                                                  : ROPE_LAYER_TYPE_OTHER;
     l->n_layer_types++;
     return ROPE_OK;
 }
@@ -300,7 +342,8 @@ static int put_level(rope_config *c, rope_config_level *l, const char *pre, cons
         if (other >= 0 && other != b)
             return rope_config_fail(c, ROPE_E_CONFIG,
                                     "%srope_parameters: both rope_scaling and rope_parameters "
-                                    "are given; a config has one rope block", pre);
+                                    "are given; a config has one rope block",
+                                    pre);
         return put_member(c, l, pre, b, dot + 1, kind, number, text, list, n);
     }
     return ROPE_OK; /* a member of some other top-level object */
@@ -317,8 +360,8 @@ static int nest_of(const char *key, size_t *len)
     return -1;
 }
 
-int rope_config_put(rope_config *c, const char *key, int kind, double number,
-                    const char *text, const double *list, int n)
+int rope_config_put(rope_config *c, const char *key, int kind, double number, const char *text,
+                    const double *list, int n)
 {
     if (c == NULL || key == NULL) return ROPE_E_NULL;
     if (c->code != 0) return c->code;

@@ -29,12 +29,12 @@
 #define ROPE_CONFIG_MAX_WARNINGS 24
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
-#define ROPE_CONFIG_TEXT 48     /* bytes of a string value kept (longer ones are cut) */
+#define ROPE_CONFIG_TEXT 48 /* bytes of a string value kept (longer ones are cut) */
 #define ROPE_CONFIG_TOP_KEYS 27
 #define ROPE_CONFIG_BLOCK_KEYS 20
 #define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
 #define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */
-#define ROPE_LAYER_TYPE_OTHER 1   /* a layer_types entry other than the two below */
+#define ROPE_LAYER_TYPE_OTHER 1     /* a layer_types entry other than the two below */
 #define ROPE_LAYER_TYPE_FULL 2
 #define ROPE_LAYER_TYPE_SLIDING 3
 #define ROPE_LAYER_LOCAL 1 /* a sliding-window layer with its own (local) rope_theta */
@@ -45,7 +45,7 @@ typedef struct {
     int kind;  /* ROPE_CONFIG_* */
     int block; /* block members: 0 rope_scaling, 1 rope_parameters */
     double number;
-    int n;     /* list length */
+    int n; /* list length */
     char text[ROPE_CONFIG_TEXT];
 } rope_config_value;
 
@@ -56,7 +56,7 @@ typedef struct {
     rope_config_value block[ROPE_CONFIG_BLOCK_KEYS];
     double short_factor[ROPE_CONFIG_MAX_LIST];
     double long_factor[ROPE_CONFIG_MAX_LIST];
-    double layers[ROPE_CONFIG_MAX_LAYERS]; /* no_rope_layers */
+    double layers[ROPE_CONFIG_MAX_LAYERS];   /* no_rope_layers */
     double section[ROPE_CONFIG_MAX_SECTION]; /* mrope_section */
     /* layer_types, one ROPE_LAYER_TYPE_* per entry, as "layer_types.N" strings arrive. */
     unsigned char layer_type[ROPE_CONFIG_MAX_LAYERS];
@@ -72,7 +72,7 @@ typedef struct {
     /* The level the rules read: the top level unless it holds no text model
      * and a nested one does (chosen by rope_config_resolve). */
     int use_nest;
-    char block_label[48];       /* "rope_scaling", or "text_config.rope_scaling" */
+    char block_label[48];                     /* "rope_scaling", or "text_config.rope_scaling" */
     char top_label[ROPE_CONFIG_TOP_KEYS][48]; /* each top key as messages name it */
     rope_config_value *top, *block;
     double *short_factor, *long_factor, *layers, *section;
@@ -84,20 +84,20 @@ typedef struct {
     /* Filled by rope_config_resolve. */
     rope_scaling scaling;
     double head_dim, partial_rotary_factor;
-    double factor_shown; /* the factor the method uses; NaN for none */
-    const char *dim_source; /* the key(s) the head dim came from */
-    const char *model_class; /* the model_type whose class defaults apply; NULL for none */
+    double factor_shown;              /* the factor the method uses; NaN for none */
+    const char *dim_source;           /* the key(s) the head dim came from */
+    const char *model_class;          /* the model_type whose class defaults apply; NULL for none */
     const char *layout, *layout_from; /* "rotate_half" or "interleaved", and what decides it */
     char layout_why[96];
-    int softmax_applies;     /* 0: this model's attention has no yarn softmax multiplier */
-    double local_base;       /* sliding-window layers' rope_theta; NaN when all layers share one */
+    int softmax_applies; /* 0: this model's attention has no yarn softmax multiplier */
+    double local_base;   /* sliding-window layers' rope_theta; NaN when all layers share one */
     /* The query scale 1 + beta ln(1 + floor((pos + offset) / l0)); beta NaN for none.
      * offset 0 (Ministral 3, every layer) or 1 (Llama 4, NoPE layers only). */
     double query_scale_beta, query_scale_l0;
     int query_scale_offset, query_scale_nope_only;
     double query_pre_attn_scalar; /* Gemma: scores scale by its -1/2 power; NaN for none */
-    int n_layers;            /* num_hidden_layers, 0 when unknown */
-    char layer_type[24];     /* the layer type whose table a write shows; "" for the main one */
+    int n_layers;                 /* num_hidden_layers, 0 when unknown */
+    char layer_type[24]; /* the layer type whose table a write shows; "" for the main one */
     /* Per layer: ROPE_LAYER_LOCAL (the local base) and ROPE_LAYER_NOPE bits. */
     unsigned char layer_kind[ROPE_CONFIG_MAX_LAYERS];
     const char *local_from, *nope_from; /* the keys the two patterns come from */
@@ -114,8 +114,8 @@ void rope_config_init(rope_config *c);
  * for LIST. Returns 0, or the reader's first error code (ROPE_E_CONFIG: a key
  * given twice, both blocks, a block that is not an object, a list too long;
  * ROPE_E_NULL: c or key NULL). After an error further puts do nothing. */
-int rope_config_put(rope_config *c, const char *key, int kind, double number,
-                    const char *text, const double *list, int n);
+int rope_config_put(rope_config *c, const char *key, int kind, double number, const char *text,
+                    const double *list, int n);
 
 /* Applies the key table: fills c->scaling (seq_len is the current sequence
  * length, 0 for none) and the warnings. Returns 0, ROPE_E_CONFIG (a key
@@ -147,7 +147,7 @@ int rope_config_layer_type(rope_config *c, const char *name);
  * on ROPE_E_SPACE, so a caller can retry with len + 1 bytes. Errors: those of
  * rope_config_resolve (message in c), ROPE_E_SCALING for a bad seq_len,
  * train_len or gap (message too), ROPE_E_NULL, ROPE_E_NOMEM. */
-int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len,
-                       double gap, char *buf, int cap, int *len);
+int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len, double gap,
+                       char *buf, int cap, int *len);
 
 #endif /* ROPE_CONFIG_H */

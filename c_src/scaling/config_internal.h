@@ -11,20 +11,57 @@
 
 /* Top-level keys, in the order of config.c's top_names. */
 enum {
-    K_ROPE_THETA, K_PARTIAL, K_HEAD_DIM, K_QK_ROPE_HEAD_DIM, K_HIDDEN_SIZE, K_HEADS,
-    K_MAX_POSITION, K_ORIGINAL_MAX, K_ROPE_SCALING, K_ROPE_PARAMETERS, K_MODEL_TYPE,
-    K_ROTARY_PCT, K_ROTARY_EMB_BASE, K_LOCAL_BASE, K_SLIDING_PATTERN, K_GLOBAL_THETA,
-    K_LOCAL_THETA, K_GLOBAL_EVERY, K_LAYERS, K_NO_ROPE_LAYERS, K_NO_ROPE_INTERVAL,
-    K_QUERY_PRE_ATTN, K_ROPE_INTERLEAVE, K_ATTN_TEMPERATURE, K_FLOOR_SCALE, K_ATTN_SCALE,
+    K_ROPE_THETA,
+    K_PARTIAL,
+    K_HEAD_DIM,
+    K_QK_ROPE_HEAD_DIM,
+    K_HIDDEN_SIZE,
+    K_HEADS,
+    K_MAX_POSITION,
+    K_ORIGINAL_MAX,
+    K_ROPE_SCALING,
+    K_ROPE_PARAMETERS,
+    K_MODEL_TYPE,
+    K_ROTARY_PCT,
+    K_ROTARY_EMB_BASE,
+    K_LOCAL_BASE,
+    K_SLIDING_PATTERN,
+    K_GLOBAL_THETA,
+    K_LOCAL_THETA,
+    K_GLOBAL_EVERY,
+    K_LAYERS,
+    K_NO_ROPE_LAYERS,
+    K_NO_ROPE_INTERVAL,
+    K_QUERY_PRE_ATTN,
+    K_ROPE_INTERLEAVE,
+    K_ATTN_TEMPERATURE,
+    K_FLOOR_SCALE,
+    K_ATTN_SCALE,
     K_LAYER_TYPES
 };
 
 /* Block members, in the order of config.c's block_names. */
 enum {
-    B_ROPE_TYPE, B_TYPE, B_FACTOR, B_ATTENTION_FACTOR, B_BETA_FAST, B_BETA_SLOW, B_MSCALE,
-    B_MSCALE_ALL_DIM, B_TRUNCATE, B_LOW_FREQ, B_HIGH_FREQ, B_ORIGINAL_MAX, B_SHORT_FACTOR,
-    B_LONG_FACTOR, B_ROPE_THETA, B_PARTIAL, B_NEW_ROPE_THETA, B_MROPE_SECTION,
-    B_MROPE_INTERLEAVED, B_LLAMA4_BETA
+    B_ROPE_TYPE,
+    B_TYPE,
+    B_FACTOR,
+    B_ATTENTION_FACTOR,
+    B_BETA_FAST,
+    B_BETA_SLOW,
+    B_MSCALE,
+    B_MSCALE_ALL_DIM,
+    B_TRUNCATE,
+    B_LOW_FREQ,
+    B_HIGH_FREQ,
+    B_ORIGINAL_MAX,
+    B_SHORT_FACTOR,
+    B_LONG_FACTOR,
+    B_ROPE_THETA,
+    B_PARTIAL,
+    B_NEW_ROPE_THETA,
+    B_MROPE_SECTION,
+    B_MROPE_INTERLEAVED,
+    B_LLAMA4_BETA
 };
 
 extern const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS];
@@ -94,9 +131,9 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
 typedef struct {
     const char *model_type;
     double rope_theta, head_dim, qk_rope_head_dim, hidden_size, heads, partial;
-    int interleaved;    /* pairs (2i, 2i + 1) instead of rotate_half's (i, i + d/2) */
+    int interleaved;        /* pairs (2i, 2i + 1) instead of rotate_half's (i, i + d/2) */
     const char *why_layout; /* what in the modelling code decides the layout */
-    int softmax;        /* the attention applies yarn's mscale_all_dim softmax multiplier */
+    int softmax;            /* the attention applies yarn's mscale_all_dim softmax multiplier */
     double nope_interval; /* a NoPE layer every n layers when no_rope_layers is absent; NaN none */
     double local_theta;   /* sliding-window layers' rope_theta; NaN none */
 } rope_config_class;

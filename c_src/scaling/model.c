@@ -19,31 +19,31 @@
  * hidden_size / num_attention_heads. */
 static const rope_config_class classes[] = {
     /* model_type     theta    head  qk   hidden heads partial layout     softmax nope local */
-    {"llama",         1e4,     N,    N,   4096, 32,  N,      HALF,      0, N, N},
-    {"mistral",       1e4,     N,    N,   4096, 32,  N,      HALF,      0, N, N},
-    {"ministral3",    N,       N,    N,   N,    N,   N,      HALF,      0, N, N},
-    {"qwen2",         1e4,     N,    N,   4096, 32,  N,      HALF,      0, N, N},
-    {"qwen3",         1e4,     128,  N,   4096, 32,  N,      HALF,      0, N, N},
-    {"qwen2_5_vl",    1e6,     N,    N,   8192, 64,  N,      HALF,      0, N, N},
-    {"qwen2_5_vl_text", 1e6,   N,    N,   8192, 64,  N,      HALF,      0, N, N},
-    {"gemma2",        1e4,     256,  N,   2304, 8,   N,      HALF,      0, N, N},
-    {"gemma3",        1e6,     256,  N,   2304, 8,   N,      HALF,      0, N, 1e4},
-    {"gemma3_text",   1e6,     256,  N,   2304, 8,   N,      HALF,      0, N, 1e4},
-    {"cohere",        5e5,     N,    N,   8192, 64,  N,      1, "its rotation of even/odd pairs", 0, N, N},
-    {"smollm3",       2e6,     N,    N,   2048, 16,  N,      HALF,      0, 4, N},
-    {"llama4",        5e5,     128,  N,   5120, 40,  N,      COMPLEX,   0, 4, N},
-    {"llama4_text",   5e5,     128,  N,   5120, 40,  N,      COMPLEX,   0, 4, N},
-    {"gpt_oss",       1.5e5,   64,   N,   2880, 64,  N,      HALF,      0, N, N},
-    {"deepseek_v2",   1e4,     N,    64,  5120, 128, N,      COMPLEX,   1, N, N},
-    {"deepseek_v3",   1e4,     N,    64,  7168, 128, N,      1, "rope_interleave, true by default", 1, N, N},
-    {"phi3",          1e4,     N,    N,   3072, 32,  N,      HALF,      0, N, N},
-    {"gpt_neox",      1e4,     N,    N,   6144, 64,  0.25,   HALF,      0, N, N},
-    {"modernbert",    1.6e5,   N,    N,   768,  12,  N,      HALF,      0, N, 1e4},
-    {"olmo2",         1e4,     N,    N,   4096, 32,  N,      HALF,      0, N, N},
-    {"ernie4_5",      5e5,     128,  N,   1024, 16,  N,      GLM_STYLE, 0, N, N},
-    {"glm",           1e4,     128,  N,   4096, 32,  0.5,    GLM_STYLE, 0, N, N},
-    {"stablelm",      1e4,     N,    N,   2560, 32,  0.25,   HALF,      0, N, N},
-    {"falcon",        1e4,     N,    N,   4544, 71,  N,      HALF,      0, N, N},
+    {"llama", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
+    {"mistral", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
+    {"ministral3", N, N, N, N, N, N, HALF, 0, N, N},
+    {"qwen2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
+    {"qwen3", 1e4, 128, N, 4096, 32, N, HALF, 0, N, N},
+    {"qwen2_5_vl", 1e6, N, N, 8192, 64, N, HALF, 0, N, N},
+    {"qwen2_5_vl_text", 1e6, N, N, 8192, 64, N, HALF, 0, N, N},
+    {"gemma2", 1e4, 256, N, 2304, 8, N, HALF, 0, N, N},
+    {"gemma3", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4},
+    {"gemma3_text", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4},
+    {"cohere", 5e5, N, N, 8192, 64, N, 1, "its rotation of even/odd pairs", 0, N, N},
+    {"smollm3", 2e6, N, N, 2048, 16, N, HALF, 0, 4, N},
+    {"llama4", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N},
+    {"llama4_text", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N},
+    {"gpt_oss", 1.5e5, 64, N, 2880, 64, N, HALF, 0, N, N},
+    {"deepseek_v2", 1e4, N, 64, 5120, 128, N, COMPLEX, 1, N, N},
+    {"deepseek_v3", 1e4, N, 64, 7168, 128, N, 1, "rope_interleave, true by default", 1, N, N},
+    {"phi3", 1e4, N, N, 3072, 32, N, HALF, 0, N, N},
+    {"gpt_neox", 1e4, N, N, 6144, 64, 0.25, HALF, 0, N, N},
+    {"modernbert", 1.6e5, N, N, 768, 12, N, HALF, 0, N, 1e4},
+    {"olmo2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
+    {"ernie4_5", 5e5, 128, N, 1024, 16, N, GLM_STYLE, 0, N, N},
+    {"glm", 1e4, 128, N, 4096, 32, 0.5, GLM_STYLE, 0, N, N},
+    {"stablelm", 1e4, N, N, 2560, 32, 0.25, HALF, 0, N, N},
+    {"falcon", 1e4, N, N, 4544, 71, N, HALF, 0, N, N},
 };
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
@@ -57,9 +57,9 @@ const rope_config_class *rope_config_class_of(const char *model_type)
 /* Keys only a text model has: a vision tower or a wrapper has none of them. */
 static int holds_text_model(const rope_config_level *l)
 {
-    static const int keys[] = {K_ROPE_THETA, K_PARTIAL, K_HEAD_DIM, K_QK_ROPE_HEAD_DIM,
-                               K_HIDDEN_SIZE, K_HEADS, K_ROPE_SCALING, K_ROPE_PARAMETERS,
-                               K_ROTARY_PCT, K_ROTARY_EMB_BASE, K_GLOBAL_THETA};
+    static const int keys[] = {K_ROPE_THETA,  K_PARTIAL,         K_HEAD_DIM,     K_QK_ROPE_HEAD_DIM,
+                               K_HIDDEN_SIZE, K_HEADS,           K_ROPE_SCALING, K_ROPE_PARAMETERS,
+                               K_ROTARY_PCT,  K_ROTARY_EMB_BASE, K_GLOBAL_THETA};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
         if (!rope_config_absent(&l->top[keys[j]])) return 1;
     return 0;
@@ -80,7 +80,8 @@ void rope_config_pick_level(rope_config *c)
     const char *pre = c->use_nest ? c->nest : "";
     const char *dot = c->use_nest ? "." : "";
     int b = c->top[K_ROPE_PARAMETERS].kind == ROPE_CONFIG_OBJECT;
-    snprintf(c->block_label, sizeof c->block_label, "%s%s%s", pre, dot, rope_config_block_prefix(b));
+    snprintf(c->block_label, sizeof c->block_label, "%s%s%s", pre, dot,
+             rope_config_block_prefix(b));
     for (int j = 0; j < ROPE_CONFIG_TOP_KEYS; j++)
         snprintf(c->top_label[j], sizeof c->top_label[j], "%s%s%s", pre, dot,
                  rope_config_top_names[j]);
@@ -141,28 +142,35 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
     int key = -1, g = optional(x, K_LOCAL_BASE, &local);
     if (g == 1) key = K_LOCAL_BASE;
     if (g == 0 && (g = optional(x, K_LOCAL_THETA, &local)) == 1) key = K_LOCAL_THETA;
-    if (g == 0 && (g = rope_config_number(x, &lv->sliding_theta, v5, ROPE_CONFIG_NEEDED, &local)) == 1)
+    if (g == 0 &&
+        (g = rope_config_number(x, &lv->sliding_theta, v5, ROPE_CONFIG_NEEDED, &local)) == 1)
         from = v5;
     if (g < 0) return g;
     if (key >= 0) from = c->top_label[key];
     if (g == 0 && k != NULL && !isnan(k->local_theta)) {
         local = k->local_theta;
-        rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used for the "
-                         "sliding-window layers", c->top_label[strcmp(k->model_type, "modernbert") == 0
-                         ? K_LOCAL_THETA : K_LOCAL_BASE], k->model_type, local);
+        rope_config_warn(
+            c,
+            "%s is missing: model_type %s's class default %.17g is used for the "
+            "sliding-window layers",
+            c->top_label[strcmp(k->model_type, "modernbert") == 0 ? K_LOCAL_THETA : K_LOCAL_BASE],
+            k->model_type, local);
     }
     if (isnan(local)) return ROPE_OK;
     if (from != NULL && rope_config_need_positive(x, from, local) < 0) return c->code;
-    if (lv->sliding_type.kind == ROPE_CONFIG_STRING && strcmp(lv->sliding_type.text, "default") != 0)
-        rope_config_warn(c, "%s.sliding_attention.rope_type \"%s\": the sliding layers are shown "
-                         "with the default frequencies at their rope_theta", c->block_label,
-                         lv->sliding_type.text);
+    if (lv->sliding_type.kind == ROPE_CONFIG_STRING &&
+        strcmp(lv->sliding_type.text, "default") != 0)
+        rope_config_warn(c,
+                         "%s.sliding_attention.rope_type \"%s\": the sliding layers are shown "
+                         "with the default frequencies at their rope_theta",
+                         c->block_label, lv->sliding_type.text);
     if (lv->n_layer_types > 0) {
         if (c->n_layers == 0) c->n_layers = lv->n_layer_types;
         if (lv->n_layer_types != c->n_layers)
-            return rope_config_fail(c, ROPE_E_CONFIG, "%s has %d entries, but num_hidden_layers "
-                                    "is %d", c->top_label[K_LAYER_TYPES], lv->n_layer_types,
-                                    c->n_layers);
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "%s has %d entries, but num_hidden_layers "
+                                    "is %d",
+                                    c->top_label[K_LAYER_TYPES], lv->n_layer_types, c->n_layers);
         c->local_base = local;
         c->local_from = c->top_label[K_LAYER_TYPES];
         for (int i = 0; i < c->n_layers; i++)
@@ -200,17 +208,20 @@ static int nope_layers(const rope_config_ctx *x, const rope_config_class *k)
     double every = NAN;
     if (!rope_config_absent(v) && !(v->kind == ROPE_CONFIG_LIST && v->n == 0)) {
         if (v->kind != ROPE_CONFIG_LIST)
-            return rope_config_fail(c, ROPE_E_CONFIG, "%s must be a list of 0 and 1, got a "
-                                    "value of another type", c->top_label[K_NO_ROPE_LAYERS]);
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "%s must be a list of 0 and 1, got a "
+                                    "value of another type",
+                                    c->top_label[K_NO_ROPE_LAYERS]);
         for (int i = 0; i < v->n; i++)
             if (c->layers[i] != 0.0 && c->layers[i] != 1.0)
                 return rope_config_fail(c, ROPE_E_CONFIG, "%s[%d] must be 0 or 1, got %.17g",
                                         c->top_label[K_NO_ROPE_LAYERS], i, c->layers[i]);
         if (c->n_layers == 0) c->n_layers = v->n;
         if (v->n < c->n_layers)
-            return rope_config_fail(c, ROPE_E_CONFIG, "%s has %d entries, fewer than "
-                                    "num_hidden_layers %d", c->top_label[K_NO_ROPE_LAYERS], v->n,
-                                    c->n_layers);
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "%s has %d entries, fewer than "
+                                    "num_hidden_layers %d",
+                                    c->top_label[K_NO_ROPE_LAYERS], v->n, c->n_layers);
         for (int i = 0; i < c->n_layers; i++)
             if (c->layers[i] == 0.0) c->layer_kind[i] |= ROPE_LAYER_NOPE;
         c->nope_from = c->top_label[K_NO_ROPE_LAYERS];
@@ -222,7 +233,7 @@ static int nope_layers(const rope_config_ctx *x, const rope_config_class *k)
     if (g == 0) every = k->nope_interval;
     if (c->n_layers == 0) {
         rope_config_warn(c, "no_rope_layer_interval: num_hidden_layers is missing, so the NoPE "
-                         "layers cannot be listed");
+                            "layers cannot be listed");
         return ROPE_OK;
     }
     for (int i = 0; i < c->n_layers; i++)
@@ -271,7 +282,8 @@ static int attention_side(const rope_config_ctx *x, const rope_config_class *k)
     double q = NAN, beta = NAN;
     int g = optional(x, K_QUERY_PRE_ATTN, &q);
     if (g < 0) return g;
-    if (g == 1 && rope_config_need_positive(x, c->top_label[K_QUERY_PRE_ATTN], q) < 0) return c->code;
+    if (g == 1 && rope_config_need_positive(x, c->top_label[K_QUERY_PRE_ATTN], q) < 0)
+        return c->code;
     c->query_pre_attn_scalar = q;
     char name[96];
     g = rope_config_block_number(x, B_LLAMA4_BETA, ROPE_CONFIG_OPTIONAL, NAN, 0, &beta);
@@ -283,8 +295,10 @@ static int attention_side(const rope_config_ctx *x, const rope_config_class *k)
     double l0 = c->scaling.original_max;
     if (isnan(l0)) l0 = c->scaling.max_position;
     if (isnan(l0))
-        return rope_config_fail(c, ROPE_E_CONFIG, "%s needs original_max_position_embeddings "
-                                "or max_position_embeddings", name);
+        return rope_config_fail(c, ROPE_E_CONFIG,
+                                "%s needs original_max_position_embeddings "
+                                "or max_position_embeddings",
+                                name);
     c->query_scale_beta = beta;
     c->query_scale_l0 = l0;
     c->query_scale_offset = 0;

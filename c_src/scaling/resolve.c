@@ -14,8 +14,8 @@ static const rope_config_rule rules[] = {
     {"linear", ROPE_SCALING_LINEAR, BIT(B_FACTOR), 0},
     {"dynamic", ROPE_SCALING_DYNAMIC, BIT(B_FACTOR), BIT(B_ORIGINAL_MAX)},
     {"yarn", ROPE_SCALING_YARN, BIT(B_FACTOR),
-     BIT(B_ATTENTION_FACTOR) | BIT(B_BETA_FAST) | BIT(B_BETA_SLOW) | BIT(B_ORIGINAL_MAX)
-         | BIT(B_MSCALE) | BIT(B_MSCALE_ALL_DIM) | BIT(B_TRUNCATE)},
+     BIT(B_ATTENTION_FACTOR) | BIT(B_BETA_FAST) | BIT(B_BETA_SLOW) | BIT(B_ORIGINAL_MAX) |
+         BIT(B_MSCALE) | BIT(B_MSCALE_ALL_DIM) | BIT(B_TRUNCATE)},
     {"longrope", ROPE_SCALING_LONGROPE, BIT(B_SHORT_FACTOR) | BIT(B_LONG_FACTOR),
      BIT(B_FACTOR) | BIT(B_ATTENTION_FACTOR) | BIT(B_ORIGINAL_MAX)},
     {"llama3", ROPE_SCALING_LLAMA3,
@@ -25,8 +25,8 @@ static const rope_config_rule rules[] = {
 };
 #define N_RULES ((int)(sizeof rules / sizeof rules[0]))
 /* Keys every block may hold. */
-static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL)
-                               | BIT(B_MROPE_SECTION) | BIT(B_MROPE_INTERLEAVED) | BIT(B_LLAMA4_BETA);
+static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL) |
+                               BIT(B_MROPE_SECTION) | BIT(B_MROPE_INTERLEAVED) | BIT(B_LLAMA4_BETA);
 
 /* Old names transformers still reads: "mrope" (Qwen2-VL, Qwen2.5-VL) is the
  * default frequencies split into sections; "su" (early Phi-3) is longrope. */
@@ -50,8 +50,8 @@ int rope_config_absent(const rope_config_value *v)
     return !v->set || v->kind == ROPE_CONFIG_NULL;
 }
 
-int rope_config_number(const rope_config_ctx *x, const rope_config_value *v, const char *name, int mode,
-                  double *out)
+int rope_config_number(const rope_config_ctx *x, const rope_config_value *v, const char *name,
+                       int mode, double *out)
 {
     char shown[96];
     if (rope_config_absent(v)) {
@@ -81,7 +81,8 @@ int rope_config_need_positive(const rope_config_ctx *x, const char *name, double
     return rope_config_fail(x->c, ROPE_E_SCALING, "%s must be > 0, got %.17g", name, v);
 }
 
-int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback, int positive, double *out)
+int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback,
+                             int positive, double *out)
 {
     char name[96];
     rope_config_bname(x, j, name, sizeof name);
@@ -96,8 +97,8 @@ static int find_rule(rope_config_ctx *x)
 {
     rope_config *c = x->c;
     x->rule = &rules[0];
-    if (c->top[K_ROPE_SCALING].kind != ROPE_CONFIG_OBJECT
-        && c->top[K_ROPE_PARAMETERS].kind != ROPE_CONFIG_OBJECT)
+    if (c->top[K_ROPE_SCALING].kind != ROPE_CONFIG_OBJECT &&
+        c->top[K_ROPE_PARAMETERS].kind != ROPE_CONFIG_OBJECT)
         return ROPE_OK;
     const rope_config_value *rt = &c->block[B_ROPE_TYPE], *alias = &c->block[B_TYPE];
     const rope_config_value *v = rope_config_absent(rt) ? alias : rt;
@@ -110,10 +111,11 @@ static int find_rule(rope_config_ctx *x)
     if (v->kind != ROPE_CONFIG_STRING)
         return rope_config_fail(c, ROPE_E_CONFIG, "%s.%s must be a string, got %s", x->blk, key,
                                 shown);
-    if (v == rt && !rope_config_absent(alias) && (alias->kind != ROPE_CONFIG_STRING
-                                      || strcmp(canonical(alias->text), canonical(rt->text)) != 0))
-        return rope_config_fail(c, ROPE_E_CONFIG, "%s.type disagrees with %s.rope_type %s",
-                                x->blk, x->blk, shown);
+    if (v == rt && !rope_config_absent(alias) &&
+        (alias->kind != ROPE_CONFIG_STRING ||
+         strcmp(canonical(alias->text), canonical(rt->text)) != 0))
+        return rope_config_fail(c, ROPE_E_CONFIG, "%s.type disagrees with %s.rope_type %s", x->blk,
+                                x->blk, shown);
     const char *wanted = canonical(v->text);
     for (int j = 0; j < N_RULES; j++)
         if (strcmp(rules[j].name, wanted) == 0) x->rule = &rules[j];
@@ -137,19 +139,21 @@ static int find_rule(rope_config_ctx *x)
 }
 
 /* A top-level number, or the block's copy (v5 rope_parameters holds it). */
-static int top_or_block(const rope_config_ctx *x, int top, int member, int block_wins, double *out, int *from)
+static int top_or_block(const rope_config_ctx *x, int top, int member, int block_wins, double *out,
+                        int *from)
 {
     char name[96];
     double a = 0.0, b = 0.0;
     int ga = rope_config_number(x, &x->c->top[top], x->c->top_label[top], ROPE_CONFIG_NEEDED, &a);
     if (ga < 0) return ga;
-    int gb = rope_config_number(x, &x->c->block[member], rope_config_bname(x, member, name, sizeof name), ROPE_CONFIG_NEEDED, &b);
+    int gb =
+        rope_config_number(x, &x->c->block[member], rope_config_bname(x, member, name, sizeof name),
+                           ROPE_CONFIG_NEEDED, &b);
     if (gb < 0) return gb;
     *from = (ga && (!gb || !block_wins)) ? 1 : gb ? 2 : 0;
     if (ga && gb && a != b)
         rope_config_warn(x->c, "%s %.17g and %s %.17g disagree: the %s one is used",
-                         x->c->top_label[top], a, name, b,
-                         *from == 1 ? "top-level" : "block's");
+                         x->c->top_label[top], a, name, b, *from == 1 ? "top-level" : "block's");
     if (*from) *out = *from == 1 ? a : b;
     return ROPE_OK;
 }
@@ -231,9 +235,12 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
     int rc = with_default(x, partial_keys, 2, B_PARTIAL, k ? k->partial : NAN, 1.0, NULL, &prf);
     if (rc < 0) return rc;
     if (!(prf > 0.0 && prf <= 1.0))
-        return rope_config_fail(c, ROPE_E_SCALING, "partial_rotary_factor must be in (0, 1], "
-                                "got %.17g", prf);
-    int g_hidden = whole(x, K_HIDDEN_SIZE, &hidden), g_heads = g_hidden < 0 ? -1 : whole(x, K_HEADS, &heads);
+        return rope_config_fail(c, ROPE_E_SCALING,
+                                "partial_rotary_factor must be in (0, 1], "
+                                "got %.17g",
+                                prf);
+    int g_hidden = whole(x, K_HIDDEN_SIZE, &hidden),
+        g_heads = g_hidden < 0 ? -1 : whole(x, K_HEADS, &heads);
     if (g_hidden < 0 || g_heads < 0) return c->code;
     /* head_dim is checked even where qk_rope_head_dim wins (DeepSeek has both). */
     double plain = 0.0;
@@ -247,21 +254,25 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
         c->dim_source = "head_dim";
     }
     if (g < 0) return g;
-    double class_head = k == NULL ? NAN : !isnan(k->qk_rope_head_dim) ? k->qk_rope_head_dim : k->head_dim;
+    double class_head = k == NULL                     ? NAN
+                        : !isnan(k->qk_rope_head_dim) ? k->qk_rope_head_dim
+                                                      : k->head_dim;
     if (g == 0 && !isnan(class_head)) {
         /* A class with a fixed head_dim keeps it whatever hidden_size / heads give. */
         c->dim_source = !isnan(k->qk_rope_head_dim) ? "qk_rope_head_dim (class default)"
-                                                     : "head_dim (class default)";
-        rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used",
-                         c->top_label[!isnan(k->qk_rope_head_dim) ? K_QK_ROPE_HEAD_DIM : K_HEAD_DIM],
-                         c->model_class, class_head);
+                                                    : "head_dim (class default)";
+        rope_config_warn(
+            c, "%s is missing: model_type %s's class default %.17g is used",
+            c->top_label[!isnan(k->qk_rope_head_dim) ? K_QK_ROPE_HEAD_DIM : K_HEAD_DIM],
+            c->model_class, class_head);
         head = class_head;
         g = 1;
     }
     double split = g_hidden && g_heads ? floor(hidden / heads) : 0.0;
     if (g == 0) {
         if (k != NULL && (!g_hidden || !g_heads)) {
-            if ((g_hidden = split_part(x, K_HIDDEN_SIZE, k->hidden_size, &hidden)) < 0) return g_hidden;
+            if ((g_hidden = split_part(x, K_HIDDEN_SIZE, k->hidden_size, &hidden)) < 0)
+                return g_hidden;
             if ((g_heads = split_part(x, K_HEADS, k->heads, &heads)) < 0) return g_heads;
             split = g_hidden && g_heads ? floor(hidden / heads) : 0.0;
         }
@@ -269,31 +280,40 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
             return rope_config_fail(c, ROPE_E_CONFIG, "%s is missing (and so is head_dim)",
                                     c->top_label[g_hidden ? K_HEADS : K_HIDDEN_SIZE]);
         if (split < 1.0)
-            return rope_config_fail(c, ROPE_E_SCALING, "hidden_size %.17g / num_attention_heads "
-                                    "%.17g is below 1", hidden, heads);
+            return rope_config_fail(c, ROPE_E_SCALING,
+                                    "hidden_size %.17g / num_attention_heads "
+                                    "%.17g is below 1",
+                                    hidden, heads);
         if (split * heads != hidden)
-            rope_config_warn(c, "hidden_size %.17g is not a multiple of num_attention_heads "
-                             "%.17g: head_dim %.17g is used", hidden, heads, split);
+            rope_config_warn(c,
+                             "hidden_size %.17g is not a multiple of num_attention_heads "
+                             "%.17g: head_dim %.17g is used",
+                             hidden, heads, split);
         head = split;
         c->dim_source = "hidden_size / num_attention_heads";
     } else if (split > 0.0 && split != head) {
         double old = floor(split * prf);
         if (fmod(old, 2.0) != 0.0)
-            rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
+            rope_config_warn(c,
+                             "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
                              "num_attention_heads = %.17g, an odd rotary dim %.17g those versions "
-                             "cannot pair (v4.44 raises an error)", c->dim_source, split, old);
+                             "cannot pair (v4.44 raises an error)",
+                             c->dim_source, split, old);
         else
-            rope_config_warn(c, "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
-                             "num_attention_heads = %.17g (%d pairs)", c->dim_source, split,
-                             (int)old / 2);
+            rope_config_warn(c,
+                             "%s: transformers v4.43-4.44 ignore it and use hidden_size / "
+                             "num_attention_heads = %.17g (%d pairs)",
+                             c->dim_source, split, (int)old / 2);
     }
     double d = floor(head * prf);
     if (d > (double)ROPE_MAX_DIM)
-        return rope_config_fail(c, ROPE_E_SCALING, "%s %.17g x partial_rotary_factor %.17g "
-                                "gives a rotary dim above %d", c->dim_source, head, prf,
-                                ROPE_MAX_DIM);
+        return rope_config_fail(c, ROPE_E_SCALING,
+                                "%s %.17g x partial_rotary_factor %.17g "
+                                "gives a rotary dim above %d",
+                                c->dim_source, head, prf, ROPE_MAX_DIM);
     if (d < 2.0 || fmod(d, 2.0) != 0.0)
-        return rope_config_fail(c, ROPE_E_CONFIG, "%s %.17g x partial_rotary_factor %.17g gives "
+        return rope_config_fail(c, ROPE_E_CONFIG,
+                                "%s %.17g x partial_rotary_factor %.17g gives "
                                 "rotary dim %.17g: RoPE needs an even dim of at least 2",
                                 c->dim_source, head, prf, d);
     c->head_dim = head;
@@ -313,10 +333,11 @@ static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from, const rope_
     if (rope_config_need_positive(x, "rope_theta", s->base) < 0) return c->code;
     if ((rc = rotary_dim(x, s, k)) < 0) return rc;
     s->max_position = NAN;
-    int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings", ROPE_CONFIG_NEEDED,
-                     &s->max_position);
+    int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings",
+                                 ROPE_CONFIG_NEEDED, &s->max_position);
     if (got < 0) return got;
-    if (got && rope_config_need_positive(x, "max_position_embeddings", s->max_position) < 0) return c->code;
+    if (got && rope_config_need_positive(x, "max_position_embeddings", s->max_position) < 0)
+        return c->code;
     /* L0: the top-level key first (Phi-3; current transformers), then the block's. */
     s->original_max = NAN;
     rc = top_or_block(x, K_ORIGINAL_MAX, B_ORIGINAL_MAX, 0, &s->original_max, l0_from);

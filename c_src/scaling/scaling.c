@@ -48,14 +48,14 @@ static int positive(double v)
 /* Pair index at which r full turns fit in L0 (YaRN's correction dimension). */
 static double correction_dim(const rope_scaling *s, double r)
 {
-    return (double)s->dim * rope_log(s->original_max / (ROPE_TWO_PI * r))
-           / (2.0 * rope_log(s->base));
+    return (double)s->dim * rope_log(s->original_max / (ROPE_TWO_PI * r)) /
+           (2.0 * rope_log(s->base));
 }
 
 static int yarn_plan(const rope_scaling *s, plan *p)
 {
-    if (!positive(s->beta_fast) || !positive(s->beta_slow) || !positive(s->original_max)
-        || s->base == 1.0 || !isfinite(s->mscale) || !isfinite(s->mscale_all_dim))
+    if (!positive(s->beta_fast) || !positive(s->beta_slow) || !positive(s->original_max) ||
+        s->base == 1.0 || !isfinite(s->mscale) || !isfinite(s->mscale_all_dim))
         return ROPE_E_SCALING;
     if (!isnan(s->attention_factor) && !positive(s->attention_factor)) return ROPE_E_SCALING;
     double lo = correction_dim(s, s->beta_fast), hi = correction_dim(s, s->beta_slow);
@@ -94,8 +94,7 @@ static int make_plan(const rope_scaling *s, plan *p)
     if (ntk_like && s->dim == 2) return ROPE_E_SCALING;
     switch (s->type) {
     case ROPE_SCALING_DEFAULT:
-    case ROPE_SCALING_LINEAR:
-        return ROPE_OK;
+    case ROPE_SCALING_LINEAR: return ROPE_OK;
     case ROPE_SCALING_BASE:
         if (!positive(s->new_base)) return ROPE_E_BASE;
         p->scaled_base = s->new_base;
@@ -110,8 +109,7 @@ static int make_plan(const rope_scaling *s, plan *p)
         p->scaled_base = ntk_base(s, s->factor * len / s->max_position - (s->factor - 1.0));
         return positive(p->scaled_base) ? ROPE_OK : ROPE_E_RANGE;
     }
-    case ROPE_SCALING_YARN:
-        return yarn_plan(s, p);
+    case ROPE_SCALING_YARN: return yarn_plan(s, p);
     case ROPE_SCALING_LONGROPE:
         if (s->short_factor == NULL || s->long_factor == NULL) return ROPE_E_NULL;
         if (!positive(s->original_max) || !(s->seq_len >= 0.0) || !isfinite(s->seq_len))
@@ -123,12 +121,11 @@ static int make_plan(const rope_scaling *s, plan *p)
                 return ROPE_E_SCALING;
         return ROPE_OK;
     case ROPE_SCALING_LLAMA3:
-        if (!positive(s->low_freq_factor) || !positive(s->high_freq_factor)
-            || !positive(s->original_max))
+        if (!positive(s->low_freq_factor) || !positive(s->high_freq_factor) ||
+            !positive(s->original_max))
             return ROPE_E_SCALING;
         return ROPE_OK;
-    default:
-        return ROPE_E_SCALING;
+    default: return ROPE_E_SCALING;
     }
 }
 
@@ -146,8 +143,8 @@ static double llama3_theta(const rope_scaling *s, double theta, int *band)
         *band = ROPE_BAND_DIVIDE;
         return theta / s->factor;
     }
-    double smooth = (s->original_max / wavelength - s->low_freq_factor)
-                    / (s->high_freq_factor - s->low_freq_factor);
+    double smooth = (s->original_max / wavelength - s->low_freq_factor) /
+                    (s->high_freq_factor - s->low_freq_factor);
     *band = ROPE_BAND_RAMP;
     return (1.0 - smooth) * theta / s->factor + smooth * theta;
 }
@@ -164,24 +161,16 @@ static double yarn_theta(const rope_scaling *s, const plan *p, int i, double the
 static double scaled_theta(const rope_scaling *s, const plan *p, int i, double theta, int *band)
 {
     switch (s->type) {
-    case ROPE_SCALING_LINEAR:
-        *band = ROPE_BAND_DIVIDE;
-        return theta / s->factor;
+    case ROPE_SCALING_LINEAR: *band = ROPE_BAND_DIVIDE; return theta / s->factor;
     case ROPE_SCALING_BASE:
     case ROPE_SCALING_NTK:
     case ROPE_SCALING_DYNAMIC:
         *band = ROPE_BAND_RATIO;
         return rope_theta(i, s->dim, p->scaled_base);
-    case ROPE_SCALING_YARN:
-        return yarn_theta(s, p, i, theta, band);
-    case ROPE_SCALING_LONGROPE:
-        *band = ROPE_BAND_RATIO;
-        return theta / p->list[i];
-    case ROPE_SCALING_LLAMA3:
-        return llama3_theta(s, theta, band);
-    default:
-        *band = ROPE_BAND_KEEP;
-        return theta;
+    case ROPE_SCALING_YARN: return yarn_theta(s, p, i, theta, band);
+    case ROPE_SCALING_LONGROPE: *band = ROPE_BAND_RATIO; return theta / p->list[i];
+    case ROPE_SCALING_LLAMA3: return llama3_theta(s, theta, band);
+    default: *band = ROPE_BAND_KEEP; return theta;
     }
 }
 
@@ -196,8 +185,7 @@ int rope_scaling_pairs(const rope_scaling *s, double *inv_freq, double *inv_freq
         double theta = rope_theta(i, s->dim, s->base);
         double scaled = scaled_theta(s, &p, i, theta, &b);
         double r = scaled / theta, w = ROPE_TWO_PI / theta;
-        if (!isfinite(theta) || !isfinite(scaled) || !isfinite(r) || !isfinite(w)
-            || theta == 0.0)
+        if (!isfinite(theta) || !isfinite(scaled) || !isfinite(r) || !isfinite(w) || theta == 0.0)
             return ROPE_E_RANGE;
         if (inv_freq) inv_freq[i] = theta;
         if (inv_freq_scaled) inv_freq_scaled[i] = scaled;
@@ -259,8 +247,8 @@ int rope_scaling_base_used(const rope_scaling *s, double *base_used)
     return rc;
 }
 
-int rope_scaling_range(const rope_scaling *s, double train_len, double gap,
-                       double *trained_angle, double *gap_angle, int *status, int *counts)
+int rope_scaling_range(const rope_scaling *s, double train_len, double gap, double *trained_angle,
+                       double *gap_angle, int *status, int *counts)
 {
     plan p;
     int rc = make_plan(s, &p);

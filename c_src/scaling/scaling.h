@@ -34,19 +34,19 @@
 /* A resolved scaling description (the config reader fills one; callers may
  * too). Values a method does not use are ignored. */
 typedef struct {
-    int type;                /* ROPE_SCALING_* */
-    int dim;                 /* rotary dim d: even, 2..ROPE_MAX_DIM (0 gives no pairs) */
-    double base;             /* rope_theta, > 0 */
-    double new_base;         /* BASE: the new rope_theta, > 0 */
-    double factor;           /* LINEAR, DYNAMIC, YARN, LLAMA3, NTK, LONGROPE: > 0 */
-    double attention_factor; /* YARN, LONGROPE: NaN when not given */
-    double beta_fast, beta_slow;    /* YARN: > 0 */
-    double mscale, mscale_all_dim;  /* YARN: 0 when not given */
-    int truncate;                   /* YARN: floor/ceil the correction range */
+    int type;                      /* ROPE_SCALING_* */
+    int dim;                       /* rotary dim d: even, 2..ROPE_MAX_DIM (0 gives no pairs) */
+    double base;                   /* rope_theta, > 0 */
+    double new_base;               /* BASE: the new rope_theta, > 0 */
+    double factor;                 /* LINEAR, DYNAMIC, YARN, LLAMA3, NTK, LONGROPE: > 0 */
+    double attention_factor;       /* YARN, LONGROPE: NaN when not given */
+    double beta_fast, beta_slow;   /* YARN: > 0 */
+    double mscale, mscale_all_dim; /* YARN: 0 when not given */
+    int truncate;                  /* YARN: floor/ceil the correction range */
     double low_freq_factor, high_freq_factor; /* LLAMA3: > 0 */
-    double original_max;     /* L0 (YARN, LONGROPE, LLAMA3), > 0 */
-    double max_position;     /* max_position_embeddings (DYNAMIC), > 0 */
-    double seq_len;          /* DYNAMIC, LONGROPE: current sequence length; 0 when none */
+    double original_max;                      /* L0 (YARN, LONGROPE, LLAMA3), > 0 */
+    double max_position;                      /* max_position_embeddings (DYNAMIC), > 0 */
+    double seq_len; /* DYNAMIC, LONGROPE: current sequence length; 0 when none */
     const double *short_factor, *long_factor; /* LONGROPE: d / 2 doubles each, > 0 */
 } rope_scaling;
 
@@ -90,7 +90,7 @@ int rope_scaling_base_used(const rope_scaling *s, double *base_used);
  * the gap, and its ROPE_RANGE_* status. Outs of d/2 entries, each may be
  * NULL; counts: 3 ints (covered, inside, unseen), may be NULL. ROPE_E_POSITION
  * for a bad train_len or gap, else the codes of rope_scaling_pairs. */
-int rope_scaling_range(const rope_scaling *s, double train_len, double gap,
-                       double *trained_angle, double *gap_angle, int *status, int *counts);
+int rope_scaling_range(const rope_scaling *s, double train_len, double gap, double *trained_angle,
+                       double *gap_angle, int *status, int *counts);
 
 #endif /* ROPE_SCALING_H */

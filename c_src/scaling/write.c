@@ -46,7 +46,8 @@ static int compute(const rope_config *c, const rope_scaling *s, double train_len
     if (rc == ROPE_OK) rc = rope_scaling_factors(s, &f->attention, &f->softmax);
     if (!c->softmax_applies) f->softmax = 1.0;
     if (rc == ROPE_OK) rc = rope_scaling_base_used(s, &f->base_used);
-    if (rc == ROPE_OK && s->type == ROPE_SCALING_YARN) rc = rope_scaling_yarn_range(s, &f->lo, &f->hi);
+    if (rc == ROPE_OK && s->type == ROPE_SCALING_YARN)
+        rc = rope_scaling_yarn_range(s, &f->lo, &f->hi);
     f->has_range = !isnan(train_len);
     f->train_len = train_len;
     f->gap = gap;
@@ -81,8 +82,8 @@ static void write_resolved(rope_writer *w, const rope_config *c, const figures *
     put_string(w, c->dim_source);
     rope_put_field(w, ", ", "partial_rotary_factor", c->partial_rotary_factor);
     rope_put_field(w, ", ", "max_position_embeddings", s->max_position);
-    int uses_l0 = s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE
-                  || s->type == ROPE_SCALING_LLAMA3;
+    int uses_l0 = s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE ||
+                  s->type == ROPE_SCALING_LLAMA3;
     rope_put_field(w, ", ", "original_max_position_embeddings", uses_l0 ? s->original_max : NAN);
     rope_put_field(w, ", ", "seq_len", s->seq_len > 0.0 ? s->seq_len : NAN);
     rope_put_field(w, ", ", "base_used", f->base_used);
@@ -109,7 +110,7 @@ static int write_json(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
     rope_put(w, "{\n  \"rope_type\": \"%s\",\n  \"rotary_dim\": %d", rope_scaling_name(s->type),
-        s->dim);
+             s->dim);
     rope_put_field(w, ROPE_JSON_NEXT, "base", s->base);
     rope_put_field(w, ROPE_JSON_NEXT, "factor", c->factor_shown);
     rope_put_field(w, ROPE_JSON_NEXT, "attention_factor", f->attention);
@@ -117,7 +118,7 @@ static int write_json(rope_writer *w, const rope_config *c, const figures *f)
     rope_put(w, ",\n");
     write_resolved(w, c, f);
     rope_put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d},\n",
-        f->bands[0], f->bands[1], f->bands[2], f->bands[3]);
+             f->bands[0], f->bands[1], f->bands[2], f->bands[3]);
     rope_put(w, "  \"warnings\": [");
     for (int j = 0; j < c->n_warnings; j++) {
         rope_put(w, "%s\n    ", j > 0 ? "," : "");
@@ -139,8 +140,10 @@ static int write_json(rope_writer *w, const rope_config *c, const figures *f)
         rope_put(w, ",\n  \"range\": {\"train_len\": ");
         rope_put_number(w, f->train_len);
         rope_put_field(w, ", ", "gap", f->gap);
-        rope_put(w, ", \"covered\": %d, \"inside\": %d, \"unseen\": %d, \"critical_dimension\": %d,"
-               "\n    \"pairs\": [", f->counts[0], f->counts[1], f->counts[2], 2 * f->counts[0]);
+        rope_put(w,
+                 ", \"covered\": %d, \"inside\": %d, \"unseen\": %d, \"critical_dimension\": %d,"
+                 "\n    \"pairs\": [",
+                 f->counts[0], f->counts[1], f->counts[2], 2 * f->counts[0]);
         for (int i = 0; i < f->pairs; i++) {
             rope_put(w, "%s\n      {\"i\": %d", i > 0 ? "," : "", i);
             rope_put_field(w, ", ", "trained_angle", f->trained[i]);
@@ -157,64 +160,70 @@ static void write_csv(rope_writer *w, const figures *f)
 {
     rope_put(w, "i,inv_freq,inv_freq_scaled,wavelength,ratio,band\n");
     for (int i = 0; i < f->pairs; i++)
-        rope_put(w, "%d,%.17g,%.17g,%.17g,%.17g,%s\n", i, f->theta[i], f->scaled[i], f->wavelength[i],
-            f->ratio[i], rope_band_name(f->band[i]));
+        rope_put(w, "%d,%.17g,%.17g,%.17g,%.17g,%s\n", i, f->theta[i], f->scaled[i],
+                 f->wavelength[i], f->ratio[i], rope_band_name(f->band[i]));
 }
 
 static void write_table(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
     rope_put(w, "rope_type %s, rotary dim %d (%d pairs), base %.10g", rope_scaling_name(s->type),
-        s->dim, f->pairs, s->base);
+             s->dim, f->pairs, s->base);
     if (!isnan(c->factor_shown)) rope_put(w, ", factor %.10g", c->factor_shown);
     rope_put(w, "\nattention_factor %.10g, softmax multiplier %.10g\n", f->attention, f->softmax);
     rope_put(w, "head_dim %.10g (%s), partial_rotary_factor %.10g", c->head_dim, c->dim_source,
-        c->partial_rotary_factor);
-    if (s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE
-        || s->type == ROPE_SCALING_LLAMA3)
+             c->partial_rotary_factor);
+    if (s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE ||
+        s->type == ROPE_SCALING_LLAMA3)
         rope_put(w, ", original_max_position_embeddings %.10g", s->original_max);
-    if (s->type == ROPE_SCALING_YARN) rope_put(w, ", correction range %.10g to %.10g", f->lo, f->hi);
+    if (s->type == ROPE_SCALING_YARN)
+        rope_put(w, ", correction range %.10g to %.10g", f->lo, f->hi);
     if (f->base_used != s->base) rope_put(w, ", scaled base %.10g", f->base_used);
     rope_put(w, "\nbands: %d keep, %d ramp, %d divide, %d ratio only\n", f->bands[0], f->bands[1],
-        f->bands[2], f->bands[3]);
+             f->bands[2], f->bands[3]);
     if (f->has_range)
-        rope_put(w, "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
-               "dimension %d\n", f->train_len, f->gap, f->counts[0], f->counts[1], f->counts[2],
-            2 * f->counts[0]);
+        rope_put(w,
+                 "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
+                 "dimension %d\n",
+                 f->train_len, f->gap, f->counts[0], f->counts[1], f->counts[2], 2 * f->counts[0]);
     rope_write_model_table(w, c);
     for (int j = 0; j < c->n_warnings; j++) rope_put(w, "warning: %s\n", c->warnings[j]);
     /* The band column is padded only when more columns follow: no trailing blanks. */
     int pad = f->has_range ? 6 : 0;
     rope_put(w, "\n%5s %14s %14s %15s %12s  %-*s", "i", "wavelength", "inv_freq", "inv_freq_scaled",
-        "ratio", pad, "band");
+             "ratio", pad, "band");
     if (f->has_range) rope_put(w, " %14s %14s  %s", "trained_angle", "gap_angle", "status");
     rope_put(w, "\n");
     for (int i = 0; i < f->pairs; i++) {
         rope_put(w, "%5d %14.6g %14.6g %15.6g %12.6g  %-*s", i, f->wavelength[i], f->theta[i],
-            f->scaled[i], f->ratio[i], pad, rope_band_name(f->band[i]));
+                 f->scaled[i], f->ratio[i], pad, rope_band_name(f->band[i]));
         if (f->has_range)
             rope_put(w, " %14.6g %14.6g  %s", f->trained[i], f->at_gap[i],
-                rope_range_name(f->status[i]));
+                     rope_range_name(f->status[i]));
         rope_put(w, "\n");
     }
 }
 
-int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len,
-                       double gap, char *buf, int cap, int *len)
+int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len, double gap,
+                       char *buf, int cap, int *len)
 {
     if (c == NULL || len == NULL || (cap > 0 && buf == NULL)) return ROPE_E_NULL;
     if (format < ROPE_SCALING_JSON || format > ROPE_SCALING_TABLE) return ROPE_E_VALUE;
     if (cap < 0) cap = 0;
     if (c->code != 0) return c->code;
     if (!(isfinite(seq_len) && seq_len >= 0.0))
-        return rope_config_fail(c, ROPE_E_SCALING, "seq_len must be a finite number >= 0, got "
-                                "%.17g", seq_len);
+        return rope_config_fail(c, ROPE_E_SCALING,
+                                "seq_len must be a finite number >= 0, got "
+                                "%.17g",
+                                seq_len);
     if (isnan(train_len) != isnan(gap))
         return rope_config_fail(c, ROPE_E_SCALING, "%s is given without %s: give both or neither",
                                 isnan(gap) ? "train_len" : "gap", isnan(gap) ? "gap" : "train_len");
     if (!isnan(train_len) && !(isfinite(train_len) && train_len > 0.0))
-        return rope_config_fail(c, ROPE_E_SCALING, "train_len must be a finite number > 0, got "
-                                "%.17g", train_len);
+        return rope_config_fail(c, ROPE_E_SCALING,
+                                "train_len must be a finite number > 0, got "
+                                "%.17g",
+                                train_len);
     if (!isnan(gap) && !(isfinite(gap) && gap >= 0.0))
         return rope_config_fail(c, ROPE_E_SCALING, "gap must be a finite number >= 0, got %.17g",
                                 gap);
@@ -226,8 +235,10 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
     if (c->layer_type[0] != '\0') {
         pick = strcmp(c->layer_type, rope_layer_type_name(1)) == 0 && !isnan(c->local_base);
         if (!pick && strcmp(c->layer_type, rope_layer_type_name(0)) != 0)
-            return rope_config_fail(c, ROPE_E_CONFIG, "layer_type \"%s\" is not a layer type of "
-                                    "this config (%s%s)", c->layer_type, rope_layer_type_name(0),
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "layer_type \"%s\" is not a layer type of "
+                                    "this config (%s%s)",
+                                    c->layer_type, rope_layer_type_name(0),
                                     isnan(c->local_base) ? " only" : ", sliding_attention");
     }
     if (pick && format == ROPE_SCALING_CSV) {
@@ -246,10 +257,11 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
         else
             write_table(&w, c, &f);
         rc = wrote != ROPE_OK ? wrote : rope_writer_end(&w, len);
-    } else if (rc == ROPE_E_RANGE && isfinite(c->scaling.factor)
-               && !isfinite(1.0 / c->scaling.factor)) {
+    } else if (rc == ROPE_E_RANGE && isfinite(c->scaling.factor) &&
+               !isfinite(1.0 / c->scaling.factor)) {
         /* theta / factor overflows: name the key that did it, as the user wrote it. */
-        rc = rope_config_fail(c, rc, "%s.factor %.17g is too small: the scaled frequencies "
+        rc = rope_config_fail(c, rc,
+                              "%s.factor %.17g is too small: the scaled frequencies "
                               "(theta / factor) overflow",
                               c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling",
                               c->scaling.factor);

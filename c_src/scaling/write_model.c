@@ -46,8 +46,8 @@ static void put_text(rope_writer *w, const char *text)
 
 double rope_query_scale(const rope_config *c, double position)
 {
-    return 1.0 + c->query_scale_beta
-                     * log(1.0 + floor((position + c->query_scale_offset) / c->query_scale_l0));
+    return 1.0 + c->query_scale_beta *
+                     log(1.0 + floor((position + c->query_scale_offset) / c->query_scale_l0));
 }
 
 /* The position the query scale is shown at: the last of seq_len tokens. */
@@ -101,8 +101,10 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
         rope_put(w, "null");
     }
     rope_put(w, ",\n    \"num_hidden_layers\": ");
-    if (c->n_layers > 0) rope_put(w, "%d", c->n_layers);
-    else rope_put(w, "null");
+    if (c->n_layers > 0)
+        rope_put(w, "%d", c->n_layers);
+    else
+        rope_put(w, "null");
     rope_put(w, ", \"nope_layers\": [");
     int n = 0;
     for (int i = 0; i < c->n_layers; i++)
@@ -179,12 +181,15 @@ void rope_write_model_table(rope_writer *w, const rope_config *c)
     }
     if (!isnan(c->query_scale_beta)) {
         double p = scale_position(c);
-        rope_put(w, "query scale%s 1 + %.10g ln(1 + floor(%s / %.10g)) = %.10g at position "
-                 "%.10g\n", c->query_scale_nope_only ? " (NoPE layers)" : "", c->query_scale_beta,
+        rope_put(w,
+                 "query scale%s 1 + %.10g ln(1 + floor(%s / %.10g)) = %.10g at position "
+                 "%.10g\n",
+                 c->query_scale_nope_only ? " (NoPE layers)" : "", c->query_scale_beta,
                  c->query_scale_offset ? "(position + 1)" : "position", c->query_scale_l0,
                  rope_query_scale(c, p), p);
     }
     if (!isnan(c->query_pre_attn_scalar))
-        rope_put(w, "query_pre_attn_scalar %.10g: scores are scaled by %.10g^-1/2, not head_dim^-1/2\n",
-                 c->query_pre_attn_scalar, c->query_pre_attn_scalar);
+        rope_put(
+            w, "query_pre_attn_scalar %.10g: scores are scaled by %.10g^-1/2, not head_dim^-1/2\n",
+            c->query_pre_attn_scalar, c->query_pre_attn_scalar);
 }

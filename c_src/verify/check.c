@@ -73,11 +73,14 @@ static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
     const rope_table *t = d->inv;
     if (t->width != m->n || t->rows != 1) return ROPE_E_LENGTH;
     tolerance tl = tolerance_of(d->dtype);
-    double rel = d->dtype == ROPE_DT_F16 ? 0x1p-11 : d->dtype == ROPE_DT_BF16 ? 0x1p-8 : tl.rel_theta;
+    double rel = d->dtype == ROPE_DT_F16    ? 0x1p-11
+                 : d->dtype == ROPE_DT_BF16 ? 0x1p-8
+                                            : tl.rel_theta;
     for (int i = 0; i < m->n; i++) {
         int low = m->angle_dtype != m->native || m->theta_only;
-        double e = low ? rope_round_to(m->angle_dtype, m->theta[i])
-                       : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i] : m->theta[i];
+        double e = low                        ? rope_round_to(m->angle_dtype, m->theta[i])
+                   : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i]
+                                              : m->theta[i];
         double err = fabs(rope_table_at(t, (size_t)i) - e);
         double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
         note(o, err, tol, err / fabs(e), 0, i);
@@ -136,7 +139,8 @@ static int duplicated(const rope_table *t, int layout)
     for (long r = 0; r < t->rows; r++) {
         size_t row = (size_t)(r * w);
         for (long i = 0; i < h; i++) {
-            long a = layout == ROPE_LAYOUT_HALF ? i : 2 * i, b = layout == ROPE_LAYOUT_HALF ? i + h : 2 * i + 1;
+            long a = layout == ROPE_LAYOUT_HALF ? i : 2 * i,
+                 b = layout == ROPE_LAYOUT_HALF ? i + h : 2 * i + 1;
             double x = rope_table_at(t, row + (size_t)a), y = rope_table_at(t, row + (size_t)b);
             if (x != y) return 0;
         }

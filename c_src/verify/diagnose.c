@@ -22,7 +22,7 @@
 /* One config-side change: a scaling to compute theta from, with its code. */
 typedef struct {
     rope_scaling s;
-    int head_dim_exponent; /* the exponent's d is head_dim, only the first n pairs kept */
+    int head_dim_exponent;    /* the exponent's d is head_dim, only the first n pairs kept */
     const char *code, *code2; /* code2: a second change (a base fitted beside a dim) */
     char message[ROPE_VERIFY_MSG], message2[ROPE_VERIFY_MSG];
 } variant;
@@ -30,8 +30,8 @@ typedef struct {
 typedef struct {
     const rope_config *c;
     const rope_dump *d;
-    int n_dump;      /* pairs the dump holds */
-    double *recovered; /* per pair theta read off the dump (NULL if not known) */
+    int n_dump;                      /* pairs the dump holds */
+    double *recovered;               /* per pair theta read off the dump (NULL if not known) */
     int sign, layout, config_layout; /* layout: found, or the config's when the dump shows none */
     double amplitude;
     long rows[SAMPLE_ROWS];
@@ -41,7 +41,8 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void add(variant *v, int *n, const rope_scaling *s, const char *code, const char *fmt, ...);
+static void
+add(variant *v, int *n, const rope_scaling *s, const char *code, const char *fmt, ...);
 static void add(variant *v, int *n, const rope_scaling *s, const char *code, const char *fmt, ...)
 {
     if (*n == MAX_VARIANTS) return;
@@ -160,8 +161,10 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
     if (cs->type != ROPE_SCALING_DEFAULT) {
         rope_scaling s = *cs;
         s.type = ROPE_SCALING_DEFAULT;
-        add(v, nv, &s, "scaling_not_applied", "the dump holds unscaled RoPE: the config's %s "
-            "scaling is not applied", name);
+        add(v, nv, &s, "scaling_not_applied",
+            "the dump holds unscaled RoPE: the config's %s "
+            "scaling is not applied",
+            name);
     }
     double l0 = isfinite(cs->original_max) ? cs->original_max : cs->max_position;
     if (isfinite(cs->factor) && cs->factor > 0.0 && cs->type != ROPE_SCALING_BASE) {
@@ -175,45 +178,55 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
             s.truncate = 1, s.attention_factor = NAN, s.low_freq_factor = 1.0;
             s.high_freq_factor = 4.0, s.original_max = l0;
             if (!isfinite(s.max_position)) s.max_position = l0;
-            if ((methods[k] != ROPE_SCALING_LINEAR && methods[k] != ROPE_SCALING_NTK) && !isfinite(l0))
+            if ((methods[k] != ROPE_SCALING_LINEAR && methods[k] != ROPE_SCALING_NTK) &&
+                !isfinite(l0))
                 continue;
-            add(v, nv, &s, "scaling_wrong_method", "%s scaling (factor %.10g, its default "
-                "parameters) fits the dump; the config asks for %s", rope_scaling_name(methods[k]),
-                cs->factor, name);
+            add(v, nv, &s, "scaling_wrong_method",
+                "%s scaling (factor %.10g, its default "
+                "parameters) fits the dump; the config asks for %s",
+                rope_scaling_name(methods[k]), cs->factor, name);
         }
     }
     if (cs->type == ROPE_SCALING_LLAMA3) {
         rope_scaling s = *cs;
         s.low_freq_factor = cs->high_freq_factor, s.high_freq_factor = cs->low_freq_factor;
-        add(v, nv, &s, "wrong_band_bounds", "llama3's band edges are swapped: low_freq_factor "
-            "%.10g and high_freq_factor %.10g exchanged fit the dump", cs->low_freq_factor,
-            cs->high_freq_factor);
+        add(v, nv, &s, "wrong_band_bounds",
+            "llama3's band edges are swapped: low_freq_factor "
+            "%.10g and high_freq_factor %.10g exchanged fit the dump",
+            cs->low_freq_factor, cs->high_freq_factor);
     }
     if (cs->type == ROPE_SCALING_YARN) {
         rope_scaling s = *cs;
         s.truncate = !cs->truncate;
-        add(v, nv, &s, "wrong_band_bounds", "yarn's correction range %s rounded outwards fits the "
-            "dump; the config says truncate %s", cs->truncate ? "not" : "", cs->truncate ? "true" : "false");
+        add(v, nv, &s, "wrong_band_bounds",
+            "yarn's correction range %s rounded outwards fits the "
+            "dump; the config says truncate %s",
+            cs->truncate ? "not" : "", cs->truncate ? "true" : "false");
         s = *cs;
         s.beta_fast = cs->beta_slow, s.beta_slow = cs->beta_fast;
-        add(v, nv, &s, "wrong_band_bounds", "yarn's beta_fast %.10g and beta_slow %.10g "
-            "exchanged fit the dump", cs->beta_fast, cs->beta_slow);
+        add(v, nv, &s, "wrong_band_bounds",
+            "yarn's beta_fast %.10g and beta_slow %.10g "
+            "exchanged fit the dump",
+            cs->beta_fast, cs->beta_slow);
         double f = cs->max_position / cs->original_max;
         if (isfinite(f) && f > 0.0 && fabs(f / cs->factor - 1.0) > 1e-12) {
             s = *cs;
             s.factor = f;
-            add(v, nv, &s, "yarn_factor_from_positions", "yarn factor max_position_embeddings / "
+            add(v, nv, &s, "yarn_factor_from_positions",
+                "yarn factor max_position_embeddings / "
                 "original_max_position_embeddings = %.10g fits the dump (transformers 4.51-4.55); "
-                "the config's factor is %.10g", f, cs->factor);
+                "the config's factor is %.10g",
+                f, cs->factor);
         }
     }
     if (cs->type == ROPE_SCALING_LONGROPE) {
         rope_scaling s = *cs;
         int is_long = cs->seq_len > cs->original_max;
         s.short_factor = cs->long_factor, s.long_factor = cs->short_factor;
-        add(v, nv, &s, "longrope_wrong_factors", "the %s_factor list fits the dump; at sequence "
-            "length %.10g (L0 %.10g) transformers uses %s_factor", is_long ? "short" : "long",
-            cs->seq_len, cs->original_max, is_long ? "long" : "short");
+        add(v, nv, &s, "longrope_wrong_factors",
+            "the %s_factor list fits the dump; at sequence "
+            "length %.10g (L0 %.10g) transformers uses %s_factor",
+            is_long ? "short" : "long", cs->seq_len, cs->original_max, is_long ? "long" : "short");
     }
 }
 
@@ -230,17 +243,21 @@ static int build_variants(const context *x, variant *v)
         s.dim = 2 * n;
         int full = c->partial_rotary_factor < 1.0 && 2 * n == (int)c->head_dim;
         if (full)
-            add(v, &nv, &s, "partial_rotary_ignored", "partial_rotary_factor %.10g is ignored: the "
+            add(v, &nv, &s, "partial_rotary_ignored",
+                "partial_rotary_factor %.10g is ignored: the "
                 "dump rotates all %d dims of head_dim, the config rotates %d",
                 c->partial_rotary_factor, 2 * n, d);
         else
-            add(v, &nv, &s, "wrong_rotary_dim", "the dump's rotary dim is %d (%d pairs); the "
-                "config's is %d (from %s)", 2 * n, n, d, c->dim_source ? c->dim_source : "head_dim");
+            add(v, &nv, &s, "wrong_rotary_dim",
+                "the dump's rotary dim is %d (%d pairs); the "
+                "config's is %d (from %s)",
+                2 * n, n, d, c->dim_source ? c->dim_source : "head_dim");
     }
     if (n == d / 2 && c->partial_rotary_factor < 1.0 && !lists) {
-        add(v, &nv, cs, "partial_rotary_ignored", "inv_freq's exponent uses head_dim %.10g in "
-            "place of the rotary dim %d (partial_rotary_factor %.10g)", c->head_dim, d,
-            c->partial_rotary_factor);
+        add(v, &nv, cs, "partial_rotary_ignored",
+            "inv_freq's exponent uses head_dim %.10g in "
+            "place of the rotary dim %d (partial_rotary_factor %.10g)",
+            c->head_dim, d, c->partial_rotary_factor);
         v[nv - 1].head_dim_exponent = 1;
     }
     if (n == d / 2) add_scaling_variants(x, v, &nv);
@@ -267,15 +284,16 @@ static void orthogonal(const context *x, rope_model *m, double af, explanation *
     char msg[ROPE_VERIFY_MSG];
     if (!x->d->cos) return;
     if (x->layout == ROPE_LAYOUT_INTERLEAVED && x->config_layout == ROPE_LAYOUT_HALF)
-        push(e, "layout_interleaved", "the dump pairs dims (2i, 2i+1) (interleaved); the config's "
+        push(e, "layout_interleaved",
+             "the dump pairs dims (2i, 2i+1) (interleaved); the config's "
              "model pairs (i, i+d/2) (rotate_half). To keep this RoPE, permute each head's q and k "
              "weight rows: new row 2i = old row i, new row 2i+1 = old row i+d/2");
     if (x->layout == ROPE_LAYOUT_HALF && x->config_layout == ROPE_LAYOUT_INTERLEAVED)
-        push(e, "layout_half", "the dump pairs dims (i, i+d/2) (rotate_half); the config's model "
+        push(e, "layout_half",
+             "the dump pairs dims (i, i+d/2) (rotate_half); the config's model "
              "pairs (2i, 2i+1) (interleaved). To keep this RoPE, permute each head's q and k "
              "weight rows: new row i = old row 2i, new row i+d/2 = old row 2i+1");
-    if (x->sign < 0)
-        push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
+    if (x->sign < 0) push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
     /* The amplitude closest to the measured one among af, 1 and af^2. */
     double cands[3] = {af, 1.0, af * af};
     int best = 0;
@@ -284,32 +302,40 @@ static void orthogonal(const context *x, rope_model *m, double af, explanation *
     if (fabs(af - 1.0) < 1e-12) best = 0;
     m->amp = cands[best];
     if (best == 1) {
-        snprintf(msg, sizeof msg, "cos and sin are not multiplied by the attention factor %.10g "
-                 "(amplitude 1 found)", af);
+        snprintf(msg, sizeof msg,
+                 "cos and sin are not multiplied by the attention factor %.10g "
+                 "(amplitude 1 found)",
+                 af);
         push(e, "attention_factor_missing", msg);
     } else if (best == 2) {
-        snprintf(msg, sizeof msg, "cos and sin carry the attention factor %.10g twice (amplitude "
-                 "%.10g found)", af, af * af);
+        snprintf(msg, sizeof msg,
+                 "cos and sin carry the attention factor %.10g twice (amplitude "
+                 "%.10g found)",
+                 af, af * af);
         push(e, "attention_factor_twice", msg);
     }
     m->offset = offset;
     if (m->offset != 0.0) {
-        snprintf(msg, sizeof msg, "positions are off by %.0f: row r holds position %.0f + r", m->offset,
-                 x->d->from + m->offset);
+        snprintf(msg, sizeof msg, "positions are off by %.0f: row r holds position %.0f + r",
+                 m->offset, x->d->from + m->offset);
         push(e, "position_offset", msg);
     }
 }
 
-static void precision_code(explanation *e, const rope_model *m, const rope_verify_err *err, int table)
+static void precision_code(explanation *e, const rope_model *m, const rope_verify_err *err,
+                           int table)
 {
     char msg[ROPE_VERIFY_MSG];
     const char *t = rope_dtype_name(m->angle_dtype);
     if (m->theta_only || !table)
         snprintf(msg, sizeof msg, "inv_freq rounded to %s fits the dump; %s %.3g", t,
-                 table ? "the angle error reaches" : "its relative error reaches", err->max_angle_error);
+                 table ? "the angle error reaches" : "its relative error reaches",
+                 err->max_angle_error);
     else
-        snprintf(msg, sizeof msg, "angles computed in %s fit the dump: position x inv_freq is off by "
-                 "up to %.3g rad at these positions", t, err->max_angle_error);
+        snprintf(msg, sizeof msg,
+                 "angles computed in %s fit the dump: position x inv_freq is off by "
+                 "up to %.3g rad at these positions",
+                 t, err->max_angle_error);
     push(e, "low_precision", msg);
 }
 
@@ -317,7 +343,8 @@ static void precision_code(explanation *e, const rope_model *m, const rope_verif
 static int fits(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                 rope_verify_err *err)
 {
-    if (rope_verify_eval(d, m, rows, n_rows, err) != ROPE_OK || !(err->worst_ratio <= 1.0)) return 0;
+    if (rope_verify_eval(d, m, rows, n_rows, err) != ROPE_OK || !(err->worst_ratio <= 1.0))
+        return 0;
     if (!rows) return 1;
     return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK && err->worst_ratio <= 1.0;
 }
@@ -342,13 +369,15 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
         long rows = d->cos->rows;
         x.n_rows = rows < SAMPLE_ROWS ? rows : SAMPLE_ROWS;
         for (long k = 0; k < x.n_rows; k++)
-            x.rows[k] = x.n_rows == rows ? k : (long)((double)k * (double)(rows - 1) / (double)(x.n_rows - 1));
+            x.rows[k] = x.n_rows == rows
+                            ? k
+                            : (long)((double)k * (double)(rows - 1) / (double)(x.n_rows - 1));
     } else {
         for (int i = 0; i < x.n_dump; i++) x.recovered[i] = AT(d->inv, i);
     }
     int nv = build_variants(&x, v), n_best = 0, fewest = 99;
     int native = d->dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
-    static const int lows[][2] = {{-1, 0},           {ROPE_DT_F32, 0}, {ROPE_DT_F32, 1},
+    static const int lows[][2] = {{-1, 0},           {ROPE_DT_F32, 0},  {ROPE_DT_F32, 1},
                                   {ROPE_DT_BF16, 0}, {ROPE_DT_BF16, 1}, {ROPE_DT_F16, 0},
                                   {ROPE_DT_F16, 1}};
     for (int k = 0; k < nv; k++) {
@@ -361,7 +390,8 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
             /* No offset first: reading one off a low-precision dump can go astray. */
             double offset = table ? read_offset(&x, theta, x.n_dump) : 0.0;
             for (int o = 0; o < (offset != 0.0 ? 2 : 1); o++) {
-                rope_model m = {theta, x.n_dump, dt, lows[p][1], native, 1.0, 0.0, x.sign, x.layout};
+                rope_model m = {theta, x.n_dump, dt,     lows[p][1], native,
+                                1.0,   0.0,      x.sign, x.layout};
                 explanation e = {.n = 0};
                 if (v[k].code) push(&e, v[k].code, v[k].message);
                 if (v[k].code2) push(&e, v[k].code2, v[k].message2);
@@ -387,7 +417,8 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
         }
     if (n == 0) {
         diag[0].code = "unexplained";
-        snprintf(diag[0].message, ROPE_VERIFY_MSG, "none of the known mistakes, alone or two at a "
+        snprintf(diag[0].message, ROPE_VERIFY_MSG,
+                 "none of the known mistakes, alone or two at a "
                  "time, reproduces the dump");
         n = 1;
     }

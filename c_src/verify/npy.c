@@ -42,8 +42,10 @@ static int parse_descr(const char *v, int *dt, char *msg)
     char shown[16] = {0};
     for (int j = 0; j < 10 && v[j + 1] && v[j + 1] != '\''; j++)
         shown[j] = (v[j + 1] >= 32 && v[j + 1] < 127) ? v[j + 1] : '?';
-    snprintf(msg, ROPE_VERIFY_MSG, "npy dtype '%s' is not supported (little-endian float64, "
-             "float32 or float16: <f8, <f4, <f2)", shown);
+    snprintf(msg, ROPE_VERIFY_MSG,
+             "npy dtype '%s' is not supported (little-endian float64, "
+             "float32 or float16: <f8, <f4, <f2)",
+             shown);
     return ROPE_E_VALUE;
 }
 
@@ -55,7 +57,8 @@ static int parse_shape(const char *v, long *shape, int *ndim, char *msg)
     for (;;) {
         while (*v == ' ') v++;
         if (*v == ')') return ROPE_OK;
-        if (*v < '0' || *v > '9') return fail(msg, "npy header: a shape that is not a tuple of integers");
+        if (*v < '0' || *v > '9')
+            return fail(msg, "npy header: a shape that is not a tuple of integers");
         long x = 0;
         while (*v >= '0' && *v <= '9') {
             if (x > (1L << 40)) return fail(msg, "npy header: a dimension above 2^40");
@@ -64,8 +67,10 @@ static int parse_shape(const char *v, long *shape, int *ndim, char *msg)
         if (*ndim == 8) return fail(msg, "npy header: more than 8 dimensions");
         shape[(*ndim)++] = x;
         while (*v == ' ') v++;
-        if (*v == ',') v++;
-        else if (*v != ')') return fail(msg, "npy header: a shape that is not a tuple of integers");
+        if (*v == ',')
+            v++;
+        else if (*v != ')')
+            return fail(msg, "npy header: a shape that is not a tuple of integers");
     }
 }
 
@@ -92,8 +97,8 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
         return ROPE_E_VALUE;
     }
     if (hlen > len - start) {
-        snprintf(msg, ROPE_VERIFY_MSG, "truncated: the npy header claims %zu bytes, %zu follow", hlen,
-                 len - start);
+        snprintf(msg, ROPE_VERIFY_MSG, "truncated: the npy header claims %zu bytes, %zu follow",
+                 hlen, len - start);
         return ROPE_E_VALUE;
     }
     char *header = malloc(hlen + 1);
@@ -115,15 +120,22 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
     free(header);
     if (rc != ROPE_OK) return rc;
     if (fortran && ndim > 2) return fail(msg, "a fortran-order array of more than 2 dimensions");
-    return rope_table_fill(t, shape, ndim, dt, buf + start + hlen, len - start - hlen, fortran, msg);
+    return rope_table_fill(t, shape, ndim, dt, buf + start + hlen, len - start - hlen, fortran,
+                           msg);
 }
 
-static uint32_t u16(const unsigned char *p) { return (uint32_t)(p[0] | p[1] << 8); }
+static uint32_t u16(const unsigned char *p)
+{
+    return (uint32_t)(p[0] | p[1] << 8);
+}
 static uint32_t u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static uint64_t u64(const unsigned char *p) { return (uint64_t)u32(p) | (uint64_t)u32(p + 4) << 32; }
+static uint64_t u64(const unsigned char *p)
+{
+    return (uint64_t)u32(p) | (uint64_t)u32(p + 4) << 32;
+}
 
 #define MAX_MEMBERS 64
 
@@ -167,7 +179,8 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
     if (n > MAX_MEMBERS) return fail(msg, "npz holds more than 64 members");
     *count = 0;
     for (size_t j = 0; j < n; j++) {
-        if (cd + 46 > len || u32(buf + cd) != 0x02014b50u) return fail(msg, "npz: a broken zip directory");
+        if (cd + 46 > len || u32(buf + cd) != 0x02014b50u)
+            return fail(msg, "npz: a broken zip directory");
         member *m = &ms[*count];
         m->method = (int)u16(buf + cd + 10);
         uint64_t csize = u32(buf + cd + 20), usize = u32(buf + cd + 24);
@@ -183,9 +196,11 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
         /* The compressed size bounds the bytes; a stored member's is its size. */
         if (csize > len) return fail(msg, "truncated npz: a member runs past the end");
         m->size = (size_t)csize;
-        if (local + 30 > len || u32(buf + local) != 0x04034b50u) return fail(msg, "npz: a member's header is missing");
+        if (local + 30 > len || u32(buf + local) != 0x04034b50u)
+            return fail(msg, "npz: a member's header is missing");
         size_t data = (size_t)local + 30 + u16(buf + local + 26) + u16(buf + local + 28);
-        if (data > len || m->size > len - data) return fail(msg, "truncated npz: a member runs past the end");
+        if (data > len || m->size > len - data)
+            return fail(msg, "truncated npz: a member runs past the end");
         m->offset = data;
         (*count)++;
         cd += 46 + nlen + elen + clen;
@@ -193,8 +208,8 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
     return ROPE_OK;
 }
 
-int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *want,
-                  rope_table *t, char *msg)
+int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
+                  char *msg)
 {
     memset(t, 0, sizeof *t);
     member ms[MAX_MEMBERS];
@@ -205,8 +220,10 @@ int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *w
     int k = rope_table_pick(names, n, want, msg);
     if (k < 0) return ROPE_E_VALUE;
     if (ms[k].method != 0) {
-        snprintf(msg, ROPE_VERIFY_MSG, "npz member '%s' is compressed: save with np.savez, "
-                 "not np.savez_compressed", ms[k].name);
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "npz member '%s' is compressed: save with np.savez, "
+                 "not np.savez_compressed",
+                 ms[k].name);
         return ROPE_E_VALUE;
     }
     rc = rope_npy_read(buf + ms[k].offset, ms[k].size, t, msg);

@@ -39,13 +39,15 @@ static int read_entry(const cJSON *e, const unsigned char *data, size_t data_len
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(e, "shape");
     const cJSON *offs = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
     int dt = 0;
-    if (!cJSON_IsString(dtype) || !cJSON_IsArray(shape) || !cJSON_IsArray(offs)
-        || cJSON_GetArraySize(offs) != 2)
+    if (!cJSON_IsString(dtype) || !cJSON_IsArray(shape) || !cJSON_IsArray(offs) ||
+        cJSON_GetArraySize(offs) != 2)
         snprintf(msg, ROPE_VERIFY_MSG, "safetensors entry '%s' lacks dtype, shape or data_offsets",
                  e->string);
     else if (!dtype_named(dtype->valuestring, &dt))
-        snprintf(msg, ROPE_VERIFY_MSG, "safetensors tensor '%s' is %.16s; verify reads F64, F32, "
-                 "F16 and BF16", e->string, dtype->valuestring);
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "safetensors tensor '%s' is %.16s; verify reads F64, F32, "
+                 "F16 and BF16",
+                 e->string, dtype->valuestring);
     else {
         long dims[8];
         int nd = cJSON_GetArraySize(shape);
@@ -56,12 +58,15 @@ static int read_entry(const cJSON *e, const unsigned char *data, size_t data_len
                 return fail(msg, "safetensors: a shape that is not a list of sizes");
             dims[k] = (long)x->valuedouble;
         }
-        double b = cJSON_GetArrayItem(offs, 0)->valuedouble, end = cJSON_GetArrayItem(offs, 1)->valuedouble;
+        double b = cJSON_GetArrayItem(offs, 0)->valuedouble,
+               end = cJSON_GetArrayItem(offs, 1)->valuedouble;
         if (!(b >= 0 && end >= b))
             return fail(msg, "safetensors: data_offsets that are not a byte range");
         if (end > (double)data_len) {
-            snprintf(msg, ROPE_VERIFY_MSG, "truncated: tensor '%s' ends at byte %.0f of the data, "
-                     "which holds %zu", e->string, end, data_len);
+            snprintf(msg, ROPE_VERIFY_MSG,
+                     "truncated: tensor '%s' ends at byte %.0f of the data, "
+                     "which holds %zu",
+                     e->string, end, data_len);
             return ROPE_E_VALUE;
         }
         return rope_table_fill(t, dims, nd, dt, data + (size_t)b, (size_t)(end - b), 0, msg);
@@ -82,7 +87,8 @@ int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table
         return ROPE_E_VALUE;
     }
     if (n > len - 8) {
-        snprintf(msg, ROPE_VERIFY_MSG, "truncated: the safetensors header claims %llu bytes, %zu follow",
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "truncated: the safetensors header claims %llu bytes, %zu follow",
                  (unsigned long long)n, len - 8);
         return ROPE_E_VALUE;
     }
@@ -100,8 +106,9 @@ int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table
     {
         if (rc != ROPE_OK || strcmp(e->string, "__metadata__") == 0) continue;
         if (!cJSON_IsObject(e) || count == MAX_TENSORS)
-            rc = fail(msg, count == MAX_TENSORS ? "safetensors: more than 4096 tensors"
-                                                : "safetensors header: an entry that is not an object");
+            rc = fail(msg, count == MAX_TENSORS
+                               ? "safetensors: more than 4096 tensors"
+                               : "safetensors header: an entry that is not an object");
         else {
             names[count] = e->string;
             entries[count++] = e;

@@ -2,12 +2,12 @@
  * telling the formats apart, picking a tensor by name, and filling a table
  * from raw little-endian values. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -131,15 +131,17 @@ int rope_table_pick(const char *const *names, int n, const rope_table_want *want
             }
             if (count == 1) return found;
             if (count > 1) {
-                snprintf(msg, ROPE_VERIFY_MSG, "%d tensors are named '%s' (e.g. '%s'): "
-                         "save the one to check alone", count, want->names[w], names[found]);
+                snprintf(msg, ROPE_VERIFY_MSG,
+                         "%d tensors are named '%s' (e.g. '%s'): "
+                         "save the one to check alone",
+                         count, want->names[w], names[found]);
                 return -2;
             }
         }
     if (n == 1) return 0;
     if (want->n_names > 1)
-        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' or '%s' among its %d",
-                 want->names[0], want->names[1], n);
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' or '%s' among its %d", want->names[0],
+                 want->names[1], n);
     else
         snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' among its %d", want->names[0], n);
     return -1;
@@ -162,8 +164,8 @@ static double load(int dt, const unsigned char *p)
         return d;
     }
     if (dt == ROPE_DT_F32) {
-        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-                     | (uint32_t)p[3] << 24;
+        uint32_t u =
+            (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         float f;
         memcpy(&f, &u, sizeof f);
         return f;
@@ -184,8 +186,10 @@ static void convert(int dt, const unsigned char *raw, size_t n, double *v, float
 {
     const uint16_t one = 1;
     int little = *(const unsigned char *)&one == 1;
-    if (little && dt == ROPE_DT_F32) memcpy(f, raw, n * sizeof(float));
-    else if (little && dt == ROPE_DT_F64) memcpy(v, raw, n * sizeof(double));
+    if (little && dt == ROPE_DT_F32)
+        memcpy(f, raw, n * sizeof(float));
+    else if (little && dt == ROPE_DT_F64)
+        memcpy(v, raw, n * sizeof(double));
     else if (dt == ROPE_DT_F64)
         for (size_t j = 0; j < n; j++) v[j] = load(dt, raw + j * elem_size[dt]);
     else
@@ -201,8 +205,10 @@ static int transpose(rope_table *t, size_t n)
     if (!to) return ROPE_E_NOMEM;
     for (size_t j = 0; j < n; j++) memcpy(to + ((j % rows) * w + j / rows) * es, from + j * es, es);
     free(from);
-    if (t->f) t->f = (float *)(void *)to;
-    else t->v = (double *)(void *)to;
+    if (t->f)
+        t->f = (float *)(void *)to;
+    else
+        t->v = (double *)(void *)to;
     return ROPE_OK;
 }
 
@@ -222,8 +228,10 @@ int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const un
     int k0 = 0;
     while (ndim - k0 > 2 && shape[k0] == 1) k0++;
     if (ndim - k0 > 2 || ndim > 8) {
-        snprintf(msg, ROPE_VERIFY_MSG, "a %d-D array; a dump is 1-D (inv_freq) or 2-D "
-                 "(positions x width)", ndim - k0);
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "a %d-D array; a dump is 1-D (inv_freq) or 2-D "
+                 "(positions x width)",
+                 ndim - k0);
         return ROPE_E_VALUE;
     }
     if (ndim == 2 && shape[0] == 1 && !fortran) k0 = 1; /* [1, n]: one row, read as 1-D */
@@ -239,7 +247,8 @@ int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const un
         return ROPE_E_VALUE;
     }
     if (raw_len != n * es) {
-        snprintf(msg, ROPE_VERIFY_MSG, "%s: its header claims %zu bytes of data, the file holds %zu",
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "%s: its header claims %zu bytes of data, the file holds %zu",
                  raw_len < n * es ? "truncated" : "trailing bytes", n * es, raw_len);
         return ROPE_E_VALUE;
     }
@@ -248,14 +257,16 @@ int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const un
     t->rows = nd == 2 ? dims[0] : 1;
     t->width = nd == 2 ? dims[1] : nd == 1 ? dims[0] : 1;
     const uint16_t one = 1;
-    if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 && (uintptr_t)raw % sizeof(float) == 0
-        && !(fortran && nd == 2)) {
+    if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 &&
+        (uintptr_t)raw % sizeof(float) == 0 && !(fortran && nd == 2)) {
         /* A large float32 cache is used where it lies: no copy. */
         t->f = (float *)(uintptr_t)raw;
         t->borrowed = 1;
     } else {
-        if (dt == ROPE_DT_F64) t->v = malloc(n * sizeof(double));
-        else t->f = malloc(n * sizeof(float));
+        if (dt == ROPE_DT_F64)
+            t->v = malloc(n * sizeof(double));
+        else
+            t->f = malloc(n * sizeof(float));
         if (!t->v && !t->f) {
             snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %zu values", n);
             return ROPE_E_NOMEM;

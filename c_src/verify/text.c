@@ -37,8 +37,8 @@ static int json_shape(const cJSON *a, long *shape, int *nd, char *msg)
     return 0;
 }
 
-static int json_flatten(const cJSON *a, const long *shape, int nd, int depth, double *v,
-                        size_t *at, char *msg)
+static int json_flatten(const cJSON *a, const long *shape, int nd, int depth, double *v, size_t *at,
+                        char *msg)
 {
     if (depth == nd) {
         if (!cJSON_IsNumber(a)) {
@@ -117,7 +117,10 @@ static int read_json(const char *text, size_t len, const rope_table_want *want, 
     return rc;
 }
 
-static int is_sep(char ch) { return ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == ';'; }
+static int is_sep(char ch)
+{
+    return ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == ';';
+}
 
 /* CSV or whitespace columns: one row a line; blank lines and # lines skipped. */
 static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
@@ -139,7 +142,8 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
                 char *stop;
                 double x = strtod(q, &stop);
                 if (stop == q || stop > eol || (stop < eol && !is_sep(*stop))) {
-                    snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is not a number", line, fields + 1);
+                    snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is not a number", line,
+                             fields + 1);
                     free(v);
                     return ROPE_E_VALUE;
                 }
@@ -150,9 +154,12 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
                     return ROPE_E_VALUE;
                 }
                 if (n == cap) {
-                    double *grown = n < (size_t)ROPE_VERIFY_MAX_VALUES ? realloc(v, 2 * cap * sizeof(double)) : NULL;
+                    double *grown = n < (size_t)ROPE_VERIFY_MAX_VALUES
+                                        ? realloc(v, 2 * cap * sizeof(double))
+                                        : NULL;
                     if (!grown) {
-                        snprintf(msg, ROPE_VERIFY_MSG, "more than %ld values", ROPE_VERIFY_MAX_VALUES);
+                        snprintf(msg, ROPE_VERIFY_MSG, "more than %ld values",
+                                 ROPE_VERIFY_MAX_VALUES);
                         free(v);
                         return ROPE_E_VALUE;
                     }
@@ -186,17 +193,19 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
     return finish(t, width == 1 ? &shape[0] : shape, width == 1 ? 1 : 2, v, n, msg);
 }
 
-int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want,
-                   rope_table *t, char *msg)
+int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
+                   char *msg)
 {
     memset(t, 0, sizeof *t);
     const char *text = (const char *)buf;
     if (memchr(buf, '\0', len)) {
-        snprintf(msg, ROPE_VERIFY_MSG, "neither npy, npz, safetensors nor text (it holds NUL bytes)");
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "neither npy, npz, safetensors nor text (it holds NUL bytes)");
         return ROPE_E_VALUE;
     }
     size_t k = 0;
-    while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t' || text[k] == '\r')) k++;
+    while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t' || text[k] == '\r'))
+        k++;
     if (k < len && (text[k] == '[' || text[k] == '{')) return read_json(text, len, want, t, msg);
     return read_rows(text, len, t, msg);
 }

@@ -73,12 +73,12 @@ int rope_table_read(const unsigned char *buf, size_t len, const rope_table_want 
 
 /* The format readers under rope_table_read. npy: one array at buf. */
 int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg);
-int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *want,
-                  rope_table *t, char *msg);
+int rope_npz_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
+                  char *msg);
 int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table_want *want,
                           rope_table *t, char *msg);
-int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want,
-                   rope_table *t, char *msg);
+int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
+                   char *msg);
 
 /* Shared by the readers: which of names (count n) wanted; exact name first,
  * then the last dotted part, then the only one. Returns the index, -1 for
@@ -107,8 +107,8 @@ typedef struct {
 /* The dump as checked: inv_freq (cos NULL) or cos and sin of one shape. */
 typedef struct {
     const rope_table *inv, *cos, *sin;
-    int dtype;      /* the stored dtype (cos's for a table) */
-    double from;    /* row r holds position from + r */
+    int dtype;   /* the stored dtype (cos's for a table) */
+    double from; /* row r holds position from + r */
 } rope_dump;
 
 typedef struct {
