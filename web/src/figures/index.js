@@ -5,7 +5,8 @@
 //
 // Adding a figure: write web/src/figures/<name>.js, whose default export is the figure's row
 // (its chart maker, its data from the model, its caption and label, its embed text and its
-// own controls), import it here and put it in ROWS where it belongs on the page. Row fields:
+// own controls), import it here, put it in ROWS where it belongs on the page and its name at
+// the same place in names.js (the URL reader's list, which loads no chart code). Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
 //   part     where the figure belongs: 'claim', 'why' or 'gap' (the parts the guide "How to
 //            read this page" numbers: index.html's [data-figures] elements), or 'long'
@@ -39,6 +40,7 @@ import decay from './decay.js';
 import heatmap from './heatmap.js';
 import range from './range.js';
 import scaling from './scaling.js';
+import { FIGURE_NAMES } from './names.js';
 import { list } from '../lib/format.js';
 import { el } from '../lib/dom.js';
 
@@ -68,6 +70,9 @@ export const FIGURE = Object.freeze(Object.assign(Object.create(null),
 
 /** The ?view= values: every figure's name, and 'all'. */
 export const VIEWS = Object.freeze(['all', ...FIGURES.map((row) => row.name)]);
+if (VIEWS.join() !== ['all', ...FIGURE_NAMES].join()) {
+  throw new Error(`figures: the rows' names (${VIEWS.slice(1).join(', ')}) are not names.js's (${FIGURE_NAMES.join(', ')})`);
+}
 
 /** The <figure> section of a row, built with DOM calls (no HTML strings). */
 export function figureElement(row) {

@@ -1,9 +1,10 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
-import { VIEWS } from '../figures/index.js';
+import { FIGURE_NAMES } from '../figures/names.js';
 import { METHOD_NAMES, COMPARABLE, PRESETS, DEFAULT_PRESET, usesParam } from '../model/methods.js';
 
-export { VIEWS };
+/** The ?view= values: every figure's name, and 'all'. */
+export const VIEWS = Object.freeze(['all', ...FIGURE_NAMES]);
 
 const quote = (text) => {
   const s = String(text);
