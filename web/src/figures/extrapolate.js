@@ -1,0 +1,73 @@
+// Chapter: the marks past the training length. For each dimension, the band of values its mark
+// took over the training positions, and the value at the reader's position: every single value
+// is inside a band the model has seen, yet the combination at a far position never occurred.
+import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
+import { colors, axis, baseOptions } from '../charts/theme.js';
+import { chartConfig, makeChart } from '../charts/figure.js';
+import { num } from '../lib/format.js';
+import { chapterRow, chapterControls, numberInput, readout, d4, said } from './lesson_row.js';
+
+function compute(i) {
+  const r = lesson_extrapolate(i.pos, i.width, i.train);
+  const [at512, at513, at10000] = lesson_marks([512, 513, 10000], 4);
+  return { ...r, pos: i.pos, width: i.width, train: i.train, post: { sin512: at512[0], sin513: at513[0], sin100: at10000[2] } };
+}
+
+function fill(target, data, c) {
+  const [band, value] = target.data.datasets;
+  target.data.labels = data.value.map((_, j) => `${j % 2 ? 'cos' : 'sin'} ${j}`);
+  band.data = data.min.map((lo, j) => [lo, data.max[j]]);
+  value.data = data.value;
+  band.backgroundColor = c.fill;
+  band.borderColor = c.rope;
+  value.backgroundColor = data.outside.map((o) => (o ? c.add : c.ink));
+  value.borderColor = value.backgroundColor;
+  value.label = `mark at position ${data.pos}`;
+}
+
+function createExtrapolateChart(canvas, data) {
+  const c = colors();
+  const options = baseOptions(c, 'index');
+  options.scales = {
+    x: axis(c, 'dimension of the mark'),
+    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1 }),
+  };
+  const config = chartConfig('bar', [
+    { type: 'bar', label: 'range seen in training', data: [], borderWidth: 1, order: 2 },
+    { type: 'line', label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7, order: 1 },
+  ], options, { labels: [] });
+  const legend = [
+    { text: 'values seen over the training positions', mark: 'box', color: 'var(--c-fill)' },
+    { text: 'the mark at the chosen position (orange: outside what training saw)', mark: 'dot', color: 'var(--ink)' },
+  ];
+  return makeChart(canvas, { config, data, fill, legend });
+}
+
+const outsideCount = (d) => d.outside.filter((o) => o).length;
+
+export default chapterRow({
+  name: 'extrapolate',
+  part: 'lesson',
+  title: 'Past the training length, the marks are new',
+  lookfor: 'The shaded bars are the values each dimension of the mark took during training; the dot is its value at ' +
+    'the position you choose. Look for: the slow dimensions (right) leave their narrow bands soon after the training length.',
+  fallback: 'Each mark value against the range seen in training.',
+  embed: 'marks past the training length',
+  height: 600,
+  inputs: { pos: 10000, train: 512, width: 4 },
+  compute,
+  make: createExtrapolateChart,
+  controls: (chapter) => chapterControls(
+    numberInput(chapter, 'pos', 'extrapolate-pos', 'position', { min: 0, max: 20000, step: 1 }),
+    numberInput(chapter, 'train', 'extrapolate-train', 'training length', { min: 2, max: 8192, step: 1, slider: false }),
+    numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 16, step: 2, slider: false }),
+    readout(chapter, 'extrapolate-readout', (d) => `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
+      `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
+      `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`)),
+  caption: (d) => `At position ${d.pos}, ${outsideCount(d)} of the ${d.width} mark values lie outside what the ` +
+    `${d.train} training positions produced. The fast pair’s values are always familiar (its band is all of [−1, 1]); ` +
+    `the slow pair’s are not. The post’s sin(512) is really ${d4(d.post.sin512)} and sin(513) is ${d4(d.post.sin513)}, ` +
+    `both inside [−1, 1] as it says; sin(10000 × 0.01) = sin(100) = ${d4(d.post.sin100)}.`,
+  label: (d) => `Bar chart: for each of ${d.width} dimensions, the range seen over ${d.train} training positions and the ` +
+    `mark at position ${d.pos}; ${outsideCount(d)} outside.`,
+});
