@@ -110,14 +110,19 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
 
   // extrapolate: a random position past the training length.
   const pos = pick(513, 20000);
+  const w = 2 * pick(1, 16);
   await setNumber(page, 'extrapolate-pos', pos);
+  await setNumber(page, 'extrapolate-width', w);
   const [band, dots] = await datasets(page, 'extrapolate');
-  [want] = reference([['extrapolate', [pos, 4, 512, 10000]]]).results;
-  dots.forEach((x, j) => near(x, want[C.ROPE_EXTRA_VALUE * 4 + j], `mark at ${pos}, dim ${j}`));
+  [want] = reference([['extrapolate', [pos, w, 512, 10000]]]).results;
+  assert.equal(dots.length, w);
+  dots.forEach((x, j) => near(x, want[C.ROPE_EXTRA_VALUE * w + j], `mark at ${pos}, dim ${j} of ${w}`));
   band.forEach(([lo, hi], j) => {
-    near(lo, want[C.ROPE_EXTRA_MIN * 4 + j], `training min, dim ${j}`);
-    near(hi, want[C.ROPE_EXTRA_MAX * 4 + j], `training max, dim ${j}`);
+    near(lo, want[C.ROPE_EXTRA_MIN * w + j], `training min, dim ${j}`);
+    near(hi, want[C.ROPE_EXTRA_MAX * w + j], `training max, dim ${j}`);
   });
+  const outside = want.slice(C.ROPE_EXTRA_OUTSIDE * w, (C.ROPE_EXTRA_OUTSIDE + 1) * w).filter((o) => o).length;
+  assert.match(await page.textContent('#caption-extrapolate'), new RegExp(`^At position ${pos}, ${outside} of the ${w} `));
   assert.match(await page.textContent('#extrapolate-readout'), /sin\(512\) = 0\.0795 .*−0\.398 ✗.*sin\(513\) = −0\.7958/);
 
   // planes: the post's token, against NumPy.

@@ -4,7 +4,6 @@
 import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
 import { colors, axis, baseOptions } from '../charts/theme.js';
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { num } from '../lib/format.js';
 import { chapterRow, chapterControls, numberInput, readout, d4, said } from './lesson_row.js';
 
 function compute(i) {
@@ -15,7 +14,7 @@ function compute(i) {
 
 function fill(target, data, c) {
   const [band, value] = target.data.datasets;
-  target.data.labels = data.value.map((_, j) => `${j % 2 ? 'cos' : 'sin'} ${j}`);
+  target.data.labels = data.value.map((_, j) => `${j}: ${j % 2 ? 'cos' : 'sin'}, pair ${(j - (j % 2)) / 2}`);
   band.data = data.min.map((lo, j) => [lo, data.max[j]]);
   value.data = data.value;
   band.backgroundColor = c.fill;
@@ -50,24 +49,25 @@ export default chapterRow({
   part: 'lesson',
   title: 'Past the training length, the marks are new',
   lookfor: 'The shaded bars are the values each dimension of the mark took during training; the dot is its value at ' +
-    'the position you choose. Look for: the slow dimensions (right) leave their narrow bands soon after the training length.',
+    'the position you choose. Look for: the fast dimensions (left) have seen every value; the slow ones (right) only a ' +
+    'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
   height: 600,
-  inputs: { pos: 10000, train: 512, width: 4 },
+  inputs: { pos: 10000, train: 512, width: 8 },
   compute,
   make: createExtrapolateChart,
   controls: (chapter) => chapterControls(
     numberInput(chapter, 'pos', 'extrapolate-pos', 'position', { min: 0, max: 20000, step: 1 }),
     numberInput(chapter, 'train', 'extrapolate-train', 'training length', { min: 2, max: 8192, step: 1, slider: false }),
-    numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 16, step: 2, slider: false }),
+    numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
     readout(chapter, 'extrapolate-readout', (d) => `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
       `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
       `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`)),
   caption: (d) => `At position ${d.pos}, ${outsideCount(d)} of the ${d.width} mark values lie outside what the ` +
-    `${d.train} training positions produced. The fast pair’s values are always familiar (its band is all of [−1, 1]); ` +
-    `the slow pair’s are not. The post’s sin(512) is really ${d4(d.post.sin512)} and sin(513) is ${d4(d.post.sin513)}, ` +
-    `both inside [−1, 1] as it says; sin(10000 × 0.01) = sin(100) = ${d4(d.post.sin100)}.`,
+    `${d.train} training positions produced. Even where every value is familiar, the whole mark at a far position is a ` +
+    `combination training never showed. At width 4 the post’s sin(512) is really ${d4(d.post.sin512)} and sin(513) is ` +
+    `${d4(d.post.sin513)}, both familiar values as it says; sin(10000 × 0.01) = sin(100) = ${d4(d.post.sin100)}.`,
   label: (d) => `Bar chart: for each of ${d.width} dimensions, the range seen over ${d.train} training positions and the ` +
     `mark at position ${d.pos}; ${outsideCount(d)} outside.`,
 });
