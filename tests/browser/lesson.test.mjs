@@ -11,7 +11,7 @@ import { rng, seed } from '../testlib.mjs';
 import * as C from '../../web/gen/rope_consts.js';
 
 const env = useServerAndBrowser();
-const CHAPTERS = ['order', 'slot', 'marks', 'extrapolate', 'cat', 'planes', 'clock', 'post'];
+const CHAPTERS = ['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock', 'post'];
 const SEED = seed('lesson (browser)');
 const random = rng(SEED);
 const pick = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
@@ -124,6 +124,28 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   const outside = want.slice(C.ROPE_EXTRA_OUTSIDE * w, (C.ROPE_EXTRA_OUTSIDE + 1) * w).filter((o) => o).length;
   assert.match(await page.textContent('#caption-extrapolate'), new RegExp(`^At position ${pos}, ${outside} of the ${w} `));
   assert.match(await page.textContent('#extrapolate-readout'), /sin\(512\) = 0\.0795 .*−0\.398 ✗.*sin\(513\) = −0\.7958/);
+
+  // normalized: a random slot and length.
+  const slotN = pick(1, 512);
+  const lengthN = pick(512, 8192);
+  await setNumber(page, 'normalized-slot', slotN);
+  await setNumber(page, 'normalized-length', lengthN);
+  const [trained, now] = (await datasets(page, 'normalized'))[0];
+  const [r1, r2] = reference([['normalized', [slotN, 512]], ['normalized', [slotN, lengthN]]]).results;
+  near(trained, r1[0], `slot ${slotN} of 512`);
+  near(now, r2[0], `slot ${slotN} of ${lengthN}`);
+
+  // identity: random a and b; the post's 47 and 4 first.
+  assert.match(await page.textContent('#identity-readout'),
+    /sin 47 = 0\.124, cos 47 = −0\.992: 47 rad is 3\.018 past whole turns, quadrant 2\..* = 0\.670; sin 51 = 0\.670\./);
+  const ia = pick(0, 1000);
+  const ib = pick(0, 100);
+  await setNumber(page, 'identity-a', ia);
+  await setNumber(page, 'identity-b', ib);
+  const bars = (await datasets(page, 'identity'))[0];
+  [want] = reference([['identity', [ia, ib]]]).results;
+  [C.ROPE_ID_SA_CB, C.ROPE_ID_CA_SB, C.ROPE_ID_SIN_SUM, C.ROPE_ID_SIN_DIRECT]
+    .forEach((slotIndex, j) => near(bars[j], want[slotIndex], `identity a ${ia}, b ${ib}, bar ${j}`));
 
   // planes: the post's token, against NumPy.
   const caption = await page.textContent('#caption-planes');
@@ -277,7 +299,7 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
     assert.ok(row.cells[4].startsWith('✗'));
   }
   const links = rows.filter((r) => r.link).map((r) => r.link);
-  for (const name of ['slot', 'marks', 'extrapolate', 'cat', 'planes', 'clock']) {
+  for (const name of ['slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock']) {
     assert.ok(links.includes(`#fig-${name}`), `a row links to ${name}`);
   }
   await p.close();

@@ -113,7 +113,7 @@ export const d4 = (x, decimals = 4) => {
 };
 
 /** The chapters drawn as figures (the post's table links these; the others are named only). */
-export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'marks', 'extrapolate', 'cat', 'planes', 'clock']);
+export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock']);
 
 let postById = null;
 /** The post's row `id` as lesson_post() gives it (its printed text and the true value). */
