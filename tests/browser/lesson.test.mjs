@@ -11,7 +11,7 @@ import { rng, seed } from '../testlib.mjs';
 import * as C from '../../web/gen/rope_consts.js';
 
 const env = useServerAndBrowser();
-const CHAPTERS = ['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock', 'post'];
+const CHAPTERS = ['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock', 'post'];
 const SEED = seed('lesson (browser)');
 const random = rng(SEED);
 const pick = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
@@ -146,6 +146,16 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   [want] = reference([['identity', [ia, ib]]]).results;
   [C.ROPE_ID_SA_CB, C.ROPE_ID_CA_SB, C.ROPE_ID_SIN_SUM, C.ROPE_ID_SIN_DIRECT]
     .forEach((slotIndex, j) => near(bars[j], want[slotIndex], `identity a ${ia}, b ${ib}, bar ${j}`));
+
+  // proof: random m, n, theta; every step's total against the reference.
+  const [pm, pn, pt] = [pick(0, 1000), pick(0, 1000), Number((0.01 * pick(-300, 300)).toFixed(2))];
+  await setNumber(page, 'proof-m', pm);
+  await setNumber(page, 'proof-n', pn);
+  await setNumber(page, 'proof-theta', pt);
+  const stepsShown = (await datasets(page, 'proof'))[0];
+  [want] = reference([['proof', [0.9, 0.4, 0.9, 0.4, pm, pn, pt]]]).results;
+  [C.ROPE_PROOF_DIRECT, C.ROPE_PROOF_EXPANDED, C.ROPE_PROOF_COLLECTED, C.ROPE_PROOF_IDENTIFIED, C.ROPE_PROOF_RESULT]
+    .forEach((slotIndex, j) => near(stepsShown[j], want[slotIndex], `proof at ${pm}, ${pn}, θ ${pt}: step ${j}`));
 
   // planes: the post's token, against NumPy.
   const caption = await page.textContent('#caption-planes');
@@ -299,7 +309,7 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
     assert.ok(row.cells[4].startsWith('✗'));
   }
   const links = rows.filter((r) => r.link).map((r) => r.link);
-  for (const name of ['slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock']) {
+  for (const name of ['slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock']) {
     assert.ok(links.includes(`#fig-${name}`), `a row links to ${name}`);
   }
   await p.close();

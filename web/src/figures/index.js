@@ -36,6 +36,7 @@ import marks from './marks.js';
 import extrapolate from './extrapolate.js';
 import identity from './identity.js';
 import cat from './cat.js';
+import proof from './proof.js';
 import planes from './planes.js';
 import clock from './clock.js';
 import post from './post.js';
@@ -55,7 +56,7 @@ import { el } from '../lib/dom.js';
 
 // The figures in page order.
 // The lesson's chapters first, in the blog post's order, then the post checked, then the explorer.
-const ROWS = [order, slot, normalized, marks, extrapolate, identity, cat, planes, clock, post, flatness, circle, terms, additive, length, angles, slow, decay, heatmap, range, scaling];
+const ROWS = [order, slot, normalized, marks, extrapolate, identity, cat, proof, planes, clock, post, flatness, circle, terms, additive, length, angles, slow, decay, heatmap, range, scaling];
 
 const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];
 const FIELDS = ['name', 'part', 'title', 'lookfor', 'fallback', 'embed', 'height', 'make', 'data', 'caption', 'label'];

@@ -99,7 +99,7 @@ export const chapterControls = (...children) => el('div', { class: 'fig-controls
 
 /** A line of live numbers beside a chart, rewritten by write(data, inputs) after every change. */
 export function readout(chapter, id, write) {
-  const node = el('p', { class: 'chapter-readout', id, 'aria-live': 'polite' });
+  const node = el('div', { class: 'chapter-readout', id, 'aria-live': 'polite' });
   const fill = (data, inputs) => node.replaceChildren(...[].concat(write(data, inputs)));
   fill(chapter.data(), chapter.inputs);
   chapter.onSet(fill);
@@ -113,7 +113,7 @@ export const d4 = (x, decimals = 4) => {
 };
 
 /** The chapters drawn as figures (the post's table links these; the others are named only). */
-export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'planes', 'clock']);
+export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock']);
 
 let postById = null;
 /** The post's row `id` as lesson_post() gives it (its printed text and the true value). */
