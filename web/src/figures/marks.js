@@ -40,7 +40,7 @@ const cells = {
       ctx.fillRect(cx - w / 2 + 0.5, cy - h / 2 + 0.5, w - 1, h - 1);
       if (text) {
         ctx.globalAlpha = 1;
-        ctx.fillStyle = Math.abs(v) > 0.55 ? '#fff' : c.ink;
+        ctx.fillStyle = Math.abs(v) > 0.55 ? c.surface : c.ink; // the page's background on strong cells
         ctx.fillText(d4(v, 3), cx, cy);
       }
     }));
