@@ -13,16 +13,36 @@ function compute(i) {
 }
 
 function fill(target, data, c) {
-  const [band, value] = target.data.datasets;
+  const [lo, hi, value] = target.data.datasets;
   target.data.labels = data.value.map((_, j) => `${j}: ${j % 2 ? 'cos' : 'sin'}, pair ${(j - (j % 2)) / 2}`);
-  band.data = data.min.map((lo, j) => [lo, data.max[j]]);
+  lo.data = data.min;
+  hi.data = data.max;
   value.data = data.value;
-  band.backgroundColor = c.fill;
-  band.borderColor = c.rope;
+  for (const set of [lo, hi]) {
+    set.borderColor = c.rope;
+    set.backgroundColor = c.rope;
+  }
   value.backgroundColor = data.outside.map((o) => (o ? c.add : c.ink));
   value.borderColor = value.backgroundColor;
   value.label = `mark at position ${data.pos}`;
 }
+
+// The band between each dimension's training min and max, shaded under the points.
+const bands = {
+  id: 'trainingBands',
+  beforeDatasetsDraw(chart) {
+    const [lo, hi] = chart.data.datasets;
+    const { ctx, scales: { x, y } } = chart;
+    const half = (x.width / Math.max(lo.data.length, 1)) * 0.3;
+    ctx.save();
+    ctx.fillStyle = colors(chart.canvas).fill;
+    lo.data.forEach((low, j) => {
+      const top = y.getPixelForValue(hi.data[j]);
+      ctx.fillRect(x.getPixelForValue(j) - half, top, 2 * half, y.getPixelForValue(low) - top);
+    });
+    ctx.restore();
+  },
+};
 
 function createExtrapolateChart(canvas, data) {
   const c = colors();
@@ -31,12 +51,14 @@ function createExtrapolateChart(canvas, data) {
     x: axis(c, 'dimension of the mark'),
     y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1 }),
   };
-  const config = chartConfig('bar', [
-    { type: 'bar', label: 'range seen in training', data: [], borderWidth: 1, order: 2 },
-    { type: 'line', label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7, order: 1 },
-  ], options, { labels: [] });
+  const edge = { showLine: false, pointStyle: 'line', pointRadius: 14, pointHoverRadius: 14, borderWidth: 2 };
+  const config = chartConfig('line', [
+    { label: 'least value in training', data: [], ...edge },
+    { label: 'greatest value in training', data: [], ...edge },
+    { label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7 },
+  ], options, { labels: [], plugins: [bands] });
   const legend = [
-    { text: 'values seen over the training positions', mark: 'box', color: 'var(--c-fill)' },
+    { text: 'values seen over the training positions (least to greatest)', mark: 'box', color: 'var(--c-fill)' },
     { text: 'the mark at the chosen position (orange: outside what training saw)', mark: 'dot', color: 'var(--ink)' },
   ];
   return makeChart(canvas, { config, data, fill, legend });
