@@ -43,7 +43,7 @@ export default chapterRow({
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
-  height: 540,
+  height: 1291, // embed.js's fixedHeight: the content at 390 px, less its NARROW_EXTRA
   inputs: { slot: 256, train: 512, length: 1024 },
   compute,
   make: createNormalizedChart,

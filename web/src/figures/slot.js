@@ -50,7 +50,7 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  height: 560,
+  height: 1229, // embed.js's fixedHeight: the content at 390 px, less its NARROW_EXTRA
   inputs: { slot: 5 },
   compute,
   make: createSlotChart,
