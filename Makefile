@@ -274,7 +274,7 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 test-lesson: build/librope.so $(WEB_BUILT)
 	$(PYTHON) tests/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
 	$(PYTHON) tests/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
-	$(NODE) --test tests/js/lesson.test.mjs
+	$(NODE) --test tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs
 
 test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_BUILT)
 	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
@@ -320,7 +320,7 @@ test-fuzz-config: build/fuzz_config
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs,$(wildcard tests/js/*.test.mjs))
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

@@ -16,10 +16,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const out = join(root, 'dist');
 const folder = join(out, 'ropescope');
-// 400 KB since the lesson's chapters, NumPy's sampler and the model-aware config reader joined
+// 450 KB since the lesson (its C and its eleven chapter figures), NumPy's sampler and the model-aware config reader joined
 // the core (docs/PERFORMANCE.md); it was 350 KB before them.
-const BUDGET = 400 * 1024;
-const EMBED_BUDGET = 400 * 1024;
+const BUDGET = 450 * 1024;
+const EMBED_BUDGET = 450 * 1024;
 
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
 const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];

@@ -7,7 +7,7 @@
 //    the mismatches exactly the known slips;
 //  - the lesson's claims on fresh random inputs (the order cannot be seen
 //    without position; sliding both words keeps the RoPE score).
-// rope.js has no lesson bindings yet: the test calls the exports of the
+// The raw exports are called here (rope.js binds them, tests/js/lesson_bind.test.mjs): the test calls the exports of the
 // instance rope.js makes, through malloc/free, with guard slots after each output.
 // Randomized parts print ROPE_TEST_SEED and take it from the environment.
 import { test } from 'node:test';

@@ -913,3 +913,229 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
   { args: [['seed', seed], ['dim', dim], ['base', base], ['m', m], ['n', n]] });
   return { token, score: score[0] };
 }
+
+// ---- the lesson's chapters (c_src/explain/lesson.h, docs/LESSON.md) ----
+
+// The names of a flat output's slots, from lesson.h's macros: prefix 'ROPE_CAT_' gives
+// { qm0: 0, qm1: 1, ... } without the length and block macros listed in skip.
+function slotNames(prefix, skip) {
+  return Object.entries(C)
+    .filter(([key]) => key.startsWith(prefix) && !skip.includes(key.slice(prefix.length)))
+    .map(([key, index]) => [key.slice(prefix.length).toLowerCase(), index]);
+}
+const named = (flat, names) => Object.fromEntries(names.map(([name, j]) => [name, flat[j]]));
+
+const ORDER_BLOCKS = [['plain', C.ROPE_ORDER_PLAIN], ['added', C.ROPE_ORDER_ADDED], ['rotated', C.ROPE_ORDER_ROTATED]];
+const SLOT_NAMES = slotNames('ROPE_SLOT_', ['MEASURES']);
+const EXTRA_NAMES = slotNames('ROPE_EXTRA_', ['BLOCKS']);
+const ID_NAMES = slotNames('ROPE_ID_', ['LEN']);
+const CAT_NAMES = slotNames('ROPE_CAT_', ['LEN']);
+const CLOCK_NAMES = slotNames('ROPE_CLOCK_', ['LEN']);
+const REBASE_NAMES = slotNames('ROPE_REBASE_', ['LEN']);
+const POST_NAMES = slotNames('ROPE_POST_', ['FIELDS']);
+
+/** "a b" against "b a" with no learned grids, for each scheme (plain, added: sinusoidal marks,
+ * rotated: RoPE): { plain, added, rotated }, each { ab: [aa, ab, ba, bb] scores in "a b",
+ * ba: the same words' scores in "b a", diff: the largest |difference| }. a at slot s0, b at s0 + 1. */
+export function lesson_order(a, b, s0 = 0, base = THETA_BASE) {
+  checkList('a', a, MAX_DIM, 1);
+  checkList('b', b, MAX_DIM, 1);
+  checkSameLength('a', a, 'b', b);
+  checkFiniteNear('lesson_order', 's0', s0);
+  checkNear('lesson_order', 's0 + 1', s0 + 1);
+  checkBase(base);
+  const v = run('lesson_order', [a, b], [[C.ROPE_ORDER_LEN, 'f64']], (pa, pb, out) =>
+    wasm.rope_lesson_order(pa, a.length, pb, b.length, s0, base, out),
+  { args: [['a', a], ['b', b], ['s0', s0], ['base', base]] })[0];
+  return Object.fromEntries(ORDER_BLOCKS.map(([name, block]) => {
+    const at = block * C.ROPE_ORDER_BLOCK;
+    return [name, {
+      ab: v.slice(at, at + 4),
+      ba: v.slice(at + C.ROPE_ORDER_SWAPPED, at + C.ROPE_ORDER_SWAPPED + 4),
+      diff: v[at + C.ROPE_ORDER_DIFF],
+    }];
+  }));
+}
+
+/** stick + slot in every component, and how much the word is drowned:
+ * { sum, cos, stick_norm, pos_norm, share, cos_pos } (lesson.h's ROPE_SLOT_*). */
+export function lesson_slot(stick, slot) {
+  checkList('stick', stick, MAX_DIM, 1);
+  checkFiniteNear('lesson_slot', 'slot', slot);
+  const n = stick.length;
+  const v = run('lesson_slot', [stick], [[n + C.ROPE_SLOT_MEASURES, 'f64']], (ps, out) =>
+    wasm.rope_lesson_slot(ps, n, slot, out), { args: [['stick', stick], ['slot', slot]] })[0];
+  return { sum: v.slice(0, n), ...named(v.slice(n), SLOT_NAMES) };
+}
+
+/** slot / length, as the core computes it; length finite and > 0. */
+export function lesson_normalized(slot, length) {
+  checkFinite('slot', slot);
+  checkFinite('length', length);
+  if (length <= 0) throw new RangeError(`length must be a finite number > 0, got ${show(length)}`);
+  return run('lesson_normalized', [], [[1, 'f64']], (out) => wasm.rope_lesson_normalized(slot, length, out),
+    { args: [['slot', slot], ['length', length]] })[0][0];
+}
+
+/** The sinusoidal marks of width `width` at each position: one row of width values per position. */
+export function lesson_marks(positions, width, base = THETA_BASE) {
+  checkPositions('positions', positions);
+  checkNearList('lesson_marks', 'positions', positions);
+  checkInt('width', width, 0, MAX_DIM);
+  checkBase(base);
+  const c = positions.length;
+  checkWork('lesson_marks', 'width', width, 'positions.length', c);
+  const v = run('lesson_marks', [positions], [[width * c, 'f64']], (pp, out) =>
+    wasm.rope_lesson_marks(pp, c, width, base, out),
+  { args: [['positions', positions], ['width', width], ['base', base]] })[0];
+  return Array.from({ length: c }, (_, p) => v.slice(p * width, (p + 1) * width));
+}
+
+/** stick + the sinusoidal mark of slot (width stick.length): the word carrying its mark. */
+export function lesson_marked(stick, slot, base = THETA_BASE) {
+  checkList('stick', stick, MAX_DIM, 1);
+  checkFiniteNear('lesson_marked', 'slot', slot);
+  checkBase(base);
+  return run('lesson_marked', [stick], [[stick.length, 'f64']], (ps, out) =>
+    wasm.rope_lesson_marked(ps, stick.length, slot, base, out),
+  { args: [['stick', stick], ['slot', slot], ['base', base]] })[0];
+}
+
+/** Each mark value at pos against the range over training positions 0 .. train - 1:
+ * { value, min, max, outside } (arrays of width; outside 1 where value is out of [min, max]). */
+export function lesson_extrapolate(pos, width, train, base = THETA_BASE) {
+  checkFiniteNear('lesson_extrapolate', 'pos', pos);
+  checkInt('width', width, 0, MAX_DIM);
+  checkInt('train', train, 1, MAX_COUNT);
+  checkBase(base);
+  checkWork('lesson_extrapolate', 'width', width, 'train', train);
+  const v = run('lesson_extrapolate', [], [[C.ROPE_EXTRA_BLOCKS * width, 'f64']], (out) =>
+    wasm.rope_lesson_extrapolate(pos, width, train, base, out),
+  { args: [['pos', pos], ['width', width], ['train', train], ['base', base]] })[0];
+  return Object.fromEntries(EXTRA_NAMES.map(([name, b]) => [name, v.slice(b * width, (b + 1) * width)]));
+}
+
+/** sin(a + b) and cos(a + b) by the identities, every intermediate (lesson.h's ROPE_ID_*,
+ * lower case: sin_a, cos_a, ..., a_turn, quadrant, sin_sum, sin_direct, ...). */
+export function lesson_identity(a, b) {
+  checkFiniteNear('lesson_identity', 'a', a);
+  checkFiniteNear('lesson_identity', 'b', b);
+  const v = run('lesson_identity', [], [[C.ROPE_ID_LEN, 'f64']], (out) => wasm.rope_lesson_identity(a, b, out),
+    { args: [['a', a], ['b', b]] })[0];
+  return named(v, ID_NAMES);
+}
+
+function checkCatArgs(fn, q, k, m, n, theta) {
+  checkPair('q', q);
+  checkPair('k', k);
+  checkFiniteNear(fn, 'm', m);
+  checkFiniteNear(fn, 'n', n);
+  checkFinite('theta', theta);
+  checkNear(fn, 'm × theta', m * theta);
+  checkNear(fn, 'n × theta', n * theta);
+}
+
+/** One pair q at m, k at n, turning theta rad per position: the rotated pair, its angles
+ * (start, after, predicted: radians; start_deg, after_deg), the score (direct) and the additive
+ * score (added), as lesson.h's ROPE_CAT_* in lower case. */
+export function lesson_cat(q, k, m, n, theta) {
+  checkCatArgs('lesson_cat', q, k, m, n, theta);
+  const v = run('lesson_cat', [], [[C.ROPE_CAT_LEN, 'f64']], (out) =>
+    wasm.rope_lesson_cat(q[0], q[1], k[0], k[1], m, n, theta, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  return named(v, CAT_NAMES);
+}
+
+/** q_m · k_n expanded step by step: { terms[8], expanded, brackets[4], collected, identities[4],
+ * identified, dot, cross, result, direct, products[4] }. */
+export function lesson_proof(q, k, m, n, theta) {
+  checkCatArgs('lesson_proof', q, k, m, n, theta);
+  const v = run('lesson_proof', [], [[C.ROPE_PROOF_LEN, 'f64']], (out) =>
+    wasm.rope_lesson_proof(q[0], q[1], k[0], k[1], m, n, theta, out),
+  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  const at = (j, count) => v.slice(j, j + count);
+  return {
+    terms: at(C.ROPE_PROOF_TERMS, 8), expanded: v[C.ROPE_PROOF_EXPANDED],
+    brackets: at(C.ROPE_PROOF_BRACKETS, 4), collected: v[C.ROPE_PROOF_COLLECTED],
+    identities: at(C.ROPE_PROOF_IDENTITIES, 4), identified: v[C.ROPE_PROOF_IDENTIFIED],
+    dot: v[C.ROPE_PROOF_DOT], cross: v[C.ROPE_PROOF_CROSS], result: v[C.ROPE_PROOF_RESULT],
+    direct: v[C.ROPE_PROOF_DIRECT], products: at(C.ROPE_PROOF_PRODUCTS, 4),
+  };
+}
+
+function checkDivide(divide) {
+  checkFinite('divide', divide);
+  if (divide <= 0) throw new RangeError(`divide must be a finite number > 0, got ${show(divide)}`);
+}
+
+/** Pair `pair` of a dim-vector, slowed by divide, at position, as a clock hand:
+ * { theta, radians, degrees, dial (degrees in [0, 360)), turns }. */
+export function lesson_clock(pair, dim, base, position, divide = 1) {
+  checkInt('dim', dim, 2, MAX_DIM);
+  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
+  checkBase(base);
+  checkFiniteNear('lesson_clock', 'position', position);
+  checkDivide(divide);
+  const v = run('lesson_clock', [], [[C.ROPE_CLOCK_LEN, 'f64']], (out) =>
+    wasm.rope_lesson_clock(pair, dim, base, position, divide, out),
+  { args: [['pair', pair], ['dim', dim], ['base', base], ['position', position], ['divide', divide]] })[0];
+  return named(v, CLOCK_NAMES);
+}
+
+/** The same clock for an explicit theta (rad per position). */
+export function lesson_clock_theta(theta, position, divide = 1) {
+  checkFinite('theta', theta);
+  checkFiniteNear('lesson_clock_theta', 'position', position);
+  checkDivide(divide);
+  const v = run('lesson_clock_theta', [], [[C.ROPE_CLOCK_LEN, 'f64']], (out) =>
+    wasm.rope_lesson_clock_theta(theta, position, divide, out),
+  { args: [['theta', theta], ['position', position], ['divide', divide]] })[0];
+  return named(v, CLOCK_NAMES);
+}
+
+/** One pair under a base change: { theta_old, theta_new, ratio, gap_old, gap_new (dial degrees
+ * at gap), train_old, train_new (degrees swept over train positions) }. */
+export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
+  checkInt('dim', dim, 2, MAX_DIM);
+  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
+  for (const [name, b] of [['old base', oldBase], ['new base', newBase]]) {
+    checkNumber(name, b);
+    if (!Number.isFinite(b) || b <= 0) throw new RangeError(`${name} must be a finite number > 0, got ${show(b)}`);
+  }
+  checkFiniteNear('lesson_rebase', 'gap', gap);
+  checkFiniteNear('lesson_rebase', 'train', train);
+  const v = run('lesson_rebase', [], [[C.ROPE_REBASE_LEN, 'f64']], (out) =>
+    wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out),
+  { args: [['pair', pair], ['dim', dim], ['old base', oldBase], ['new base', newBase], ['gap', gap],
+    ['train', train]] })[0];
+  return named(v, REBASE_NAMES);
+}
+
+/** The lesson's chapter names in order ("order", "slot", ...). */
+export function lesson_chapters() {
+  core();
+  const names = [];
+  for (let j = 0; ; j++) {
+    const p = wasm.rope_lesson_chapter(j);
+    if (!p) return names;
+    names.push(cString(p));
+  }
+}
+
+/** Every number the blog post prints, recomputed: rows of { id, label, text (as printed),
+ * printed, decimals, value, match (true at the post's rounding), chapter (a name) }. */
+export function lesson_post() {
+  core();
+  const count = wasm.rope_lesson_post_count();
+  const chapters = lesson_chapters();
+  const v = run('lesson_post', [], [[count * C.ROPE_POST_FIELDS, 'f64']], (out) =>
+    wasm.rope_lesson_post_table(out, count))[0];
+  return Array.from({ length: count }, (_, r) => {
+    const f = named(v.slice(r * C.ROPE_POST_FIELDS, (r + 1) * C.ROPE_POST_FIELDS), POST_NAMES);
+    return {
+      id: cString(wasm.rope_lesson_post_id(r)), label: cString(wasm.rope_lesson_post_label(r)),
+      text: cString(wasm.rope_lesson_post_text(r)), printed: f.printed, decimals: f.decimals,
+      value: f.value, match: f.match === 1, chapter: chapters[f.chapter],
+    };
+  });
+}

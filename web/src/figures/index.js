@@ -8,7 +8,8 @@
 // own controls), import it here, put it in ROWS where it belongs on the page and its name at
 // the same place in names.js (the URL reader's list, which loads no chart code). Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
-//   part     where the figure belongs: 'claim', 'why' or 'gap' (the parts the guide "How to
+//   part     where the figure belongs: 'lesson' (the chapters that follow the blog post, built
+//            with lesson_row.js's chapterRow), 'claim', 'why' or 'gap' (the parts the guide "How to
 //            read this page" numbers: index.html's [data-figures] elements), or 'long'
 //   title    the figure's heading
 //   lookfor  the line under the heading: what to look for
@@ -29,6 +30,17 @@
 //   before   id of the element the section goes before; default 'take'
 //   uses     settings of the panel whose hint names the figures that read them (index.html's
 //            [data-figures-using="from"]): ['from'] puts the figure's number in that hint
+import order from './order.js';
+import slot from './slot.js';
+import normalized from './normalized.js';
+import marks from './marks.js';
+import extrapolate from './extrapolate.js';
+import identity from './identity.js';
+import cat from './cat.js';
+import proof from './proof.js';
+import planes from './planes.js';
+import clock from './clock.js';
+import post from './post.js';
 import flatness from './flatness.js';
 import circle from './circle.js';
 import terms from './terms.js';
@@ -45,9 +57,15 @@ import { list } from '../lib/format.js';
 import { el } from '../lib/dom.js';
 
 // The figures in page order.
-const ROWS = [flatness, circle, terms, additive, length, angles, slow, decay, heatmap, range, scaling];
+// The lesson's chapters first, in the blog post's order, then the post checked, then the explorer.
+// The claim first (figure 1, on the first screen), then the post's argument chapter by chapter
+// and its numbers checked, then the figures that go deeper, then the long-context tools' figures.
+const ROWS = [
+  flatness, order, slot, normalized, marks, extrapolate, identity, cat, proof, planes, clock, post,
+  circle, terms, additive, length, angles, slow, decay, heatmap, range, scaling,
+];
 
-const PARTS = ['claim', 'why', 'gap', 'long'];
+const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];
 const FIELDS = ['name', 'part', 'title', 'lookfor', 'fallback', 'embed', 'height', 'make', 'data', 'caption', 'label'];
 
 function checkRow(row, index) {

@@ -1,0 +1,165 @@
+// Chapter: where RoPE still breaks, and the fix. The slow pair's angle on a clock face in
+// degrees: the wedge is what it swept over the training length, the dot where a long gap puts
+// it. "Divide by 8" and "base 10000 -> 500000" pull the dot back inside the wedge; the thin
+// second hand is the fast pair (theta = 0.1), which has turned through every angle in training.
+import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
+import { colors, baseOptions } from '../charts/theme.js';
+import { chartConfig, makeChart } from '../charts/figure.js';
+import { el } from '../lib/dom.js';
+import { num } from '../lib/format.js';
+import { chapterRow, chapterControls, numberInput, readout, printed } from './lesson_row.js';
+
+const SLOW = 0.0001; // the post's slow pair, radians per position
+const FAST = 0.1;
+const PAIR = 255; // the slowest pair of d = 512
+const DIM = 512;
+const OLD_BASE = 10000;
+const NEW_BASE = 500000;
+
+function compute(i) {
+  const divide = i.divided ? 8 : 1;
+  // The wedge is what the model trained on (no divide, the old base); the dot is after the fix.
+  const slow = i.rebased
+    ? { train: lesson_clock(PAIR, DIM, OLD_BASE, i.train, 1), gap: lesson_clock(PAIR, DIM, NEW_BASE, i.gap, divide) }
+    : { train: lesson_clock_theta(SLOW, i.train, 1), gap: lesson_clock_theta(SLOW, i.gap, divide) };
+  return {
+    ...slow, gapLength: i.gap, trainLength: i.train, divide, rebased: i.rebased,
+    rebase: lesson_rebase(PAIR, DIM, OLD_BASE, NEW_BASE, i.gap, i.train),
+    fast: lesson_clock_theta(FAST, i.gap), fastTrain: lesson_clock_theta(FAST, i.train),
+    inside: slow.gap.degrees <= slow.train.degrees,
+    post: {
+      train: lesson_clock_theta(SLOW, 8192), gap: lesson_clock_theta(SLOW, 50000),
+      divided: lesson_clock_theta(SLOW, 50000, 8),
+    },
+  };
+}
+
+const RAD = Math.PI / 180;
+const fmt = (deg) => `${deg.toFixed(1)}°`;
+
+// The face: circle, training wedge, slow dot and hand, fast second hand (angles from 12 o'clock,
+// clockwise; the canvas turns the hands, the angles are the core's).
+const face = {
+  id: 'clockFace',
+  afterDatasetsDraw(chart) {
+    const d = chart.$clock;
+    if (!d) return;
+    const c = colors(chart.canvas);
+    const { ctx, chartArea: a } = chart;
+    const cx = (a.left + a.right) / 2;
+    const cy = (a.top + a.bottom) / 2;
+    const r = Math.min(a.right - a.left, a.bottom - a.top) / 2 - 24;
+    if (r <= 4) return;
+    const up = -Math.PI / 2;
+    ctx.save();
+    ctx.fillStyle = c.fill;
+    ctx.beginPath();
+    ctx.moveTo(cx, cy);
+    const sweep = Math.min(d.train.degrees, 360);
+    ctx.arc(cx, cy, r, up, up + sweep * RAD);
+    ctx.closePath();
+    ctx.fill();
+    ctx.strokeStyle = c.muted;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.fillStyle = c.muted;
+    ctx.font = `12px ${chart.options.font?.family ?? 'sans-serif'}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const [deg, text] of [[0, '0°'], [90, '90°'], [180, '180°'], [270, '270°']]) {
+      ctx.save();
+      ctx.translate(cx, cy);
+      ctx.rotate(up + deg * RAD);
+      ctx.translate(r + 14, 0);
+      ctx.rotate(-(up + deg * RAD));
+      ctx.fillText(text, 0, 0);
+      ctx.restore();
+    }
+    const hand = (deg, length, color, width, dot) => {
+      ctx.save();
+      ctx.translate(cx, cy);
+      ctx.rotate(up + deg * RAD);
+      ctx.strokeStyle = color;
+      ctx.fillStyle = color;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.moveTo(0, 0);
+      ctx.lineTo(length, 0);
+      ctx.stroke();
+      if (dot) {
+        ctx.beginPath();
+        ctx.arc(length, 0, 7, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+      ctx.restore();
+    };
+    hand(d.fast.dial, r * 0.92, c.muted, 1, false);
+    hand(d.gap.dial, r, d.inside ? c.rope : c.add, 3, true);
+    ctx.restore();
+  },
+};
+
+function createClockChart(canvas, data) {
+  const c = colors();
+  const options = baseOptions(c);
+  options.plugins.tooltip.enabled = false;
+  options.scales = { x: { type: 'linear', display: false, min: -1, max: 1 }, y: { type: 'linear', display: false, min: -1, max: 1 } };
+  const config = chartConfig('line', [{ label: 'clock', data: [] }], options, { plugins: [face] });
+  const legend = [
+    { text: 'angles the slow pair swept in training (before any fix)', mark: 'box', color: 'var(--c-fill)' },
+    { text: 'slow pair at the gap (blue inside, orange outside)', mark: 'disc', color: 'var(--c-add)' },
+    { text: 'fast pair (θ = 0.1), second hand', mark: 'line', color: 'var(--ink-muted)' },
+  ];
+  let chart;
+  const handle = makeChart(canvas, { config, data, fill: () => {}, legend, onData: (next) => { if (chart) chart.$clock = next; } });
+  chart = handle.chart;
+  chart.$clock = data;
+  chart.update('none');
+  return handle;
+}
+
+function toggle(chapter, key, id, text) {
+  const box = el('input', { type: 'checkbox', id });
+  box.checked = chapter.inputs[key];
+  box.addEventListener('change', () => chapter.set({ [key]: box.checked }));
+  chapter.onSet((_, inputs) => { box.checked = inputs[key]; });
+  return el('div', { class: 'control lock' }, box, el('label', { for: id }, text));
+}
+
+const slowName = (d) => (d.rebased ? `pair ${PAIR} of d ${DIM}` : `the slow pair (θ = ${SLOW})`);
+const fixName = (d) => [d.rebased ? `base ${OLD_BASE} → ${NEW_BASE}` : '', d.divide > 1 ? `divided by ${d.divide}` : '']
+  .filter(Boolean).join(' and ');
+
+export default chapterRow({
+  name: 'clock',
+  part: 'lesson',
+  title: 'Long context: the slow pair leaves its training range',
+  lookfor: 'The slow pair’s angle as a clock hand. The shaded wedge is every angle it reached in training. ' +
+    'Look for: at a gap of 50,000 the dot lands far outside the wedge; dividing by 8, or a larger base, brings it back in.',
+  fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
+  embed: 'the slow pair on a clock',
+  height: 1577, // embed.js's fixedHeight: the content at 390 px, less its NARROW_EXTRA
+  inputs: { gap: 50000, train: 8192, divided: false, rebased: false },
+  compute,
+  make: createClockChart,
+  controls: (chapter) => chapterControls(
+    numberInput(chapter, 'gap', 'clock-gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
+    numberInput(chapter, 'train', 'clock-train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
+    toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
+    toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
+    readout(chapter, 'clock-readout', (d) => `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
+      `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
+      `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
+      `(${fmt(d.rebase.train_new)} with the new base).`)),
+  caption: (d) => `The dot is ${d.inside ? 'inside' : 'outside'} the wedge: ${slowName(d)} ` +
+    `swept ${fmt(d.train.degrees)} over ${d.trainLength} training positions, and at a gap of ${d.gapLength}` +
+    `${fixName(d) ? ` with ${fixName(d)}` : ''} it sits at ${fmt(d.gap.dial)} (${num(d.gap.radians)} rad). The post’s numbers: ${SLOW} × 8192 = ` +
+    `${num(d.post.train.radians)} rad = ${fmt(d.post.train.degrees)}; ${SLOW} × 50,000 = ${num(d.post.gap.radians)} rad = ` +
+    `${fmt(d.post.gap.degrees)} (the post says ${printed('clock.gap.deg')}°); divided by 8, ${num(d.post.divided.radians)} rad = ` +
+    `${fmt(d.post.divided.degrees)}. ` +
+    `The fast pair turned ${num(d.fastTrain.turns)} times in training, so every angle is familiar to it.`,
+  label: (d) => `Clock face: training wedge ${fmt(d.train.degrees)}, slow pair at ${fmt(d.gap.dial)} for gap ` +
+    `${d.gapLength}, ${d.inside ? 'inside' : 'outside'} the wedge.`,
+});

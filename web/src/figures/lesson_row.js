@@ -1,0 +1,127 @@
+// What the lesson's chapter rows share: each chapter keeps its own inputs (beside its chart,
+// row.controls) rather than the page's settings. chapterRow() turns a chapter's defaults and
+// compute(inputs) (wasm calls through rope.js) into the row fields app.js reads: data() hands
+// back the same object until an input changes, so app.js's render() never redraws it; an input
+// of the chapter redraws its own chart and rewrites its caption and label at once.
+import { el } from '../lib/dom.js';
+import { lesson_post } from '../core/rope.js';
+
+/**
+ * A chapter row. spec: the row's fields, plus
+ *   inputs   { name: default value } (numbers, strings, booleans)
+ *   compute  (inputs) -> the chart's data (numbers from the core)
+ *   caption, label  (data, inputs) -> text
+ *   make     (canvas, data, chapter) -> chart handle; chapter.set() lets the chart change inputs
+ *   controls (chapter) -> the element of the chapter's own inputs (optional)
+ */
+export function chapterRow(spec) {
+  const { inputs: defaults, compute, make, controls, caption, label, ...row } = spec;
+  const inputs = { ...defaults };
+  let data = null;
+  let handle = null;
+  const current = () => (data ??= compute(inputs));
+  const chapter = {
+    inputs,
+    data: current,
+    /** Changes inputs, recomputes, redraws the chart and rewrites its caption and label. */
+    set(values) {
+      Object.assign(inputs, values);
+      data = compute(inputs);
+      handle?.update(data, true);
+      const text = document.getElementById(`caption-${row.name}`);
+      if (text) text.textContent = caption(data, inputs);
+      document.getElementById(`chart-${row.name}`)?.setAttribute('aria-label', label(data, inputs));
+      for (const listener of listeners) listener(data, inputs);
+      return data;
+    },
+    /** listener(data, inputs) after every set(): readouts beside the chart. */
+    onSet(listener) {
+      listeners.push(listener);
+    },
+  };
+  const listeners = [];
+  return {
+    ...row,
+    chapter,
+    make: (canvas, first) => {
+      handle = make(canvas, first, chapter);
+      return handle;
+    },
+    data: () => current(),
+    caption: () => caption(current(), inputs),
+    label: () => label(current(), inputs),
+    ...(controls ? { controls: () => controls(chapter) } : {}),
+  };
+}
+
+/**
+ * A labelled number input of a chapter: a slider and its box (or the box alone with no
+ * `slider`), id `${id}`; a value outside [min, max] or not a number is refused with a message
+ * naming the input's label, and the chapter keeps its last value.
+ */
+export function numberInput(chapter, key, id, text, { min, max, step = 1, slider = true, hint = '' } = {}) {
+  const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
+  const box = el('input', {
+    type: 'text', id: `${id}-num`, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
+    'aria-describedby': `${id}-msg`, ...(slider ? { 'aria-label': `${text}, exact value` } : {}),
+  });
+  box.value = String(chapter.inputs[key]);
+  const range = slider ? el('input', {
+    type: 'range', id, min: String(min), max: String(max), step: String(step), 'aria-describedby': `${id}-msg`,
+  }) : null;
+  if (range) range.value = String(chapter.inputs[key]);
+  const accept = (value, from) => {
+    if (!Number.isFinite(value) || value < min || value > max) {
+      msg.textContent = `${text} must be a number from ${min} to ${max}`;
+      box.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    msg.textContent = '';
+    box.removeAttribute('aria-invalid');
+    if (from !== box) box.value = String(value);
+    if (range && from !== range) range.value = String(value);
+    chapter.set({ [key]: value });
+  };
+  range?.addEventListener('input', () => accept(Number(range.value), range));
+  box.addEventListener('change', () => accept(box.value.trim() === '' ? NaN : Number(box.value), box));
+  chapter.onSet((_, inputs) => {
+    if (document.activeElement !== box) box.value = String(inputs[key]);
+    if (range) range.value = String(inputs[key]);
+  });
+  const labelFor = slider ? id : `${id}-num`;
+  const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
+  return el('div', { class: 'control' }, head,
+    slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
+}
+
+/** The row of a chapter's inputs, above its chart. */
+export const chapterControls = (...children) => el('div', { class: 'fig-controls chapter-controls' }, ...children);
+
+/** A line of live numbers beside a chart, rewritten by write(data, inputs) after every change. */
+export function readout(chapter, id, write) {
+  const node = el('div', { class: 'chapter-readout', id, 'aria-live': 'polite' });
+  const fill = (data, inputs) => node.replaceChildren(...[].concat(write(data, inputs)));
+  fill(chapter.data(), chapter.inputs);
+  chapter.onSet(fill);
+  return node;
+}
+
+/** 4 decimals with a real minus sign, as the post prints its numbers. */
+export const d4 = (x, decimals = 4) => {
+  const text = x.toFixed(decimals);
+  return (/^-0\.0+$/.test(text) ? text.slice(1) : text).replace('-', '−');
+};
+
+/** The chapters drawn as figures (the post's table links these; the others are named only). */
+export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock']);
+
+let postById = null;
+/** The post's row `id` as lesson_post() gives it (its printed text and the true value). */
+export function postRow(id) {
+  postById ??= new Map(lesson_post().map((row) => [row.id, row]));
+  return postById.get(id);
+}
+/** The post's printed text of row `id`, with a real minus sign. */
+export const printed = (id) => postRow(id).text.replace('-', '−');
+/** "the post says −0.398 ✗": the post's number with its check. */
+export const said = (id) => `the post says ${printed(id)} ${postRow(id).match ? '✓' : '✗'}`;
