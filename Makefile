@@ -215,6 +215,7 @@ deps:
 
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-math test-asan test-fuzz test-mutants test-diff test-explain \
 	  test-nprandom test-lesson test-cli test-reliability test-js test-scaling test-fuzz-config test-verify test-browser

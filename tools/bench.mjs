@@ -51,8 +51,9 @@ function quantile(values, q) {
 // ---- measurements ----
 
 async function waitFirstChart(page) {
-  await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0,
-    null, { timeout: 30000 });
+  await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+    timeout: 30000,
+  });
 }
 
 /** One cold load of url in a fresh context: the marks below, in ms after navigation start. */
@@ -70,8 +71,13 @@ async function coldLoad(browser, url) {
   const page = await context.newPage();
   await page.goto(url);
   await waitFirstChart(page);
-  await page.waitForFunction(() => performance.getEntriesByName('bench:next-frame').length > 0
-    && performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30000 });
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByName('bench:next-frame').length > 0 &&
+      performance.getEntriesByName('first-contentful-paint').length > 0,
+    null,
+    { timeout: 30000 },
+  );
   const t = await page.evaluate(() => {
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
     const update = performance.getEntriesByName('ropescope:update').find((e) => e.entryType === 'measure');
@@ -109,10 +115,12 @@ async function coldLoads(browser, urls, count) {
 
 function printPhases(label, loads) {
   const med = (key) => quantile(loads.map((p) => p[key]).filter(Number.isFinite), 0.5);
-  console.log(`  ${label} medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
-    ` first render starts ${fmtMs(med('start'))}, its model computed ${fmtMs(med('model'))},` +
-    ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))},` +
-    ` first contentful paint ${fmtMs(med('fcp'))}`);
+  console.log(
+    `  ${label} medians: html received ${fmtMs(med('html'))}, page script starts ${fmtMs(med('app'))},` +
+      ` first render starts ${fmtMs(med('start'))}, its model computed ${fmtMs(med('model'))},` +
+      ` first chart drawn ${fmtMs(med('first'))}, the frame after it ${fmtMs(med('frame'))},` +
+      ` first contentful paint ${fmtMs(med('fcp'))}`,
+  );
 }
 
 /**
@@ -162,40 +170,46 @@ async function sweep(browser, url, steps, { slider: sliderId = 'gap', scroll = n
     await page.setViewportSize({ width: 1280, height });
     await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
   }
-  const result = await page.evaluate(async ([count, id, SETTLE_STEPS]) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const slider = document.getElementById(id);
-    const min = Number(slider.min);
-    const max = Number(slider.max);
-    const seen = performance.getEntriesByName('ropescope:update').length;
-    const frames = [];
-    await frame();
-    for (let i = 1; i <= count; i++) {
-      // Successive gaps across the whole range, as a drag would give.
-      slider.value = String(min + (i * (max - min)) / count);
-      const t0 = performance.now();
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
+  const result = await page.evaluate(
+    async ([count, id, SETTLE_STEPS]) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const slider = document.getElementById(id);
+      const min = Number(slider.min);
+      const max = Number(slider.max);
+      const seen = performance.getEntriesByName('ropescope:update').length;
+      const frames = [];
       await frame();
-      frames.push(performance.now() - t0);
-    }
-    const measures = performance.getEntriesByName('ropescope:update').slice(seen).map((e) => e.duration);
-    // Then single steps, each left to settle: input to the moment every chart on screen
-    // shows the new value ('ropescope:settled'; charts past the frame budget follow a frame
-    // or two after the update).
-    const settles = [];
-    for (let i = 1; i <= SETTLE_STEPS; i++) {
-      slider.value = String(max - (i * (max - min)) / (SETTLE_STEPS + 1));
-      const t0 = performance.now();
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-      let settled;
-      for (let f = 0; f < 60 && settled === undefined; f++) {
-        settled = performance.getEntriesByName('ropescope:settled').find((e) => e.startTime >= t0);
-        if (settled === undefined) await frame();
+      for (let i = 1; i <= count; i++) {
+        // Successive gaps across the whole range, as a drag would give.
+        slider.value = String(min + (i * (max - min)) / count);
+        const t0 = performance.now();
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        frames.push(performance.now() - t0);
       }
-      if (settled !== undefined) settles.push(settled.startTime - t0);
-    }
-    return { measures, frames, settles };
-  }, [steps, sliderId, SETTLE_STEPS]);
+      const measures = performance
+        .getEntriesByName('ropescope:update')
+        .slice(seen)
+        .map((e) => e.duration);
+      // Then single steps, each left to settle: input to the moment every chart on screen
+      // shows the new value ('ropescope:settled'; charts past the frame budget follow a frame
+      // or two after the update).
+      const settles = [];
+      for (let i = 1; i <= SETTLE_STEPS; i++) {
+        slider.value = String(max - (i * (max - min)) / (SETTLE_STEPS + 1));
+        const t0 = performance.now();
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        let settled;
+        for (let f = 0; f < 60 && settled === undefined; f++) {
+          settled = performance.getEntriesByName('ropescope:settled').find((e) => e.startTime >= t0);
+          if (settled === undefined) await frame();
+        }
+        if (settled !== undefined) settles.push(settled.startTime - t0);
+      }
+      return { measures, frames, settles };
+    },
+    [steps, sliderId, SETTLE_STEPS],
+  );
   await context.close();
   if (errors.length) throw new Error(`page errors during the sweep: ${errors.join('; ')}`);
   return result;
@@ -207,8 +221,12 @@ async function pageWeight(browser, url) {
   const page = await context.newPage();
   const bodies = [];
   page.on('response', (res) => {
-    bodies.push(res.body().then((body) => ({ url: res.url(), bytes: body.length, gzip: gzipSync(body).length }))
-      .catch(() => ({ url: res.url(), bytes: 0, gzip: 0 })));
+    bodies.push(
+      res
+        .body()
+        .then((body) => ({ url: res.url(), bytes: body.length, gzip: gzipSync(body).length }))
+        .catch(() => ({ url: res.url(), bytes: 0, gzip: 0 })),
+    );
   });
   await page.goto(url);
   await waitFirstChart(page);
@@ -230,7 +248,11 @@ function row(figure, value, goal, ok) {
 function printTable(rows) {
   const cols = ['figure', 'value', 'goal', 'status'];
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
-  const line = (cells) => cells.map((c, i) => c.padEnd(width[i])).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(cols));
   console.log(line(width.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
@@ -244,7 +266,11 @@ async function main() {
   try {
     console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);
     // Timings depend on what else the machine is doing: print its load next to them.
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     const floor = await floorPage(browser, server.url);
     const floorServer = await startServer(floor.dir);
@@ -254,8 +280,11 @@ async function main() {
     let floorLoads;
     let fileLoads;
     try {
-      [loads, floorLoads, fileLoads] = await coldLoads(browser,
-        [server.url, floorServer.url + floor.query, filesServer.url], LOADS);
+      [loads, floorLoads, fileLoads] = await coldLoads(
+        browser,
+        [server.url, floorServer.url + floor.query, filesServer.url],
+        LOADS,
+      );
     } finally {
       await floorServer.stop();
       await filesServer.stop();
@@ -265,16 +294,35 @@ async function main() {
     const firstChart = quantile(firsts(loads), 0.5);
     const floorFirst = quantile(firsts(floorLoads), 0.5);
     printPhases('page', loads);
-    console.log(`cold loads to 'ropescope:first-chart': ${firsts(loads).map((t) => t.toFixed(0)).join(', ')} ms`);
-    console.log(`floor, taking turns with those loads (tools/bench_floor: Chart.js and one ${floor.shape.w}x${floor.shape.h}` +
-      ` chart of ${floor.shape.sets.join('+')} points on an empty page): ${firsts(floorLoads).map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `cold loads to 'ropescope:first-chart': ${firsts(loads)
+        .map((t) => t.toFixed(0))
+        .join(', ')} ms`,
+    );
+    console.log(
+      `floor, taking turns with those loads (tools/bench_floor: Chart.js and one ${floor.shape.w}x${floor.shape.h}` +
+        ` chart of ${floor.shape.sets.join('+')} points on an empty page): ${firsts(floorLoads)
+          .map((t) => t.toFixed(0))
+          .join(', ')} ms`,
+    );
     rows.push(row(`first chart (median of ${LOADS} cold loads)`, fmtMs(firstChart), '<= 200 ms', firstChart <= 200));
-    rows.push(row('  floor: figure 1\'s chart alone on an empty page', fmtMs(floorFirst), '', null));
-    rows.push(row('  the page\'s own share (first chart minus floor)', fmtMs(firstChart - floorFirst), '', null));
+    rows.push(row("  floor: figure 1's chart alone on an empty page", fmtMs(floorFirst), '', null));
+    rows.push(row("  the page's own share (first chart minus floor)", fmtMs(firstChart - floorFirst), '', null));
     printPhases('page as files', fileLoads);
-    console.log(`cold loads of the page as files (serve.mjs --as-files, as a static host): ` +
-      `${firsts(fileLoads).map((t) => t.toFixed(0)).join(', ')} ms`);
-    rows.push(row('  the page as files (a static host serving dist/ropescope/)', fmtMs(quantile(firsts(fileLoads), 0.5)), '', null));
+    console.log(
+      `cold loads of the page as files (serve.mjs --as-files, as a static host): ` +
+        `${firsts(fileLoads)
+          .map((t) => t.toFixed(0))
+          .join(', ')} ms`,
+    );
+    rows.push(
+      row(
+        '  the page as files (a static host serving dist/ropescope/)',
+        fmtMs(quantile(firsts(fileLoads), 0.5)),
+        '',
+        null,
+      ),
+    );
     const single = join(ROOT, 'dist/ropescope.html');
     if (existsSync(single)) {
       const [distRuns] = await coldLoads(browser, [pathToFileURL(single).href], LOADS);
@@ -282,8 +330,9 @@ async function main() {
       const distLoads = firsts(distRuns);
       const distFirst = quantile(distLoads, 0.5);
       console.log(`cold loads of dist/ropescope.html (file://): ${distLoads.map((t) => t.toFixed(0)).join(', ')} ms`);
-      rows.push(row(`first chart, dist/ropescope.html (median of ${LOADS})`, fmtMs(distFirst), '<= 200 ms',
-        distFirst <= 200));
+      rows.push(
+        row(`first chart, dist/ropescope.html (median of ${LOADS})`, fmtMs(distFirst), '<= 200 ms', distFirst <= 200),
+      );
     }
 
     const SWEEPS = [
@@ -293,15 +342,21 @@ async function main() {
       ['#gap sweep, dim 1024, n 4096, every figure on screen', '?dim=1024&n=4096', 33, { everyFigure: true }],
       ['#target-gap sweep, long figures on screen, defaults', '', 16, { slider: 'target-gap', scroll: 'fig-range' }],
       // d 512: four times the pairs of the defaults; the heavy case's goal, like dim 1024's.
-      ['#target-gap sweep, long figures on screen, blog d 512', '?preset=blog', 33,
-        { slider: 'target-gap', scroll: 'fig-range' }],
+      [
+        '#target-gap sweep, long figures on screen, blog d 512',
+        '?preset=blog',
+        33,
+        { slider: 'target-gap', scroll: 'fig-range' },
+      ],
     ];
     for (const [name, query, goal, how] of SWEEPS) {
       const { measures, frames, settles } = await sweep(browser, server.url + query, SWEEP_STEPS, how);
       const p50 = quantile(measures, 0.5);
       const p95 = quantile(measures, 0.95);
-      console.log(`sweep at ${name}: ${measures.length} updates measured; input-to-next-frame p50 ` +
-        `${fmtMs(quantile(frames, 0.5))}, p95 ${fmtMs(quantile(frames, 0.95))}`);
+      console.log(
+        `sweep at ${name}: ${measures.length} updates measured; input-to-next-frame p50 ` +
+          `${fmtMs(quantile(frames, 0.5))}, p95 ${fmtMs(quantile(frames, 0.95))}`,
+      );
       rows.push(row(`update p50, ${name}`, fmtMs(p50), '', null));
       // The whole frame after an input: the update plus any charts still catching up, style,
       // layout and paint (reported, no goal: the browser's part is not the page's to budget).
@@ -311,8 +366,14 @@ async function main() {
       // whose update goal is twice the default's too).
       const settle = quantile(settles, 0.95);
       const settleGoal = SETTLE_GOAL_MS * (goal / 16 >= 2 ? 2 : 1);
-      rows.push(row(`all charts on screen drawn, p95 of ${settles.length} inputs, ${name}`, fmtMs(settle),
-        `<= ${settleGoal} ms`, settle <= settleGoal));
+      rows.push(
+        row(
+          `all charts on screen drawn, p95 of ${settles.length} inputs, ${name}`,
+          fmtMs(settle),
+          `<= ${settleGoal} ms`,
+          settle <= settleGoal,
+        ),
+      );
     }
 
     const files = await pageWeight(browser, server.url);
@@ -322,8 +383,14 @@ async function main() {
     for (const f of [...files].sort((a, b) => b.bytes - a.bytes)) {
       console.log(`  ${fmtKB(f.bytes).padStart(9)}  ${f.url.replace(server.url, '/')}`);
     }
-    rows.push(row(`page weight (${files.length} responses, ${fmtKB(gzip)} gzipped)`, fmtKB(total), '<= 450 KB',
-      total <= 450 * KB));
+    rows.push(
+      row(
+        `page weight (${files.length} responses, ${fmtKB(gzip)} gzipped)`,
+        fmtKB(total),
+        '<= 450 KB',
+        total <= 450 * KB,
+      ),
+    );
 
     const dist = join(ROOT, 'dist/ropescope.html');
     if (existsSync(dist)) {
@@ -342,7 +409,9 @@ async function main() {
   const wasm = join(ROOT, 'build/rope.wasm');
   if (existsSync(wasm)) {
     const bytes = statSync(wasm).size;
-    rows.push(row('build/rope.wasm', `${fmtKB(bytes)} (${bytes} B)`, `<= ${WASM_GOAL_KB} KB`, bytes <= WASM_GOAL_KB * KB));
+    rows.push(
+      row('build/rope.wasm', `${fmtKB(bytes)} (${bytes} B)`, `<= ${WASM_GOAL_KB} KB`, bytes <= WASM_GOAL_KB * KB),
+    );
   } else {
     rows.push(row('build/rope.wasm', 'not built', `<= ${WASM_GOAL_KB} KB`, null));
   }

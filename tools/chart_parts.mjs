@@ -4,21 +4,34 @@
 // (web/src/element/element.js, which keeps its Chart to itself).
 // A new figure that needs another controller, element, scale or plugin adds it here.
 import {
+  BarController,
+  BarElement,
+  CategoryScale,
   Chart,
-  BarController, LineController,
-  BarElement, LineElement, PointElement,
-  CategoryScale, LinearScale, LogarithmicScale,
-  Filler, Tooltip,
+  Filler,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  Tooltip,
 } from 'chart.js';
 // The heatmap (figure "heatmap"): the matrix controller of chartjs-chart-matrix (MIT).
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 
 Chart.register(
-  BarController, LineController,
-  BarElement, LineElement, PointElement,
-  CategoryScale, LinearScale, LogarithmicScale,
-  Filler, Tooltip,
-  MatrixController, MatrixElement,
+  BarController,
+  LineController,
+  BarElement,
+  LineElement,
+  PointElement,
+  CategoryScale,
+  LinearScale,
+  LogarithmicScale,
+  Filler,
+  Tooltip,
+  MatrixController,
+  MatrixElement,
 );
 
 export { Chart };

@@ -9,8 +9,13 @@ const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const DEFINE = /^\s*#\s*define\s+(ROPE_[A-Z0-9_]+)\s+(.+?)\s*$/;
 
 // "(-1)" -> -1; "3, 10" -> [3, 10]; anything else (an expression, a string) -> undefined.
-function valueOf(text) {
-  const bare = text.replace(/\/\*.*?\*\//g, '').replace(/\/\/.*$/, '').trim().replace(/^\((.*)\)$/, '$1').trim();
+function constValue(text) {
+  const bare = text
+    .replace(/\/\*.*?\*\//g, '')
+    .replace(/\/\/.*$/, '')
+    .trim()
+    .replace(/^\((.*)\)$/, '$1')
+    .trim();
   const parts = bare.split(',').map((p) => p.trim().replace(/^\((.*)\)$/, '$1'));
   if (!parts.every((p) => NUMBER.test(p))) return undefined;
   const numbers = parts.map(Number);
@@ -29,16 +34,18 @@ for (const header of headers) {
     const match = DEFINE.exec(line);
     if (!match) continue;
     const [, name, text] = match;
-    const value = valueOf(text);
+    const value = constValue(text);
     if (value === undefined) continue;
     if (seen.has(name)) {
       console.error(`consts: ${name} is defined in both ${seen.get(name)} and ${header}`);
       process.exit(1);
     }
     seen.set(name, header);
-    lines.push(Array.isArray(value)
-      ? `export const ${name} = Object.freeze([${value.join(', ')}]);`
-      : `export const ${name} = ${value};`);
+    lines.push(
+      Array.isArray(value)
+        ? `export const ${name} = Object.freeze([${value.join(', ')}]);`
+        : `export const ${name} = ${value};`,
+    );
   }
 }
 writeFileSync(out, `${lines.join('\n')}\n`);

@@ -6,10 +6,11 @@
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 //   dist/ropescope-resize.js  the host page's resizer for iframe embeds (web/ropescope-resize.js),
 //                       also in dist/ropescope/, beside each page whose snippets name it
-import { build } from 'esbuild';
-import { mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
+
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { inlinePage } from './inline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,14 +79,17 @@ async function main() {
   await copyFile(join(web, 'vendor', 'chart.js'), join(folder, 'vendor', 'chart.js'));
 
   const size = (text) => Buffer.byteLength(text);
-  const rows = [...written.map(([path, text]) => [path, size(text)]),
-    [join(folder, 'vendor', 'chart.js'), size(chart)]];
+  const rows = [
+    ...written.map(([path, text]) => [path, size(text)]),
+    [join(folder, 'vendor', 'chart.js'), size(chart)],
+  ];
   for (const [path, bytes] of rows) console.log(`${kb(bytes).padStart(9)}  ${relative(root, path)}`);
-  const folderTotal = rows.filter(([path]) => path.startsWith(folder + '/')).reduce((a, [, b]) => a + b, 0);
+  const folderTotal = rows.filter(([path]) => path.startsWith(`${folder}/`)).reduce((a, [, b]) => a + b, 0);
   const singleBytes = size(single);
   console.log(`${kb(folderTotal).padStart(9)}  dist/ropescope/ in total`);
-  console.log(`page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget` +
-    (singleBytes > BUDGET ? ' -- OVER BUDGET' : ''));
+  console.log(
+    `page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget${singleBytes > BUDGET ? ' -- OVER BUDGET' : ''}`,
+  );
   const elementBytes = size(elementJs);
   console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
   if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 // The page's first screen in headless Chromium, for the README: docs/screenshot.png (1280x900,
 // light), docs/screenshot-dark.png (the same, dark) and docs/screenshot-phone.png (390x844, light
 // and dark side by side). Rerun after changing the page: node tools/first_screen.mjs (after make web).
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,10 +19,16 @@ async function shoot(width, height, colorScheme, out) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
   await page.goto(server.url);
-  await page.waitForFunction(() => window.Chart?.getChart(document.getElementById('chart-flatness')), null, { timeout: 20000 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))));
+  await page.waitForFunction(() => window.Chart?.getChart(document.getElementById('chart-flatness')), null, {
+    timeout: 20000,
+  });
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))),
+  );
   await page.screenshot({ path: out });
   await context.close();
   if (errors.length) throw new Error(`page errors (${width}x${height} ${colorScheme}): ${errors.join('; ')}`);

@@ -4,10 +4,11 @@
 //   node tools/formulas.mjs [out]   (default web/gen/formulas.js; make runs it)
 // The generated module exports FORMULAS (name -> MathML string) and
 // FORMULA_TEX (name -> the TeX it came from). Conventions: docs/EXPLAIN.md.
-import temml from 'temml';
+
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import temml from 'temml';
 import { pack } from './pack.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

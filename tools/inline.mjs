@@ -22,13 +22,21 @@ const styleText = (css) => css.replace(/<\/(style)/gi, '<\\/$1');
 // The policy with each directive named in `hashes` listing those hashes first, its 'self' dropped
 // unless kept; the other directives as they were.
 function withHashes(policy, hashes, keepSelf) {
-  const directives = policy.split(';').map((d) => d.trim().split(/\s+/)).filter(([name]) => name);
+  const directives = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .filter(([name]) => name);
   for (const name of Object.keys(hashes)) {
     if (!directives.some(([n]) => n === name)) throw new Error(`the policy has no ${name}`);
   }
-  return directives.map(([name, ...sources]) => (Object.hasOwn(hashes, name)
-    ? [name, ...hashes[name], ...sources.filter((s) => keepSelf || s !== "'self'")]
-    : [name, ...sources]).join(' ')).join('; ');
+  return directives
+    .map(([name, ...sources]) =>
+      (Object.hasOwn(hashes, name)
+        ? [name, ...hashes[name], ...sources.filter((s) => keepSelf || s !== "'self'")]
+        : [name, ...sources]
+      ).join(' '),
+    )
+    .join('; ');
 }
 
 /**

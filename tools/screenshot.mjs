@@ -13,20 +13,34 @@ const out = process.argv[3] ?? join(ROOT, 'docs/long-context.png');
 const server = await startServer(join(ROOT, 'web'));
 const browser = await launchBrowser();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1500 }, deviceScaleFactor: 1, colorScheme: 'light' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 1500 },
+    deviceScaleFactor: 1,
+    colorScheme: 'light',
+  });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
   await page.goto(server.url + query);
-  await page.waitForFunction(() => ['range', 'scaling'].every((id) => window.Chart?.getChart(document.getElementById(`chart-${id}`))),
-    null, { timeout: 20000 });
+  await page.waitForFunction(
+    () => ['range', 'scaling'].every((id) => window.Chart?.getChart(document.getElementById(`chart-${id}`))),
+    null,
+    { timeout: 20000 },
+  );
   // Scrolled so the part starts at the top: its sticky settings panel then sits in its place.
-  await page.evaluate(() => window.scrollTo(0, document.getElementById('long').getBoundingClientRect().top + window.scrollY));
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200)))));
+  await page.evaluate(() =>
+    window.scrollTo(0, document.getElementById('long').getBoundingClientRect().top + window.scrollY),
+  );
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200)))),
+  );
   // Page coordinates of the part: from its heading to the top of the config checker.
-  const [top, bottom] = await page.evaluate(() => ['long', 'check']
-    .map((id) => document.getElementById(id).getBoundingClientRect().top + window.scrollY));
+  const [top, bottom] = await page.evaluate(() =>
+    ['long', 'check'].map((id) => document.getElementById(id).getBoundingClientRect().top + window.scrollY),
+  );
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: top, width: 1280, height: bottom - top } });
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   console.log(`wrote ${out}`);

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 // A small static server for the page (`make serve`, the browser tests, `make bench`):
 // files under one folder, on 127.0.0.1 only, GET and HEAD only, with the page's
 // Content-Security-Policy (read from the <meta> of web/index.html, so it is written once)
@@ -15,8 +17,6 @@
 // Files are read whole before the headers go out: the page's files are small, and a read that
 // fails half-way can then still be answered with a status instead of a cut body.
 import { createServer } from 'node:http';
-import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP_META, inlinePage } from './inline.mjs';
@@ -51,11 +51,15 @@ const inside = (base, file) => file === base || file.startsWith(base + sep);
 // a rebuild shows on the next load); a named file outside `base` or missing is an error.
 function inlinedPage(base, file, policy) {
   const html = readFileSync(file, 'utf8');
-  return inlinePage(html, (name) => {
-    const target = resolve(dirname(file), name);
-    if (!inside(base, target)) throw new Error(`${name} is outside the served folder`);
-    return readFileSync(target, 'utf8');
-  }, { policy, keepSelf: true });
+  return inlinePage(
+    html,
+    (name) => {
+      const target = resolve(dirname(file), name);
+      if (!inside(base, target)) throw new Error(`${name} is outside the served folder`);
+      return readFileSync(target, 'utf8');
+    },
+    { policy, keepSelf: true },
+  );
 }
 
 /**
@@ -104,17 +108,23 @@ export function serve(dir = join(ROOT, 'web'), port = 0, { asFiles = false } = {
       }
       const body = Buffer.from(page.html);
       res.writeHead(200, {
-        ...headers, 'Content-Security-Policy': page.policy, 'Content-Type': type, 'Content-Length': body.length,
+        ...headers,
+        'Content-Security-Policy': page.policy,
+        'Content-Type': type,
+        'Content-Length': body.length,
       });
       return res.end(req.method === 'HEAD' ? undefined : body);
     }
-    readFile(file).then((body) => {
-      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': body.length });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    }, (err) => {
-      console.error(`serve: 500 ${path}: ${String(err.message).split('\n')[0]}`);
-      fail(500, `could not read ${path}`);
-    });
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (err) => {
+        console.error(`serve: 500 ${path}: ${String(err.message).split('\n')[0]}`);
+        fail(500, `could not read ${path}`);
+      },
+    );
     return undefined;
   });
   return new Promise((resolveServer, reject) => {
@@ -125,10 +135,11 @@ export function serve(dir = join(ROOT, 'web'), port = 0, { asFiles = false } = {
         url: `http://127.0.0.1:${actual}/`,
         port: actual,
         policy,
-        close: () => new Promise((done) => {
-          server.closeAllConnections?.();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections?.();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -138,8 +149,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2);
   const asFiles = args.includes('--as-files');
   const [dir = join(ROOT, 'web'), port = '8000'] = args.filter((a) => a !== '--as-files');
-  serve(dir, Number(port), { asFiles }).then(({ url }) => console.log(`serving ${dir} at ${url}`), (err) => {
-    console.error(`serve: ${err.message}`);
-    process.exit(1);
-  });
+  serve(dir, Number(port), { asFiles }).then(
+    ({ url }) => console.log(`serving ${dir} at ${url}`),
+    (err) => {
+      console.error(`serve: ${err.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -1,16 +1,24 @@
 // An accessibility audit of the whole page with axe-core (@axe-core/playwright): every
 // figure made and drawn, the explainer's controls and formulas in place, in the light and
 // dark colour schemes. No serious or critical finding is allowed.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { mainFigures, openPage, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 function describe(violations) {
-  return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n` +
-    v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join('\n'))
+  return violations
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ')}`)
+          .join('\n'),
+    )
     .join('\n');
 }
 

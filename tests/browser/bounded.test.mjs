@@ -1,12 +1,13 @@
 // Bounded page input (issue 22, item 6): a link with 70,000 parameters still draws every
 // chart, and its notice says the link was cut plus a handful of problems and "… and N more";
 // an element with many bad attributes lists a handful too.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openPage, waitReady, useServerAndBrowser, settle } from './harness.mjs';
-import { blogHtml, openBlog } from './host.mjs';
-import { MAX_LINK_PARAMS } from '../../web/src/state/state.js';
+import { test } from 'node:test';
 import { NOTICE_LINES } from '../../web/src/lib/dom.js';
+import { MAX_LINK_PARAMS } from '../../web/src/state/state.js';
+import { openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
+import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
 
@@ -15,10 +16,13 @@ test('a_link_with_70000_parameters_should_draw_the_page_with_a_short_notice', as
   const p = await openPage(env.browser, null);
   // A real server refuses a 600 KB request line (Node's header limit is 16 KB): the page itself
   // is fetched at its short address and handed to the browser under the long one.
-  await p.page.route((url) => url.search.length > 10000, async (route) => {
-    const response = await route.fetch({ url: env.server.url });
-    await route.fulfill({ response });
-  });
+  await p.page.route(
+    (url) => url.search.length > 10000,
+    async (route) => {
+      const response = await route.fetch({ url: env.server.url });
+      await route.fulfill({ response });
+    },
+  );
   await p.page.goto(`${env.server.url}?${query}`);
   await waitReady(p.page);
   const lines = await p.page.locator('#notice p').allInnerTexts();
@@ -32,12 +36,16 @@ test('a_link_with_70000_parameters_should_draw_the_page_with_a_short_notice', as
 
 test('an_element_with_many_bad_attributes_should_list_a_handful', async () => {
   const bad = ['dim="3"', 'base="x"', 'gap="-1"', 'from="y"', 'to="z"', 'n="1"', 'seed="q"', 'pair="w"'].join(' ');
-  const p = await openBlog(env.browser, blogHtml(`<rope-scope id="e" view="angles" ${bad}></rope-scope>
-<script src="/ropescope-embed.js"></script>`));
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<rope-scope id="e" view="angles" ${bad}></rope-scope>
+<script src="/ropescope-embed.js"></script>`),
+  );
   await p.page.waitForFunction(() => document.getElementById('e')?.shadowRoot?.querySelector('.notice p'));
   await settle(p.page);
-  const lines = await p.page.evaluate(() => [...document.getElementById('e').shadowRoot.querySelectorAll('.notice p')]
-    .map((node) => node.textContent));
+  const lines = await p.page.evaluate(() =>
+    [...document.getElementById('e').shadowRoot.querySelectorAll('.notice p')].map((node) => node.textContent),
+  );
   assert.equal(lines.length, NOTICE_LINES + 1, lines.join('\n'));
   assert.match(lines[0], /^Attribute ignored: dim must be/);
   assert.equal(lines[NOTICE_LINES], '… and 3 more problems.');

@@ -3,18 +3,23 @@
 // a light one, has the same chart colours (axes, grid, tooltip, datasets, all non-empty and
 // those of the scheme); the iframe's and the element's canvases, of one size, also look alike
 // pixel for pixel once shrunk to 32 x 16 (the bands and lines a plugin draws are in no option).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openPage, settle, useServerAndBrowser } from './harness.mjs';
-import { blogHtml, openBlog, explorerFrame, shotPath } from './host.mjs';
+import { test } from 'node:test';
 import { FIGURES } from '../../web/src/figures/index.js';
+import { openPage, settle, useServerAndBrowser } from './harness.mjs';
+import { blogHtml, explorerFrame, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
 const NAMES = FIGURES.map((row) => row.name);
 // style.css's --ink-muted (axis text) in each scheme.
 const MUTED = { light: '#585f6c', dark: '#a2a9b6' };
 // [reader's scheme, theme=]: the scheme the figures must show is the theme's, else the reader's.
-const CASES = [['light', 'auto'], ['dark', 'auto'], ['light', 'dark']];
+const CASES = [
+  ['light', 'auto'],
+  ['dark', 'auto'],
+  ['light', 'dark'],
+];
 const shown = (scheme, theme) => (theme === 'auto' ? scheme : theme);
 const themeQuery = (theme) => (theme === 'auto' ? '' : `&theme=${theme}`);
 
@@ -41,10 +46,12 @@ function readFigures({ names, host }) {
       continue;
     }
     const { options } = chart;
-    const scales = Object.keys(options.scales).sort().map((key) => {
-      const s = options.scales[key];
-      return [key, colour(s.ticks.color), colour(s.grid.color), colour(s.title.color), colour(s.border.color)];
-    });
+    const scales = Object.keys(options.scales)
+      .sort()
+      .map((key) => {
+        const s = options.scales[key];
+        return [key, colour(s.ticks.color), colour(s.grid.color), colour(s.title.color), colour(s.border.color)];
+      });
     const tip = options.plugins.tooltip;
     const small = document.createElement('canvas');
     small.width = 32;
@@ -74,11 +81,19 @@ async function scrollThrough(page) {
 }
 
 async function waitCharts(target, host) {
-  await target.waitForFunction(({ names, hostSel }) => {
-    const root = hostSel ? document.querySelector(hostSel)?.shadowRoot : document;
-    const Chart = hostSel ? customElements.get('rope-scope')?.Chart : window.Chart;
-    return root && Chart && names.every((n) => root.getElementById(`chart-${n}`) && Chart.getChart(root.getElementById(`chart-${n}`)));
-  }, { names: NAMES, hostSel: host }, { timeout: 20000 });
+  await target.waitForFunction(
+    ({ names, hostSel }) => {
+      const root = hostSel ? document.querySelector(hostSel)?.shadowRoot : document;
+      const Chart = hostSel ? customElements.get('rope-scope')?.Chart : window.Chart;
+      return (
+        root &&
+        Chart &&
+        names.every((n) => root.getElementById(`chart-${n}`) && Chart.getChart(root.getElementById(`chart-${n}`)))
+      );
+    },
+    { names: NAMES, hostSel: host },
+    { timeout: 20000 },
+  );
 }
 
 async function onPage(scheme, theme) {
@@ -94,8 +109,11 @@ async function onPage(scheme, theme) {
 
 async function inFrame(scheme, theme) {
   const src = `${env.server.url}?embed=1&view=all${themeQuery(theme)}`;
-  const p = await openBlog(env.browser, blogHtml(`<iframe src="${src}" title="figures" width="100%" height="9000"></iframe>`),
-    { colorScheme: scheme });
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<iframe src="${src}" title="figures" width="100%" height="9000"></iframe>`),
+    { colorScheme: scheme },
+  );
   const frame = await explorerFrame(p.page);
   await waitCharts(frame, null);
   await scrollThrough(p.page);
@@ -106,12 +124,17 @@ async function inFrame(scheme, theme) {
 
 async function inElement(scheme, theme) {
   const attr = theme === 'auto' ? '' : ` theme="${theme}"`;
-  const p = await openBlog(env.browser, blogHtml(`<rope-scope id="e" view="all"${attr}></rope-scope>
-<script src="/ropescope-embed.js"></script>`), { colorScheme: scheme });
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<rope-scope id="e" view="all"${attr}></rope-scope>
+<script src="/ropescope-embed.js"></script>`),
+    { colorScheme: scheme },
+  );
   // The element draws every figure at once, on screen or not.
   await waitCharts(p.page, '#e');
   await settle(p.page);
-  if (scheme !== theme) await p.page.locator('#e').screenshot({ path: shotPath(`colors-element-${scheme}-${theme}.png`) });
+  if (scheme !== theme)
+    await p.page.locator('#e').screenshot({ path: shotPath(`colors-element-${scheme}-${theme}.png`) });
   const figures = await p.page.evaluate(readFigures, { names: NAMES, host: '#e' });
   await p.close();
   return figures;
@@ -133,20 +156,37 @@ function pictureGap(a, b) {
 
 for (const [scheme, theme] of CASES) {
   test(`every_figure_should_have_the_same_colours_on_the_page_in_an_iframe_and_in_the_element (${scheme} reader, theme=${theme})`, async () => {
-    const ways = { page: await onPage(scheme, theme), iframe: await inFrame(scheme, theme), element: await inElement(scheme, theme) };
+    const ways = {
+      page: await onPage(scheme, theme),
+      iframe: await inFrame(scheme, theme),
+      element: await inElement(scheme, theme),
+    };
     const want = MUTED[shown(scheme, theme)];
     for (const name of NAMES) {
       for (const [way, figures] of Object.entries(ways)) {
         const f = figures[name];
         assert.ok(f, `${way}: no chart for ${name}`);
         for (const [axis, ...colours] of f.scales) {
-          assert.ok(colours.every((c) => !c.includes('empty(')), `${way} ${name} axis ${axis}: an empty colour ${colours}`);
-          assert.equal(colours[0], want, `${way} ${name} axis ${axis}: tick colour of the ${shown(scheme, theme)} scheme`);
+          assert.ok(
+            colours.every((c) => !c.includes('empty(')),
+            `${way} ${name} axis ${axis}: an empty colour ${colours}`,
+          );
+          assert.equal(
+            colours[0],
+            want,
+            `${way} ${name} axis ${axis}: tick colour of the ${shown(scheme, theme)} scheme`,
+          );
         }
-        assert.ok(f.tooltip.every((c) => !c.includes('empty(')), `${way} ${name}: empty tooltip colour`);
+        assert.ok(
+          f.tooltip.every((c) => !c.includes('empty(')),
+          `${way} ${name}: empty tooltip colour`,
+        );
         for (const [label, ...colours] of f.sets) {
           // A dataset may leave one of its two colours to Chart.js (undefined), never an empty string.
-          assert.ok(colours.every((c) => c !== 'empty()' && !c.includes('empty()|')), `${way} ${name} "${label}": empty colour ${colours}`);
+          assert.ok(
+            colours.every((c) => c !== 'empty()' && !c.includes('empty()|')),
+            `${way} ${name} "${label}": empty colour ${colours}`,
+          );
         }
       }
       const strip = ({ scales, tooltip, sets }) => ({ scales, tooltip, sets });

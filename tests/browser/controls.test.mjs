@@ -1,24 +1,52 @@
 // The controls: every slider and number box redraws every chart to the
 // reference's numbers; bad typed values are named beside the box and leave the
 // charts as they were; the keyboard moves a slider.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
-  DEFAULTS, afterUpdate, allCharts, anglesOf, assertFiniteData, checkCaptions, checkCharts, controlValues,
-  openReady, settle, stateFromUrl, text, typeInto, pageUrl,
- useServerAndBrowser,
+  afterUpdate,
+  allCharts,
+  anglesOf,
+  assertFiniteData,
+  checkCaptions,
+  checkCharts,
+  controlValues,
+  DEFAULTS,
+  openReady,
+  pageUrl,
+  settle,
+  stateFromUrl,
+  text,
+  typeInto,
+  useServerAndBrowser,
 } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 // Each step: an action, the settings it must lead to, and the paired widget that must follow.
 const STEPS = [
-  { what: 'slider #dim to 128', act: (page) => page.fill('#dim', '128'), set: { dim: 128 }, mirror: ['#dim-num', '128'] },
+  {
+    what: 'slider #dim to 128',
+    act: (page) => page.fill('#dim', '128'),
+    set: { dim: 128 },
+    mirror: ['#dim-num', '128'],
+  },
   { what: 'slider #base to 5.5 (log10)', act: (page) => page.fill('#base', '5.5'), set: { base: 10 ** 5.5 } },
   // #gap holds log10 of the gap: 2.477 is gap 300.
-  { what: 'slider #gap to 300', act: (page) => page.fill('#gap', '2.477'), set: { gap: 300 }, mirror: ['#gap-num', '300'] },
+  {
+    what: 'slider #gap to 300',
+    act: (page) => page.fill('#gap', '2.477'),
+    set: { gap: 300 },
+    mirror: ['#gap-num', '300'],
+  },
   { what: 'slider #n to 1024', act: (page) => page.fill('#n', '1024'), set: { n: 1024 }, mirror: ['#n-num', '1024'] },
-  { what: 'box #dim-num 96', act: (page) => typeInto(page, '#dim-num', '96'), set: { dim: 96 }, mirror: ['#dim', '96'] },
+  {
+    what: 'box #dim-num 96',
+    act: (page) => typeInto(page, '#dim-num', '96'),
+    set: { dim: 96 },
+    mirror: ['#dim', '96'],
+  },
   { what: 'box #base-num 50000', act: (page) => typeInto(page, '#base-num', '50000'), set: { base: 50000 } },
   { what: 'box #gap-num 7.5', act: (page) => typeInto(page, '#gap-num', '7.5'), set: { gap: 7.5 } },
   { what: 'box #from-num 100', act: (page) => typeInto(page, '#from-num', '100'), set: { from: 100 } },
@@ -38,18 +66,25 @@ test('every_slider_and_box_should_redraw_every_chart_to_the_reference', async ()
     const state = stateFromUrl(await pageUrl(page));
     if (step.set.base) {
       // The log slider may round the base it accepts; the URL says which base it took.
-      assert.ok(Math.abs(state.base - expected.base) <= 5e-4 * expected.base,
-        `${step.what}: base ${state.base}, expected about ${expected.base}`);
+      assert.ok(
+        Math.abs(state.base - expected.base) <= 5e-4 * expected.base,
+        `${step.what}: base ${state.base}, expected about ${expected.base}`,
+      );
       expected.base = state.base;
     }
-    assert.deepEqual(state, expected, `${step.what}: settings in the URL ${(await pageUrl(page))}`);
+    assert.deepEqual(state, expected, `${step.what}: settings in the URL ${await pageUrl(page)}`);
     const controls = await controlValues(page);
-    if (step.mirror) assert.equal(controls[step.mirror[0].slice(1)], step.mirror[1], `${step.what}: ${step.mirror[0]} follows`);
+    if (step.mirror)
+      assert.equal(controls[step.mirror[0].slice(1)], step.mirror[1], `${step.what}: ${step.mirror[0]} follows`);
     assert.equal(Number(controls['base-num']), state.base, `${step.what}: #base-num shows the base in use`);
-    assert.ok(Math.abs(Number(controls.base) - Math.log10(state.base)) <= 0.005 + 1e-9,
-      `${step.what}: #base (${controls.base}) is log10 of the base ${state.base}`);
-    assert.ok(Math.abs(Number(controls.gap) - Math.log10(Math.max(state.gap, 1))) <= 0.001,
-      `${step.what}: #gap (${controls.gap}) follows gap ${state.gap}`);
+    assert.ok(
+      Math.abs(Number(controls.base) - Math.log10(state.base)) <= 0.005 + 1e-9,
+      `${step.what}: #base (${controls.base}) is log10 of the base ${state.base}`,
+    );
+    assert.ok(
+      Math.abs(Number(controls.gap) - Math.log10(Math.max(state.gap, 1))) <= 0.001,
+      `${step.what}: #gap (${controls.gap}) follows gap ${state.gap}`,
+    );
     const checked = await checkCharts(page, state);
     await checkCaptions(page, state, checked);
     if (state.to > 4096) {
@@ -95,8 +130,11 @@ test('bad_typed_values_should_be_named_and_keep_the_last_good_charts', async () 
       assertFiniteData(now);
       assert.deepEqual(now, good, `${what}: the charts keep their last good data`);
       assert.equal(await pageUrl(page), goodUrl, `${what}: the URL keeps the last good settings`);
-      assert.equal(await page.evaluate(() => document.querySelectorAll('#notice script, #notice img, .msg *').length), 0,
-        `${what}: messages are plain text`);
+      assert.equal(
+        await page.evaluate(() => document.querySelectorAll('#notice script, #notice img, .msg *').length),
+        0,
+        `${what}: messages are plain text`,
+      );
     }
 
     // A good value clears the message and redraws.

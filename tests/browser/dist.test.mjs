@@ -1,13 +1,23 @@
 // The single-file builds opened straight from disk (file://, no server):
 // dist/ropescope.html and dist/ropescope/index.html draw the same numbers as
 // the reference, answer a slider, and log no errors. `make dist` writes them.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  CHARTS, DEFAULTS, ROOT, afterUpdate, checkCaptions, checkCharts, launchBrowser, openPage, typeInto, waitReady,
+  afterUpdate,
+  CHARTS,
+  checkCaptions,
+  checkCharts,
+  DEFAULTS,
+  launchBrowser,
+  openPage,
+  ROOT,
+  typeInto,
+  waitReady,
 } from './harness.mjs';
 
 let browser;
@@ -44,8 +54,12 @@ for (const file of ['dist/ropescope.html', 'dist/ropescope/index.html']) {
     await checkCaptions(page, state, checked);
 
     // The file itself needs nothing else from disk or network.
-    const external = await page.evaluate(() => performance.getEntriesByType('resource')
-      .map((e) => e.name).filter((name) => !name.startsWith('data:') && !name.startsWith('blob:')));
+    const external = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((name) => !name.startsWith('data:') && !name.startsWith('blob:')),
+    );
     if (file === 'dist/ropescope.html') assert.deepEqual(external, [], `${file} loads no other file`);
     await p.close();
   });

@@ -1,13 +1,21 @@
 // The report downloads: byte-for-byte what `build/ropescope report` writes for
 // the dim, base and gap on screen, and accepted by tests/check_report.py.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import {
-  ROOT, afterUpdate, cliReport, openPage, stateFromUrl, typeEach, waitReady, pageUrl,
- useServerAndBrowser,
+  afterUpdate,
+  cliReport,
+  openPage,
+  pageUrl,
+  ROOT,
+  stateFromUrl,
+  typeEach,
+  useServerAndBrowser,
+  waitReady,
 } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -20,8 +28,11 @@ async function download(page, button, filename) {
 }
 
 function checkReport(jsonPath, mdPath, flags) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
-    { encoding: 'utf8' });
+  const run = spawnSync(
+    'python3',
+    [join(ROOT, 'tests/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
+    { encoding: 'utf8' },
+  );
   assert.equal(run.status, 0, `tests/check_report.py ${flags.join(' ')}:\n${run.stdout}${run.stderr}`);
 }
 

@@ -2,9 +2,10 @@
 // different settings draw the reference's numbers without touching each other; hostile host
 // CSS leaves them as they were; hostile attributes are refused with a message and run nothing;
 // theme= against both OS schemes.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { DEFAULTS, checkCharts, chartData, settle, useServerAndBrowser } from './harness.mjs';
+import { test } from 'node:test';
+import { chartData, checkCharts, DEFAULTS, settle, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -14,15 +15,24 @@ const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' }; // sty
 /** Waits until every <rope-scope> on the page has a chart on each of its canvases (or, given
  *  a view that is no figure, shows its one line instead). */
 async function elementsReady(page) {
-  await page.waitForFunction(() => {
-    const RopeScope = customElements.get('rope-scope');
-    const all = [...document.querySelectorAll('rope-scope')];
-    return RopeScope && all.length && all.every((el) => {
-      const canvases = [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])];
-      if (!canvases.length) return /^No figure shown: /.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
-      return canvases.every((c) => RopeScope.Chart.getChart(c));
-    });
-  }, null, { timeout: 15000 });
+  await page.waitForFunction(
+    () => {
+      const RopeScope = customElements.get('rope-scope');
+      const all = [...document.querySelectorAll('rope-scope')];
+      return (
+        RopeScope &&
+        all.length &&
+        all.every((el) => {
+          const canvases = [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])];
+          if (!canvases.length)
+            return /^No figure shown: /.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
+          return canvases.every((c) => RopeScope.Chart.getChart(c));
+        })
+      );
+    },
+    null,
+    { timeout: 15000 },
+  );
   await settle(page);
 }
 
@@ -102,18 +112,27 @@ test('two_elements_should_draw_their_own_settings_and_not_interfere', async () =
   });
   assert.deepEqual(link, {
     href: new URL('/ropescope.html?dim=128&base=500000&gap=1000&from=0&to=4096&n=512', page.url()).href,
-    target: '_blank', rel: 'noopener',
+    target: '_blank',
+    rel: 'noopener',
   });
   await page.evaluate(() => document.querySelector('#a').setAttribute('explorer', 'https://example.org/rs/'));
   await elementsReady(page);
-  assert.equal(await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.attribution a').href),
-    'https://example.org/rs/?dim=128&base=500000&gap=16&from=0&to=4096&n=512', 'explorer= sets the link');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.attribution a').href),
+    'https://example.org/rs/?dim=128&base=500000&gap=16&from=0&to=4096&n=512',
+    'explorer= sets the link',
+  );
 
   // Responsive inside the shadow root: a narrower column, a narrower chart.
   const wide = (await shadowInfo(page, '#a')).canvas.width;
-  await page.evaluate(() => { document.querySelector('main').style.maxWidth = '420px'; });
-  await page.waitForFunction((w) => document.querySelector('#a').shadowRoot.querySelector('canvas')
-    .getBoundingClientRect().width < w - 200, wide, { timeout: 5000 });
+  await page.evaluate(() => {
+    document.querySelector('main').style.maxWidth = '420px';
+  });
+  await page.waitForFunction(
+    (w) => document.querySelector('#a').shadowRoot.querySelector('canvas').getBoundingClientRect().width < w - 200,
+    wide,
+    { timeout: 5000 },
+  );
 
   // A changed attribute redraws that element with the new settings.
   await page.evaluate(() => document.querySelector('#b').setAttribute('gap', '7'));
@@ -143,8 +162,11 @@ button { display: none; }
   for (const key of ['canvas', 'captionFont', 'headingFont', 'legendFont', 'background', 'notice']) {
     assert.deepEqual(got[key], want[key], `${key} is the same under hostile host CSS`);
   }
-  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('p')).fontSize), '40px',
-    'the hostile CSS does apply to the host page itself');
+  assert.equal(
+    await page.evaluate(() => getComputedStyle(document.querySelector('p')).fontSize),
+    '40px',
+    'the hostile CSS does apply to the host page itself',
+  );
   await checkCharts(page, { ...DEFAULTS, dim: 128, base: 500000, gap: 16 }, ['flatness'], '#a');
   await p.assertClean();
   await p.context.close();
@@ -165,7 +187,9 @@ test('hostile_attributes_should_be_refused_with_a_message_and_run_nothing', asyn
     ['explorer', 'javascript:window.__pwned=3'],
   ];
   const attr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const body = bad.map(([name, value], i) => `<rope-scope id="x${i}" ${name}="${attr(value)}"></rope-scope>`).join('\n');
+  const body = bad
+    .map(([name, value], i) => `<rope-scope id="x${i}" ${name}="${attr(value)}"></rope-scope>`)
+    .join('\n');
   const p = await openBlog(env.browser, blogHtml(`${body}\n${SCRIPT}`), { viewport: { width: 900, height: 900 } });
   const { page } = p;
   await elementsReady(page);
@@ -173,8 +197,10 @@ test('hostile_attributes_should_be_refused_with_a_message_and_run_nothing', asyn
     const info = await shadowInfo(page, `#x${i}`);
     assert.ok(info.notice.includes(name), `${name}="${value}": the message names the attribute ("${info.notice}")`);
     if (name !== 'explorer') {
-      assert.ok(info.notice.includes(value.slice(0, 20)) || info.notice.includes('...'),
-        `${name}: the message shows the refused value as text`);
+      assert.ok(
+        info.notice.includes(value.slice(0, 20)) || info.notice.includes('...'),
+        `${name}: the message shows the refused value as text`,
+      );
     }
   }
   // Refused values fall back to their defaults: the first element draws the default flatness.
@@ -182,7 +208,8 @@ test('hostile_attributes_should_be_refused_with_a_message_and_run_nothing', asyn
   const clean = await page.evaluate(() => ({
     pwned: window.__pwned ?? null,
     injected: [...document.querySelectorAll('rope-scope')].some((el) => el.shadowRoot.querySelector('img, script, b')),
-    links: [...document.querySelectorAll('rope-scope')].map((el) => el.shadowRoot.querySelector('.attribution a')?.href ?? '')
+    links: [...document.querySelectorAll('rope-scope')]
+      .map((el) => el.shadowRoot.querySelector('.attribution a')?.href ?? '')
       .filter((href) => href.startsWith('javascript:')),
   }));
   assert.deepEqual(clean, { pwned: null, injected: false, links: [] }, 'no script ran, nothing was parsed as HTML');
@@ -191,9 +218,14 @@ test('hostile_attributes_should_be_refused_with_a_message_and_run_nothing', asyn
 });
 
 test('element_theme_should_set_its_background_for_either_os_scheme', async () => {
-  const body = ['auto', 'light', 'dark'].map((t) => `<rope-scope id="t-${t}" view="slow" theme="${t}"></rope-scope>`).join('\n');
+  const body = ['auto', 'light', 'dark']
+    .map((t) => `<rope-scope id="t-${t}" view="slow" theme="${t}"></rope-scope>`)
+    .join('\n');
   for (const scheme of ['light', 'dark']) {
-    const p = await openBlog(env.browser, blogHtml(`${body}\n${SCRIPT}`), { viewport: { width: 800, height: 900 }, colorScheme: scheme });
+    const p = await openBlog(env.browser, blogHtml(`${body}\n${SCRIPT}`), {
+      viewport: { width: 800, height: 900 },
+      colorScheme: scheme,
+    });
     const { page } = p;
     await elementsReady(page);
     for (const theme of ['auto', 'light', 'dark']) {

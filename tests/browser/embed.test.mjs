@@ -1,11 +1,10 @@
 // Iframe embeds on a mock blog (another origin): the snippets the page's builder writes, with
 // and without the auto-height lines, for every view at 700 and 390 px; the host lines' checks;
 // theme=, controls=, title=, the attribution link and the missing figure numbers.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import {
-  DEFAULTS, afterUpdate, checkCharts, openPage, settle, useServerAndBrowser, waitReady,
-} from './harness.mjs';
+import { test } from 'node:test';
+import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -49,8 +48,13 @@ async function snippetsFor(view) {
 }
 
 async function frameReady(frame) {
-  await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0 &&
-    [...document.querySelectorAll('canvas')].every((c) => window.Chart.getChart(c)), null, { timeout: 20000 });
+  await frame.waitForFunction(
+    () =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      [...document.querySelectorAll('canvas')].every((c) => window.Chart.getChart(c)),
+    null,
+    { timeout: 20000 },
+  );
 }
 
 /** The frame's content height and overflow, and the iframe's height in the host. */
@@ -62,10 +66,12 @@ async function measure(page, frame) {
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
     // The figures shown (with view=NAME the others are display: none).
-    canvases: [...document.querySelectorAll('canvas')].filter((c) => c.closest('.fig').getClientRects().length).map((c) => {
-      const r = c.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, width: r.width, height: r.height };
-    }),
+    canvases: [...document.querySelectorAll('canvas')]
+      .filter((c) => c.closest('.fig').getClientRects().length)
+      .map((c) => {
+        const r = c.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+      }),
   }));
   const outer = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().height);
   return { ...inner, iframe: outer };
@@ -77,7 +83,10 @@ function assertNoInnerScroll(m, what) {
   assert.ok(m.canvases.length >= 1, `${what}: a figure`);
   for (const c of m.canvases) {
     assert.ok(c.width > 200 && c.height > 150, `${what}: the chart has a size (${c.width}x${c.height})`);
-    assert.ok(c.top >= 0 && c.bottom <= m.clientHeight, `${what}: the chart lies inside the iframe (${c.top}..${c.bottom} of ${m.clientHeight})`);
+    assert.ok(
+      c.top >= 0 && c.bottom <= m.clientHeight,
+      `${what}: the chart lies inside the iframe (${c.top}..${c.bottom} of ${m.clientHeight})`,
+    );
   }
 }
 
@@ -86,9 +95,14 @@ for (const width of WIDTHS) {
     snippets ??= await builderSnippets();
     for (const view of Object.keys(snippets)) {
       const { auto } = snippets[view];
-      assert.match(auto, /^<iframe data-ropescope [^>]*><\/iframe>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/, 'the auto snippet: the iframe and the resizer');
-      const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`),
-        { viewport: { width, height: 900 } });
+      assert.match(
+        auto,
+        /^<iframe data-ropescope [^>]*><\/iframe>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
+        'the auto snippet: the iframe and the resizer',
+      );
+      const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`), {
+        viewport: { width, height: 900 },
+      });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
@@ -102,7 +116,7 @@ for (const width of WIDTHS) {
       assert.equal(m.iframe, m.content, `${what}: the iframe is as tall as its content`);
       assertNoInnerScroll(m, what);
       await page.locator('iframe').scrollIntoViewIfNeeded();
-      assert.ok(await distinctColors(page, page.locator('iframe')) > 20, `${what}: the figure shows in a screenshot`);
+      assert.ok((await distinctColors(page, page.locator('iframe'))) > 20, `${what}: the figure shows in a screenshot`);
       await p.assertClean(what);
       await p.context.close();
     }
@@ -143,12 +157,15 @@ test('host_lines_should_take_heights_only_from_their_iframe_within_bounds', asyn
   const good = await frameEl.evaluate((f) => f.style.height);
   // Not from the iframe's window: the host page itself, and another frame of another origin.
   await page.evaluate(() => window.postMessage({ ropescope: 'height', height: 300 }, '*'));
-  await page.evaluate(() => new Promise((resolve) => {
-    const other = document.createElement('iframe');
-    other.srcdoc = "<script>parent.postMessage({ ropescope: 'height', height: 310 }, '*')</script>";
-    other.onload = () => resolve();
-    document.body.append(other);
-  }));
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const other = document.createElement('iframe');
+        other.srcdoc = "<script>parent.postMessage({ ropescope: 'height', height: 310 }, '*')</script>";
+        other.onload = () => resolve();
+        document.body.append(other);
+      }),
+  );
   // From the iframe, but not a number within bounds.
   for (const height of ['300', 1e9, -5, 99, 20001, null, Number.NaN]) {
     await frame.evaluate((h) => parent.postMessage({ ropescope: 'height', height: h }, '*'), height);
@@ -185,7 +202,10 @@ test('theme_should_set_the_embed_background_for_either_os_scheme', async () => {
 });
 
 test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figure_numbers', async () => {
-  const p = await openPage(env.browser, `${env.server.url}?embed=1&view=flatness&controls=gap,dim&title=0&dim=128&gap=16`);
+  const p = await openPage(
+    env.browser,
+    `${env.server.url}?embed=1&view=flatness&controls=gap,dim&title=0&dim=128&gap=16`,
+  );
   const { page } = p;
   await waitReady(page, ['flatness']);
   const seen = await page.evaluate(() => {
@@ -195,21 +215,35 @@ test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figu
     };
     const link = document.querySelector('.attribution a');
     return {
-      gap: shown('#gap'), dim: shown('#dim'), base: shown('#base'), n: shown('#n'), from: shown('#from-num'),
-      heading: shown('#title-flatness'), numbers: document.querySelectorAll('.fig-num').length,
-      href: link.href, target: link.target, rel: link.rel, text: document.body.innerText,
+      gap: shown('#gap'),
+      dim: shown('#dim'),
+      base: shown('#base'),
+      n: shown('#n'),
+      from: shown('#from-num'),
+      heading: shown('#title-flatness'),
+      numbers: document.querySelectorAll('.fig-num').length,
+      href: link.href,
+      target: link.target,
+      rel: link.rel,
+      text: document.body.innerText,
     };
   });
-  assert.deepEqual([seen.gap, seen.dim, seen.base, seen.n, seen.from], [true, true, false, false, false],
-    'controls=gap,dim shows those two sliders only');
+  assert.deepEqual(
+    [seen.gap, seen.dim, seen.base, seen.n, seen.from],
+    [true, true, false, false, false],
+    'controls=gap,dim shows those two sliders only',
+  );
   assert.equal(seen.heading, false, 'title=0 hides the heading');
   assert.equal(seen.numbers, 0, 'no figure numbers in an embed');
   assert.equal(seen.target, '_blank');
   assert.equal(seen.rel, 'noopener');
   const link = new URL(seen.href);
   assert.equal(link.origin + link.pathname, env.server.url, 'the link goes to the explorer');
-  assert.deepEqual(Object.fromEntries(link.searchParams),
-    { dim: '128', base: '10000', gap: '16', from: '0', to: '4096', n: '512' }, 'at the same settings, no embed options');
+  assert.deepEqual(
+    Object.fromEntries(link.searchParams),
+    { dim: '128', base: '10000', gap: '16', from: '0', to: '4096', n: '512' },
+    'at the same settings, no embed options',
+  );
 
   // The slider in the embed is live: the chart and the link follow it.
   // The gap slider holds log10(gap) since the long-context branch: 2.477 is gap 300.
@@ -238,19 +272,30 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   const src = new URL(/src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
   assert.deepEqual(
     ['embed', 'view', 'controls', 'title', 'theme'].map((k) => src.searchParams.get(k)),
-    ['1', 'slow', 'gap,base', '0', 'dark'], `the snippet's address carries the options: ${src}`);
+    ['1', 'slow', 'gap,base', '0', 'dark'],
+    `the snippet's address carries the options: ${src}`,
+  );
   await page.locator('#embed-preview').scrollIntoViewIfNeeded();
   const preview = page.frameLocator('#embed-preview iframe');
   await preview.locator('#chart-slow').waitFor();
-  await page.waitForFunction(() => {
-    const f = document.querySelector('#embed-preview iframe');
-    return f?.contentDocument?.documentElement?.dataset.theme === 'dark' &&
-      f.contentDocument.querySelector('#base')?.getClientRects().length > 0;
-  }, null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => {
+      const f = document.querySelector('#embed-preview iframe');
+      return (
+        f?.contentDocument?.documentElement?.dataset.theme === 'dark' &&
+        f.contentDocument.querySelector('#base')?.getClientRects().length > 0
+      );
+    },
+    null,
+    { timeout: 10000 },
+  );
   // Live: a change on the page reaches the preview (a typed value applies on Enter since the explainer branch).
   await page.locator('#gap-num').fill('64');
   await page.press('#gap-num', 'Enter');
-  await page.waitForFunction(() => document.querySelector('#embed-preview iframe')?.contentDocument
-    ?.querySelector('#gap-num')?.value === '64', null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => document.querySelector('#embed-preview iframe')?.contentDocument?.querySelector('#gap-num')?.value === '64',
+    null,
+    { timeout: 10000 },
+  );
   await p.close();
 });

@@ -1,7 +1,8 @@
 // Accessibility: an axe-core audit (@axe-core/playwright) of an iframe embed with its options
 // and of the <rope-scope> element on a host page: no serious or critical finding.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
@@ -10,8 +11,15 @@ const env = useServerAndBrowser();
 
 async function audit(page, what) {
   const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} -- ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} -- ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
   assert.deepEqual(bad, [], `${what}: axe finds no serious or critical problem`);
   return result;
 }
@@ -32,8 +40,13 @@ test('element_should_pass_axe', async () => {
 <rope-scope view="angles" theme="dark"></rope-scope>
 <script src="/ropescope-embed.js"></script>`);
   const p = await openBlog(env.browser, html, { viewport: { width: 800, height: 900 } });
-  await p.page.waitForFunction(() => [...document.querySelectorAll('rope-scope')]
-    .every((el) => el.shadowRoot?.querySelector('canvas') && customElements.get('rope-scope').Chart.getChart(el.shadowRoot.querySelector('canvas'))));
+  await p.page.waitForFunction(() =>
+    [...document.querySelectorAll('rope-scope')].every(
+      (el) =>
+        el.shadowRoot?.querySelector('canvas') &&
+        customElements.get('rope-scope').Chart.getChart(el.shadowRoot.querySelector('canvas')),
+    ),
+  );
   await settle(p.page);
   await audit(p.page, 'the <rope-scope> elements');
   await p.assertClean();

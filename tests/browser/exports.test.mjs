@@ -2,9 +2,10 @@
 // holds buttons data-export="png|csv|json"; the CSV rows equal Chart.getChart(canvas).data
 // number for number, the JSON round-trips to it with the settings, the PNG decodes at twice
 // the chart's CSS size on the theme's background; file names carry the settings.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { chartData, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
@@ -21,26 +22,38 @@ async function save(page, button) {
 // A small CSV reader: quoted fields with doubled quotes, commas, no line breaks inside fields.
 function parseCsv(text) {
   assert.ok(text.endsWith('\n'), 'the CSV ends with a newline');
-  return text.slice(0, -1).split('\n').map((line) => {
-    const cells = [];
-    let i = 0;
-    while (i <= line.length) {
-      if (line[i] === '"') {
-        let cell = '';
-        i += 1;
-        while (i < line.length) {
-          if (line[i] === '"' && line[i + 1] === '"') { cell += '"'; i += 2; } else if (line[i] === '"') { i += 1; break; } else { cell += line[i]; i += 1; }
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => {
+      const cells = [];
+      let i = 0;
+      while (i <= line.length) {
+        if (line[i] === '"') {
+          let cell = '';
+          i += 1;
+          while (i < line.length) {
+            if (line[i] === '"' && line[i + 1] === '"') {
+              cell += '"';
+              i += 2;
+            } else if (line[i] === '"') {
+              i += 1;
+              break;
+            } else {
+              cell += line[i];
+              i += 1;
+            }
+          }
+          cells.push(cell);
+          i += 1;
+        } else {
+          const end = line.indexOf(',', i) === -1 ? line.length : line.indexOf(',', i);
+          cells.push(line.slice(i, end));
+          i = end + 1;
         }
-        cells.push(cell);
-        i += 1;
-      } else {
-        const end = line.indexOf(',', i) === -1 ? line.length : line.indexOf(',', i);
-        cells.push(line.slice(i, end));
-        i = end + 1;
       }
-    }
-    return cells;
-  });
+      return cells;
+    });
 }
 
 // The chart's data as rows [series, x, y] (x: the label on a category chart).
@@ -95,7 +108,10 @@ async function checkExports(page, name, settings, { host = null, theme = 'light'
   const scope = host ? page.locator(host) : page;
   const box = scope.locator(`#chart-${name}`).locator('xpath=..');
   const canvasBox = await scope.locator(`#chart-${name}`).evaluate((c) => ({
-    w: c.getBoundingClientRect().width, h: c.getBoundingClientRect().height, pw: c.width, ph: c.height,
+    w: c.getBoundingClientRect().width,
+    h: c.getBoundingClientRect().height,
+    pw: c.width,
+    ph: c.height,
   }));
   const data = await chartData(page, name, host);
   const stem = `ropescope-${name}-dim${settings.dim}-base${settings.base}-gap${settings.gap}`;
@@ -110,8 +126,11 @@ async function checkExports(page, name, settings, { host = null, theme = 'light'
   const parsed = JSON.parse(json.bytes.toString('utf8'));
   assert.equal(parsed.figure, name);
   assert.deepEqual(parsed.settings, settings, `${what}: JSON settings (the figures' inputs)`);
-  assert.deepEqual({ labels: parsed.labels, datasets: parsed.datasets },
-    { labels: data.labels?.length ? data.labels : undefined, datasets: data.datasets }, `${what}: JSON data equals the chart's`);
+  assert.deepEqual(
+    { labels: parsed.labels, datasets: parsed.datasets },
+    { labels: data.labels?.length ? data.labels : undefined, datasets: data.datasets },
+    `${what}: JSON data equals the chart's`,
+  );
   assert.deepEqual(JSON.parse(JSON.stringify(parsed)), parsed, `${what}: JSON round-trips`);
 
   const png = await save(page, box.locator('[data-export="png"]'));
@@ -119,15 +138,18 @@ async function checkExports(page, name, settings, { host = null, theme = 'light'
   assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], `${what}: a PNG signature`);
   const image = await decodePng(page, png.bytes);
   assert.equal(image.width, Math.round(canvasBox.w * 2), `${what}: PNG width is twice the chart's CSS width`);
-  assert.ok(image.height > Math.round(canvasBox.h * 2) && image.height <= Math.round((canvasBox.h + 100) * 2),
-    `${what}: PNG height is twice the chart's plus the legend (${image.height} for ${canvasBox.h} CSS px)`);
+  assert.ok(
+    image.height > Math.round(canvasBox.h * 2) && image.height <= Math.round((canvasBox.h + 100) * 2),
+    `${what}: PNG height is twice the chart's plus the legend (${image.height} for ${canvasBox.h} CSS px)`,
+  );
   assert.deepEqual(image.corner, SURFACE[theme], `${what}: PNG background in the ${theme} theme`);
   assert.ok(image.colours > 20, `${what}: the PNG holds a chart`);
   const after = await scope.locator(`#chart-${name}`).evaluate((c) => ({ pw: c.width, ph: c.height }));
   assert.deepEqual(after, { pw: canvasBox.pw, ph: canvasBox.ph }, `${what}: the chart is back at screen density`);
 }
 
-const NAMES = async (page) => page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES.map((r) => r.name));
+const NAMES = async (page) =>
+  page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES.map((r) => r.name));
 
 test('every_figure_on_the_page_should_export_png_csv_and_json_of_its_data', async () => {
   const p = await openPage(env.browser, `${env.server.url}?dim=128&base=500000&gap=16`);
@@ -135,8 +157,11 @@ test('every_figure_on_the_page_should_export_png_csv_and_json_of_its_data', asyn
   await waitReady(page);
   const names = await NAMES(page);
   for (const name of names) {
-    const kinds = await page.locator(`#chart-${name}`).evaluate((c) => [...c.closest('.chart-box').querySelectorAll('button[data-export]')]
-      .map((b) => b.dataset.export));
+    const kinds = await page
+      .locator(`#chart-${name}`)
+      .evaluate((c) =>
+        [...c.closest('.chart-box').querySelectorAll('button[data-export]')].map((b) => b.dataset.export),
+      );
     assert.deepEqual(kinds, ['png', 'csv', 'json'], `#chart-${name}'s box holds the three export buttons`);
     await checkExports(page, name, { ...SWEEP, dim: 128, base: 500000, gap: 16 });
   }
@@ -153,7 +178,11 @@ test('exports_should_follow_the_theme_and_the_sweep_settings', async () => {
   const data = await chartData(page, 'flatness');
   const box = page.locator('#fig-flatness');
   const csv = await save(page, box.locator('[data-export="csv"]'));
-  assert.equal(csv.name, 'ropescope-flatness-dim64-base10000-gap0.5-from100-to900-n256.csv', 'sweep settings in the name');
+  assert.equal(
+    csv.name,
+    'ropescope-flatness-dim64-base10000-gap0.5-from100-to900-n256.csv',
+    'sweep settings in the name',
+  );
   checkCsv(csv.bytes.toString('utf8'), data, 'flatness CSV (dark, sweep)');
   const png = await save(page, box.locator('[data-export="png"]'));
   assert.deepEqual((await decodePng(page, png.bytes)).corner, SURFACE.dark, 'the PNG is drawn in the dark theme');
@@ -166,8 +195,11 @@ test('the_element_should_export_its_figures_too', async () => {
 <script src="/ropescope-embed.js"></script>`);
   const p = await openBlog(env.browser, html, { viewport: { width: 800, height: 900 } });
   const { page } = p;
-  await page.waitForFunction(() => customElements.get('rope-scope')?.Chart.getChart(
-    document.querySelector('#e').shadowRoot?.getElementById('chart-angles')));
+  await page.waitForFunction(() =>
+    customElements
+      .get('rope-scope')
+      ?.Chart.getChart(document.querySelector('#e').shadowRoot?.getElementById('chart-angles')),
+  );
   await settle(page);
   await checkExports(page, 'angles', { ...SWEEP, dim: 32, base: 10000, gap: 300 }, { host: '#e', theme: 'dark' });
   await p.assertClean();

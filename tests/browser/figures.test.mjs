@@ -1,8 +1,9 @@
 // The figures table (web/src/figures/) drives the page: every row gets its section, chart,
 // caption, aria-label and embed option, in table order, and a chart handle's destroy()
 // removes everything its create function inserted.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { openPage, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -15,12 +16,19 @@ test('every_figures_table_row_should_have_its_section_chart_caption_and_embed_op
     return FIGURES.map(({ name, title, number }) => ({ name, title, number }));
   });
   assert.ok(rows.length >= 3, 'the table has the three figures');
-  await waitReady(page, rows.map((r) => r.name));
+  await waitReady(
+    page,
+    rows.map((r) => r.name),
+  );
   const page_ = await page.evaluate(() => ({
     sections: [...document.querySelectorAll('figure.fig')].map((f) => f.id),
     options: [...document.querySelectorAll('#embed-view option')].map((o) => o.value),
   }));
-  assert.deepEqual(page_.sections, rows.map((r) => `fig-${r.name}`), 'one section per row, in table order');
+  assert.deepEqual(
+    page_.sections,
+    rows.map((r) => `fig-${r.name}`),
+    'one section per row, in table order',
+  );
   assert.deepEqual(page_.options, ['all', ...rows.map((r) => r.name)], 'one embed option per row');
   for (const row of rows) {
     const heading = await page.locator(`#title-${row.name}`).innerText();
@@ -28,8 +36,11 @@ test('every_figures_table_row_should_have_its_section_chart_caption_and_embed_op
     assert.ok((await page.locator(`#caption-${row.name}`).innerText()).length > 20, `#caption-${row.name} is written`);
     const label = await page.locator(`#chart-${row.name}`).getAttribute('aria-label');
     assert.ok(label && label.length > 20, `#chart-${row.name} has an aria-label`);
-    assert.equal(await page.evaluate((n) => Boolean(window.Chart.getChart(document.getElementById(`chart-${n}`))),
-      row.name), true, `#chart-${row.name} holds a chart`);
+    assert.equal(
+      await page.evaluate((n) => Boolean(window.Chart.getChart(document.getElementById(`chart-${n}`))), row.name),
+      true,
+      `#chart-${row.name} holds a chart`,
+    );
   }
   await p.close();
 });
@@ -54,9 +65,12 @@ test('chart_handle_destroy_should_remove_what_create_inserted', async () => {
       handle.update(row.data(model, window.ropescope.state));
       handle.destroy();
       out.push({
-        name: row.name, made, chartLeft: Boolean(window.Chart.getChart(canvas)),
+        name: row.name,
+        made,
+        chartLeft: Boolean(window.Chart.getChart(canvas)),
         legendsLeft: host.querySelectorAll('.legend').length,
-        childrenBefore: before.split('<').length, childrenAfter: host.innerHTML.split('<').length,
+        childrenBefore: before.split('<').length,
+        childrenAfter: host.innerHTML.split('<').length,
       });
       host.remove();
     }
@@ -72,22 +86,39 @@ test('chart_handle_destroy_should_remove_what_create_inserted', async () => {
 });
 
 // "Figures 2–4 and 7" -> [2, 3, 4, 7]
-const numbersIn = (text) => (text.match(/\d+(?:–\d+)?/g) ?? []).flatMap((run) => {
-  const [a, b = a] = run.split('–').map(Number);
-  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
-});
+const numbersIn = (text) =>
+  (text.match(/\d+(?:–\d+)?/g) ?? []).flatMap((run) => {
+    const [a, b = a] = run.split('–').map(Number);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
 
 test('figure_numbers_in_the_page_text_should_follow_the_table', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page, ['flatness']);
-  const rows = await page.evaluate(async () => (await import('./src/figures/index.js')).FIGURES
-    .map(({ part, uses, number }) => ({ part, uses: uses ?? [], number })));
-  const named = await page.evaluate(() => [...document.querySelectorAll('[data-figures], [data-figures-using]')]
-    .map((node) => ({ part: node.dataset.figures, using: node.dataset.figuresUsing, text: node.textContent })));
-  assert.deepEqual(named.filter((n) => n.part).map((n) => n.part), ['claim', 'why', 'gap'],
-    'the guide "How to read this page" numbers the claim, the why and the gap parts');
-  assert.ok(named.some((n) => n.using === 'from'), 'the start positions\' hint names its figures');
+  const rows = await page.evaluate(async () =>
+    (await import('./src/figures/index.js')).FIGURES.map(({ part, uses, number }) => ({
+      part,
+      uses: uses ?? [],
+      number,
+    })),
+  );
+  const named = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-figures], [data-figures-using]')].map((node) => ({
+      part: node.dataset.figures,
+      using: node.dataset.figuresUsing,
+      text: node.textContent,
+    })),
+  );
+  assert.deepEqual(
+    named.filter((n) => n.part).map((n) => n.part),
+    ['claim', 'why', 'gap'],
+    'the guide "How to read this page" numbers the claim, the why and the gap parts',
+  );
+  assert.ok(
+    named.some((n) => n.using === 'from'),
+    "the start positions' hint names its figures",
+  );
   for (const { part, using, text } of named) {
     const want = rows.filter((r) => (part ? r.part === part : r.uses.includes(using))).map((r) => r.number);
     assert.deepEqual(numbersIn(text), want, `${part ? `part ${part}` : `using ${using}`}: "${text}"`);

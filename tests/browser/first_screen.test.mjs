@@ -2,8 +2,9 @@
 // inside the first viewport (desktop 1280x900 beside each other; phone 390x844 the plot), and on
 // the phone every control of the lesson reachable without a box that scrolls inside itself,
 // Play on one line, formulas inside their own box, nothing past the right edge.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -28,13 +29,22 @@ function firstScreen(page) {
       scrollY: window.scrollY,
       viewport: [innerWidth, innerHeight],
       canvas: box,
-      plot: { top: box.top + area.top, bottom: box.top + area.bottom, left: box.left + area.left, right: box.left + area.right },
+      plot: {
+        top: box.top + area.top,
+        bottom: box.top + area.bottom,
+        left: box.left + area.left,
+        right: box.left + area.right,
+      },
       title: rect(document.querySelector('h1')),
       guide: { ...rect(document.getElementById('guide')), open: document.getElementById('guide').open },
-      controls: Object.fromEntries(sliders.flatMap((name) => [name, `${name}-num`].map((id) => {
-        const el = document.getElementById(id);
-        return [id, { ...rect(el), hit: hit(el) }];
-      }))),
+      controls: Object.fromEntries(
+        sliders.flatMap((name) =>
+          [name, `${name}-num`].map((id) => {
+            const el = document.getElementById(id);
+            return [id, { ...rect(el), hit: hit(el) }];
+          }),
+        ),
+      ),
     };
   }, SLIDERS);
 }
@@ -126,17 +136,24 @@ test('phone_controls_should_be_reachable_without_a_scrolling_strip', async () =>
       playLines: Math.round(range.getBoundingClientRect().height / lineHeight),
       scrollWidth: document.documentElement.scrollWidth,
       // A formula is inside its own box, or that box scrolls sideways.
-      formulas: [...document.querySelectorAll('#lesson :is(.formula, math)')].filter((f) => {
-        const box = f.closest('.formulas, .method, .caption, p, dd') ?? document.body;
-        const b = box.getBoundingClientRect();
-        const r = f.getBoundingClientRect();
-        const scrolls = /(auto|scroll)/.test(getComputedStyle(box).overflowX);
-        return !scrolls && (r.right > b.right + 1 || r.right > innerWidth + 1);
-      }).map((f) => f.textContent.slice(0, 40)),
+      formulas: [...document.querySelectorAll('#lesson :is(.formula, math)')]
+        .filter((f) => {
+          const box = f.closest('.formulas, .method, .caption, p, dd') ?? document.body;
+          const b = box.getBoundingClientRect();
+          const r = f.getBoundingClientRect();
+          const scrolls = /(auto|scroll)/.test(getComputedStyle(box).overflowX);
+          return !scrolls && (r.right > b.right + 1 || r.right > innerWidth + 1);
+        })
+        .map((f) => f.textContent.slice(0, 40)),
       // Text cut: a box narrower than its text that hides the rest.
       cut: [...document.querySelectorAll('#lesson :is(label, legend, h2, h3, p, li, dt, dd, button, summary)')]
-        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).overflowX !== 'visible'
-          && el.scrollWidth > el.clientWidth + 1).map((el) => el.id || el.textContent.slice(0, 40)),
+        .filter(
+          (el) =>
+            el.getClientRects().length > 0 &&
+            getComputedStyle(el).overflowX !== 'visible' &&
+            el.scrollWidth > el.clientWidth + 1,
+        )
+        .map((el) => el.id || el.textContent.slice(0, 40)),
       guide: document.getElementById('guide').textContent,
     };
   });

@@ -2,15 +2,17 @@
 // Chromium through playwright-core, a page wrapper that records every console
 // error/warning, page error and dialog, chart-data readers, and the Python
 // reference (tests/reference.py --batch) for expected values.
-import { after, before } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { metaPolicy } from '../../tools/serve.mjs';
 import {
-  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+  ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS,
 } from '../../web/gen/rope_consts.js';
 import { ABS_TOL, close } from '../testlib.mjs';
 
@@ -21,13 +23,23 @@ export const CHARTS = ['angles', 'flatness', 'slow'];
 export const DEFAULTS = Object.freeze({ dim: 64, base: 10000, gap: 2, from: 0, to: 4096, n: 512 });
 // The report's starts and norm positions: report.h's, through the generated constants.
 export {
-  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+  ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
+  ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS,
 } from '../../web/gen/rope_consts.js';
-export { ABS_TOL, REL_TOL, close, cliReport } from '../testlib.mjs';
+export { ABS_TOL, cliReport, close, REL_TOL } from '../testlib.mjs';
+
 const TWO_PI = 2 * Math.PI;
 
-export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 // ---- server and browser ----
 
@@ -93,7 +105,8 @@ export function launchBrowser() {
 // CSP violations the page has seen (window.__cspViolations, filled by the init script).
 async function collectCsp(page, problems) {
   if (page.isClosed()) return;
-  const seen = await page.evaluate(() => window.__cspViolations ?? ['no CSP listener: the init script did not run'])
+  const seen = await page
+    .evaluate(() => window.__cspViolations ?? ['no CSP listener: the init script did not run'])
     .catch((err) => [`could not read the CSP violations: ${err.message}`]);
   for (const v of seen) problems.push(`CSP violation: ${v}`);
 }
@@ -109,8 +122,9 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   await context.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}` +
-        ` (${e.sourceFile || ''}:${e.lineNumber || 0})`);
+      window.__cspViolations.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'}` + ` (${e.sourceFile || ''}:${e.lineNumber || 0})`,
+      );
     });
   });
   const page = await context.newPage();
@@ -151,12 +165,15 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
 
 /** Waits for the 'ropescope:first-chart' mark and a Chart on every named canvas. */
 /** The figures outside the long-context part (made at the first render), as the page built them from its table. */
-export const mainFigures = (page) => page.evaluate(() => [...document.querySelectorAll('figure.fig')]
-  .filter((fig) => !fig.closest('#long')).map((fig) => fig.dataset.view));
+export const mainFigures = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('figure.fig')].filter((fig) => !fig.closest('#long')).map((fig) => fig.dataset.view),
+  );
 
 export async function waitReady(page, charts = CHARTS) {
   await page.waitForFunction(
-    (ids) => performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+    (ids) =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
       typeof window.Chart === 'function' &&
       ids.every((id) => window.Chart.getChart(document.getElementById(`chart-${id}`))),
     charts,
@@ -171,7 +188,9 @@ export function updateCount(page) {
 
 /** Lets pending input handlers and animation frames run. */
 export async function settle(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))),
+  );
 }
 
 /** The served page at `query`, open with `charts` drawn: { p, page } (p.close() when done). */
@@ -185,8 +204,9 @@ export async function openReady(env, query = '', charts = CHARTS) {
 export async function afterUpdate(page, action) {
   const before = await updateCount(page);
   await action();
-  await page.waitForFunction((n) => performance.getEntriesByName('ropescope:update').length > n, before,
-    { timeout: 10000 });
+  await page.waitForFunction((n) => performance.getEntriesByName('ropescope:update').length > n, before, {
+    timeout: 10000,
+  });
   await settle(page);
 }
 
@@ -198,25 +218,28 @@ export async function afterUpdate(page, action) {
  * element's own Chart.js (RopeScope.Chart).
  */
 export async function chartData(page, id, host = null) {
-  return page.evaluate(([canvasId, hostSelector]) => {
-    const root = hostSelector ? document.querySelector(hostSelector).shadowRoot : document;
-    const Chart = hostSelector ? customElements.get('rope-scope').Chart : window.Chart;
-    const chart = Chart.getChart(root.getElementById(canvasId));
-    if (!chart) return null;
-    const plain = (v) => (v !== null && typeof v === 'object' ? { x: v.x, y: v.y } : v);
-    const nonFinite = (v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
-    return {
-      labels: chart.data.labels ? Array.from(chart.data.labels) : undefined,
-      datasets: chart.data.datasets.map((ds) => ({
-        label: ds.label,
-        // NaN and Infinity would turn into null in transfer: keep them visible as strings.
-        data: Array.from(ds.data, (v) => {
-          const p = plain(v);
-          return p !== null && typeof p === 'object' ? { x: nonFinite(p.x), y: nonFinite(p.y) } : nonFinite(p);
-        }),
-      })),
-    };
-  }, [`chart-${id}`, host]);
+  return page.evaluate(
+    ([canvasId, hostSelector]) => {
+      const root = hostSelector ? document.querySelector(hostSelector).shadowRoot : document;
+      const Chart = hostSelector ? customElements.get('rope-scope').Chart : window.Chart;
+      const chart = Chart.getChart(root.getElementById(canvasId));
+      if (!chart) return null;
+      const plain = (v) => (v !== null && typeof v === 'object' ? { x: v.x, y: v.y } : v);
+      const nonFinite = (v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
+      return {
+        labels: chart.data.labels ? Array.from(chart.data.labels) : undefined,
+        datasets: chart.data.datasets.map((ds) => ({
+          label: ds.label,
+          // NaN and Infinity would turn into null in transfer: keep them visible as strings.
+          data: Array.from(ds.data, (v) => {
+            const p = plain(v);
+            return p !== null && typeof p === 'object' ? { x: nonFinite(p.x), y: nonFinite(p.y) } : nonFinite(p);
+          }),
+        })),
+      };
+    },
+    [`chart-${id}`, host],
+  );
 }
 
 export async function allCharts(page) {
@@ -240,10 +263,14 @@ export function stateFromUrl(url) {
 }
 
 export async function controlValues(page) {
-  return page.evaluate(() => Object.fromEntries(
-    ['dim', 'dim-num', 'base', 'base-num', 'gap', 'gap-num', 'from-num', 'to-num', 'n', 'n-num']
-      .map((id) => [id, document.getElementById(id)?.value ?? null]),
-  ));
+  return page.evaluate(() =>
+    Object.fromEntries(
+      ['dim', 'dim-num', 'base', 'base-num', 'gap', 'gap-num', 'from-num', 'to-num', 'n', 'n-num'].map((id) => [
+        id,
+        document.getElementById(id)?.value ?? null,
+      ]),
+    ),
+  );
 }
 
 export const text = (page, selector) => page.locator(selector).innerText();
@@ -308,14 +335,18 @@ export function anglesOf(chart) {
 export function assertFiniteData(charts) {
   for (const [id, chart] of Object.entries(charts)) {
     if (!chart) continue;
-    chart.datasets.forEach((ds, i) => ds.data.forEach((p, j) => {
-      if (p === null && id === 'angles') return;
-      const values = p !== null && typeof p === 'object' ? [p.x, p.y] : [p];
-      for (const v of values) {
-        assert.ok(typeof v === 'number' && Number.isFinite(v),
-          `chart-${id} dataset ${i} (${ds.label}) point ${j} is ${JSON.stringify(p)}, not finite numbers`);
-      }
-    }));
+    chart.datasets.forEach((ds, i) =>
+      ds.data.forEach((p, j) => {
+        if (p === null && id === 'angles') return;
+        const values = p !== null && typeof p === 'object' ? [p.x, p.y] : [p];
+        for (const v of values) {
+          assert.ok(
+            typeof v === 'number' && Number.isFinite(v),
+            `chart-${id} dataset ${i} (${ds.label}) point ${j} is ${JSON.stringify(p)}, not finite numbers`,
+          );
+        }
+      }),
+    );
   }
 }
 
@@ -356,7 +387,11 @@ export async function checkCharts(page, state, charts = CHARTS, host = null) {
     const expected = ref[at.angles];
     assert.equal(datasets[0].label, 'past one turn');
     assert.equal(datasets[1].label, 'under one turn');
-    assert.deepEqual(labels, expected.map((_, i) => i), `chart-angles labels ${where}`);
+    assert.deepEqual(
+      labels,
+      expected.map((_, i) => i),
+      `chart-angles labels ${where}`,
+    );
     assert.equal(datasets[0].data.length, dim / 2, `chart-angles has one bar per pair ${where}`);
     assert.equal(datasets[1].data.length, dim / 2);
     expected.forEach((want, i) => {
@@ -365,14 +400,20 @@ export async function checkCharts(page, state, charts = CHARTS, host = null) {
       assertClose(fast ?? slow, want, `chart-angles pair ${i} ${where}`);
       // The split is by turns = angle / 2π; right at one turn either side is fine.
       if (Math.abs(want / TWO_PI - 1) > 1e-9) {
-        assert.equal(fast !== null, want >= TWO_PI, `chart-angles pair ${i} coloured as ${fast !== null ? 'fast' : 'slow'} ${where}`);
+        assert.equal(
+          fast !== null,
+          want >= TWO_PI,
+          `chart-angles pair ${i} coloured as ${fast !== null ? 'fast' : 'slow'} ${where}`,
+        );
       }
     });
   }
   if (got.flatness) {
     const [ropeMax, ropeMin, addMax, addMin, marks] = got.flatness.datasets;
-    assert.deepEqual(got.flatness.datasets.map((d) => d.label),
-      ['RoPE', 'RoPE least', 'additive', 'additive least', 'report starts']);
+    assert.deepEqual(
+      got.flatness.datasets.map((d) => d.label),
+      ['RoPE', 'RoPE least', 'additive', 'additive least', 'report starts'],
+    );
     for (const set of [ropeMax, ropeMin, addMax, addMin]) {
       assert.equal(set.data.length, plan.bins, `chart-flatness has min(starts, n) = ${plan.bins} points ${where}`);
     }
@@ -407,11 +448,17 @@ export async function checkCharts(page, state, charts = CHARTS, host = null) {
     const ratio = Math.log(xs[1] / xs[0]);
     xs.forEach((x, i) => {
       if (i > 0) {
-        assert.ok(Math.abs(Math.log(x / xs[i - 1]) - ratio) < 1e-6 * Math.max(1, ratio) + 1e-9,
-          `chart-slow x is log-spaced (point ${i}: ${xs[i - 1]} -> ${x})`);
+        assert.ok(
+          Math.abs(Math.log(x / xs[i - 1]) - ratio) < 1e-6 * Math.max(1, ratio) + 1e-9,
+          `chart-slow x is log-spaced (point ${i}: ${xs[i - 1]} -> ${x})`,
+        );
       }
     });
-    assert.deepEqual(curve.data.map((p) => p.y), ref[at.slow], `chart-slow counts ${where}`);
+    assert.deepEqual(
+      curve.data.map((p) => p.y),
+      ref[at.slow],
+      `chart-slow counts ${where}`,
+    );
     if (gap < 1) {
       assert.deepEqual(now.data, [], `chart-slow current gap is empty below 1 ${where}`);
     } else {
@@ -442,8 +489,9 @@ export function numbersIn(textValue) {
 
 /** True when text writes value, rounded to the digits the text shows. */
 export function shows(textValue, value, slack = 0) {
-  return numbersIn(textValue).some(({ value: v, half }) =>
-    Math.abs(v - value) <= half * 1.000001 + slack + 1e-12 * Math.abs(value));
+  return numbersIn(textValue).some(
+    ({ value: v, half }) => Math.abs(v - value) <= half * 1.000001 + slack + 1e-12 * Math.abs(value),
+  );
 }
 
 export function assertShows(textValue, value, what, slack = 0) {
@@ -461,7 +509,8 @@ export async function checkCaptions(page, state, checked) {
     const slow = angles.filter((a) => a < TWO_PI).length;
     assertShows(caption, state.gap, '#caption-angles shows the gap');
     assertShows(caption, slow, '#caption-angles shows the number of slow pairs');
-    if (slow < angles.length) assertShows(caption, angles.length - slow, '#caption-angles shows the pairs past one turn');
+    if (slow < angles.length)
+      assertShows(caption, angles.length - slow, '#caption-angles shows the pairs past one turn');
     assertShows(caption, angles[0], '#caption-angles shows the angle of pair 0');
   }
   if (charts.flatness) {
@@ -472,7 +521,11 @@ export async function checkCaptions(page, state, checked) {
     const addSpread = Math.max(...ys(addMax)) - Math.min(...ys(addMin));
     assertShows(caption, ropeSpread, '#caption-flatness shows the RoPE spread of the chart');
     assertShows(caption, addSpread, '#caption-flatness shows the additive spread of the chart');
-    assertShows(caption, sweepBins(state.from, state.to, state.n).starts, '#caption-flatness shows the number of starts');
+    assertShows(
+      caption,
+      sweepBins(state.from, state.to, state.n).starts,
+      '#caption-flatness shows the number of starts',
+    );
     const reportAdd = spread(checked.report.map((r) => r[2]));
     assertShows(caption, reportAdd, "#caption-flatness shows the additive spread at the report's starts");
     assert.ok(ropeSpread < 1e-6 * addSpread, `RoPE spread ${ropeSpread} is not tiny next to ${addSpread}`);
@@ -484,8 +537,10 @@ export async function checkCaptions(page, state, checked) {
   const readout = await text(page, '#norm-readout');
   assertShows(readout, checked.norm, '#norm-readout shows |q|');
   const maxGap = Math.max(...checked.normGaps);
-  assert.ok(numbersIn(readout).some(({ value }) => Math.abs(value - maxGap) <= ABS_TOL),
-    `#norm-readout shows the largest norm change (about ${maxGap}): "${readout}"`);
+  assert.ok(
+    numbersIn(readout).some(({ value }) => Math.abs(value - maxGap) <= ABS_TOL),
+    `#norm-readout shows the largest norm change (about ${maxGap}): "${readout}"`,
+  );
 }
 
 // ---- controls ----
@@ -508,5 +563,6 @@ export async function typeInto(page, selector, value) {
 
 /** Types each { selector: text } into its box in order, waiting for the update after each. */
 export async function typeEach(page, entries) {
-  for (const [selector, value] of Object.entries(entries)) await afterUpdate(page, () => typeInto(page, selector, value));
+  for (const [selector, value] of Object.entries(entries))
+    await afterUpdate(page, () => typeInto(page, selector, value));
 }

@@ -2,11 +2,12 @@
 // no CSP of ours, so an iframe of the explorer is cross-origin as on a real blog; a local one,
 // since Chromium blocks a public page from framing 127.0.0.1), serving the page under test
 // at /post-N.html and dist/ropescope-embed.js at /ropescope-embed.js.
-import { after } from 'node:test';
-import { createServer } from 'node:http';
+
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, openPage } from './harness.mjs';
+import { after } from 'node:test';
+import { openPage, ROOT } from './harness.mjs';
 export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 export const SHOTS = join(ROOT, 'build/screenshots');
 
@@ -62,7 +63,11 @@ after(async () => {
  * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
  * init: a function run in the page before any of its scripts.
  */
-export async function openBlog(browser, html, { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null } = {}) {
+export async function openBlog(
+  browser,
+  html,
+  { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null } = {},
+) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
   const { url } = await startBlog();
   const path = `/post-${pages.size + 1}.html`;

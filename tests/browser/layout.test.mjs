@@ -2,32 +2,47 @@
 // right edge), phones (the main sliders stay at hand while a figure is looked at; tick labels
 // do not overlap; legends wrap), wide screens (figures side by side), and the mock blog post
 // at desktop and phone width, saved as PNGs to look at (build/screenshots/).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import {
-  DEFAULTS, afterUpdate, checkCharts, openPage, settle, typeInto, useServerAndBrowser, waitReady,
+  afterUpdate,
+  checkCharts,
+  DEFAULTS,
+  openPage,
+  settle,
+  typeInto,
+  useServerAndBrowser,
+  waitReady,
 } from './harness.mjs';
 import { blogHtml, holdPreview, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
 
 // The figures in page order, as the page built them from its figures table.
-const figureNames = (page) => page.evaluate(() => [...document.querySelectorAll('figure.fig')].map((f) => f.dataset.view));
+const figureNames = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('figure.fig')].map((f) => f.dataset.view));
 
 /** Per figure: whether the chart's drawn (parsed) values are its current data's. */
 function drawnState(page, names) {
-  return page.evaluate((list) => Object.fromEntries(list.map((name) => {
-    const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
-    const ok = chart.data.datasets.every((ds, i) => {
-      const parsed = chart.getDatasetMeta(i)._parsed;
-      if (parsed.length !== ds.data.length) return false;
-      return ds.data.every((v, j) => {
-        const y = v !== null && typeof v === 'object' ? v.y : v;
-        return (parsed[j]?.y ?? null) === (y ?? null);
-      });
-    });
-    return [name, ok];
-  })), names);
+  return page.evaluate(
+    (list) =>
+      Object.fromEntries(
+        list.map((name) => {
+          const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+          const ok = chart.data.datasets.every((ds, i) => {
+            const parsed = chart.getDatasetMeta(i)._parsed;
+            if (parsed.length !== ds.data.length) return false;
+            return ds.data.every((v, j) => {
+              const y = v !== null && typeof v === 'object' ? v.y : v;
+              return (parsed[j]?.y ?? null) === (y ?? null);
+            });
+          });
+          return [name, ok];
+        }),
+      ),
+    names,
+  );
 }
 
 test('print_should_draw_every_figure_with_the_current_data_inside_the_page', async () => {
@@ -39,7 +54,10 @@ test('print_should_draw_every_figure_with_the_current_data_inside_the_page', asy
   await settle(page);
   await afterUpdate(page, () => typeInto(page, '#gap-num', '777'));
   const before = await drawnState(page, names);
-  assert.ok(Object.values(before).some((ok) => !ok), `some off-screen chart waits to be drawn: ${JSON.stringify(before)}`);
+  assert.ok(
+    Object.values(before).some((ok) => !ok),
+    `some off-screen chart waits to be drawn: ${JSON.stringify(before)}`,
+  );
 
   // The page's own print path: print media, then the beforeprint event the browser sends.
   await page.setViewportSize({ width: 700, height: 1000 });
@@ -48,7 +66,11 @@ test('print_should_draw_every_figure_with_the_current_data_inside_the_page', asy
   await settle(page);
   const after = await drawnState(page, names);
   assert.deepEqual(after, Object.fromEntries(names.map((n) => [n, true])), 'every figure drawn with the current data');
-  await checkCharts(page, { ...DEFAULTS, gap: 777 }, names.filter((n) => ['angles', 'flatness', 'slow'].includes(n)));
+  await checkCharts(
+    page,
+    { ...DEFAULTS, gap: 777 },
+    names.filter((n) => ['angles', 'flatness', 'slow'].includes(n)),
+  );
 
   const layout = await page.evaluate(() => {
     const width = document.documentElement.clientWidth;
@@ -102,7 +124,9 @@ function overlappingTicks(page, names) {
 }
 
 test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', async () => {
-  const p = await openPage(env.browser, `${env.server.url}?dim=1024&gap=4096`, { viewport: { width: 390, height: 844 } });
+  const p = await openPage(env.browser, `${env.server.url}?dim=1024&gap=4096`, {
+    viewport: { width: 390, height: 844 },
+  });
   const { page } = p;
   await waitReady(page);
   const names = await figureNames(page);
@@ -121,14 +145,34 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
         // The main sliders drive the main figures; the long-context figures (after the main
         // part, since that branch) have their own settings beside them.
         sliders: document.getElementById('figures').contains(document.getElementById(`fig-${n}`))
-          ? ['gap', 'dim', 'base'].map((id) => [id, reachable(id)]) : [['gap', true], ['dim', true], ['base', true]],
-        chartVisible: chart.bottom <= innerHeight + 1 && chart.top >= document.querySelector('.panel-main').getBoundingClientRect().bottom - 1,
-        chart: [chart.top, chart.bottom, innerHeight, document.querySelector('.panel-main').getBoundingClientRect().bottom],
+          ? ['gap', 'dim', 'base'].map((id) => [id, reachable(id)])
+          : [
+              ['gap', true],
+              ['dim', true],
+              ['base', true],
+            ],
+        chartVisible:
+          chart.bottom <= innerHeight + 1 &&
+          chart.top >= document.querySelector('.panel-main').getBoundingClientRect().bottom - 1,
+        chart: [
+          chart.top,
+          chart.bottom,
+          innerHeight,
+          document.querySelector('.panel-main').getBoundingClientRect().bottom,
+        ],
         scrollWidth: document.documentElement.scrollWidth,
         legends: [...document.querySelectorAll('.legend')].filter((l) => l.scrollWidth > l.clientWidth + 1).length,
       };
     }, name);
-    assert.deepEqual(seen.sliders, [['gap', true], ['dim', true], ['base', true]], `${name}: the sliders stay on screen and uncovered`);
+    assert.deepEqual(
+      seen.sliders,
+      [
+        ['gap', true],
+        ['dim', true],
+        ['base', true],
+      ],
+      `${name}: the sliders stay on screen and uncovered`,
+    );
     assert.ok(seen.chartVisible, `${name}: the chart shows whole below the slider bar ${JSON.stringify(seen)}`);
     assert.ok(seen.scrollWidth <= 390, `no sideways scrolling (${seen.scrollWidth} px)`);
     assert.equal(seen.legends, 0, 'legends wrap instead of overflowing');
@@ -145,13 +189,17 @@ test('wide_screens_should_put_figures_side_by_side', async () => {
   const { page } = p;
   await waitReady(page);
   // Figure 1 and the card after it (the two methods), then the figures in pairs.
-  const boxes = await page.evaluate(() => [...document.querySelectorAll('#figures > :is(.fig, .card)')].map((f) => {
-    const r = f.getBoundingClientRect();
-    return { top: r.top, left: r.left, right: r.right };
-  }));
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('#figures > :is(.fig, .card)')].map((f) => {
+      const r = f.getBoundingClientRect();
+      return { top: r.top, left: r.left, right: r.right };
+    }),
+  );
   assert.ok(boxes.length >= 2);
-  assert.ok(Math.abs(boxes[0].top - boxes[1].top) < 2 && boxes[1].left > boxes[0].right,
-    `figure 1 and the card after it side by side: ${JSON.stringify(boxes.slice(0, 2))}`);
+  assert.ok(
+    Math.abs(boxes[0].top - boxes[1].top) < 2 && boxes[1].left > boxes[0].right,
+    `figure 1 and the card after it side by side: ${JSON.stringify(boxes.slice(0, 2))}`,
+  );
   assert.deepEqual(await overlappingTicks(page, await figureNames(page)), [], 'no tick labels overlap');
   await page.screenshot({ path: shotPath('wide-1700.png') });
   await p.close();
@@ -174,12 +222,21 @@ ${snippet}
 <rope-scope view="angles" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
 <p>That is the whole trick: the angle depends on the gap alone.</p>
 <script src="/ropescope-embed.js"></script>`;
-  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ]) {
     const p = await openBlog(env.browser, blogHtml(post), { viewport });
     const { page } = p;
-    await page.waitForFunction(() => document.querySelector('iframe').style.height !== '' &&
-      customElements.get('rope-scope')?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),
-    null, { timeout: 20000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('iframe').style.height !== '' &&
+        customElements
+          .get('rope-scope')
+          ?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),
+      null,
+      { timeout: 20000 },
+    );
     await page.locator('iframe').scrollIntoViewIfNeeded();
     await page.locator('rope-scope').scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, 0));

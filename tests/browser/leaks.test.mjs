@@ -2,8 +2,9 @@
 // <rope-scope> (view all <-> flatness <-> a view that is no figure), and 60 elements created and
 // removed, leave the page's DOM nodes and event listeners where they were (Chromium's own
 // counters, Memory.getDOMCounters, after a forced garbage collection).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { settle, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
@@ -26,19 +27,27 @@ async function windowListeners(cdp) {
 
 // Resolves once the element #e has a chart on each of its canvases (or, for a view that is no
 // figure, its one line).
-const drawn = (page) => page.waitForFunction(() => {
-  const el = document.getElementById('e');
-  const Chart = customElements.get('rope-scope')?.Chart;
-  const canvases = [...(el?.shadowRoot?.querySelectorAll('canvas') ?? [])];
-  if (Chart && el?.getAttribute('view') === 'nonsense') {
-    return /^No figure shown/.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
-  }
-  return Chart && canvases.length > 0 && canvases.every((c) => Chart.getChart(c));
-}, null, { timeout: 20000 });
+const drawn = (page) =>
+  page.waitForFunction(
+    () => {
+      const el = document.getElementById('e');
+      const Chart = customElements.get('rope-scope')?.Chart;
+      const canvases = [...(el?.shadowRoot?.querySelectorAll('canvas') ?? [])];
+      if (Chart && el?.getAttribute('view') === 'nonsense') {
+        return /^No figure shown/.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
+      }
+      return Chart && canvases.length > 0 && canvases.every((c) => Chart.getChart(c));
+    },
+    null,
+    { timeout: 20000 },
+  );
 
 test('attribute_changes_should_leave_dom_nodes_and_listeners_flat', async () => {
-  const p = await openBlog(env.browser, blogHtml(`<rope-scope id="e" view="flatness"></rope-scope>
-<script src="/ropescope-embed.js"></script>`));
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<rope-scope id="e" view="flatness"></rope-scope>
+<script src="/ropescope-embed.js"></script>`),
+  );
   const { page } = p;
   const cdp = await page.context().newCDPSession(page);
   await drawn(page);
@@ -67,16 +76,17 @@ test('elements_created_and_removed_should_leave_no_listeners', async () => {
   const p = await openBlog(env.browser, blogHtml('<div id="slot"></div><script src="/ropescope-embed.js"></script>'));
   const { page } = p;
   const cdp = await page.context().newCDPSession(page);
-  const cycle = (n) => page.evaluate(async (count) => {
-    for (let i = 0; i < count; i++) {
-      const el = document.createElement('rope-scope');
-      el.id = 'e';
-      el.setAttribute('view', i % 2 ? 'angles' : 'flatness');
-      document.getElementById('slot').append(el);
-      await new Promise((r) => requestAnimationFrame(r));
-      el.remove();
-    }
-  }, n);
+  const cycle = (n) =>
+    page.evaluate(async (count) => {
+      for (let i = 0; i < count; i++) {
+        const el = document.createElement('rope-scope');
+        el.id = 'e';
+        el.setAttribute('view', i % 2 ? 'angles' : 'flatness');
+        document.getElementById('slot').append(el);
+        await new Promise((r) => requestAnimationFrame(r));
+        el.remove();
+      }
+    }, n);
   await page.waitForFunction(() => customElements.get('rope-scope'));
   await cycle(10);
   await settle(page);

@@ -2,14 +2,24 @@
 // (‖R(m)q‖) and with the additive mark (‖q + P[m]‖), against the Python reference
 // (tests/reference.py apply_rope and sin_pos, tests/ref_explain.py random_vectors) on random
 // settings; its caption's numbers and agreement; and the figure alone in an embed.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  ROOT, assertShows, chartData, close, demoVectors, openPage, reference, text, useServerAndBrowser, waitReady,
-} from './harness.mjs';
+import { test } from 'node:test';
 import { rng, seed as testSeed } from '../testlib.mjs';
+import {
+  assertShows,
+  chartData,
+  close,
+  demoVectors,
+  openPage,
+  ROOT,
+  reference,
+  text,
+  useServerAndBrowser,
+  waitReady,
+} from './harness.mjs';
 
 const env = useServerAndBrowser();
 const SEED = testSeed('length.test.mjs');
@@ -19,7 +29,8 @@ const COUNT = 256;
 
 function randomVectors(dim, seed) {
   const run = spawnSync('python3', [join(ROOT, 'tests/ref_explain.py'), '--batch'], {
-    input: JSON.stringify([{ fn: 'random_vectors', args: [dim, seed] }]), encoding: 'utf8',
+    input: JSON.stringify([{ fn: 'random_vectors', args: [dim, seed] }]),
+    encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`tests/ref_explain.py --batch failed: ${run.stderr}`);
   return JSON.parse(run.stdout)[0];
@@ -30,10 +41,12 @@ const length = (v) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
 /** ‖R(m)q‖ and ‖q + P[m]‖ for m = start0 … start0 + COUNT − 1, from the reference. */
 function referenceLengths(q, start0, base) {
   const positions = Array.from({ length: COUNT }, (_, i) => start0 + i);
-  const out = reference(positions.flatMap((m) => [
-    { fn: 'apply_rope', args: [q, m, base] },
-    { fn: 'sin_pos', args: [m, q.length, base] },
-  ]));
+  const out = reference(
+    positions.flatMap((m) => [
+      { fn: 'apply_rope', args: [q, m, base] },
+      { fn: 'sin_pos', args: [m, q.length, base] },
+    ]),
+  );
   return {
     norm: length(q),
     rope: positions.map((_, i) => length(out[2 * i])),
@@ -55,15 +68,23 @@ const BAD = [/(^|[^\d.])1 (position|pair|mark)s\b/, /(^|[^\d.])([02-9]|\d{2,}) (
 async function checkFigure(page, { q, start0, base, where }) {
   const want = referenceLengths(q, start0, base);
   const [rope, add] = (await chartData(page, 'length')).datasets.map((set) => set.data);
-  for (const [name, got, expected] of [['RoPE', rope, want.rope], ['additive', add, want.add]]) {
+  for (const [name, got, expected] of [
+    ['RoPE', rope, want.rope],
+    ['additive', add, want.add],
+  ]) {
     assert.equal(got.length, COUNT, `${name}: one point per position ${where}`);
     got.forEach((point, i) => {
       assert.equal(point.x, start0 + i, `${name}: point ${i} at position ${start0 + i} ${where}`);
-      assert.ok(close(point.y, expected[i]), `${name} length at m = ${start0 + i}: expected ${expected[i]}, got ${point.y} ${where}`);
+      assert.ok(
+        close(point.y, expected[i]),
+        `${name} length at m = ${start0 + i}: expected ${expected[i]}, got ${point.y} ${where}`,
+      );
     });
   }
   // A rotation keeps the length: every RoPE point is ‖q‖.
-  rope.forEach((point) => assert.ok(close(point.y, want.norm), `‖R(m)q‖ = ‖q‖ = ${want.norm}, got ${point.y} ${where}`));
+  rope.forEach((point) =>
+    assert.ok(close(point.y, want.norm), `‖R(m)q‖ = ‖q‖ = ${want.norm}, got ${point.y} ${where}`),
+  );
   const caption = await text(page, '#caption-length');
   const label = await page.locator('#chart-length').getAttribute('aria-label');
   assertShows(caption, want.norm, `#caption-length shows ‖q‖ ${where}`);
@@ -80,8 +101,15 @@ async function checkFigure(page, { q, start0, base, where }) {
 
 test('length_chart_should_match_the_reference_for_the_demo_vectors', async () => {
   const p = await openFigure('');
-  const { caption, want } = await checkFigure(p.page, { q: demoVectors(64)[0], start0: 0, base: 10000, where: '(defaults)' });
-  console.log(`# defaults: ‖q‖ ${want.norm}, additive ${Math.min(...want.add)} to ${Math.max(...want.add)}\n# ${caption}`);
+  const { caption, want } = await checkFigure(p.page, {
+    q: demoVectors(64)[0],
+    start0: 0,
+    base: 10000,
+    where: '(defaults)',
+  });
+  console.log(
+    `# defaults: ‖q‖ ${want.norm}, additive ${Math.min(...want.add)} to ${Math.max(...want.add)}\n# ${caption}`,
+  );
   await p.close();
 });
 
@@ -104,8 +132,11 @@ test('view_length_should_embed_the_figure_alone', async () => {
   const p = await openPage(env.browser, `${env.server.url}?embed=1&view=length&dim=16`);
   const { page } = p;
   await waitReady(page, ['length']);
-  const shown = await page.evaluate(() => [...document.querySelectorAll('figure.fig, #worked')]
-    .filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.id));
+  const shown = await page.evaluate(() =>
+    [...document.querySelectorAll('figure.fig, #worked')]
+      .filter((el) => el.getBoundingClientRect().height > 0)
+      .map((el) => el.id),
+  );
   assert.deepEqual(shown, ['fig-length'], '?embed=1&view=length shows that figure alone');
   const data = await chartData(page, 'length');
   assert.equal(data.datasets[0].data.length, COUNT, 'the embedded chart holds its data');

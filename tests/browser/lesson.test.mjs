@@ -3,22 +3,36 @@
 // 512-dimension token): each chapter's chart after its own inputs change, dragging the cat's
 // arrows with the pointer and turning them with the keyboard, "slide both words", the clock's
 // two fixes, and the post-checked table row by row. Random inputs print ROPE_TEST_SEED.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { useServerAndBrowser, openReady, settle, close, ROOT } from './harness.mjs';
-import { rng, seed } from '../testlib.mjs';
+import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
+import { rng, seed } from '../testlib.mjs';
+import { close, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 
 const env = useServerAndBrowser();
-const CHAPTERS = ['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock', 'post'];
+const CHAPTERS = [
+  'order',
+  'slot',
+  'normalized',
+  'marks',
+  'extrapolate',
+  'identity',
+  'cat',
+  'proof',
+  'planes',
+  'clock',
+  'post',
+];
 const SEED = seed('lesson (browser)');
 const random = rng(SEED);
 const pick = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
 
 /** ref_lesson.py's functions on [fn, args] calls, in one Python process. */
 function reference(calls) {
-  const script = 'import sys, json; sys.path.insert(0, "tests"); sys.dont_write_bytecode = True\n' +
+  const script =
+    'import sys, json; sys.path.insert(0, "tests"); sys.dont_write_bytecode = True\n' +
     'import ref_lesson as r\n' +
     'calls = json.load(sys.stdin)\n' +
     'out = {"results": [getattr(r, fn)(*args) for fn, args in calls],\n' +
@@ -31,7 +45,8 @@ function reference(calls) {
 
 /** The blog's rope_full and seed-42 token in NumPy (Debian's python3-numpy), independent of the core. */
 function numpyPlanes(seedValue, m, n) {
-  const script = 'import sys, numpy as np\n' +
+  const script =
+    'import sys, numpy as np\n' +
     'seed, m, n = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])\n' +
     'x = np.random.default_rng(seed).normal(size=512)\n' +
     'def rope(x, pos):\n' +
@@ -39,15 +54,19 @@ function numpyPlanes(seedValue, m, n) {
     '    out = x.copy(); out[0::2] = x[0::2] * c - x[1::2] * s; out[1::2] = x[0::2] * s + x[1::2] * c\n' +
     '    return out\n' +
     'print(repr(float(np.dot(rope(x, m), rope(x, n)))))';
-  const run = spawnSync(process.env.NUMPY_PYTHON || '/usr/bin/python3', ['-c', script, String(seedValue), String(m), String(n)], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.env.NUMPY_PYTHON || '/usr/bin/python3',
+    ['-c', script, String(seedValue), String(m), String(n)],
+    { encoding: 'utf8' },
+  );
   assert.equal(run.status, 0, run.stderr);
   return Number(run.stdout);
 }
 
 // Reads a chart: body runs with `chart` bound (an expression string, evaluated by the test's
 // browser connection, not by the page).
-const chartOf = (page, name, body) => page.evaluate(
-  `(() => { const chart = window.Chart.getChart(document.getElementById('chart-${name}')); ${body} })()`);
+const chartOf = (page, name, body) =>
+  page.evaluate(`(() => { const chart = window.Chart.getChart(document.getElementById('chart-${name}')); ${body} })()`);
 const datasets = (page, name) => chartOf(page, name, 'return chart.data.datasets.map((d) => d.data);');
 
 async function setNumber(page, id, value) {
@@ -63,8 +82,11 @@ function near(got, want, what) {
 
 async function openLesson() {
   const opened = await openReady(env, '', ['flatness']);
-  await opened.page.waitForFunction((names) => names.every((n) => window.Chart.getChart(document.getElementById(`chart-${n}`))),
-    CHAPTERS, { timeout: 15000 });
+  await opened.page.waitForFunction(
+    (names) => names.every((n) => window.Chart.getChart(document.getElementById(`chart-${n}`))),
+    CHAPTERS,
+    { timeout: 15000 },
+  );
   return opened;
 }
 
@@ -96,7 +118,9 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   await setNumber(page, 'slot-slot', s);
   [want] = reference([['slot', [[2, 1, 1, 0], s]]]).results;
   (await datasets(page, 'slot'))[1].forEach((x, j) => near(x, want[j], `stick + slot ${s}, component ${j}`));
-  assert.ok((await page.textContent('#slot-readout')).includes(`[2, 1, 1, 0] + ${s} = [${want.slice(0, 4).join(', ')}]`));
+  assert.ok(
+    (await page.textContent('#slot-readout')).includes(`[2, 1, 1, 0] + ${s} = [${want.slice(0, 4).join(', ')}]`),
+  );
 
   // marks: a random width and count; every cell.
   const width = 2 * pick(1, 8);
@@ -123,8 +147,14 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
     near(hi, want[C.ROPE_EXTRA_MAX * w + j], `training max, dim ${j}`);
   });
   const outside = want.slice(C.ROPE_EXTRA_OUTSIDE * w, (C.ROPE_EXTRA_OUTSIDE + 1) * w).filter((o) => o).length;
-  assert.match(await page.textContent('#caption-extrapolate'), new RegExp(`^At position ${pos}, ${outside} of the ${w} `));
-  assert.match(await page.textContent('#extrapolate-readout'), /sin\(512\) = 0\.0795 .*−0\.398 ✗.*sin\(513\) = −0\.7958/);
+  assert.match(
+    await page.textContent('#caption-extrapolate'),
+    new RegExp(`^At position ${pos}, ${outside} of the ${w} `),
+  );
+  assert.match(
+    await page.textContent('#extrapolate-readout'),
+    /sin\(512\) = 0\.0795 .*−0\.398 ✗.*sin\(513\) = −0\.7958/,
+  );
 
   // normalized: a random slot and length.
   const slotN = pick(1, 512);
@@ -132,21 +162,27 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   await setNumber(page, 'normalized-slot', slotN);
   await setNumber(page, 'normalized-length', lengthN);
   const [trained, now] = (await datasets(page, 'normalized'))[0];
-  const [r1, r2] = reference([['normalized', [slotN, 512]], ['normalized', [slotN, lengthN]]]).results;
+  const [r1, r2] = reference([
+    ['normalized', [slotN, 512]],
+    ['normalized', [slotN, lengthN]],
+  ]).results;
   near(trained, r1[0], `slot ${slotN} of 512`);
   near(now, r2[0], `slot ${slotN} of ${lengthN}`);
 
   // identity: random a and b; the post's 47 and 4 first.
-  assert.match(await page.textContent('#identity-readout'),
-    /sin 47 = 0\.124, cos 47 = −0\.992: 47 rad is 3\.018 past whole turns, quadrant 2\..* = 0\.670; sin 51 = 0\.670\./);
+  assert.match(
+    await page.textContent('#identity-readout'),
+    /sin 47 = 0\.124, cos 47 = −0\.992: 47 rad is 3\.018 past whole turns, quadrant 2\..* = 0\.670; sin 51 = 0\.670\./,
+  );
   const ia = pick(0, 1000);
   const ib = pick(0, 100);
   await setNumber(page, 'identity-a', ia);
   await setNumber(page, 'identity-b', ib);
   const bars = (await datasets(page, 'identity'))[0];
   [want] = reference([['identity', [ia, ib]]]).results;
-  [C.ROPE_ID_SA_CB, C.ROPE_ID_CA_SB, C.ROPE_ID_SIN_SUM, C.ROPE_ID_SIN_DIRECT]
-    .forEach((slotIndex, j) => near(bars[j], want[slotIndex], `identity a ${ia}, b ${ib}, bar ${j}`));
+  [C.ROPE_ID_SA_CB, C.ROPE_ID_CA_SB, C.ROPE_ID_SIN_SUM, C.ROPE_ID_SIN_DIRECT].forEach((slotIndex, j) =>
+    near(bars[j], want[slotIndex], `identity a ${ia}, b ${ib}, bar ${j}`),
+  );
 
   // proof: random m, n, theta; every step's total against the reference.
   const [pm, pn, pt] = [pick(0, 1000), pick(0, 1000), Number((0.01 * pick(-300, 300)).toFixed(2))];
@@ -155,8 +191,13 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   await setNumber(page, 'proof-theta', pt);
   const stepsShown = (await datasets(page, 'proof'))[0];
   [want] = reference([['proof', [0.9, 0.4, 0.9, 0.4, pm, pn, pt]]]).results;
-  [C.ROPE_PROOF_DIRECT, C.ROPE_PROOF_EXPANDED, C.ROPE_PROOF_COLLECTED, C.ROPE_PROOF_IDENTIFIED, C.ROPE_PROOF_RESULT]
-    .forEach((slotIndex, j) => near(stepsShown[j], want[slotIndex], `proof at ${pm}, ${pn}, θ ${pt}: step ${j}`));
+  [
+    C.ROPE_PROOF_DIRECT,
+    C.ROPE_PROOF_EXPANDED,
+    C.ROPE_PROOF_COLLECTED,
+    C.ROPE_PROOF_IDENTIFIED,
+    C.ROPE_PROOF_RESULT,
+  ].forEach((slotIndex, j) => near(stepsShown[j], want[slotIndex], `proof at ${pm}, ${pn}, θ ${pt}: step ${j}`));
 
   // planes: the post's token, against NumPy.
   const caption = await page.textContent('#caption-planes');
@@ -172,8 +213,13 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
 
 test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', async () => {
   const { p, page } = await openLesson();
-  const cat = () => chartOf(page, 'cat', 'const d = chart.$cat; return { q: d.q, k: d.k, m: d.m, n: d.n, theta: d.theta, ' +
-    'direct: d.direct, added: d.added, after: d.after, qm: [d.qm0, d.qm1], kn: [d.kn0, d.kn1] };');
+  const cat = () =>
+    chartOf(
+      page,
+      'cat',
+      'const d = chart.$cat; return { q: d.q, k: d.k, m: d.m, n: d.n, theta: d.theta, ' +
+        'direct: d.direct, added: d.added, after: d.after, qm: [d.qm0, d.qm1], kn: [d.kn0, d.kn1] };',
+    );
   const refCat = (d) => reference([['cat', [...d.q, ...d.k, d.m, d.n, d.theta]]]).results[0];
   let d = await cat();
   let want = refCat(d);
@@ -184,9 +230,13 @@ test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', asyn
   // Drag the query's tip to a random point: the rotated query follows the pointer.
   await page.locator('#chart-cat').scrollIntoViewIfNeeded();
   const target = [-0.3 + 0.6 * random(), -0.9 + 0.4 * random()];
-  const pixels = await chartOf(page, 'cat', `const b = chart.canvas.getBoundingClientRect(); const d = chart.$cat;
+  const pixels = await chartOf(
+    page,
+    'cat',
+    `const b = chart.canvas.getBoundingClientRect(); const d = chart.$cat;
     return [[b.left + chart.scales.x.getPixelForValue(d.qm0), b.top + chart.scales.y.getPixelForValue(d.qm1)],
-      [b.left + chart.scales.x.getPixelForValue(${target[0]}), b.top + chart.scales.y.getPixelForValue(${target[1]})]];`);
+      [b.left + chart.scales.x.getPixelForValue(${target[0]}), b.top + chart.scales.y.getPixelForValue(${target[1]})]];`,
+  );
   await page.mouse.move(...pixels[0]);
   await page.mouse.down();
   await page.mouse.move((pixels[0][0] + pixels[1][0]) / 2, (pixels[0][1] + pixels[1][1]) / 2, { steps: 4 });
@@ -194,14 +244,16 @@ test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', asyn
   await page.mouse.up();
   await settle(page);
   d = await cat();
-  assert.ok(Math.abs(d.qm[0] - target[0]) < 0.02 && Math.abs(d.qm[1] - target[1]) < 0.02,
-    `dragged query tip ${d.qm} should be at ${target}`);
+  assert.ok(
+    Math.abs(d.qm[0] - target[0]) < 0.02 && Math.abs(d.qm[1] - target[1]) < 0.02,
+    `dragged query tip ${d.qm} should be at ${target}`,
+  );
   want = refCat(d);
   near(d.direct, want[C.ROPE_CAT_DIRECT], 'score after the drag');
   near(d.qm[0], want[C.ROPE_CAT_QM0], 'rotated query after the drag');
   assert.ok(Math.abs(d.after - want[C.ROPE_CAT_AFTER]) < 1e-9, 'angle after the drag');
   const label = await page.textContent('#cat-readout');
-  const degrees = (want[C.ROPE_CAT_AFTER_DEG]).toFixed(1).replace('-', '−');
+  const degrees = want[C.ROPE_CAT_AFTER_DEG].toFixed(1).replace('-', '−');
   assert.ok(label.includes(`angle ${degrees}°`), `readout ${label} shows the angle ${degrees}°`);
 
   // Keyboard: K picks the key, ← turns it anticlockwise by 0.05 rad.
@@ -222,14 +274,21 @@ test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', asyn
   await settle(page);
   const start = await cat();
   const seen = [];
-  await page.exposeFunction('__seen', (x) => { seen.push(x); });
+  await page.exposeFunction('__seen', (x) => {
+    seen.push(x);
+  });
   await page.evaluate(() => {
     const chart = window.Chart.getChart(document.getElementById('chart-cat'));
     const draw = chart.draw.bind(chart);
-    chart.draw = () => { window.__seen([chart.$cat.m, chart.$cat.n, chart.$cat.direct, chart.$cat.added]); draw(); };
+    chart.draw = () => {
+      window.__seen([chart.$cat.m, chart.$cat.n, chart.$cat.direct, chart.$cat.added]);
+      draw();
+    };
   });
   await page.click('#cat-slide');
-  await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-cat')).$cat.m === 43, null, { timeout: 10000 });
+  await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-cat')).$cat.m === 43, null, {
+    timeout: 10000,
+  });
   await settle(page);
   assert.ok(seen.length >= 10, `the slide drew ${seen.length} frames`);
   const calls = seen.map(([m, n]) => ['cat', [0.9, 0.4, 0.9, 0.4, m, n, 0.1]]);
@@ -248,10 +307,18 @@ test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', asyn
 
 test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   const { p, page } = await openLesson();
-  const clock = () => chartOf(page, 'clock', 'const d = chart.$clock; return { gap: d.gap, train: d.train, inside: d.inside, rebase: d.rebase, fast: d.fast };');
+  const clock = () =>
+    chartOf(
+      page,
+      'clock',
+      'const d = chart.$clock; return { gap: d.gap, train: d.train, inside: d.inside, rebase: d.rebase, fast: d.fast };',
+    );
   let d = await clock();
-  let [gap, train, rebase] = reference([['clock_theta', [0.0001, 50000, 1]], ['clock_theta', [0.0001, 8192, 1]],
-    ['rebase', [255, 512, 10000, 500000, 50000, 8192]]]).results;
+  let [gap, train, rebase] = reference([
+    ['clock_theta', [0.0001, 50000, 1]],
+    ['clock_theta', [0.0001, 8192, 1]],
+    ['rebase', [255, 512, 10000, 500000, 50000, 8192]],
+  ]).results;
   near(d.gap.dial, gap[C.ROPE_CLOCK_DIAL], 'slow pair at gap 50,000');
   near(d.train.degrees, train[C.ROPE_CLOCK_DEGREES], 'slow pair swept in training');
   assert.equal(d.inside, false);
@@ -271,8 +338,11 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   const g = pick(1000, 100000);
   await setNumber(page, 'clock-gap', g);
   d = await clock();
-  [gap, , rebase] = reference([['clock', [255, 512, 500000, g, 1]], ['clock', [255, 512, 500000, 8192, 1]],
-    ['rebase', [255, 512, 10000, 500000, g, 8192]]]).results;
+  [gap, , rebase] = reference([
+    ['clock', [255, 512, 500000, g, 1]],
+    ['clock', [255, 512, 500000, 8192, 1]],
+    ['rebase', [255, 512, 10000, 500000, g, 8192]],
+  ]).results;
   near(d.gap.dial, gap[C.ROPE_CLOCK_DIAL], `base 500000 at gap ${g}`);
   near(d.rebase.ratio, rebase[C.ROPE_REBASE_RATIO], 'how much slower');
   [gap] = reference([['clock_theta', [0.1, g, 1]]]).results;
@@ -282,9 +352,13 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
 
 test('post_table_should_list_every_number_with_its_recomputed_value_and_check', async () => {
   const { p, page } = await openLesson();
-  const rows = await page.$$eval('#post-checked tbody tr', (trs) => trs.map((tr) => ({
-    id: tr.id, cells: [...tr.cells].map((td) => td.textContent), link: tr.querySelector('a')?.getAttribute('href') ?? null,
-  })));
+  const rows = await page.$$eval('#post-checked tbody tr', (trs) =>
+    trs.map((tr) => ({
+      id: tr.id,
+      cells: [...tr.cells].map((td) => td.textContent),
+      link: tr.querySelector('a')?.getAttribute('href') ?? null,
+    })),
+  );
   const { post } = reference([]);
   const minus = (x) => x.replace('-', '−');
   assert.equal(rows.length, post.length + 2, 'every reference row and the two 512-dimension scores');
@@ -294,7 +368,10 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
     assert.equal(row.cells[1], chapter, rid);
     assert.equal(row.cells[2], minus(printed.toFixed(decimals)), `${rid}: printed`);
     const shown = Number(row.cells[3].replace('−', '-'));
-    assert.ok(Math.abs(shown - value) <= 0.51 * Number(`1e-${decimals}`) + 1e-12, `${rid}: recomputed ${row.cells[3]} vs ${value}`);
+    assert.ok(
+      Math.abs(shown - value) <= 0.51 * Number(`1e-${decimals}`) + 1e-12,
+      `${rid}: recomputed ${row.cells[3]} vs ${value}`,
+    );
     assert.equal(row.cells[4].startsWith('✓'), matches, `${rid}: check mark ${row.cells[4]}`);
     if (!matches) assert.ok(row.cells[4].includes(`true value ${row.cells[3]}`), rid);
     if (row.link) {
@@ -302,7 +379,10 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
       assert.ok(await page.$(row.link), `${rid} links to an existing figure`);
     }
   }
-  for (const [j, [m, n]] of [[3, 7], [10, 14]].entries()) {
+  for (const [j, [m, n]] of [
+    [3, 7],
+    [10, 14],
+  ].entries()) {
     const row = rows[post.length + j];
     const truth = numpyPlanes(42, m, n);
     assert.equal(row.cells[2], '22.3814');

@@ -2,23 +2,39 @@
 // numbers in the captions, the config checker's downloads byte for byte the CLI's, bad
 // pasted text named while the page keeps working, the URL round trip of the new controls,
 // and the main gap slider's log range.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import {
-  CLI, ROOT, afterUpdate, assertShows, chartData, close, openPage, openReady, pageUrl, settle, text,
-  typeInto, waitReady, useServerAndBrowser,
-} from './harness.mjs';
+import { test } from 'node:test';
 import { rng, seed } from '../testlib.mjs';
+import {
+  afterUpdate,
+  assertShows,
+  CLI,
+  chartData,
+  close,
+  openPage,
+  openReady,
+  pageUrl,
+  ROOT,
+  settle,
+  text,
+  typeInto,
+  useServerAndBrowser,
+  waitReady,
+} from './harness.mjs';
 
 const env = useServerAndBrowser();
 const LONG = ['range', 'scaling'];
-const TWO_PI = 2 * Math.PI;
-const MODELS = Object.fromEntries(readdirSync(join(ROOT, 'web/models')).filter((f) => f.endsWith('.json'))
-  .map((f) => [basename(f, '.json'), readFileSync(join(ROOT, 'web/models', f), 'utf8')]));
+const _TWO_PI = 2 * Math.PI;
+const MODELS = Object.fromEntries(
+  readdirSync(join(ROOT, 'web/models'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => [basename(f, '.json'), readFileSync(join(ROOT, 'web/models', f), 'utf8')]),
+);
 // The blog's example as the issue states it: d 512, base 10000, trained on 8192, gap 50000,
 // base changed to 500000; linear factor 8 for "divided by 8".
 const BLOG = { config: { head_dim: 512, rope_theta: 10000, max_position_embeddings: 8192 }, train: 8192, gap: 50000 };
@@ -27,7 +43,10 @@ const BLOG = { config: { head_dim: 512, rope_theta: 10000, max_position_embeddin
 
 function reference(calls) {
   const run = spawnSync('python3', [join(ROOT, 'tests/ref_scaling_batch.py')], {
-    input: JSON.stringify(calls), encoding: 'utf8', maxBuffer: 1 << 28, cwd: join(ROOT, 'tests'),
+    input: JSON.stringify(calls),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    cwd: join(ROOT, 'tests'),
   });
   if (run.status !== 0) throw new Error(`tests/ref_scaling_batch.py failed: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
@@ -69,10 +88,15 @@ async function pageQuery(page) {
 /** Numbers in the long charts: finite, or null where a pair has no dot in that dataset. */
 function assertFiniteLong(charts) {
   for (const [id, chart] of Object.entries(charts)) {
-    chart.datasets.forEach((ds, i) => ds.data.forEach((v, j) => {
-      if (v === null && id === 'range' && i >= 2) return;
-      assert.ok(typeof v === 'number' && Number.isFinite(v), `chart-${id} dataset ${i} (${ds.label}) point ${j} is ${JSON.stringify(v)}`);
-    }));
+    chart.datasets.forEach((ds, i) =>
+      ds.data.forEach((v, j) => {
+        if (v === null && id === 'range' && i >= 2) return;
+        assert.ok(
+          typeof v === 'number' && Number.isFinite(v),
+          `chart-${id} dataset ${i} (${ds.label}) point ${j} is ${JSON.stringify(v)}`,
+        );
+      }),
+    );
   }
 }
 
@@ -93,16 +117,29 @@ async function waitLong(page) {
 function checkLongCharts(got, want, compare, where, gap) {
   const n = want.pairs.length;
   const [trained, unscaled, ...byStatus] = got.range.datasets;
-  assert.deepEqual(got.range.labels, want.pairs.map((p) => p.i), `chart-range labels ${where}`);
-  assert.deepEqual(got.range.datasets.map((ds) => ds.label),
-    ['reached in training', 'at the gap, unscaled', 'covered', 'inside', 'unseen'], `chart-range datasets ${where}`);
+  assert.deepEqual(
+    got.range.labels,
+    want.pairs.map((p) => p.i),
+    `chart-range labels ${where}`,
+  );
+  assert.deepEqual(
+    got.range.datasets.map((ds) => ds.label),
+    ['reached in training', 'at the gap, unscaled', 'covered', 'inside', 'unseen'],
+    `chart-range datasets ${where}`,
+  );
   assert.equal(trained.data.length, n, `chart-range: one bar per pair ${where}`);
   want.range.pairs.forEach((p, i) => {
-    assert.ok(close(trained.data[i], p.trained_angle), `chart-range pair ${i} trained angle ${trained.data[i]} vs ${p.trained_angle} ${where}`);
+    assert.ok(
+      close(trained.data[i], p.trained_angle),
+      `chart-range pair ${i} trained angle ${trained.data[i]} vs ${p.trained_angle} ${where}`,
+    );
     ['covered', 'inside', 'unseen'].forEach((status, k) => {
       const v = byStatus[k].data[i];
       if (status === p.status) {
-        assert.ok(v !== null && close(v, p.gap_angle), `chart-range pair ${i} (${status}) gap angle ${v} vs ${p.gap_angle} ${where}`);
+        assert.ok(
+          v !== null && close(v, p.gap_angle),
+          `chart-range pair ${i} (${status}) gap angle ${v} vs ${p.gap_angle} ${where}`,
+        );
       } else {
         assert.equal(v, null, `chart-range pair ${i} is ${p.status}, not ${status} ${where}`);
       }
@@ -112,26 +149,43 @@ function checkLongCharts(got, want, compare, where, gap) {
     assert.deepEqual(unscaled.data, [], `chart-range: no unscaled dots without scaling ${where}`);
   } else {
     assert.equal(unscaled.data.length, n, `chart-range: one unscaled dot per pair ${where}`);
-    want.pairs.forEach((p, i) => assert.ok(close(unscaled.data[i], gap * p.inv_freq),
-      `chart-range pair ${i} unscaled angle ${unscaled.data[i]} vs gap x theta ${gap * p.inv_freq} ${where}`));
+    want.pairs.forEach((p, i) =>
+      assert.ok(
+        close(unscaled.data[i], gap * p.inv_freq),
+        `chart-range pair ${i} unscaled angle ${unscaled.data[i]} vs gap x theta ${gap * p.inv_freq} ${where}`,
+      ),
+    );
   }
 
   const [main, ...others] = got.scaling.datasets;
   assert.equal(main.label, want.rope_type, `chart-scaling names the method ${where}`);
-  want.pairs.forEach((p, i) => assert.ok(close(main.data[i], p.ratio), `chart-scaling pair ${i} ratio ${main.data[i]} vs ${p.ratio} ${where}`));
-  assert.deepEqual(others.map((ds) => ds.label), compare.map((c) => c.rope_type), `chart-scaling comparison lines ${where}`);
-  others.forEach((ds, k) => compare[k].pairs.forEach((p, i) => {
-    assert.ok(close(ds.data[i], p.ratio), `chart-scaling ${ds.label} pair ${i} ratio ${ds.data[i]} vs ${p.ratio} ${where}`);
-  }));
+  want.pairs.forEach((p, i) =>
+    assert.ok(close(main.data[i], p.ratio), `chart-scaling pair ${i} ratio ${main.data[i]} vs ${p.ratio} ${where}`),
+  );
+  assert.deepEqual(
+    others.map((ds) => ds.label),
+    compare.map((c) => c.rope_type),
+    `chart-scaling comparison lines ${where}`,
+  );
+  others.forEach((ds, k) =>
+    compare[k].pairs.forEach((p, i) => {
+      assert.ok(
+        close(ds.data[i], p.ratio),
+        `chart-scaling ${ds.label} pair ${i} ratio ${ds.data[i]} vs ${p.ratio} ${where}`,
+      );
+    }),
+  );
   assertFiniteLong(got);
 }
 
 async function checkLongCaptions(page, want, where) {
   const range = await text(page, '#caption-range');
-  for (const key of ['covered', 'inside', 'unseen']) assertShows(range, want.range[key], `#caption-range shows ${key} ${where}`);
+  for (const key of ['covered', 'inside', 'unseen'])
+    assertShows(range, want.range[key], `#caption-range shows ${key} ${where}`);
   const scaling = await text(page, '#caption-scaling');
   if (want.bands.ratio === 0 && want.rope_type !== 'default') {
-    for (const key of ['keep', 'ramp', 'divide']) assertShows(scaling, want.bands[key], `#caption-scaling shows ${key} ${where}`);
+    for (const key of ['keep', 'ramp', 'divide'])
+      assertShows(scaling, want.bands[key], `#caption-scaling shows ${key} ${where}`);
   }
   assertShows(scaling, want.attention_factor, `#caption-scaling shows the attention factor ${where}`);
 }
@@ -150,22 +204,39 @@ test('each_preset_should_load_and_its_figures_should_match_the_reference', async
     const { train, gap } = presetRange(name);
     assert.equal(Number(state['train-len']), train, `${name}: training length`);
     assert.equal(Number(state['target-gap']), gap, `${name}: gap`);
-    const config = name === 'blog'
-      ? { ...BLOG.config, rope_scaling: { rope_type: 'base_change', new_rope_theta: 500000 } }
-      : JSON.parse(MODELS[name]);
+    const config =
+      name === 'blog'
+        ? { ...BLOG.config, rope_scaling: { rope_type: 'base_change', new_rope_theta: 500000 } }
+        : JSON.parse(MODELS[name]);
     const [want] = reference([{ config, train_len: train, gap, seq_len: gap }]);
     assert.equal(state.method, want.rope_type, `${name}: the method is the config's`);
     const factor = want.factor ?? 8;
-    const plain = { head_dim: want.rotary_dim, rope_theta: want.base, max_position_embeddings: config.max_position_embeddings };
-    const compare = reference(['linear', 'ntk'].filter((m) => m !== want.rope_type).map((m) => ({
-      config: { ...plain, rope_scaling: { rope_type: m, factor } }, train_len: train, gap,
-    })));
+    const plain = {
+      head_dim: want.rotary_dim,
+      rope_theta: want.base,
+      max_position_embeddings: config.max_position_embeddings,
+    };
+    const compare = reference(
+      ['linear', 'ntk']
+        .filter((m) => m !== want.rope_type)
+        .map((m) => ({
+          config: { ...plain, rope_scaling: { rope_type: m, factor } },
+          train_len: train,
+          gap,
+        })),
+    );
     checkLongCharts(await longCharts(page), want, compare, `(preset ${name})`, gap);
     await checkLongCaptions(page, want, `(preset ${name})`);
     // The checker holds the preset's config, read by the same reader.
-    assert.equal(await page.inputValue('#config'), name === 'blog' ? `${JSON.stringify(BLOG.config, null, 2)}\n` : MODELS[name]);
+    assert.equal(
+      await page.inputValue('#config'),
+      name === 'blog' ? `${JSON.stringify(BLOG.config, null, 2)}\n` : MODELS[name],
+    );
     assert.equal(await page.isDisabled('#download-inv-freq-json'), false, `${name}: downloads on`);
-    assert.match(await text(page, '#config-fields'), new RegExp(`rope_type\\s+${name === 'blog' ? 'default' : want.rope_type}`));
+    assert.match(
+      await text(page, '#config-fields'),
+      new RegExp(`rope_type\\s+${name === 'blog' ? 'default' : want.rope_type}`),
+    );
     await p.assertClean(`preset ${name}`);
   }
   await p.close();
@@ -173,8 +244,13 @@ test('each_preset_should_load_and_its_figures_should_match_the_reference', async
 
 // The config the page builds from its settings (web/README.md, long-context settings).
 const PARAM_KEYS = {
-  factor: 'factor', 'orig-max': 'original_max_position_embeddings', 'low-freq': 'low_freq_factor',
-  'high-freq': 'high_freq_factor', 'beta-fast': 'beta_fast', 'beta-slow': 'beta_slow', truncate: 'truncate',
+  factor: 'factor',
+  'orig-max': 'original_max_position_embeddings',
+  'low-freq': 'low_freq_factor',
+  'high-freq': 'high_freq_factor',
+  'beta-fast': 'beta_fast',
+  'beta-slow': 'beta_slow',
+  truncate: 'truncate',
 };
 
 test('random_methods_and_lengths_from_the_url_should_match_the_reference', async () => {
@@ -183,30 +259,49 @@ test('random_methods_and_lengths_from_the_url_should_match_the_reference', async
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   for (let round = 0; round < 4; round++) {
-    const name = pick(['llama-2-7b', 'llama-3.2-1b', 'qwen2.5-7b-instruct-yarn', 'gpt-oss-20b', 'mistral-7b-instruct-v0.2']);
+    const name = pick([
+      'llama-2-7b',
+      'llama-3.2-1b',
+      'qwen2.5-7b-instruct-yarn',
+      'gpt-oss-20b',
+      'mistral-7b-instruct-v0.2',
+    ]);
     const method = pick(['linear', 'ntk', 'dynamic', 'yarn', 'llama3']);
     const settings = {
-      preset: name, method, 'train-len': String(Math.round(10 ** (2 + next() * 4))),
-      'target-gap': String(Math.round(10 ** (2 + next() * 5))), factor: String(Number((1 + next() * 39).toFixed(2))),
+      preset: name,
+      method,
+      'train-len': String(Math.round(10 ** (2 + next() * 4))),
+      'target-gap': String(Math.round(10 ** (2 + next() * 5))),
+      factor: String(Number((1 + next() * 39).toFixed(2))),
       compare: '',
     };
     if (method === 'yarn' || method === 'llama3') settings['orig-max'] = String(pick([2048, 4096, 8192]));
-    if (method === 'yarn') Object.assign(settings, { 'beta-fast': String(pick([16, 32, 48])), 'beta-slow': String(pick([1, 2])), truncate: pick(['true', 'false']) });
-    if (method === 'llama3') Object.assign(settings, { 'low-freq': String(pick([1, 2])), 'high-freq': String(pick([4, 8])) });
+    if (method === 'yarn')
+      Object.assign(settings, {
+        'beta-fast': String(pick([16, 32, 48])),
+        'beta-slow': String(pick([1, 2])),
+        truncate: pick(['true', 'false']),
+      });
+    if (method === 'llama3')
+      Object.assign(settings, { 'low-freq': String(pick([1, 2])), 'high-freq': String(pick([4, 8])) });
     const where = `(${new URLSearchParams(settings)})`;
     await page.goto(`${env.server.url}?${new URLSearchParams(settings)}`);
     await waitLong(page);
     const [plain] = reference([{ config: JSON.parse(MODELS[name]) }]);
     const config = {
-      head_dim: plain.rotary_dim, rope_theta: plain.base,
+      head_dim: plain.rotary_dim,
+      rope_theta: plain.base,
       max_position_embeddings: JSON.parse(MODELS[name]).max_position_embeddings,
       rope_scaling: { rope_type: method },
     };
     for (const [param, key] of Object.entries(PARAM_KEYS)) {
-      if (settings[param] !== undefined) config.rope_scaling[key] = param === 'truncate' ? settings[param] === 'true' : Number(settings[param]);
+      if (settings[param] !== undefined)
+        config.rope_scaling[key] = param === 'truncate' ? settings[param] === 'true' : Number(settings[param]);
     }
     const gap = Number(settings['target-gap']);
-    const [want] = reference([{ config, train_len: Number(settings['train-len']), gap, seq_len: method === 'dynamic' ? gap : 0 }]);
+    const [want] = reference([
+      { config, train_len: Number(settings['train-len']), gap, seq_len: method === 'dynamic' ? gap : 0 },
+    ]);
     checkLongCharts(await longCharts(page), want, [], where, gap);
     await checkLongCaptions(page, want, where);
   }
@@ -220,7 +315,17 @@ test('the_blog_preset_captions_should_state_the_blog_numbers', async () => {
   await waitLong(page);
   const caption = await text(page, '#caption-range');
   // The issue's numbers, as the blog writes them.
-  for (const shown of ['46.9°', '286.5°', '35.8°', '6.0°', '48.7°', 'pair 255', 'θ = 0.0001 ', '8192 positions', 'gap 50000']) {
+  for (const shown of [
+    '46.9°',
+    '286.5°',
+    '35.8°',
+    '6.0°',
+    '48.7°',
+    'pair 255',
+    'θ = 0.0001 ',
+    '8192 positions',
+    'gap 50000',
+  ]) {
     assert.ok(caption.includes(shown), `#caption-range says ${shown}: "${caption}"`);
   }
   assert.match(caption, /from 297(\.0)?° to 6\.0° when base 10000 becomes 500000, against a trained range of 48\.7°/);
@@ -249,11 +354,21 @@ function randomConfig(next) {
   const factor = Number((1 + next() * 31).toFixed(3));
   const type = pick(['linear', 'dynamic', 'yarn', 'llama3', 'default']);
   const block = { rope_type: type, factor };
-  if (type === 'yarn') Object.assign(block, { original_max_position_embeddings: l0, beta_fast: 16 + Math.round(next() * 32), beta_slow: 1, truncate: next() < 0.5 });
-  if (type === 'llama3') Object.assign(block, { original_max_position_embeddings: l0, low_freq_factor: 1, high_freq_factor: 4 });
+  if (type === 'yarn')
+    Object.assign(block, {
+      original_max_position_embeddings: l0,
+      beta_fast: 16 + Math.round(next() * 32),
+      beta_slow: 1,
+      truncate: next() < 0.5,
+    });
+  if (type === 'llama3')
+    Object.assign(block, { original_max_position_embeddings: l0, low_freq_factor: 1, high_freq_factor: 4 });
   return {
-    hidden_size: heads * 32, num_attention_heads: 32, max_position_embeddings: Math.round(l0 * factor),
-    rope_theta: base, rope_scaling: type === 'default' ? null : block,
+    hidden_size: heads * 32,
+    num_attention_heads: 32,
+    max_position_embeddings: Math.round(l0 * factor),
+    rope_theta: base,
+    rope_scaling: type === 'default' ? null : block,
   };
 }
 
@@ -279,12 +394,16 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
     assert.equal(csv.text, cli(['--config', file, '--format', 'csv']), `${what}: inv_freq.csv is the CLI's CSV`);
     // Every warning of the CLI is listed in words.
     for (const warning of JSON.parse(json.text).warnings) {
-      assert.ok((await text(page, '#config-warnings')).includes(warning), `${what}: #config-warnings lists "${warning}"`);
+      assert.ok(
+        (await text(page, '#config-warnings')).includes(warning),
+        `${what}: #config-warnings lists "${warning}"`,
+      );
     }
   }
   // A pasted config never goes into the URL.
-  const query = new URL(page.url()).search + await page.evaluate(() => window.ropescope.query());
-  for (const word of ['rope_scaling', 'hidden_size', 'config', 'deepseek']) assert.equal(query.includes(word), false, `the URL holds no ${word}`);
+  const query = new URL(page.url()).search + (await page.evaluate(() => window.ropescope.query()));
+  for (const word of ['rope_scaling', 'hidden_size', 'config', 'deepseek'])
+    assert.equal(query.includes(word), false, `the URL holds no ${word}`);
   await p.close();
 });
 
@@ -305,8 +424,16 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
     ['an array', '[1, 2, 3]', /an array/],
     ['a string', '"config"', /a string/],
     ['llama3 without low_freq_factor', without('low_freq_factor'), /low_freq_factor/],
-    ['an unknown rope_type', JSON.stringify({ ...llama, rope_scaling: { rope_type: 'ntk-by-parts', factor: 2 } }), /rope_type/],
-    ['factor as a string', JSON.stringify({ ...llama, rope_scaling: { ...llama.rope_scaling, factor: 'eight' } }), /factor/],
+    [
+      'an unknown rope_type',
+      JSON.stringify({ ...llama, rope_scaling: { rope_type: 'ntk-by-parts', factor: 2 } }),
+      /rope_type/,
+    ],
+    [
+      'factor as a string',
+      JSON.stringify({ ...llama, rope_scaling: { ...llama.rope_scaling, factor: 'eight' } }),
+      /factor/,
+    ],
     ['a negative rope_theta', JSON.stringify({ ...llama, rope_theta: -5 }), /rope_theta/],
     ['markup', '<img src=x onerror=alert(1)>', /Not JSON/],
   ];
@@ -318,7 +445,11 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
     assert.equal(await page.isDisabled('#download-inv-freq-json'), true, `${what}: no download of a bad config`);
     assert.equal(await page.isDisabled('#download-inv-freq-csv'), true);
     assert.equal(await page.isHidden('#config-result'), true, `${what}: no stale table`);
-    assert.equal(await page.evaluate(() => document.querySelectorAll('#config-msg *, #check img').length), 0, `${what}: plain text`);
+    assert.equal(
+      await page.evaluate(() => document.querySelectorAll('#config-msg *, #check img').length),
+      0,
+      `${what}: plain text`,
+    );
     assert.deepEqual(await longCharts(page), before, `${what}: the figures do not change`);
   }
   // A warning is not an error: factor below 1 is read, and said.
@@ -334,28 +465,53 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
 });
 
 test('the_url_should_round_trip_the_long_context_controls', async () => {
-  const query = '?preset=qwen2.5-7b-instruct-yarn&train-len=20000&target-gap=300000&method=yarn&factor=6' +
+  const query =
+    '?preset=qwen2.5-7b-instruct-yarn&train-len=20000&target-gap=300000&method=yarn&factor=6' +
     '&orig-max=16384&beta-fast=24&beta-slow=2&truncate=false&mscale=0.5&compare=linear,llama3';
   const p = await openPage(env.browser, env.server.url + query);
   const { page } = p;
   await waitLong(page);
   const written = await pageQuery(page);
-  for (const [key, value] of new URLSearchParams(query)) assert.equal(written[key], value, `the URL keeps ${key}=${value}`);
+  for (const [key, value] of new URLSearchParams(query))
+    assert.equal(written[key], value, `the URL keeps ${key}=${value}`);
   assert.equal(written['mscale-all-dim'], '0', 'an unset mscale_all_dim is written as 0');
   assert.equal(await page.inputValue('#factor-num'), '6');
   assert.equal(await page.inputValue('#truncate'), 'false');
   assert.equal(await page.isVisible('#beta-fast-num'), true, 'yarn shows beta_fast');
   assert.equal(await page.isVisible('#low-freq-num'), false, 'yarn hides low_freq_factor');
   const config = {
-    head_dim: 128, rope_theta: 1e6, max_position_embeddings: 32768,
-    rope_scaling: { rope_type: 'yarn', factor: 6, original_max_position_embeddings: 16384, beta_fast: 24, beta_slow: 2, truncate: false, mscale: 0.5 },
+    head_dim: 128,
+    rope_theta: 1e6,
+    max_position_embeddings: 32768,
+    rope_scaling: {
+      rope_type: 'yarn',
+      factor: 6,
+      original_max_position_embeddings: 16384,
+      beta_fast: 24,
+      beta_slow: 2,
+      truncate: false,
+      mscale: 0.5,
+    },
   };
   const plain = { head_dim: 128, rope_theta: 1e6, max_position_embeddings: 32768 };
   const [want, linear, llama3] = reference([
     { config, train_len: 20000, gap: 300000 },
     { config: { ...plain, rope_scaling: { rope_type: 'linear', factor: 6 } }, train_len: 20000, gap: 300000 },
     // Comparisons: the same factor, the preset's own values for the rest (Qwen's L0 32768; Meta's 1 and 4).
-    { config: { ...plain, rope_scaling: { rope_type: 'llama3', factor: 6, original_max_position_embeddings: 32768, low_freq_factor: 1, high_freq_factor: 4 } }, train_len: 20000, gap: 300000 },
+    {
+      config: {
+        ...plain,
+        rope_scaling: {
+          rope_type: 'llama3',
+          factor: 6,
+          original_max_position_embeddings: 32768,
+          low_freq_factor: 1,
+          high_freq_factor: 4,
+        },
+      },
+      train_len: 20000,
+      gap: 300000,
+    },
   ]);
   const charts = await longCharts(page);
   checkLongCharts(charts, want, [linear, llama3], '(from the URL)', 300000);
@@ -372,7 +528,11 @@ test('the_url_should_round_trip_the_long_context_controls', async () => {
   assert.equal(state.method, 'llama3');
   assert.equal(state['high-freq'], '8');
   assert.equal(state['train-len'], '10000', 'the log slider at 4 is 10^4');
-  assert.equal(state.compare, 'linear,yarn,llama3', 'the comparisons are kept (llama3, the method now, is not drawn twice)');
+  assert.equal(
+    state.compare,
+    'linear,yarn,llama3',
+    'the comparisons are kept (llama3, the method now, is not drawn twice)',
+  );
   assert.equal(state['beta-fast'], undefined, 'parameters of other methods are left out');
   const shown = await longCharts(page);
   const fresh = await openPage(env.browser, url);
@@ -393,26 +553,41 @@ test('the_url_should_round_trip_the_long_context_controls', async () => {
 });
 
 test('bad_long_values_in_the_url_and_boxes_should_be_named', async () => {
-  const p = await openPage(env.browser, `${env.server.url}?preset=nope&factor=-3&method=longrope&compare=linear,linear`);
+  const p = await openPage(
+    env.browser,
+    `${env.server.url}?preset=nope&factor=-3&method=longrope&compare=linear,linear`,
+  );
   const { page } = p;
   await waitLong(page);
   const notice = await text(page, '#notice');
-  for (const part of ['preset', "'nope'", 'factor', "'-3'", 'compare']) assert.ok(notice.includes(part), `#notice names ${part}: "${notice}"`);
+  for (const part of ['preset', "'nope'", 'factor', "'-3'", 'compare'])
+    assert.ok(notice.includes(part), `#notice names ${part}: "${notice}"`);
   // longrope without lists on the default preset: refused, the preset's values are used.
   assert.match(notice, /longrope/);
   const state = await pageQuery(page);
   assert.equal(state.preset, undefined, 'the default preset is not written');
   assert.equal(state.method, 'llama3');
-  assert.equal(await page.isDisabled('#method option[value="longrope"]'), true, 'LongRoPE needs a preset with factor lists');
+  assert.equal(
+    await page.isDisabled('#method option[value="longrope"]'),
+    true,
+    'LongRoPE needs a preset with factor lists',
+  );
   const good = await longCharts(page);
   // Each message names the setting by its label, the words beside its box.
-  for (const [box, value, name, label] of [['#factor-num', 'abc', 'factor', 'factor'],
-    ['#train-len-num', '0', 'train-len', 'training length'], ['#target-gap-num', '1e99', 'target-gap', 'gap at inference'],
-    ['#orig-max-num', '1.5', 'orig-max', 'original length']]) {
+  for (const [box, value, name, label] of [
+    ['#factor-num', 'abc', 'factor', 'factor'],
+    ['#train-len-num', '0', 'train-len', 'training length'],
+    ['#target-gap-num', '1e99', 'target-gap', 'gap at inference'],
+    ['#orig-max-num', '1.5', 'orig-max', 'original length'],
+  ]) {
     await typeInto(page, box, value);
     await settle(page);
     const message = await text(page, `#${name}-msg`);
-    assert.match(message, new RegExp(`^${label} must be`), `${box} = ${value}: #${name}-msg names ${label}: "${message}"`);
+    assert.match(
+      message,
+      new RegExp(`^${label} must be`),
+      `${box} = ${value}: #${name}-msg names ${label}: "${message}"`,
+    );
     assert.deepEqual(await longCharts(page), good, `${box} = ${value}: the figures keep their last good state`);
   }
   await p.close();
@@ -424,12 +599,20 @@ test('the_main_gap_slider_should_be_logarithmic_from_1_to_1e6_with_0_by_preset',
   assert.equal(await page.getAttribute('#gap', 'max'), '6');
   await afterUpdate(page, () => page.fill('#gap', '6'));
   assert.equal(new URL(await pageUrl(page)).searchParams.get('gap'), '1000000');
-  assert.equal(await page.getAttribute('#gap', 'aria-valuetext'), 'gap 1000000', 'screen readers hear the gap, not its log');
+  assert.equal(
+    await page.getAttribute('#gap', 'aria-valuetext'),
+    'gap 1000000',
+    'screen readers hear the gap, not its log',
+  );
   assert.equal(await page.getAttribute('#target-gap', 'aria-valuetext'), '131072 positions');
   const angles = await chartData(page, 'angles');
   assert.ok(close(angles.datasets[0].data[0], 1e6), 'pair 0 turns by 1e6 rad');
   await afterUpdate(page, () => page.fill('#gap', '5.117'));
-  assert.equal(new URL(await pageUrl(page)).searchParams.get('gap'), String(Math.round(10 ** 5.117)), 'Llama 3’s 128K range');
+  assert.equal(
+    new URL(await pageUrl(page)).searchParams.get('gap'),
+    String(Math.round(10 ** 5.117)),
+    'Llama 3’s 128K range',
+  );
   await afterUpdate(page, () => page.click('[data-gap="0"]'));
   assert.equal(new URL(await pageUrl(page)).searchParams.get('gap'), '0');
   assert.equal(await page.inputValue('#gap'), '0', 'gap 0 puts the thumb at the left end');
@@ -464,7 +647,11 @@ test('the_long_context_part_should_work_in_the_single_file_from_file_urls', asyn
   const { page } = p;
   await waitLong(page);
   assert.match(await text(page, '#caption-range'), /46\.9°.*286\.5°.*35\.8°/s, 'the blog numbers from file://');
-  assert.equal(await page.inputValue('#config'), `${JSON.stringify(BLOG.config, null, 2)}\n`, 'the preset configs are inside the file');
+  assert.equal(
+    await page.inputValue('#config'),
+    `${JSON.stringify(BLOG.config, null, 2)}\n`,
+    'the preset configs are inside the file',
+  );
   await paste(page, MODELS['gpt-oss-20b']);
   assert.equal((await text(page, '#config-msg')).trim(), '');
   assert.match(await text(page, '#config-fields'), /truncate\s+false/);
@@ -476,22 +663,33 @@ test('the_long_context_part_should_work_in_the_single_file_from_file_urls', asyn
 test('each_method_should_show_only_its_own_parameters', async () => {
   // web/README.md, long-context settings: the boxes each method shows.
   const SHOWN = {
-    default: [], base_change: ['new-base'], linear: ['factor'], ntk: ['factor'], dynamic: ['factor'],
+    default: [],
+    base_change: ['new-base'],
+    linear: ['factor'],
+    ntk: ['factor'],
+    dynamic: ['factor'],
     yarn: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'],
-    longrope: ['orig-max'], llama3: ['factor', 'orig-max', 'low-freq', 'high-freq'],
+    longrope: ['orig-max'],
+    llama3: ['factor', 'orig-max', 'low-freq', 'high-freq'],
   };
   const p = await openPage(env.browser, `${env.server.url}?preset=phi-3.5-mini-instruct`);
   const { page } = p;
   await waitLong(page);
   for (const [method, params] of Object.entries(SHOWN)) {
-    if ((await page.inputValue('#method')) !== method) await afterUpdate(page, () => page.selectOption('#method', method));
-    const visible = await page.evaluate(() => [...document.querySelectorAll('[data-param]')]
-      .filter((node) => !node.hidden).map((node) => node.dataset.param));
+    if ((await page.inputValue('#method')) !== method)
+      await afterUpdate(page, () => page.selectOption('#method', method));
+    const visible = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-param]')].filter((node) => !node.hidden).map((node) => node.dataset.param),
+    );
     assert.deepEqual(visible, params, `${method} shows ${params.join(', ') || 'no parameter'}`);
     const written = await pageQuery(page);
     for (const param of Object.values(SHOWN).flat()) {
       if (param === 'factor') continue; // also written for the comparison lines
-      assert.equal(written[param] !== undefined, params.includes(param), `${method}: ${param} in the URL only when shown`);
+      assert.equal(
+        written[param] !== undefined,
+        params.includes(param),
+        `${method}: ${param} in the URL only when shown`,
+      );
     }
     assertFiniteLong(await longCharts(page));
   }

@@ -2,14 +2,31 @@
 // URL round trip, embed and single-figure views, hostile query strings,
 // accessible labels, a screenshot (build/screenshot.png), and how the core is made
 // (the first render before any later task; no DecompressionStream; no WebAssembly).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import {
-  CHARTS, DEFAULTS, ROOT, afterUpdate, allCharts, checkCaptions, checkCharts, controlValues,
-  chartData, openPage, stateFromUrl, text, typeEach, typeInto, waitReady, pageUrl,
-  startServer, useServerAndBrowser, WEB,
+  afterUpdate,
+  allCharts,
+  CHARTS,
+  chartData,
+  checkCaptions,
+  checkCharts,
+  controlValues,
+  DEFAULTS,
+  openPage,
+  pageUrl,
+  ROOT,
+  startServer,
+  stateFromUrl,
+  text,
+  typeEach,
+  typeInto,
+  useServerAndBrowser,
+  WEB,
+  waitReady,
 } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -26,8 +43,14 @@ test('page_should_load_the_defaults_and_match_the_reference', async () => {
   assert.deepEqual(stateFromUrl(await pageUrl(page)), DEFAULTS, 'no query string means the defaults');
   const controls = await controlValues(page);
   assert.deepEqual(
-    { dim: controls['dim-num'], base: controls['base-num'], gap: controls['gap-num'], from: controls['from-num'],
-      to: controls['to-num'], n: controls['n-num'] },
+    {
+      dim: controls['dim-num'],
+      base: controls['base-num'],
+      gap: controls['gap-num'],
+      from: controls['from-num'],
+      to: controls['to-num'],
+      n: controls['n-num'],
+    },
     { dim: '64', base: '10000', gap: '2', from: '0', to: '4096', n: '512' },
   );
   assert.equal(controls.dim, '64');
@@ -38,7 +61,10 @@ test('page_should_load_the_defaults_and_match_the_reference', async () => {
   await checkCaptions(page, DEFAULTS, checked);
   // The report's four starts: RoPE agrees to ~1e-13, the additive spread is ~13.84.
   const marks = checked.charts.flatness.datasets[4].data;
-  assert.deepEqual(marks.map((m) => m.x), [3, 10, 100, 4000]);
+  assert.deepEqual(
+    marks.map((m) => m.x),
+    [3, 10, 100, 4000],
+  );
   assert.equal(await page.locator('#notice').isVisible(), false, '#notice is hidden without bad params');
   assert.equal(await page.locator('#notice').getAttribute('role'), 'status');
   for (const name of ['dim', 'base', 'gap', 'from', 'to', 'n']) {
@@ -59,7 +85,11 @@ test('url_state_should_round_trip_into_a_fresh_page', async () => {
   const { page } = p;
   await waitReady(page);
   await typeEach(page, {
-    '#dim-num': '48', '#base-num': '2500', '#gap-num': '12.25', '#from-num': '10', '#to-num': '3000',
+    '#dim-num': '48',
+    '#base-num': '2500',
+    '#gap-num': '12.25',
+    '#from-num': '10',
+    '#to-num': '3000',
   });
   await afterUpdate(page, () => page.fill('#n', '768'));
   const url = await pageUrl(page);
@@ -84,16 +114,21 @@ test('offscreen_chart_should_draw_its_current_data_when_scrolled_into_view', asy
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
-  const below = await page.evaluate(() =>
-    document.getElementById('chart-slow').getBoundingClientRect().top > window.innerHeight + 100);
+  const below = await page.evaluate(
+    () => document.getElementById('chart-slow').getBoundingClientRect().top > window.innerHeight + 100,
+  );
   assert.ok(below, '#chart-slow starts below the fold at 1280x900');
   await afterUpdate(page, () => typeInto(page, '#dim-num', '256'));
   const fresh = await chartData(page, 'slow');
   await page.locator('#chart-slow').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => {
-    const chart = Chart.getChart(document.getElementById('chart-slow'));
-    return chart.scales.y.max >= 128; // drawn for dim 256: 128 pairs
-  }, null, { timeout: 5000 });
+  await page.waitForFunction(
+    () => {
+      const chart = Chart.getChart(document.getElementById('chart-slow'));
+      return chart.scales.y.max >= 128; // drawn for dim 256: 128 pairs
+    },
+    null,
+    { timeout: 5000 },
+  );
   const drawn = await page.evaluate(() => {
     const chart = Chart.getChart(document.getElementById('chart-slow'));
     return chart.getDatasetMeta(0).data.map((point) => chart.scales.y.getValueForPixel(point.y));
@@ -126,11 +161,15 @@ for (const view of CHARTS) {
       const { page } = p;
       await waitReady(page, [view]);
       for (const id of CHARTS) {
-        assert.equal(await page.locator(`#chart-${id}`).isVisible(), id === view,
-          `${query}: #chart-${id} ${id === view ? 'visible' : 'hidden'}`);
+        assert.equal(
+          await page.locator(`#chart-${id}`).isVisible(),
+          id === view,
+          `${query}: #chart-${id} ${id === view ? 'visible' : 'hidden'}`,
+        );
       }
       if (query.startsWith('?embed')) {
-        for (const id of INPUTS) assert.equal(await page.locator(`#${id}`).isVisible(), false, `${query}: #${id} hidden`);
+        for (const id of INPUTS)
+          assert.equal(await page.locator(`#${id}`).isVisible(), false, `${query}: #${id} hidden`);
         await checkCharts(page, DEFAULTS, [view]);
       } else {
         await checkCharts(page, { ...DEFAULTS, gap: 300 }, [view]);
@@ -152,7 +191,8 @@ const HOSTILE = [
     shown: ['1e308', '1e400', '-4096', '1e309', '-1e308'],
   },
   {
-    query: `?gap=${encodeURIComponent('<img src=x onerror="window.__pwned=1">')}` +
+    query:
+      `?gap=${encodeURIComponent('<img src=x onerror="window.__pwned=1">')}` +
       `&dim=${encodeURIComponent('"><script>window.__pwned=2</script>')}&base=1e-5&n=256.5&view=<b>x</b>&embed=2`,
     names: ['gap', 'dim', 'base', 'n', 'view', 'embed'],
     shown: ['<img src=x', '1e-5', '256.5'],
@@ -184,8 +224,14 @@ test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () =
     // Only the bad ones fall back: in the last case, to=100 is a good value on its own.
     if (query.includes('to=100')) expected.to = 100;
     assert.deepEqual(
-      { dim: controls['dim-num'], base: controls['base-num'], gap: controls['gap-num'], from: controls['from-num'],
-        to: controls['to-num'], n: controls['n-num'] },
+      {
+        dim: controls['dim-num'],
+        base: controls['base-num'],
+        gap: controls['gap-num'],
+        from: controls['from-num'],
+        to: controls['to-num'],
+        n: controls['n-num'],
+      },
       Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, String(v)])),
       `${query}: the controls show the defaults`,
     );
@@ -202,8 +248,11 @@ test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () =
       pwned: window.__pwned ?? null,
       injected: document.querySelectorAll('img[src="x"], [onerror], #notice script, #notice img, #notice b').length,
     }));
-    assert.deepEqual(dom, { scripts, pwned: null, injected: 0 },
-      `${query}: nothing from the query string became markup`);
+    assert.deepEqual(
+      dom,
+      { scripts, pwned: null, injected: 0 },
+      `${query}: nothing from the query string became markup`,
+    );
     await p.close();
   }
 });
@@ -214,22 +263,35 @@ test('every_control_should_have_an_accessible_label', async () => {
   await waitReady(page);
   const unlabeled = await page.evaluate(() => {
     const named = (el) => {
-      const byLabels = Array.from(el.labels ?? []).map((l) => l.textContent.trim()).join(' ');
+      const byLabels = Array.from(el.labels ?? [])
+        .map((l) => l.textContent.trim())
+        .join(' ');
       const byAria = el.getAttribute('aria-label')?.trim() ?? '';
-      const byIds = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)
-        .map((id) => document.getElementById(id)?.textContent.trim() ?? '').join(' ');
+      const byIds = (el.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent.trim() ?? '')
+        .join(' ');
       const own = el.tagName === 'BUTTON' ? el.textContent.trim() : '';
       return `${byLabels} ${byAria} ${byIds} ${own}`.trim();
     };
     return Array.from(document.querySelectorAll('input, select, textarea, button'))
-      .filter((el) => !named(el)).map((el) => el.id || el.outerHTML.slice(0, 80));
+      .filter((el) => !named(el))
+      .map((el) => el.id || el.outerHTML.slice(0, 80));
   });
   assert.deepEqual(unlabeled, [], 'controls without an accessible name');
   for (const id of INPUTS) {
     const snapshot = await page.locator(`#${id}`).ariaSnapshot();
     assert.match(snapshot, /^- \w+ "[^"]+"/, `#${id} has an accessible name in the accessibility tree: ${snapshot}`);
   }
-  for (const [label, id] of [['dim', 'dim'], ['base', 'base'], ['gap', 'gap'], ['from', 'from-num'], ['to', 'to-num'], ['points drawn', 'n']]) {
+  for (const [label, id] of [
+    ['dim', 'dim'],
+    ['base', 'base'],
+    ['gap', 'gap'],
+    ['from', 'from-num'],
+    ['to', 'to-num'],
+    ['points drawn', 'n'],
+  ]) {
     const byLabel = page.getByLabel(new RegExp(`^${label}\\b`));
     const ids = await byLabel.evaluateAll((els) => els.map((el) => el.id));
     assert.ok(ids.includes(id), `getByLabel(/^${label}/) finds #${id} (found ${ids})`);
@@ -254,7 +316,10 @@ test('first_render_should_start_in_the_page_scripts_microtasks', async () => {
   await p.context.addInitScript(() => {
     const mark = performance.mark.bind(performance);
     performance.mark = (name, ...rest) => {
-      if (name === 'ropescope:app-start') setTimeout(() => { window.__nextTask = performance.now(); }, 0);
+      if (name === 'ropescope:app-start')
+        setTimeout(() => {
+          window.__nextTask = performance.now();
+        }, 0);
       return mark(name, ...rest);
     };
   });
@@ -270,7 +335,9 @@ test('first_render_should_start_in_the_page_scripts_microtasks', async () => {
 
 test('page_should_draw_where_the_browser_has_no_decompression_stream', async () => {
   const p = await openPage(env.browser, null);
-  await p.context.addInitScript(() => { delete window.DecompressionStream; });
+  await p.context.addInitScript(() => {
+    delete window.DecompressionStream;
+  });
   await p.page.goto(env.server.url);
   await waitReady(p.page);
   assert.equal(await p.page.evaluate(() => typeof window.DecompressionStream), 'undefined');
@@ -280,14 +347,23 @@ test('page_should_draw_where_the_browser_has_no_decompression_stream', async () 
 
 test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
   const p = await openPage(env.browser, null);
-  await p.context.addInitScript(() => { delete window.WebAssembly; });
+  await p.context.addInitScript(() => {
+    delete window.WebAssembly;
+  });
   await p.page.goto(env.server.url);
   await p.page.locator('#notice').waitFor({ state: 'visible' });
   assert.match(await text(p.page, '#notice'), /computed by WebAssembly, which this browser did not run/);
-  assert.equal(await p.page.evaluate(() => performance.getEntriesByName('ropescope:update-start').length), 0,
-    'no render was tried');
+  assert.equal(
+    await p.page.evaluate(() => performance.getEntriesByName('ropescope:update-start').length),
+    0,
+    'no render was tried',
+  );
   for (const selector of ['main', '#long']) {
-    assert.equal(await p.page.locator(selector).isVisible(), false, `${selector} (controls that could do nothing) is hidden`);
+    assert.equal(
+      await p.page.locator(selector).isVisible(),
+      false,
+      `${selector} (controls that could do nothing) is hidden`,
+    );
   }
   assert.ok(await p.page.locator('h1').isVisible(), 'the page text stays');
   await p.close();
@@ -304,8 +380,11 @@ test('served_page_should_be_one_response_with_its_code_inline', async () => {
   await waitReady(page);
   assert.deepEqual(responses, ['/'], 'one response');
   const policyFree = (html) => html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/, '');
-  assert.equal(policyFree(served), policyFree(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8')),
-    'the single file, byte for byte but its policy (security.test.mjs checks that)');
+  assert.equal(
+    policyFree(served),
+    policyFree(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8')),
+    'the single file, byte for byte but its policy (security.test.mjs checks that)',
+  );
   assert.equal(await page.evaluate(() => document.querySelectorAll('script[src], link[rel="stylesheet"]').length), 0);
   await p.close();
 });
@@ -320,7 +399,9 @@ test('page_as_files_should_load_two_preloaded_scripts_and_no_modules', async (t)
   const { page } = p;
   await waitReady(page);
   const { loaded, preloaded } = await page.evaluate(() => ({
-    loaded: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+    loaded: performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
       .filter((path) => path.endsWith('.js')),
     preloaded: [...document.querySelectorAll('link[rel="preload"][as="script"]')].map((l) => new URL(l.href).pathname),
   }));

@@ -5,11 +5,12 @@
 //    script loaded twice, and an iframe added after the script ran; no policy violation;
 //  - a view typed with capitals and spaces draws that figure; a typo shows one line naming the
 //    views and no figure, in an iframe and in <rope-scope>.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle, useServerAndBrowser } from './harness.mjs';
-import { blogHtml, openBlog, explorerFrame } from './host.mjs';
+import { test } from 'node:test';
 import { VIEWS } from '../../web/src/state/state.js';
+import { settle, useServerAndBrowser } from './harness.mjs';
+import { blogHtml, explorerFrame, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
 
@@ -24,7 +25,8 @@ function strictHost(body) {
 <body><main>${body}</main></body></html>`;
 }
 
-const frameTag = (query) => `<iframe data-ropescope src="${env.server.url}index.html?embed=1&${query}" title="figure"` +
+const frameTag = (query) =>
+  `<iframe data-ropescope src="${env.server.url}index.html?embed=1&${query}" title="figure"` +
   ' width="100%" height="300" frameborder="0"></iframe>';
 const script = () => `<script src="${env.server.url}ropescope-resize.js" async></script>`;
 
@@ -35,13 +37,20 @@ async function settledHeights(page) {
     // An iframe off screen gets no animation frames: bring each one into view first.
     await page.locator('iframe').nth(i).scrollIntoViewIfNeeded();
     const frame = await explorerFrame(page, i);
-    await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, { timeout: 20000 });
-    await page.waitForFunction((n) => document.querySelectorAll('iframe')[n].style.height !== '', i, { timeout: 10000 });
+    await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+      timeout: 20000,
+    });
+    await page.waitForFunction((n) => document.querySelectorAll('iframe')[n].style.height !== '', i, {
+      timeout: 10000,
+    });
     await settle(page);
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await settle(page);
     const content = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
-    const outer = await page.locator('iframe').nth(i).evaluate((f) => f.getBoundingClientRect().height);
+    const outer = await page
+      .locator('iframe')
+      .nth(i)
+      .evaluate((f) => f.getBoundingClientRect().height);
     out.push({ content, outer });
   }
   return out;
@@ -53,7 +62,10 @@ test('the_resizer_should_fit_every_marked_iframe_under_a_strict_policy', async (
   const { page } = p;
   // One added after the scripts ran, as a lazy CMS block would.
   await page.waitForFunction(() => window.ropescopeResize);
-  await page.evaluate((html) => document.querySelector('main').insertAdjacentHTML('beforeend', html), frameTag('view=decay'));
+  await page.evaluate(
+    (html) => document.querySelector('main').insertAdjacentHTML('beforeend', html),
+    frameTag('view=decay'),
+  );
   const heights = await settledHeights(page);
   assert.equal(heights.length, 3);
   for (const [i, { content, outer }] of heights.entries()) {
@@ -63,14 +75,21 @@ test('the_resizer_should_fit_every_marked_iframe_under_a_strict_policy', async (
   // The host page itself cannot set a height.
   await page.evaluate(() => window.postMessage({ ropescope: 'height', height: 150 }, '*'));
   await settle(page);
-  assert.equal(await page.locator('iframe').first().evaluate((f) => f.getBoundingClientRect().height), heights[0].outer);
+  assert.equal(
+    await page
+      .locator('iframe')
+      .first()
+      .evaluate((f) => f.getBoundingClientRect().height),
+    heights[0].outer,
+  );
   await p.assertClean('strict host');
   await p.context.close();
 });
 
 test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_figure', async () => {
   const valid = `No figure shown: view "flatnes" is not a figure; use one of ${VIEWS.join(', ')}.`;
-  const html = blogHtml(`<iframe src="${env.server.url}index.html?embed=1&view=flatnes" title="typo" width="100%" height="400"></iframe>
+  const html =
+    blogHtml(`<iframe src="${env.server.url}index.html?embed=1&view=flatnes" title="typo" width="100%" height="400"></iframe>
 <rope-scope id="typo" view="flatnes"></rope-scope>
 <rope-scope id="caps" view=" Flatness "></rope-scope>
 <script src="/ropescope-embed.js"></script>`);
@@ -83,10 +102,14 @@ test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_fi
     shown: [...document.querySelectorAll('figure.fig')].filter((f) => f.getClientRects().length > 0).length,
   }));
   assert.deepEqual(inFrame, { lines: [valid], shown: 0 }, 'the iframe: one line, no figure');
-  await page.waitForFunction(() => {
-    const caps = document.getElementById('caps')?.shadowRoot?.querySelector('canvas');
-    return caps && customElements.get('rope-scope').Chart.getChart(caps);
-  }, null, { timeout: 20000 });
+  await page.waitForFunction(
+    () => {
+      const caps = document.getElementById('caps')?.shadowRoot?.querySelector('canvas');
+      return caps && customElements.get('rope-scope').Chart.getChart(caps);
+    },
+    null,
+    { timeout: 20000 },
+  );
   const inElements = await page.evaluate(() => {
     const root = (id) => document.getElementById(id).shadowRoot;
     return {

@@ -2,17 +2,24 @@
 // server's header for every file (tools/serve.mjs, with nosniff) and, with hashes for its inline
 // scripts, in dist/ropescope.html and in the page the server sends (header and <meta> alike); no 'unsafe-inline' for scripts; and the harness's clean check
 // really sees a violation (every other browser test asserts there is none).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, openPage, useServerAndBrowser, waitReady } from './harness.mjs';
+import { test } from 'node:test';
+import { openPage, ROOT, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
 const META = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/;
 
-const directives = (policy) => Object.fromEntries(policy.split(';').map((d) => d.trim()).filter(Boolean)
-  .map((d) => [d.split(/\s+/)[0], d.split(/\s+/).slice(1)]));
+const directives = (policy) =>
+  Object.fromEntries(
+    policy
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(/\s+/)[0], d.split(/\s+/).slice(1)]),
+  );
 
 function checkPolicy(policy, what) {
   const d = directives(policy);
@@ -43,11 +50,18 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
   }
   // The page itself comes inlined: its header and its <meta> are the single file's policy
   // with 'self' kept (the folder's own files are the page's too).
-  const withSelf = (name, sources) => (name === 'script-src' || name === 'style-src'
-    ? [...sources.filter((s) => s.startsWith("'sha256-")), "'self'", ...sources.filter((s) => !s.startsWith("'sha256-"))]
-    : sources);
+  const withSelf = (name, sources) =>
+    name === 'script-src' || name === 'style-src'
+      ? [
+          ...sources.filter((s) => s.startsWith("'sha256-")),
+          "'self'",
+          ...sources.filter((s) => !s.startsWith("'sha256-")),
+        ]
+      : sources;
   const singleDirectives = directives(META.exec(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8'))[1]);
-  const expected = Object.entries(singleDirectives).map(([name, sources]) => [name, ...withSelf(name, sources)].join(' ')).join('; ');
+  const expected = Object.entries(singleDirectives)
+    .map(([name, sources]) => [name, ...withSelf(name, sources)].join(' '))
+    .join('; ');
   for (const path of ['', 'index.html']) {
     const res = await fetch(env.server.url + path);
     const served = META.exec(await res.text())?.[1];
@@ -65,8 +79,11 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   const inline = [...single.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
   assert.equal(inline.length, 2, 'Chart.js and the page script are inline');
-  assert.deepEqual(d['script-src'].filter((s) => s.startsWith("'sha256-")), inline,
-    'script-src lists exactly the inline scripts\' hashes');
+  assert.deepEqual(
+    d['script-src'].filter((s) => s.startsWith("'sha256-")),
+    inline,
+    "script-src lists exactly the inline scripts' hashes",
+  );
   assert.ok(!/<script src=/.test(single), 'no external script in the single file');
 });
 
@@ -84,7 +101,10 @@ test('the_clean_check_should_catch_a_csp_violation', async () => {
     return { found, ran: window.__ran === true };
   });
   assert.equal(seen.ran, false, 'the inline script was blocked');
-  assert.ok(seen.found.some((v) => v.startsWith('script-src')), `a script-src violation was recorded: ${seen.found}`);
+  assert.ok(
+    seen.found.some((v) => v.startsWith('script-src')),
+    `a script-src violation was recorded: ${seen.found}`,
+  );
   p.problems.length = 0; // the console error Chromium logs for the blocked script
   await p.close();
 });

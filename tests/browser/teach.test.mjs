@@ -2,26 +2,41 @@
 // the blog's worked numbers, the per-pair terms, the additive terms, the decay bound, the
 // heatmap, the rotating pair and its gap lock, figure 1 without aliasing, typed values that
 // apply only when committed, plurals, reset / presets / random vectors / play, and printing.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  ROOT, afterUpdate, chartData, close, mainFigures, openPage, pageUrl, settle, sweepBins, typeInto, useServerAndBrowser,
-  waitReady, text, reference,
-} from './harness.mjs';
+import { test } from 'node:test';
 import { rng, seed as testSeed } from '../testlib.mjs';
+import {
+  afterUpdate,
+  chartData,
+  close,
+  mainFigures,
+  openPage,
+  pageUrl,
+  ROOT,
+  reference,
+  settle,
+  sweepBins,
+  text,
+  typeInto,
+  useServerAndBrowser,
+  waitReady,
+} from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 function refExplain(calls) {
   const run = spawnSync('python3', [join(ROOT, 'tests/ref_explain.py'), '--batch'], {
-    input: JSON.stringify(calls), encoding: 'utf8', maxBuffer: 1 << 28,
+    input: JSON.stringify(calls),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
   });
   if (run.status !== 0) throw new Error(`tests/ref_explain.py --batch failed: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
   out.forEach((r, i) => {
-    if (r && r.error) throw new Error(`reference ${calls[i].fn}: ${r.error}`);
+    if (r?.error) throw new Error(`reference ${calls[i].fn}: ${r.error}`);
   });
   return out;
 }
@@ -33,17 +48,30 @@ const random = rng(SEED);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 /** The page's q and k for its state, through the page's own model (read, not recomputed). */
-const pageVectors = (page) => page.evaluate(async () => {
-  const { vectors } = await import('./src/model/model.js');
-  const { dim, seed } = window.ropescope.state;
-  return vectors(dim, seed).map((v) => Array.from(v));
-});
+const pageVectors = (page) =>
+  page.evaluate(async () => {
+    const { vectors } = await import('./src/model/model.js');
+    const { dim, seed } = window.ropescope.state;
+    return vectors(dim, seed).map((v) => Array.from(v));
+  });
 
-const dec4 = (x) => x.toFixed(4).replace(/^-0\.0000$/, '0.0000').replace('-', '−');
+const dec4 = (x) =>
+  x
+    .toFixed(4)
+    .replace(/^-0\.0000$/, '0.0000')
+    .replace('-', '−');
 const vec4 = (v) => `[${v.map(dec4).join(', ')}]`;
 
 async function readWorked(page) {
-  const ids = ['worked-qm', 'worked-kn', 'worked-direct', 'worked-formula', 'worked-moved', 'worked-mark-m', 'worked-mark-m1'];
+  const ids = [
+    'worked-qm',
+    'worked-kn',
+    'worked-direct',
+    'worked-formula',
+    'worked-moved',
+    'worked-mark-m',
+    'worked-mark-m1',
+  ];
   const out = {};
   for (const id of ids) out[id] = (await text(page, `#${id}`)).trim();
   return out;
@@ -61,7 +89,10 @@ async function checkWorked(page, { q, k, m, n, theta, shift, base }) {
   assert.equal(shown['worked-qm'], vec4(at.slice(0, 2)), `q at m ${where}`);
   assert.equal(shown['worked-kn'], vec4(at.slice(2, 4)), `k at n ${where}`);
   assert.equal(shown['worked-direct'], dec4(at[9]), `score directly ${where}`);
-  assert.ok(shown['worked-formula'].endsWith(`= ${dec4(at[10])}`), `score by the formula ${where}: ${shown['worked-formula']}`);
+  assert.ok(
+    shown['worked-formula'].endsWith(`= ${dec4(at[10])}`),
+    `score by the formula ${where}: ${shown['worked-formula']}`,
+  );
   assert.ok(shown['worked-moved'].startsWith(dec4(moved[9])), `score moved by s ${where}: ${shown['worked-moved']}`);
   assert.equal(shown['worked-mark-m'], vec4(markM), `P[m] ${where}`);
   assert.equal(shown['worked-mark-m1'], vec4(markM1), `P[m+1] ${where}`);
@@ -84,7 +115,15 @@ test('worked_numbers_should_match_the_blog_and_the_reference', async () => {
   const { page } = p;
   await waitReady(page, ['flatness']);
   // The blog's numbers, to the 4 decimals it prints.
-  const shown = await checkWorked(page, { q: [0.9, 0.4], k: [0.9, 0.4], m: 3, n: 7, theta: 0.1, shift: 7, base: 10000 });
+  const shown = await checkWorked(page, {
+    q: [0.9, 0.4],
+    k: [0.9, 0.4],
+    m: 3,
+    n: 7,
+    theta: 0.1,
+    shift: 7,
+    base: 10000,
+  });
   assert.equal(shown['worked-qm'], '[0.7416, 0.6481]');
   assert.equal(shown['worked-kn'], '[0.4307, 0.8857]');
   assert.equal(shown['worked-direct'], '0.8934');
@@ -97,11 +136,24 @@ test('worked_numbers_should_match_the_blog_and_the_reference', async () => {
   // Every input is editable: random values typed in, each applied on Enter.
   const round = (x) => Number(x.toFixed(3));
   const next = {
-    q: [round(random() * 4 - 2), round(random() * 4 - 2)], k: [round(random() * 4 - 2), round(random() * 4 - 2)],
-    m: Math.floor(random() * 500), n: Math.floor(random() * 500), theta: round(random() * 2), shift: Math.floor(random() * 900),
+    q: [round(random() * 4 - 2), round(random() * 4 - 2)],
+    k: [round(random() * 4 - 2), round(random() * 4 - 2)],
+    m: Math.floor(random() * 500),
+    n: Math.floor(random() * 500),
+    theta: round(random() * 2),
+    shift: Math.floor(random() * 900),
     base: 10000,
   };
-  const boxes = { wq0: next.q[0], wq1: next.q[1], wk0: next.k[0], wk1: next.k[1], wm: next.m, wn: next.n, wth: next.theta, wsh: next.shift };
+  const boxes = {
+    wq0: next.q[0],
+    wq1: next.q[1],
+    wk0: next.k[0],
+    wk1: next.k[1],
+    wm: next.m,
+    wn: next.n,
+    wth: next.theta,
+    wsh: next.shift,
+  };
   for (const [name, value] of Object.entries(boxes)) {
     await page.fill(`#${name}-num`, String(value));
     await page.press(`#${name}-num`, 'Enter');
@@ -160,11 +212,23 @@ test('additive_terms_should_sum_to_add_score_and_match_the_reference', async () 
   await page.locator('#fig-additive').scrollIntoViewIfNeeded();
   await waitReady(page, ['additive']);
   const sets = (await chartData(page, 'additive')).datasets;
-  assert.deepEqual(sets.map((d) => d.label), ['q·k (content only)', 'q·P[n] (key position)', 'P[m]·k (query position)',
-    'P[m]·P[n] (gap only)', 'additive score (the sum)']);
+  assert.deepEqual(
+    sets.map((d) => d.label),
+    [
+      'q·k (content only)',
+      'q·P[n] (key position)',
+      'P[m]·k (query position)',
+      'P[m]·P[n] (gap only)',
+      'additive score (the sum)',
+    ],
+  );
   const [q, k] = await pageVectors(page);
   const starts = sets[4].data.map((pt) => pt.x);
-  assert.deepEqual(starts, Array.from({ length: 256 }, (_, j) => from + j), 'every start from `from`, 256 of them');
+  assert.deepEqual(
+    starts,
+    Array.from({ length: 256 }, (_, j) => from + j),
+    'every start from `from`, 256 of them',
+  );
   const picked = [0, 1, 2, 77, 128, 255];
   const [ref, ...scores] = refExplain([
     { fn: 'add_terms', args: [q, k, gap, picked.map((j) => starts[j]), 10000] },
@@ -176,7 +240,8 @@ test('additive_terms_should_sum_to_add_score_and_match_the_reference', async () 
     near(parts, sets[4].data[j].y, `four terms sum to the additive score at start ${s} ${where}`);
   });
   picked.forEach((j, i) => {
-    for (let b = 0; b < 5; b++) near(sets[b].data[j].y, ref[b * picked.length + i], `${sets[b].label} at start ${starts[j]} ${where}`);
+    for (let b = 0; b < 5; b++)
+      near(sets[b].data[j].y, ref[b * picked.length + i], `${sets[b].label} at start ${starts[j]} ${where}`);
     near(sets[4].data[j].y, scores[i], `add_score at start ${starts[j]} ${where}`);
   });
   await p.close();
@@ -209,18 +274,33 @@ test('decay_bound_and_heatmap_cells_should_match_the_reference', async () => {
     near(sets[2].data[j].y, ref[2 * c + i], `decay: RoFormer bound at ${xs[j]} ${where}`);
   });
 
-  const cells = (await page.evaluate(() => {
+  const cells = await page.evaluate(() => {
     const chart = window.Chart.getChart(document.getElementById('chart-heatmap'));
     return chart.data.datasets[0].data.map(({ x, y, v, pair }) => ({ x, y, v, pair }));
-  }));
+  });
   const pairs = [...new Set(cells.map((cell) => cell.pair))];
-  assert.deepEqual(pairs, Array.from({ length: Math.min(dim / 2, 64) }, (_, i) => i), `every pair is a row ${where}`);
+  assert.deepEqual(
+    pairs,
+    Array.from({ length: Math.min(dim / 2, 64) }, (_, i) => i),
+    `every pair is a row ${where}`,
+  );
   const positions = [...new Set(cells.map((cell) => cell.x))];
-  const [thetas, grid] = refExplain([{ fn: 'thetas', args: [dim, base] }, { fn: 'cos_grid', args: [dim, positions, base] }]);
+  const [thetas, grid] = refExplain([
+    { fn: 'thetas', args: [dim, base] },
+    { fn: 'cos_grid', args: [dim, positions, base] },
+  ]);
   assert.equal(cells.length, pairs.length * positions.length);
   for (const cell of cells) {
-    near(cell.v, grid[cell.pair * positions.length + positions.indexOf(cell.x)], `heatmap cell pair ${cell.pair}, position ${cell.x} ${where}`);
-    near(cell.v, Math.cos(cell.x * thetas[cell.pair]), `heatmap cell = cos(p·θᵢ) at pair ${cell.pair}, position ${cell.x}`);
+    near(
+      cell.v,
+      grid[cell.pair * positions.length + positions.indexOf(cell.x)],
+      `heatmap cell pair ${cell.pair}, position ${cell.x} ${where}`,
+    );
+    near(
+      cell.v,
+      Math.cos(cell.x * thetas[cell.pair]),
+      `heatmap cell = cos(p·θᵢ) at pair ${cell.pair}, position ${cell.x}`,
+    );
   }
   await p.close();
 });
@@ -241,9 +321,16 @@ test('rotating_pair_should_match_the_reference_and_keep_the_gap_when_locked', as
     near(sets[2].data[1].x, ex[2], `k at n = ${n}, x`);
     near(sets[2].data[1].y, ex[3], `k at n = ${n}, y`);
     const caption = await text(page, '#caption-circle');
-    for (const [value, what] of [[ex[4], 'mθ'], [ex[5], 'nθ'], [ex[6], '(m − n)θ'], [ex[9], 'pair score']]) {
-      assert.ok(caption.includes(Number(value.toPrecision(4)).toString()) || Math.abs(value) < 1e-3,
-        `#caption-circle shows ${what} = ${value}: ${caption}`);
+    for (const [value, what] of [
+      [ex[4], 'mθ'],
+      [ex[5], 'nθ'],
+      [ex[6], '(m − n)θ'],
+      [ex[9], 'pair score'],
+    ]) {
+      assert.ok(
+        caption.includes(Number(value.toPrecision(4)).toString()) || Math.abs(value) < 1e-3,
+        `#caption-circle shows ${what} = ${value}: ${caption}`,
+      );
     }
     return ex;
   };
@@ -267,7 +354,11 @@ test('rotating_pair_should_match_the_reference_and_keep_the_gap_when_locked', as
 test('figure_1_should_not_alias_its_drawn_extremes_match_a_dense_computation', async () => {
   // dim 2: the only additive frequency repeats every 2π ≈ 6.3 positions; 512 thinned
   // samples 8 apart used to draw a slow wave that does not exist.
-  for (const [from, to, n] of [[0, 4096, 512], [100, 400, 4096], [0, 60000, 300]]) {
+  for (const [from, to, n] of [
+    [0, 4096, 512],
+    [100, 400, 4096],
+    [0, 60000, 300],
+  ]) {
     const p = await openPage(env.browser, `${env.server.url}?dim=2&gap=3&from=${from}&to=${to}&n=${n}`);
     const { page } = p;
     await waitReady(page, ['flatness']);
@@ -285,10 +376,22 @@ test('figure_1_should_not_alias_its_drawn_extremes_match_a_dense_computation', a
       near(sets[3].data[j].y, Math.min(...rows), `least additive score drawn in bin ${j} ${where}`);
     }
     const all = dense.map((r) => r[2]);
-    near(Math.max(...sets[2].data.map((pt) => pt.y)), Math.max(...all), `the chart's top is the dense maximum ${where}`);
-    near(Math.min(...sets[3].data.map((pt) => pt.y)), Math.min(...all), `the chart's bottom is the dense minimum ${where}`);
+    near(
+      Math.max(...sets[2].data.map((pt) => pt.y)),
+      Math.max(...all),
+      `the chart's top is the dense maximum ${where}`,
+    );
+    near(
+      Math.min(...sets[3].data.map((pt) => pt.y)),
+      Math.min(...all),
+      `the chart's bottom is the dense minimum ${where}`,
+    );
     if (plan.bins === plan.starts) {
-      assert.deepEqual(sets[2].data.map((pt) => pt.x), starts, `every integer start is drawn ${where}`);
+      assert.deepEqual(
+        sets[2].data.map((pt) => pt.x),
+        starts,
+        `every integer start is drawn ${where}`,
+      );
     }
     await p.close();
   }
@@ -299,13 +402,18 @@ test('typing_5000_key_by_key_should_never_apply_its_prefixes', async () => {
   const { page } = p;
   await waitReady(page, ['flatness']);
   // The x-axis ends at `to`; the last start drawn is in the last bin.
-  const lastX = () => page.evaluate(() => window.Chart.getChart(document.getElementById('chart-flatness')).options.scales.x.max);
+  const lastX = () =>
+    page.evaluate(() => window.Chart.getChart(document.getElementById('chart-flatness')).options.scales.x.max);
   await page.fill('#to-num', '');
   for (const key of '5000') {
     await page.type('#to-num', key);
     await settle(page);
     const url = new URL(await pageUrl(page));
-    assert.equal(url.searchParams.get('to') ?? '4096', '4096', `after typing "${await page.inputValue('#to-num')}" the URL keeps to=4096`);
+    assert.equal(
+      url.searchParams.get('to') ?? '4096',
+      '4096',
+      `after typing "${await page.inputValue('#to-num')}" the URL keeps to=4096`,
+    );
     assert.equal(await lastX(), 4096, 'the chart keeps its range');
     assert.match(await text(page, '#to-pending'), /Not applied yet.*figures show to = 4096/);
   }
@@ -330,9 +438,16 @@ test('typing_5000_key_by_key_should_never_apply_its_prefixes', async () => {
 });
 
 test('captions_should_agree_in_number_for_dim_2_to_8', async () => {
-  const BAD = [/(^|[^\d.])1 (pair|start|term|turn)s\b/, /\b[Aa]ll 1 /, /\b1 of 1 pairs\b/, /\b0 pair\b/,
-    /(^|[^\d.])([02-9]|\d{2,}) (pair|start|term)\b(?!s)(?! term)(?! frequency)/, /\b1 pairs are\b/,
-    /(^|[^\d.])1 (pair|start)s? are\b/, /(?<!of )(?<![\d.])([02-9]|\d{2,}) pairs is\b/];
+  const BAD = [
+    /(^|[^\d.])1 (pair|start|term|turn)s\b/,
+    /\b[Aa]ll 1 /,
+    /\b1 of 1 pairs\b/,
+    /\b0 pair\b/,
+    /(^|[^\d.])([02-9]|\d{2,}) (pair|start|term)\b(?!s)(?! term)(?! frequency)/,
+    /\b1 pairs are\b/,
+    /(^|[^\d.])1 (pair|start)s? are\b/,
+    /(?<!of )(?<![\d.])([02-9]|\d{2,}) pairs is\b/,
+  ];
   for (const dim of [2, 4, 6, 8]) {
     for (const gap of [0, 1, 3, 40, 4000]) {
       const p = await openPage(env.browser, `${env.server.url}?dim=${dim}&gap=${gap}&from=0&to=${dim}&pair=0`);
@@ -358,7 +473,9 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
 
   await afterUpdate(page, () => page.selectOption('#dim-preset', { label: 'llama-3.1-8b: dim 128, base 500000' }));
   assert.deepEqual([(await state()).dim, (await state()).base], ['128', '500000']);
-  await afterUpdate(page, () => page.selectOption('#dim-preset', { label: 'qwen2.5-7b-instruct-yarn: dim 128, base 1000000' }));
+  await afterUpdate(page, () =>
+    page.selectOption('#dim-preset', { label: 'qwen2.5-7b-instruct-yarn: dim 128, base 1000000' }),
+  );
   assert.equal((await state()).base, '1000000');
 
   await afterUpdate(page, () => page.click('#randomize'));
@@ -373,13 +490,31 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
   await fresh.close();
   await afterUpdate(page, () => page.click('#demo-vectors'));
   assert.equal((await state()).seed, undefined, 'seed 0 (the demo vectors) is left out of the URL');
-  assert.match(await text(page, '#vectors-readout'), /q\[j\] = cos\(0\.7·j \+ 0\.3\),\s+k\[j\] = sin\(0\.4·j \+ 1\.1\)/,
-    'the demo vectors\' formula is shown');
+  assert.match(
+    await text(page, '#vectors-readout'),
+    /q\[j\] = cos\(0\.7·j \+ 0\.3\),\s+k\[j\] = sin\(0\.4·j \+ 1\.1\)/,
+    "the demo vectors' formula is shown",
+  );
 
   await afterUpdate(page, () => page.click('#reset'));
   // Reset leaves the long-context part's settings to its own preset menu.
-  const LONG = new Set(['preset', 'train-len', 'target-gap', 'method', 'factor', 'new-base', 'orig-max', 'low-freq',
-    'high-freq', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim', 'compare']);
+  const LONG = new Set([
+    'preset',
+    'train-len',
+    'target-gap',
+    'method',
+    'factor',
+    'new-base',
+    'orig-max',
+    'low-freq',
+    'high-freq',
+    'beta-fast',
+    'beta-slow',
+    'truncate',
+    'mscale',
+    'mscale-all-dim',
+    'compare',
+  ]);
   const main = Object.fromEntries(Object.entries(await state()).filter(([name]) => !LONG.has(name)));
   assert.deepEqual(main, { dim: '64', base: '10000', gap: '2', from: '0', to: '4096', n: '512' });
   assert.equal(await page.inputValue('#qm-num'), '5');
@@ -388,10 +523,11 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
   // While it plays, figure 1's y axis only widens (it never jumps back to a narrower range).
-  const yRange = () => page.evaluate(() => {
-    const { scales } = window.Chart.getChart(document.getElementById('chart-flatness'));
-    return [scales.y.min, scales.y.max];
-  });
+  const yRange = () =>
+    page.evaluate(() => {
+      const { scales } = window.Chart.getChart(document.getElementById('chart-flatness'));
+      return [scales.y.min, scales.y.max];
+    });
   const ranges = [];
   for (let i = 0; i < 4; i++) {
     await page.waitForTimeout(150);
@@ -399,12 +535,17 @@ test('reset_presets_random_vectors_and_play_should_change_the_url_state', async 
     ranges.push(await yRange());
   }
   for (let i = 1; i < ranges.length; i++) {
-    assert.ok(ranges[i][0] <= ranges[i - 1][0] && ranges[i][1] >= ranges[i - 1][1],
-      `the y axis holds while playing: ${JSON.stringify(ranges)}`);
+    assert.ok(
+      ranges[i][0] <= ranges[i - 1][0] && ranges[i][1] >= ranges[i - 1][1],
+      `the y axis holds while playing: ${JSON.stringify(ranges)}`,
+    );
   }
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
-  assert.ok(gaps.every((g, i) => i === 0 || g > gaps[i - 1]), `play sweeps the gap upward: ${gaps}`);
+  assert.ok(
+    gaps.every((g, i) => i === 0 || g > gaps[i - 1]),
+    `play sweeps the gap upward: ${gaps}`,
+  );
   const stopped = await page.evaluate(() => window.ropescope.state.gap);
   await page.waitForTimeout(200);
   assert.equal(await page.evaluate(() => window.ropescope.state.gap), stopped, 'pause stops the sweep');
@@ -423,10 +564,14 @@ test('printing_should_draw_every_figure_at_the_current_settings', async () => {
   // The formulas (loaded lazily) are in place too: the derivation beside the per-pair terms.
   await page.waitForFunction(() => !document.querySelector('.formula-slot:empty'), null, { timeout: 10000 });
   assert.equal(await page.locator('#fig-terms .formulas math').count(), 4, 'the derivation is typeset (MathML)');
-  const drawn = await page.evaluate((names) => names.map((name) => {
-    const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
-    return { name, bars: chart.getDatasetMeta(0).data.length };
-  }), all);
+  const drawn = await page.evaluate(
+    (names) =>
+      names.map((name) => {
+        const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+        return { name, bars: chart.getDatasetMeta(0).data.length };
+      }),
+    all,
+  );
   const terms = drawn.find((d) => d.name === 'terms');
   assert.equal(terms.bars, 6, 'the per-pair chart is drawn for dim 12 (6 pairs)');
   for (const d of drawn) assert.ok(d.bars > 0, `chart-${d.name} has drawn elements`);
@@ -442,39 +587,57 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
   await waitReady(page, all);
   // A window as tall as the page: every chart is on screen, so every one is drawn at once.
   await page.setViewportSize({ width: 1280, height: await page.evaluate(() => document.documentElement.scrollHeight) });
-  const look = () => page.evaluate((names) => {
-    const css = getComputedStyle(document.documentElement);
-    const want = { tick: css.getPropertyValue('--ink-muted').trim(), grid: css.getPropertyValue('--grid').trim() };
-    return {
-      want,
-      charts: names.map((name) => {
-        const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
-        const [x] = Object.values(chart.options.scales);
-        // What is drawn: the first element's own colour against its dataset's.
-        const set = chart.data.datasets[0];
-        const fill = Array.isArray(set.backgroundColor) ? set.backgroundColor[0] : set.backgroundColor;
-        const drawn = chart.getDatasetMeta(0).data[0]?.options?.backgroundColor;
-        return { name, tick: x.ticks.color, grid: x.grid.color, fill: fill ?? null, drawn: fill ? drawn : null };
-      }),
-    };
-  }, all);
+  const look = () =>
+    page.evaluate((names) => {
+      const css = getComputedStyle(document.documentElement);
+      const want = { tick: css.getPropertyValue('--ink-muted').trim(), grid: css.getPropertyValue('--grid').trim() };
+      return {
+        want,
+        charts: names.map((name) => {
+          const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+          const [x] = Object.values(chart.options.scales);
+          // What is drawn: the first element's own colour against its dataset's.
+          const set = chart.data.datasets[0];
+          const fill = Array.isArray(set.backgroundColor) ? set.backgroundColor[0] : set.backgroundColor;
+          const drawn = chart.getDatasetMeta(0).data[0]?.options?.backgroundColor;
+          return { name, tick: x.ticks.color, grid: x.grid.color, fill: fill ?? null, drawn: fill ? drawn : null };
+        }),
+      };
+    }, all);
   const light = await look();
-  for (const mode of [{ colorScheme: 'dark' }, { colorScheme: 'dark', media: 'print' }, { colorScheme: 'light', media: 'screen' }]) {
+  for (const mode of [
+    { colorScheme: 'dark' },
+    { colorScheme: 'dark', media: 'print' },
+    { colorScheme: 'light', media: 'screen' },
+  ]) {
     await page.emulateMedia(mode);
     // Media-query change events come with the next rendering update: wait for the charts (or
     // give up after 5 s and let the asserts below say what is wrong).
-    await page.waitForFunction((names) => {
-      const tick = getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim();
-      return names.every((name) => Object.values(window.Chart.getChart(document.getElementById(`chart-${name}`))
-        .options.scales)[0].ticks.color === tick);
-    }, all, { timeout: 5000 }).catch(() => {});
+    await page
+      .waitForFunction(
+        (names) => {
+          const tick = getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim();
+          return names.every(
+            (name) =>
+              Object.values(window.Chart.getChart(document.getElementById(`chart-${name}`)).options.scales)[0].ticks
+                .color === tick,
+          );
+        },
+        all,
+        { timeout: 5000 },
+      )
+      .catch(() => {});
     const now = await look();
     const dark = mode.colorScheme === 'dark' && mode.media !== 'print';
     assert.equal(now.want.tick !== light.want.tick, dark, `${JSON.stringify(mode)}: the palette in use`);
     for (const chart of now.charts) {
       assert.equal(chart.tick, now.want.tick, `${JSON.stringify(mode)}: chart-${chart.name} tick colour`);
       assert.equal(chart.grid, now.want.grid, `${JSON.stringify(mode)}: chart-${chart.name} grid colour`);
-      assert.equal(chart.drawn, chart.fill, `${JSON.stringify(mode)}: chart-${chart.name} drawn in its dataset's colour`);
+      assert.equal(
+        chart.drawn,
+        chart.fill,
+        `${JSON.stringify(mode)}: chart-${chart.name} drawn in its dataset's colour`,
+      );
     }
   }
   await p.close();
@@ -499,8 +662,11 @@ test('each_explainer_figure_should_embed_alone', async () => {
     const p = await openPage(env.browser, `${env.server.url}?embed=1&view=${view}`);
     const { page } = p;
     await waitReady(page, [view]);
-    const shown = await page.evaluate(() => [...document.querySelectorAll('figure.fig, #worked')]
-      .filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.id));
+    const shown = await page.evaluate(() =>
+      [...document.querySelectorAll('figure.fig, #worked')]
+        .filter((el) => el.getBoundingClientRect().height > 0)
+        .map((el) => el.id),
+    );
     assert.deepEqual(shown, [`fig-${view}`], `?embed=1&view=${view} shows that figure alone`);
     await p.close();
   }

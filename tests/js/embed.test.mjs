@@ -1,9 +1,10 @@
 // The embed options' URL grammar (state.js) and the export formats (export.js), in Node:
 // strict values, canonical order, and CSV/JSON that give back the chart's numbers exactly.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { readQuery, writeQuery, PARAM } from '../../web/src/state/state.js';
-import { exportName, toCsv, toJson, dataRows, plotSettings } from '../../web/src/page/export.js';
+import { test } from 'node:test';
+import { dataRows, exportName, plotSettings, toCsv, toJson } from '../../web/src/page/export.js';
+import { PARAM, readQuery, writeQuery } from '../../web/src/state/state.js';
 import { rng, seed } from '../testlib.mjs';
 
 test('embed_options_should_read_strictly_and_write_canonically', () => {
@@ -18,22 +19,37 @@ test('embed_options_should_read_strictly_and_write_canonically', () => {
   // Names are matched ignoring case and surrounding spaces (tests/js/limits.test.mjs has them all).
   assert.equal(readQuery('?theme=%20Dark').state.theme, 'dark');
   for (const [query, name] of [
-    ['?theme=drak', 'theme'], ['?theme=', 'theme'], ['?theme=da%20rk', 'theme'], ['?title=yes', 'title'], ['?title=true', 'title'],
-    ['?controls=gap,gap', 'controls'], ['?controls=gap,n', 'controls'], ['?controls=gap,', 'controls'],
-    ['?controls=%20gap', 'controls'], ['?controls=__proto__', 'controls'], ['?theme=constructor', 'theme'],
+    ['?theme=drak', 'theme'],
+    ['?theme=', 'theme'],
+    ['?theme=da%20rk', 'theme'],
+    ['?title=yes', 'title'],
+    ['?title=true', 'title'],
+    ['?controls=gap,gap', 'controls'],
+    ['?controls=gap,n', 'controls'],
+    ['?controls=gap,', 'controls'],
+    ['?controls=%20gap', 'controls'],
+    ['?controls=__proto__', 'controls'],
+    ['?theme=constructor', 'theme'],
   ]) {
     const { state, problems } = readQuery(query);
     assert.equal(problems.length, 1, `${query} is refused`);
     assert.equal(problems[0].name, name);
     assert.ok(problems[0].message.includes(name), `${query}: the message names ${name}`);
-    assert.equal(PARAM[name].serialize(state[name]), PARAM[name].serialize(PARAM[name].default), `${query}: default kept`);
+    assert.equal(
+      PARAM[name].serialize(state[name]),
+      PARAM[name].serialize(PARAM[name].default),
+      `${query}: default kept`,
+    );
   }
 });
 
 test('export_names_should_carry_the_settings', () => {
   const state = { dim: 128, base: 500000, gap: 16, from: 0, to: 4096, n: 512 };
   assert.equal(exportName('flatness', state), 'ropescope-flatness-dim128-base500000-gap16');
-  assert.equal(exportName('slow', { ...state, gap: 0.5, to: 900, n: 256 }), 'ropescope-slow-dim128-base500000-gap0.5-to900-n256');
+  assert.equal(
+    exportName('slow', { ...state, gap: 0.5, to: 900, n: 256 }),
+    'ropescope-slow-dim128-base500000-gap0.5-to900-n256',
+  );
   assert.deepEqual(plotSettings({ ...state, theme: 'dark', embed: true }), state);
 });
 
@@ -77,8 +93,11 @@ test('readme_should_show_the_resizer_snippet_and_the_resizer_should_use_the_embe
   const { readFileSync } = await import('node:fs');
   const { HEIGHT_MESSAGE, MIN_HEIGHT, MAX_HEIGHT } = await import('../../web/src/element/embed.js');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  assert.match(readme, /<iframe data-ropescope src="[^"]+"[^>]* frameborder="0" loading="lazy"><\/iframe>\n<script src="[^"]+\/ropescope-resize\.js" async><\/script>/,
-    'README.md "Embedding" shows the snippet the page writes');
+  assert.match(
+    readme,
+    /<iframe data-ropescope src="[^"]+"[^>]* frameborder="0" loading="lazy"><\/iframe>\n<script src="[^"]+\/ropescope-resize\.js" async><\/script>/,
+    'README.md "Embedding" shows the snippet the page writes',
+  );
   assert.doesNotMatch(readme.slice(readme.indexOf('## Embedding')), /style="/, 'no style= in the snippets');
   const resizer = readFileSync(new URL('../../web/ropescope-resize.js', import.meta.url), 'utf8');
   assert.ok(resizer.includes(`var HEIGHT_MESSAGE = '${HEIGHT_MESSAGE}';`), 'the same message name');

@@ -7,9 +7,10 @@
 //    against cos(p theta_i), envelope extremes against a dense sweep;
 //  - bad input throws a RangeError/TypeError naming the parameter and value.
 // Randomized parts print ROPE_TEST_SEED and take it from the environment.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
 import { close, rng, seed } from '../testlib.mjs';
 
@@ -25,8 +26,7 @@ function flat(fn, result) {
   switch (fn) {
     case 'pair_example': {
       const r = result;
-      return [...r.q_m, ...r.k_n, r.angle_m, r.angle_n, r.angle_gap, r.dot, r.cross, r.direct,
-        r.formula];
+      return [...r.q_m, ...r.k_n, r.angle_m, r.angle_n, r.angle_gap, r.dot, r.cross, r.direct, r.formula];
     }
     case 'pair_terms':
       return [...result.terms, ...result.dots, ...result.crosses, result.sum, result.score];
@@ -69,14 +69,20 @@ test('explain_should_match_the_reference_and_native_on_every_case', () => {
 
 test('pair_example_should_give_the_blog_numbers', () => {
   const cat = [0.9, 0.4];
-  for (const [m, n] of [[3, 7], [10, 14]]) {
+  for (const [m, n] of [
+    [3, 7],
+    [10, 14],
+  ]) {
     const r = rope.pair_example(cat, cat, m, n, 0.1);
     assert.equal(r.direct.toFixed(4), '0.8934');
     assert.equal(r.formula.toFixed(4), '0.8934');
     assert.ok(close(r.angle_m - r.angle_n, r.angle_gap));
   }
   const r = rope.pair_example(cat, cat, 3, 7, 0.1);
-  assert.deepEqual([...r.q_m, ...r.k_n].map((x) => x.toFixed(4)), ['0.7416', '0.6481', '0.4307', '0.8857']);
+  assert.deepEqual(
+    [...r.q_m, ...r.k_n].map((x) => x.toFixed(4)),
+    ['0.7416', '0.6481', '0.4307', '0.8857'],
+  );
 });
 
 test('pair_terms_should_sum_to_rope_score', () => {
@@ -116,9 +122,11 @@ test('cos_grid_should_hold_cos_of_position_times_theta', () => {
   const grid = rope.cos_grid(d, positions);
   const theta = rope.thetas(d);
   assert.equal(grid.length, d / 2);
-  grid.forEach((row, i) => row.forEach((cell, p) => {
-    assert.ok(close(cell, Math.cos(positions[p] * theta[i])), `cell ${i},${p}`);
-  }));
+  grid.forEach((row, i) =>
+    row.forEach((cell, p) => {
+      assert.ok(close(cell, Math.cos(positions[p] * theta[i])), `cell ${i},${p}`);
+    }),
+  );
 });
 
 test('offset_envelope_should_match_a_dense_sweep', () => {
@@ -133,7 +141,12 @@ test('offset_envelope_should_match_a_dense_sweep', () => {
     const count = Math.floor(to) - first + 1;
     const bins = 1 + Math.floor(random() * Math.min(count, 400));
     const env = rope.offset_envelope(q, k, offset, from, to, bins);
-    const dense = rope.offset_scan(q, k, offset, Array.from({ length: count }, (_, j) => first + j));
+    const dense = rope.offset_scan(
+      q,
+      k,
+      offset,
+      Array.from({ length: count }, (_, j) => first + j),
+    );
     const want = { rope_min: [], rope_max: [], add_min: [], add_max: [], first: [], last: [] };
     dense.forEach(([s, r, a], j) => {
       const b = Math.floor((j * bins) / count);
@@ -159,29 +172,54 @@ test('explain_bindings_should_reject_bad_input_naming_parameter_and_value', () =
   const bad = [
     [() => rope.pair_example([0.9], [0.9, 0.4], 3, 7, 0.1), RangeError, /q must have exactly 2 elements, got 1/],
     [() => rope.pair_example([0.9, NaN], [0.9, 0.4], 3, 7, 0.1), RangeError, /q\[1\] .*NaN/],
-    [() => rope.pair_example([0.9, 0.4], [0.9, 0.4], 2e10, 7, 0.1), RangeError, /^pair_example: m = 2e10 is beyond 1e10, where doubles/],
+    [
+      () => rope.pair_example([0.9, 0.4], [0.9, 0.4], 2e10, 7, 0.1),
+      RangeError,
+      /^pair_example: m = 2e10 is beyond 1e10, where doubles/,
+    ],
     [() => rope.pair_example([0.9, 0.4], [0.9, 0.4], 3, 7, '0.1'), TypeError, /theta must be a number, got "0.1"/],
     [() => rope.pair_terms(q, k.slice(1), 1, 0), RangeError, /q and k must have the same length, got 8 and 7/],
     [() => rope.pair_terms(q, k, 1, -Infinity), RangeError, /n must be a finite number, got -Infinity/],
     [() => rope.add_terms(q, k, 1, [3, 1e10]), RangeError, /^add_terms: starts\[1\] \+ offset = 1e10 is beyond 1e10/],
     [() => rope.add_terms(q, k, 1, [3], 0), RangeError, /base must be a finite number > 0, got 0/],
-    [() => rope.add_terms_sweep(q, k, 1, 0, 1e9, 12), RangeError, /^add_terms_sweep: start0 \+ \(count - 1\) \* step = 1.1e10 is beyond 1e10/],
-    [() => rope.add_terms_sweep(q, k, 1, 0, 1, 65537), RangeError, /count must be an integer in \[0, 65536\], got 65537/],
+    [
+      () => rope.add_terms_sweep(q, k, 1, 0, 1e9, 12),
+      RangeError,
+      /^add_terms_sweep: start0 \+ \(count - 1\) \* step = 1.1e10 is beyond 1e10/,
+    ],
+    [
+      () => rope.add_terms_sweep(q, k, 1, 0, 1, 65537),
+      RangeError,
+      /count must be an integer in \[0, 65536\], got 65537/,
+    ],
     [() => rope.decay(q, k, [1, 10], 0, 1), RangeError, /samples must be an integer in \[1, 65536\], got 0/],
     [() => rope.decay(q, k, [1, 10], 10, -1), RangeError, /seed must be an integer in \[0, 4294967295\], got -1/],
     [() => rope.decay(q, k, [1, -2e10], 10, 1), RangeError, /^decay: distances\[1\] = -2e10 is beyond 1e10/],
-    [() => rope.decay(new Array(8192).fill(1), new Array(8192).fill(1), [1], 65536, 1), RangeError, /^decay: q.length x samples = 8192 x 65536 = 536870912 is above 8388608, too much work/],
+    [
+      () => rope.decay(new Array(8192).fill(1), new Array(8192).fill(1), [1], 65536, 1),
+      RangeError,
+      /^decay: q.length x samples = 8192 x 65536 = 536870912 is above 8388608, too much work/,
+    ],
     [() => rope.cos_grid(-1, [1]), RangeError, /d must be an integer in \[0, 65536\], got -1/],
-    [() => rope.cos_grid(65536, new Array(65536).fill(1)), RangeError, /^cos_grid: d \/ 2 x positions.length = 32768 x 65536 = 2147483648 is above 8388608/],
+    [
+      () => rope.cos_grid(65536, new Array(65536).fill(1)),
+      RangeError,
+      /^cos_grid: d \/ 2 x positions.length = 32768 x 65536 = 2147483648 is above 8388608/,
+    ],
     [() => rope.cos_grid(4, 'positions'), TypeError, /positions must be an array of numbers/],
     [() => rope.random_vectors(4, 2 ** 32), RangeError, /seed must be an integer .*4294967296/],
     [() => rope.random_vectors(4.5, 1), RangeError, /d must be an integer .*4.5/],
     [() => rope.offset_envelope(q, k, 2, 0.2, 0.8, 1), RangeError, /from..to must hold an integer start, got 0.2..0.8/],
     [() => rope.offset_envelope(q, k, 2, 0, 3, 5), RangeError, /bins must be an integer in \[1, 4\], got 5/],
     [() => rope.offset_envelope(q, k, NaN, 0, 3, 1), RangeError, /offset must be a finite number, got NaN/],
-    [() => rope.offset_envelope(new Array(4096).fill(1), new Array(4096).fill(1), 2, 0, 1e6, 9), RangeError, /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 8388608/],
+    [
+      () => rope.offset_envelope(new Array(4096).fill(1), new Array(4096).fill(1), 2, 0, 1e6, 9),
+      RangeError,
+      /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 8388608/,
+    ],
   ];
-  for (const [call, type, message] of bad) assert.throws(call, (e) => e instanceof type && message.test(e.message), String(call));
+  for (const [call, type, message] of bad)
+    assert.throws(call, (e) => e instanceof type && message.test(e.message), String(call));
   // Nothing is lost: the module still answers after every refusal.
   assert.equal(rope.pair_example([0.9, 0.4], [0.9, 0.4], 3, 7, 0.1).direct.toFixed(4), '0.8934');
 });

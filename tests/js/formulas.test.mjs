@@ -1,14 +1,25 @@
 // The build-time formulas (tools/formulas.mjs -> web/gen/formulas.js): every
 // formula is MathML with no error node, its tags nest, it loads nothing from
 // anywhere (file:// works), and the generated module is what temml gives now.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { FORMULAS, FORMULA_TEX } from '../../web/gen/formulas.js';
-import { TEX, render } from '../../tools/formulas.mjs';
+import { test } from 'node:test';
+import { render, TEX } from '../../tools/formulas.mjs';
+import { FORMULA_TEX, FORMULAS } from '../../web/gen/formulas.js';
 
 // The formulas the explainer figures show (issue 9).
-const REQUIRED = ['rotation', 'pair_rotation', 'relative', 'pair_score', 'score_sum', 'theta',
-  'additive', 'roformer_bound', 'wavelength', 'demo_vectors'];
+const REQUIRED = [
+  'rotation',
+  'pair_rotation',
+  'relative',
+  'pair_score',
+  'score_sum',
+  'theta',
+  'additive',
+  'roformer_bound',
+  'wavelength',
+  'demo_vectors',
+];
 
 // Element names in order; throws on a close tag that does not match its open tag.
 function checkNesting(markup) {

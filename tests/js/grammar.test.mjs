@@ -4,8 +4,9 @@
 // mantissa, 0: all zeros, < 0: refused); the size of a double is then JS's Number, as the
 // page reads it, with docs/SPEC.md's rules: finite, and a nonzero mantissa must not read 0.
 // Thousands of random strings over the grammar's alphabet plus hand-picked edge cases.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { decimal_form } from '../../web/src/core/rope.js';
 import { parseDecimal } from '../../web/src/state/state.js';
 import { rng, seed } from '../testlib.mjs';
@@ -19,12 +20,74 @@ function cAccepts(text) {
 }
 
 const HAND_PICKED = [
-  '', '0', '-0', '+0', '00', '007', '1', '-1', '+1', '1.5', '-1.5', '.5', '5.', '-.5', '+.5', '1e5',
-  '1E5', '1e+5', '1e-5', '1e', 'e5', '1e5.5', '1.2.3', '--1', '+-1', '1-', ' 1', '1 ', '1,2', '0x10',
-  '0X1F', '0b1', '1_000', 'inf', 'Infinity', '-Infinity', 'nan', 'NaN', '1e308', '1e309', '-1e309',
-  '1.7976931348623157e308', '1.7976931348623159e308', '1e-320', '1e-400', '0e-400', '0.0e999',
-  '0.000e-99999', '4.9e-324', '2.4e-324', '2.5e-324', '1e0', '1e-0', '1e+0', '١', '１', '1\n',
-  '\t1', '1d', '1f', '+', '-', '.', 'e', '1.e5', '1.0e5', '12345678901234567890123', '-9'.repeat(5),
+  '',
+  '0',
+  '-0',
+  '+0',
+  '00',
+  '007',
+  '1',
+  '-1',
+  '+1',
+  '1.5',
+  '-1.5',
+  '.5',
+  '5.',
+  '-.5',
+  '+.5',
+  '1e5',
+  '1E5',
+  '1e+5',
+  '1e-5',
+  '1e',
+  'e5',
+  '1e5.5',
+  '1.2.3',
+  '--1',
+  '+-1',
+  '1-',
+  ' 1',
+  '1 ',
+  '1,2',
+  '0x10',
+  '0X1F',
+  '0b1',
+  '1_000',
+  'inf',
+  'Infinity',
+  '-Infinity',
+  'nan',
+  'NaN',
+  '1e308',
+  '1e309',
+  '-1e309',
+  '1.7976931348623157e308',
+  '1.7976931348623159e308',
+  '1e-320',
+  '1e-400',
+  '0e-400',
+  '0.0e999',
+  '0.000e-99999',
+  '4.9e-324',
+  '2.4e-324',
+  '2.5e-324',
+  '1e0',
+  '1e-0',
+  '1e+0',
+  '١',
+  '１',
+  '1\n',
+  '\t1',
+  '1d',
+  '1f',
+  '+',
+  '-',
+  '.',
+  'e',
+  '1.e5',
+  '1.0e5',
+  '12345678901234567890123',
+  '-9'.repeat(5),
 ];
 
 const ALPHABET = ['0', '1', '5', '9', '0', '7', '.', '.', 'e', 'E', '+', '-', ' ', 'x', ',', 'n'];
@@ -51,8 +114,12 @@ test('url_grammar_should_match_the_c_grammar_on_random_and_hand_picked_texts', (
   for (const text of texts) {
     const c = cAccepts(text);
     const page = parseDecimal(text).ok;
-    assert.equal(page, c, `${JSON.stringify(text)}: state.js ${page ? 'accepts' : 'refuses'}, ` +
-      `the C grammar ${c ? 'accepts' : 'refuses'} [ROPE_TEST_SEED=${s}]`);
+    assert.equal(
+      page,
+      c,
+      `${JSON.stringify(text)}: state.js ${page ? 'accepts' : 'refuses'}, ` +
+        `the C grammar ${c ? 'accepts' : 'refuses'} [ROPE_TEST_SEED=${s}]`,
+    );
     accepted += c;
   }
   // Both sides of the grammar were exercised.
@@ -61,6 +128,9 @@ test('url_grammar_should_match_the_c_grammar_on_random_and_hand_picked_texts', (
 });
 
 test('decimal_form_should_refuse_a_non_string_naming_text', () => {
-  assert.throws(() => decimal_form(5), (e) => e instanceof TypeError && /text must be a string, got 5/.test(e.message));
+  assert.throws(
+    () => decimal_form(5),
+    (e) => e instanceof TypeError && /text must be a string, got 5/.test(e.message),
+  );
   assert.equal(decimal_form('1\u00002'), decimal_form('x'), 'a NUL inside is outside the grammar');
 });

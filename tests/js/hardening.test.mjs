@@ -4,11 +4,12 @@
 //  - options are read by own keys: prototype names and a setting given twice are refused;
 //  - the page's URL values follow the CLI's decimal grammar, and prototype names are not
 //    settings or values.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import * as rope from '../../web/src/core/rope.js';
+import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
-import { readQuery, parseDecimal } from '../../web/src/state/state.js';
+import * as rope from '../../web/src/core/rope.js';
+import { parseDecimal, readQuery } from '../../web/src/state/state.js';
 
 const [Q8, K8] = rope.demo_vectors(8);
 const WIDE = new Array(8192).fill(0.5); // 8192 x 65536 = 2^29 > MAX_WORK
@@ -37,32 +38,44 @@ test('the_generated_constants_should_be_those_of_rope_h', () => {
 // [call, exact message]: far positions (ROPE_E_FAR) and too much work (ROPE_E_WORK).
 const FAR = 'where doubles can no longer resolve the angle';
 const LIMITS = [
-  [() => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]),
-    `offset_scan: starts[0] + offset = 1e16 is beyond 1e10, ${FAR}`],
-  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]),
-    `offset_scan: starts[3] = 1e16 is beyond 1e10, ${FAR}`],
-  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, -2e10]),
-    `offset_scan: starts[3] = -2e10 is beyond 1e10, ${FAR}`],
+  [
+    () => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]),
+    `offset_scan: starts[0] + offset = 1e16 is beyond 1e10, ${FAR}`,
+  ],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]), `offset_scan: starts[3] = 1e16 is beyond 1e10, ${FAR}`],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, -2e10]), `offset_scan: starts[3] = -2e10 is beyond 1e10, ${FAR}`],
   [() => rope.apply_rope(Q8, 1e11), `apply_rope: pos = 1e11 is beyond 1e10, ${FAR}`],
   [() => rope.rope_score(Q8, K8, 1e10 + 1e6, 0), `rope_score: m = 1.0001e10 is beyond 1e10, ${FAR}`],
   [() => rope.add_score(Q8, K8, 0, -1e12), `add_score: n = -1e12 is beyond 1e10, ${FAR}`],
   [() => rope.sin_pos(3e10, 8), `sin_pos: pos = 3e10 is beyond 1e10, ${FAR}`],
   [() => rope.pair_angles(8, 5e10), `pair_angles: gap = 5e10 is beyond 1e10, ${FAR}`],
   [() => rope.norm_gaps(Q8, [0, 1, 2e10]), `norm_gaps: positions[2] = 2e10 is beyond 1e10, ${FAR}`],
-  [() => rope.offset_sweep(Q8, K8, 2, 0, 1e8, 512),
-    `offset_sweep: start0 + (count - 1) * step = 5.11e10 is beyond 1e10, ${FAR}`],
+  [
+    () => rope.offset_sweep(Q8, K8, 2, 0, 1e8, 512),
+    `offset_sweep: start0 + (count - 1) * step = 5.11e10 is beyond 1e10, ${FAR}`,
+  ],
   [() => rope.offset_sweep(Q8, K8, 2e10, 0, 1, 16), `offset_sweep: start0 + offset = 2e10 is beyond 1e10, ${FAR}`],
   [() => rope.build_report({ starts: [3, 1e12] }), `build_report: starts[1] = 1e12 is beyond 1e10, ${FAR}`],
-  [() => rope.build_report({ norm_positions: [0, -1e11] }),
-    `build_report: norm_positions[1] = -1e11 is beyond 1e10, ${FAR}`],
-  [() => rope.offset_sweep(WIDE, WIDE, 2, 0, 1, 65536),
-    'offset_sweep: q.length x count = 8192 x 65536 = 536870912 is above 8388608, too much work for one call'],
-  [() => rope.offset_scan(WIDE, WIDE, 2, MANY),
-    'offset_scan: q.length x starts.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call'],
-  [() => rope.slow_pairs_batch(65536, MANY),
-    'slow_pairs_batch: d x deltas.length = 65536 x 65536 = 4294967296 is above 8388608, too much work for one call'],
-  [() => rope.norm_gaps(WIDE, MANY),
-    'norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call'],
+  [
+    () => rope.build_report({ norm_positions: [0, -1e11] }),
+    `build_report: norm_positions[1] = -1e11 is beyond 1e10, ${FAR}`,
+  ],
+  [
+    () => rope.offset_sweep(WIDE, WIDE, 2, 0, 1, 65536),
+    'offset_sweep: q.length x count = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
+  ],
+  [
+    () => rope.offset_scan(WIDE, WIDE, 2, MANY),
+    'offset_scan: q.length x starts.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
+  ],
+  [
+    () => rope.slow_pairs_batch(65536, MANY),
+    'slow_pairs_batch: d x deltas.length = 65536 x 65536 = 4294967296 is above 8388608, too much work for one call',
+  ],
+  [
+    () => rope.norm_gaps(WIDE, MANY),
+    'norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
+  ],
 ];
 
 test('limits_should_be_refused_with_a_message_naming_the_parameter_and_value', () => {
@@ -106,14 +119,50 @@ test('report_options_should_be_own_settings_given_once', () => {
 // ---- the URL grammar ----
 
 test('parse_decimal_should_accept_the_cli_grammar_only', () => {
-  for (const [text, value] of [['0', 0], ['-0', -0], ['+5', 5], ['12.5', 12.5], ['1e3', 1000], ['1E-3', 0.001],
-    ['007', 7], ['2.50e+2', 250], ['0e0', 0], ['0.000', 0], ['1e-300', 1e-300]]) {
+  for (const [text, value] of [
+    ['0', 0],
+    ['-0', -0],
+    ['+5', 5],
+    ['12.5', 12.5],
+    ['1e3', 1000],
+    ['1E-3', 0.001],
+    ['007', 7],
+    ['2.50e+2', 250],
+    ['0e0', 0],
+    ['0.000', 0],
+    ['1e-300', 1e-300],
+  ]) {
     const got = parseDecimal(text);
     assert.ok(got.ok, `${text} is a plain decimal: ${got.why}`);
     assert.equal(got.value, value, text);
   }
-  for (const text of ['', ' 5', '5 ', '\t5', '0x40', '0b1010', '0o17', 'Infinity', '-Infinity', 'NaN', '1e-400',
-    '1e400', '.5', '5.', '1e', 'e5', '1_000', '1,5', '--1', '+-1', '١٢', '５', '5e+', 'constructor', '1n']) {
+  for (const text of [
+    '',
+    ' 5',
+    '5 ',
+    '\t5',
+    '0x40',
+    '0b1010',
+    '0o17',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '1e-400',
+    '1e400',
+    '.5',
+    '5.',
+    '1e',
+    'e5',
+    '1_000',
+    '1,5',
+    '--1',
+    '+-1',
+    '١٢',
+    '５',
+    '5e+',
+    'constructor',
+    '1n',
+  ]) {
     assert.equal(parseDecimal(text).ok, false, `${JSON.stringify(text)} is refused`);
   }
   assert.equal(parseDecimal('1e2', { integer: true }).ok, false, 'integer settings take digits only');
@@ -123,22 +172,38 @@ test('parse_decimal_should_accept_the_cli_grammar_only', () => {
 
 test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_value', () => {
   const cases = [
-    ['gap=%205', 'gap', ' 5'], ['gap=5%20', 'gap', '5 '], ['gap=0x40', 'gap', '0x40'], ['dim=0b1010', 'dim', '0b1010'],
-    ['gap=Infinity', 'gap', 'Infinity'], ['gap=NaN', 'gap', 'NaN'], ['gap=1e-400', 'gap', '1e-400'],
-    ['n=512.0', 'n', '512.0'], ['n=5.12e2', 'n', '5.12e2'], ['dim=64.5', 'dim', '64.5'], ['base=', 'base', "''"],
-    ['embed=constructor', 'embed', 'constructor'], ['embed=toString', 'embed', 'toString'],
-    ['embed=valueOf', 'embed', 'valueOf'], ['embed=__proto__', 'embed', '__proto__'],
-    ['embed=hasOwnProperty', 'embed', 'hasOwnProperty'], ['view=constructor', 'view', 'constructor'],
-    ['view=toString', 'view', 'toString'], ['gap=3&gap=4', 'gap', 'more than once'],
+    ['gap=%205', 'gap', ' 5'],
+    ['gap=5%20', 'gap', '5 '],
+    ['gap=0x40', 'gap', '0x40'],
+    ['dim=0b1010', 'dim', '0b1010'],
+    ['gap=Infinity', 'gap', 'Infinity'],
+    ['gap=NaN', 'gap', 'NaN'],
+    ['gap=1e-400', 'gap', '1e-400'],
+    ['n=512.0', 'n', '512.0'],
+    ['n=5.12e2', 'n', '5.12e2'],
+    ['dim=64.5', 'dim', '64.5'],
+    ['base=', 'base', "''"],
+    ['embed=constructor', 'embed', 'constructor'],
+    ['embed=toString', 'embed', 'toString'],
+    ['embed=valueOf', 'embed', 'valueOf'],
+    ['embed=__proto__', 'embed', '__proto__'],
+    ['embed=hasOwnProperty', 'embed', 'hasOwnProperty'],
+    ['view=constructor', 'view', 'constructor'],
+    ['view=toString', 'view', 'toString'],
+    ['gap=3&gap=4', 'gap', 'more than once'],
     // lock takes exactly what web/README.md lists: 0 or 1.
-    ['lock=true', 'lock', 'true'], ['lock=false', 'lock', 'false'], ['lock=yes', 'lock', 'yes'],
+    ['lock=true', 'lock', 'true'],
+    ['lock=false', 'lock', 'false'],
+    ['lock=yes', 'lock', 'yes'],
   ];
   for (const [query, name, shown] of cases) {
     const { state, problems } = readQuery(`?${query}`);
     const problem = problems.find((p) => p.name === name);
     assert.ok(problem, `?${query}: no problem reported for ${name}`);
-    assert.ok(problem.message.includes(name) && problem.message.includes(shown),
-      `?${query}: message should name ${name} and ${shown}: ${problem.message}`);
+    assert.ok(
+      problem.message.includes(name) && problem.message.includes(shown),
+      `?${query}: message should name ${name} and ${shown}: ${problem.message}`,
+    );
     const fresh = readQuery('').state;
     assert.deepEqual({ ...state }, { ...fresh }, `?${query}: every setting keeps its default`);
   }
@@ -149,8 +214,10 @@ test('url_values_outside_the_grammar_should_be_refused_naming_parameter_and_valu
     assert.equal(Object.getPrototypeOf(state), null, 'the state has no prototype to pollute');
   }
   assert.equal(readQuery('?lock=1').state.lock, true);
-  assert.deepEqual({ ...readQuery('?gap=1e3&n=1024&base=5e5&embed=1&view=slow').state },
-    { ...readQuery('').state, gap: 1000, n: 1024, base: 500000, embed: true, view: 'slow' });
+  assert.deepEqual(
+    { ...readQuery('?gap=1e3&n=1024&base=5e5&embed=1&view=slow').state },
+    { ...readQuery('').state, gap: 1000, n: 1024, base: 500000, embed: true, view: 'slow' },
+  );
 });
 
 // Refusals only the core can make (an overflow): the message has the core's text and
@@ -160,14 +227,19 @@ test('core_refusals_should_name_the_arguments_and_values', () => {
   const cases = [
     [() => rope.dot([1e200], [1e200]), 'dot: ', '(a = [1e+200], b = [1e+200])'],
     [() => rope.norm(new Array(8).fill(1e300)), 'norm: ', '(vec = 8 values, largest |x| 1e+300)'],
-    [() => rope.rope_score([1e300, 1e300], [1e300, 1e300], 1, 2),
-      'rope_score: ', '(q = [1e+300, 1e+300], k = [1e+300, 1e+300], m = 1, n = 2, base = 10000)'],
+    [
+      () => rope.rope_score([1e300, 1e300], [1e300, 1e300], 1, 2),
+      'rope_score: ',
+      '(q = [1e+300, 1e+300], k = [1e+300, 1e+300], m = 1, n = 2, base = 10000)',
+    ],
   ];
   for (const [call, head, tail] of cases) {
     const err = thrown(call);
     assert.ok(err instanceof RangeError, `${head}: threw ${err}`);
-    assert.ok(err.message.startsWith(head) && err.message.includes(OVERFLOW) && err.message.endsWith(tail),
-      `${head}...${tail}: got ${err.message}`);
+    assert.ok(
+      err.message.startsWith(head) && err.message.includes(OVERFLOW) && err.message.endsWith(tail),
+      `${head}...${tail}: got ${err.message}`,
+    );
     assert.equal(err.code, C.ROPE_E_RANGE);
   }
 });
@@ -182,6 +254,8 @@ test('the_flatness_caption_should_warn_when_to_plus_gap_passes_4096', async () =
   assert.equal(warns({ ...base, to: 4000, gap: 96 }), false, 'to + gap = 4096: no warning');
   assert.equal(warns({ ...base, to: 4096, gap: 2 }), true, 'to + gap = 4098: warned, though to is 4096');
   assert.equal(warns({ ...base, to: 4090, gap: 7 }), true, 'to + gap = 4097: warned');
-  assert.match(flatnessCaption({ ...base, to: 65536, gap: 4096 }, computeModel({ ...base, to: 65536, gap: 4096 })),
-    /reaches position 69632/);
+  assert.match(
+    flatnessCaption({ ...base, to: 65536, gap: 4096 }, computeModel({ ...base, to: 65536, gap: 4096 })),
+    /reaches position 69632/,
+  );
 });

@@ -2,9 +2,10 @@
 // page's report download is promised byte-for-byte equal to the CLI's. Every
 // case of build/cases.json (fresh each run) is run through web/rope.js and
 // compared bit for bit with the native results that test-diff wrote.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
 
 const cases = JSON.parse(readFileSync('build/cases.json', 'utf8'));

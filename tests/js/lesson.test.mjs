@@ -10,11 +10,12 @@
 // The raw exports are called here (rope.js binds them, tests/js/lesson_bind.test.mjs): the test calls the exports of the
 // instance rope.js makes, through malloc/free, with guard slots after each output.
 // Randomized parts print ROPE_TEST_SEED and take it from the environment.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { close, rng, seed } from '../testlib.mjs';
+import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
+import { close, rng, seed } from '../testlib.mjs';
 
 const instances = [];
 const RealInstance = WebAssembly.Instance;
@@ -54,8 +55,13 @@ const SPEC = {
   rebase: ['iidddd', () => C.ROPE_REBASE_LEN],
 };
 // rope_lesson_cat's slots computed with atan2 (lesson.h: START .. AFTER_DEG).
-const ATAN2_SLOTS = new Set([C.ROPE_CAT_START, C.ROPE_CAT_AFTER, C.ROPE_CAT_PREDICTED,
-  C.ROPE_CAT_START_DEG, C.ROPE_CAT_AFTER_DEG]);
+const ATAN2_SLOTS = new Set([
+  C.ROPE_CAT_START,
+  C.ROPE_CAT_AFTER,
+  C.ROPE_CAT_PREDICTED,
+  C.ROPE_CAT_START_DEG,
+  C.ROPE_CAT_AFTER_DEG,
+]);
 
 /** Calls rope_lesson_<fn>(args..., out): { code, values }, freeing every buffer. */
 function call(fn, args) {
@@ -80,7 +86,10 @@ function call(fn, args) {
     heap().fill(GUARD_VALUE, out / 8, out / 8 + n + GUARD);
     const code = wasm[`rope_lesson_${fn}`](...cArgs, out);
     const all = Array.from(heap().subarray(out / 8, out / 8 + n + GUARD));
-    assert.ok(all.slice(n).every((x) => x === GUARD_VALUE), `${fn} wrote past its ${n} values`);
+    assert.ok(
+      all.slice(n).every((x) => x === GUARD_VALUE),
+      `${fn} wrote past its ${n} values`,
+    );
     return { code, values: all.slice(0, n) };
   } finally {
     pointers.forEach((p) => wasm.free(p));
@@ -145,8 +154,13 @@ test('post_table_should_match_the_reference_and_flag_exactly_the_slips', () => {
       const want = ref.get(id);
       assert.ok(want, `row ${r}: unknown id ${id}`);
       const row = rows.slice(F * r, F * r + F);
-      const [printed, decimals, value, match, chapter] = [C.ROPE_POST_PRINTED, C.ROPE_POST_DECIMALS,
-        C.ROPE_POST_VALUE, C.ROPE_POST_MATCH, C.ROPE_POST_CHAPTER].map((j) => row[j]);
+      const [printed, decimals, value, match, chapter] = [
+        C.ROPE_POST_PRINTED,
+        C.ROPE_POST_DECIMALS,
+        C.ROPE_POST_VALUE,
+        C.ROPE_POST_MATCH,
+        C.ROPE_POST_CHAPTER,
+      ].map((j) => row[j]);
       assert.equal(decimals, want.decimals, id);
       assert.ok(close(printed, want.printed, 1e-15, 1e-15), `${id}: printed ${printed}`);
       assert.equal(cString(wasm.rope_lesson_post_text(r)), want.printed.toFixed(want.decimals), id);
@@ -180,15 +194,18 @@ test('order_should_be_invisible_without_position_and_visible_with_it', () => {
 test('cat_score_should_stay_when_both_words_slide_and_the_additive_should_move', () => {
   const cat = [0.9, 0.4, 0.9, 0.4];
   const first = call('cat', [...cat, 3, 7, 0.1]).values;
-  const [SCORE, ADDED, AFTER, PREDICTED] = [C.ROPE_CAT_DIRECT, C.ROPE_CAT_ADDED, C.ROPE_CAT_AFTER,
-    C.ROPE_CAT_PREDICTED];
+  const [SCORE, ADDED, AFTER, PREDICTED] = [
+    C.ROPE_CAT_DIRECT,
+    C.ROPE_CAT_ADDED,
+    C.ROPE_CAT_AFTER,
+    C.ROPE_CAT_PREDICTED,
+  ];
   assert.equal(first[SCORE].toFixed(4), '0.8934');
   for (let t = 0; t < 20; t++) {
     const s = uniform(1, 5000);
     const moved = call('cat', [...cat, 3 + s, 7 + s, 0.1]).values;
     assert.ok(close(moved[SCORE], first[SCORE]), `slide ${s}: ${moved[SCORE]}`);
-    assert.ok(Math.abs(wrap(moved[AFTER] - moved[PREDICTED], 2 * Math.PI)) < 1e-9,
-      'angle = start + (m - n) theta');
+    assert.ok(Math.abs(wrap(moved[AFTER] - moved[PREDICTED], 2 * Math.PI)) < 1e-9, 'angle = start + (m - n) theta');
   }
   const far = call('cat', [...cat, 10, 14, 0.1]).values;
   assert.ok(Math.abs(far[ADDED] - first[ADDED]) > 0.1, `additive ${first[ADDED]} -> ${far[ADDED]}`);

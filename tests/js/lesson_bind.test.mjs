@@ -3,12 +3,13 @@
 // (made by `make test-lesson` on a fresh seed, printed) goes through the binding, whose named
 // result is laid back out by lesson.h's slot macros and compared at the contract's tolerance;
 // the post's table row by row; and each binding's refusals name the parameter.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { close } from '../testlib.mjs';
+import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
+import { close } from '../testlib.mjs';
 
 const cases = JSON.parse(readFileSync('build/lesson_cases.json', 'utf8'));
 
@@ -24,11 +25,18 @@ const FLAT = {
   order: ([a, b, s0, base]) => {
     const r = rope.lesson_order(a, b, s0, base);
     const flat = [];
-    for (const [name, block] of [['plain', C.ROPE_ORDER_PLAIN], ['added', C.ROPE_ORDER_ADDED],
-      ['rotated', C.ROPE_ORDER_ROTATED]]) {
+    for (const [name, block] of [
+      ['plain', C.ROPE_ORDER_PLAIN],
+      ['added', C.ROPE_ORDER_ADDED],
+      ['rotated', C.ROPE_ORDER_ROTATED],
+    ]) {
       const at = block * C.ROPE_ORDER_BLOCK;
-      r[name].ab.forEach((x, j) => { flat[at + j] = x; });
-      r[name].ba.forEach((x, j) => { flat[at + C.ROPE_ORDER_SWAPPED + j] = x; });
+      r[name].ab.forEach((x, j) => {
+        flat[at + j] = x;
+      });
+      r[name].ba.forEach((x, j) => {
+        flat[at + C.ROPE_ORDER_SWAPPED + j] = x;
+      });
       flat[at + C.ROPE_ORDER_DIFF] = r[name].diff;
     }
     return flat;
@@ -44,7 +52,9 @@ const FLAT = {
     const r = rope.lesson_extrapolate(pos, width, train, base);
     const flat = [];
     for (const [key, block] of Object.entries(r)) {
-      block.forEach((x, j) => { flat[C[`ROPE_EXTRA_${key.toUpperCase()}`] * width + j] = x; });
+      block.forEach((x, j) => {
+        flat[C[`ROPE_EXTRA_${key.toUpperCase()}`] * width + j] = x;
+      });
     }
     return flat;
   },
@@ -56,7 +66,10 @@ const FLAT = {
     const flat = new Array(C.ROPE_PROOF_LEN).fill(NaN);
     for (const [key, value] of Object.entries(r)) {
       const at = C[`ROPE_PROOF_${key.toUpperCase()}`];
-      if (Array.isArray(value)) value.forEach((x, j) => { flat[at + j] = x; });
+      if (Array.isArray(value))
+        value.forEach((x, j) => {
+          flat[at + j] = x;
+        });
       else flat[at] = value;
     }
     return flat;
@@ -119,7 +132,13 @@ test('lesson_post_should_list_the_reference_rows_with_their_chapters_and_flags',
     assert.equal(row.match, want.matches, row.id);
     assert.ok(row.label.length > 0, row.id);
   }
-  assert.deepEqual(rows.filter((r) => !r.match).map((r) => r.id).sort(), [...cases.slips].sort());
+  assert.deepEqual(
+    rows
+      .filter((r) => !r.match)
+      .map((r) => r.id)
+      .sort(),
+    [...cases.slips].sort(),
+  );
   assert.deepEqual(rope.lesson_chapters(), cases.chapters);
 });
 

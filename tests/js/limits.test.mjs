@@ -1,10 +1,11 @@
 // Bounded page input (issue 22, item 6): a link is read up to MAX_LINK_PARAMS parameters,
 // with one problem saying so, however long it is; a notice lists at most NOTICE_LINES
 // problems and counts the rest.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { readQuery, unknownViewLine, MAX_LINK_PARAMS, VIEWS } from '../../web/src/state/state.js';
+import { test } from 'node:test';
 import { boundedLines, NOTICE_LINES } from '../../web/src/lib/dom.js';
+import { MAX_LINK_PARAMS, readQuery, unknownViewLine, VIEWS } from '../../web/src/state/state.js';
 import { rng, seed } from '../testlib.mjs';
 
 const r = rng(seed('limits'));
@@ -39,7 +40,10 @@ test('boundedLines_should_keep_a_handful_and_count_the_rest', () => {
     } else {
       assert.equal(out.length, NOTICE_LINES + 1);
       assert.deepEqual(out.slice(0, NOTICE_LINES), lines.slice(0, NOTICE_LINES));
-      assert.equal(out[NOTICE_LINES], `… and ${n - NOTICE_LINES} more ${n - NOTICE_LINES === 1 ? 'problem' : 'problems'}.`);
+      assert.equal(
+        out[NOTICE_LINES],
+        `… and ${n - NOTICE_LINES} more ${n - NOTICE_LINES === 1 ? 'problem' : 'problems'}.`,
+      );
     }
   }
 });
@@ -55,5 +59,8 @@ test('view_and_theme_should_match_ignoring_case_and_spaces_and_a_typo_should_nam
   const { state, problems } = readQuery('embed=1&view=flatnes');
   assert.equal(state.view, 'all');
   assert.equal(problems.length, 1);
-  assert.equal(unknownViewLine(problems[0]), `No figure shown: view "flatnes" is not a figure; use one of ${VIEWS.join(', ')}.`);
+  assert.equal(
+    unknownViewLine(problems[0]),
+    `No figure shown: view "flatnes" is not a figure; use one of ${VIEWS.join(', ')}.`,
+  );
 });

@@ -6,13 +6,14 @@
 // printed); one long run must reach the ziggurat's tail, whose logarithm
 // (rope_np_log1p) is also checked against the libm NumPy calls. The blog's
 // 512-dimension example gives 409.8336 as the post's own code does with NumPy.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
-import { ROOT, close, rng, seed } from '../testlib.mjs';
+import { close, ROOT, rng, seed } from '../testlib.mjs';
 
 const PYTHON = process.env.ROPE_NUMPY_PYTHON || '/usr/bin/python3';
 const SEED = seed('nprandom.test');
@@ -21,10 +22,9 @@ const E_COUNT = -6;
 const E_NULL = -7;
 const E_VALUE = -4;
 
-const wasm = new WebAssembly.Instance(
-  new WebAssembly.Module(readFileSync(join(ROOT, 'build/rope.wasm'))),
-  { env: { emscripten_notify_memory_growth() {} } },
-).exports;
+const wasm = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(join(ROOT, 'build/rope.wasm'))), {
+  env: { emscripten_notify_memory_growth() {} },
+}).exports;
 wasm._initialize?.();
 
 // The reference: one python3 run answers every request (a JSON list on stdin).
@@ -61,7 +61,9 @@ json.dump({"version": np.__version__, "answers": answers}, sys.stdout)
 
 function numpy(requests) {
   const run = spawnSync(PYTHON, ['-c', NUMPY_SCRIPT], {
-    input: JSON.stringify(requests), encoding: 'utf8', maxBuffer: 1 << 28,
+    input: JSON.stringify(requests),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
   });
   if (run.status !== 0) throw new Error(`${PYTHON} with numpy failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
@@ -92,8 +94,14 @@ function firstDifference(got, expect) {
 }
 
 const random64 = () => (BigInt(Math.floor(random() * 2 ** 32)) << 32n) | BigInt(Math.floor(random() * 2 ** 32));
-const SEEDS = [42n, 0n, 1n, 2n ** 32n, 2n ** 64n - 1n,
-  ...Array.from({ length: 12 }, () => (random() < 0.3 ? random64() & 0xffffffffn : random64()))];
+const SEEDS = [
+  42n,
+  0n,
+  1n,
+  2n ** 32n,
+  2n ** 64n - 1n,
+  ...Array.from({ length: 12 }, () => (random() < 0.3 ? random64() & 0xffffffffn : random64())),
+];
 const SIZES = [0, 1, 2, 255, 256, 512, 1000, 1 + Math.floor(random() * 4000)];
 const LONG = { seed: random64(), n: 400000 };
 
@@ -133,8 +141,9 @@ test('nprandom_should_draw_numpys_bits_in_wasm', () => {
 
 test('nprandom_should_take_the_tails_logarithm_as_numpys_libm_does', () => {
   // -U with U a multiple of 2^-53 in [0, 1): what the tail gives log1p.
-  const xs = new Float64Array(40000).map(() => -(Math.floor(random() * 2 ** 26) * 2 ** 27
-    + Math.floor(random() * 2 ** 27)) * 2 ** -53);
+  const xs = new Float64Array(40000).map(
+    () => -(Math.floor(random() * 2 ** 26) * 2 ** 27 + Math.floor(random() * 2 ** 27)) * 2 ** -53,
+  );
   const { answers } = numpy([{ kind: 'log1p', x: Buffer.from(xs.buffer).toString('base64') }]);
   const expect = fromBase64(answers[0], Float64Array);
   const got = new Float64Array(xs.length);
@@ -158,10 +167,18 @@ test('nprandom_should_take_the_tails_logarithm_as_numpys_libm_does', () => {
 test('nprandom_should_give_the_posts_example_as_numpy_does', () => {
   // The post printed 22.3814 for seed 42 at positions 3/7 and 10/14; its own
   // code run with NumPy gives 409.8336 for both (a token against itself).
-  const cases = [[42n, 512, 10000, 3, 7], [42n, 512, 10000, 10, 14]];
+  const cases = [
+    [42n, 512, 10000, 3, 7],
+    [42n, 512, 10000, 10, 14],
+  ];
   for (let j = 0; j < 4; j++) {
-    cases.push([random64(), 1 + Math.floor(random() * 600), 10 ** (2 + 4 * random()),
-      -500 + 1000 * random(), -500 + 1000 * random()]);
+    cases.push([
+      random64(),
+      1 + Math.floor(random() * 600),
+      10 ** (2 + 4 * random()),
+      -500 + 1000 * random(),
+      -500 + 1000 * random(),
+    ]);
   }
   const { answers } = numpy(cases.map(([s, dim, base, m, n]) => ({ kind: 'post', seed: String(s), dim, base, m, n })));
   cases.forEach(([s, dim, base, m, n], i) => {

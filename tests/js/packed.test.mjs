@@ -1,18 +1,19 @@
 // web/packed.js's two ways to unpack what tools/pack.mjs packed: fflate (unpackBytes) and the
 // runtime's DecompressionStream (unpackBytesNative, with fflate behind it where the stream is
 // missing or refuses 'deflate-raw'); and rope.js's ready(), which makes the core from the latter.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { unpackBytes, unpackBytesNative } from '../../web/src/core/packed.js';
-import { WASM_PACKED } from '../../web/gen/rope_wasm.js';
+import { test } from 'node:test';
 import { pack } from '../../tools/pack.mjs';
+import { WASM_PACKED } from '../../web/gen/rope_wasm.js';
+import { unpackBytes, unpackBytesNative } from '../../web/src/core/packed.js';
 import * as rope from '../../web/src/core/rope.js';
 import { close, rng, seed } from '../testlib.mjs';
 
 // Random bytes of random length, half of them runs (which deflate shrinks), half noise.
 function randomBytes(r) {
   const bytes = new Uint8Array(Math.floor(r() * 200000));
-  for (let i = 0; i < bytes.length;) {
+  for (let i = 0; i < bytes.length; ) {
     const run = 1 + Math.floor(r() * 64);
     const value = Math.floor(r() * 256);
     for (let j = 0; j < run && i < bytes.length; j++, i++) bytes[i] = r() < 0.5 ? value : Math.floor(r() * 256);
@@ -25,7 +26,12 @@ async function withDecompressionStream(replacement, fn) {
   const saved = Object.getOwnPropertyDescriptor(globalThis, 'DecompressionStream');
   try {
     if (replacement === undefined) delete globalThis.DecompressionStream;
-    else Object.defineProperty(globalThis, 'DecompressionStream', { value: replacement, configurable: true, writable: true });
+    else
+      Object.defineProperty(globalThis, 'DecompressionStream', {
+        value: replacement,
+        configurable: true,
+        writable: true,
+      });
     return await fn();
   } finally {
     if (saved) Object.defineProperty(globalThis, 'DecompressionStream', saved);
@@ -42,7 +48,7 @@ test('ready_should_make_the_core_before_the_first_call', async () => {
   const thetas = rope.thetas(d, base);
   assert.equal(thetas.length, d / 2);
   // θ_i = base^(-2i/d), computed here without the core.
-  thetas.forEach((theta, i) => assert.ok(close(theta, base ** (-2 * i / d)), `theta ${i}: ${theta}`));
+  thetas.forEach((theta, i) => assert.ok(close(theta, base ** ((-2 * i) / d)), `theta ${i}: ${theta}`));
 });
 
 test('the_wasm_module_should_unpack_to_the_same_valid_bytes_both_ways', async () => {

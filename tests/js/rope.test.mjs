@@ -6,15 +6,15 @@
 //  - build_report_json/markdown are byte-for-byte what the CLI writes;
 //  - thousands of calls leave the wasm heap where one call left it.
 // Randomized parts print ROPE_TEST_SEED and take it from the environment.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ABS_TOL, REL_TOL, CLI, ROOT, cliReport, close, rng as mulberry32, seedValue,
-} from '../testlib.mjs';
+import { test } from 'node:test';
+import { ABS_TOL, CLI, cliReport, close, rng as mulberry32, REL_TOL, ROOT, seedValue } from '../testlib.mjs';
+
 const INT_FUNCTIONS = new Set(['slow_pairs', 'slow_pairs_batch']);
 
 // rope.js instantiates its module synchronously on import; catching the
@@ -46,8 +46,9 @@ function loadCases() {
   const dir = mkdtempSync(join(tmpdir(), 'rope-cases-'));
   try {
     const out = join(dir, 'cases.json');
-    const run = spawnSync('python3', [join(ROOT, 'tests/gen_cases.py'), '--seed', String(SEED), '--out', out],
-      { encoding: 'utf8' });
+    const run = spawnSync('python3', [join(ROOT, 'tests/gen_cases.py'), '--seed', String(SEED), '--out', out], {
+      encoding: 'utf8',
+    });
     if (run.status !== 0) throw new Error(`tests/gen_cases.py failed: ${run.stderr}`);
     return JSON.parse(readFileSync(out, 'utf8'));
   } finally {
@@ -56,8 +57,10 @@ function loadCases() {
 }
 
 const CASES = loadCases();
-console.log(`ROPE_TEST_SEED=${CASES.seed} (build/cases.json)` +
-  (String(CASES.seed) === String(SEED) ? '' : `; ROPE_TEST_SEED=${SEED} (random report settings)`));
+console.log(
+  `ROPE_TEST_SEED=${CASES.seed} (build/cases.json)` +
+    (String(CASES.seed) === String(SEED) ? '' : `; ROPE_TEST_SEED=${SEED} (random report settings)`),
+);
 
 // ---- comparison ----
 
@@ -79,10 +82,12 @@ function difference(actual, expected, exactInts, path = '') {
   if (typeof expected === 'number') {
     if (typeof actual !== 'number') return `${path}: expected number ${expected}, got ${typeof actual} ${actual}`;
     if (exactInts) {
-      return Number.isInteger(actual) && actual === expected ? null
+      return Number.isInteger(actual) && actual === expected
+        ? null
         : `${path}: expected the integer ${expected}, got ${actual}`;
     }
-    return close(actual, expected) ? null
+    return close(actual, expected)
+      ? null
       : `${path}: expected ${expected}, got ${actual} (diff ${Math.abs(actual - expected)})`;
   }
   if (typeof expected === 'object') {
@@ -126,9 +131,24 @@ for (const c of CASES.cases) {
 
 test('cases_should_cover_every_function', () => {
   assert.deepEqual(CASES.tolerance, { abs: ABS_TOL, rel: REL_TOL });
-  for (const fn of ['demo_vectors', 'dot', 'norm', 'thetas', 'rotate_pair', 'apply_rope', 'rope_score',
-    'sin_pos', 'add_score', 'offset_scan', 'turns', 'slow_pairs', 'pair_angles', 'offset_sweep',
-    'slow_pairs_batch', 'norm_gaps']) {
+  for (const fn of [
+    'demo_vectors',
+    'dot',
+    'norm',
+    'thetas',
+    'rotate_pair',
+    'apply_rope',
+    'rope_score',
+    'sin_pos',
+    'add_score',
+    'offset_scan',
+    'turns',
+    'slow_pairs',
+    'pair_angles',
+    'offset_sweep',
+    'slow_pairs_batch',
+    'norm_gaps',
+  ]) {
     assert.ok(byFunction.has(fn), `build/cases.json has no case of ${fn}`);
     assert.equal(typeof rope[fn], 'function', `rope.js does not export ${fn}`);
   }
@@ -161,9 +181,12 @@ for (const [fn, cases] of byFunction) {
         }
       });
     }
-    assert.equal(failures.length, 0,
+    assert.equal(
+      failures.length,
+      0,
       `${failures.length} of ${cases.length} ${fn} cases differ (ROPE_TEST_SEED=${CASES.seed}):\n` +
-      failures.slice(0, 10).join('\n'));
+        failures.slice(0, 10).join('\n'),
+    );
   });
 }
 
@@ -210,9 +233,25 @@ test('build_report_should_have_the_default_figures', () => {
   assert.deepEqual(r.slow_pairs, [32, 28, 19, 9]);
   assert.ok(r.rope_spread < 1e-12, `rope_spread ${r.rope_spread}`);
   assert.ok(Math.abs(r.add_spread - 13.84) < 0.01, `add_spread ${r.add_spread}`);
-  assert.deepEqual(Object.keys(r).sort(), ['add_scores', 'add_spread', 'base', 'deltas', 'dim', 'norm_before',
-    'norm_max_gap', 'offset', 'rope_scores', 'rope_spread', 'slow_pairs', 'starts', 'turns_first',
-    'turns_last'].sort());
+  assert.deepEqual(
+    Object.keys(r).sort(),
+    [
+      'add_scores',
+      'add_spread',
+      'base',
+      'deltas',
+      'dim',
+      'norm_before',
+      'norm_max_gap',
+      'offset',
+      'rope_scores',
+      'rope_spread',
+      'slow_pairs',
+      'starts',
+      'turns_first',
+      'turns_last',
+    ].sort(),
+  );
 });
 
 // ---- bad input ----
@@ -225,13 +264,35 @@ const BAD = {
   num: [...NOT_NUMBERS, undefined],
   base: [...NOT_NUMBERS, 0, -1, -1e-300],
   count: [...NOT_NUMBERS, -1, 65537, 2.5, 1e12, undefined],
-  vec: ['abc', '<script>', null, undefined, {}, 5,
-    { at: 1, value: NaN }, { at: 3, value: Infinity }, { at: 0, value: -Infinity },
-    { at: 2, value: 'abc' }, { at: 5, value: '<script>' }, { at: 4, value: null }, { at: 7, value: {} },
-    { length: 65537 }],
-  list: ['abc', '<script>', null, undefined, {}, 5,
-    { at: 0, value: NaN }, { at: 1, value: Infinity }, { at: 1, value: 'abc' }, { at: 0, value: null },
-    { length: 65537 }],
+  vec: [
+    'abc',
+    '<script>',
+    null,
+    undefined,
+    {},
+    5,
+    { at: 1, value: NaN },
+    { at: 3, value: Infinity },
+    { at: 0, value: -Infinity },
+    { at: 2, value: 'abc' },
+    { at: 5, value: '<script>' },
+    { at: 4, value: null },
+    { at: 7, value: {} },
+    { length: 65537 },
+  ],
+  list: [
+    'abc',
+    '<script>',
+    null,
+    undefined,
+    {},
+    5,
+    { at: 0, value: NaN },
+    { at: 1, value: Infinity },
+    { at: 1, value: 'abc' },
+    { at: 0, value: null },
+    { length: 65537 },
+  ],
 };
 
 // What the message must show of a bad value.
@@ -266,64 +327,197 @@ function badArray(good, spec) {
 // starts; a score over evenly spaced starts. q and k always come as a pair of one length.
 const SCORE_CALL = Object.freeze({
   args: [Q8, K8, 5, 3, 500],
-  params: [['q', 'vec'], ['k', 'vec'], ['m', 'num'], ['n', 'num'], ['base', 'base']], pair: [0, 1],
+  params: [
+    ['q', 'vec'],
+    ['k', 'vec'],
+    ['m', 'num'],
+    ['n', 'num'],
+    ['base', 'base'],
+  ],
+  pair: [0, 1],
 });
 const SCAN_CALL = Object.freeze({
   args: [Q8, K8, 2, [3, 10, 100], 500],
-  params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['starts', 'list'], ['base', 'base']], pair: [0, 1],
+  params: [
+    ['q', 'vec'],
+    ['k', 'vec'],
+    ['offset', 'num'],
+    ['starts', 'list'],
+    ['base', 'base'],
+  ],
+  pair: [0, 1],
 });
 const SWEEP_CALL = Object.freeze({
   args: [Q8, K8, 2, 0, 0.5, 16, 500],
-  params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['start0', 'num'], ['step', 'num'],
-    ['count', 'count'], ['base', 'base']],
+  params: [
+    ['q', 'vec'],
+    ['k', 'vec'],
+    ['offset', 'num'],
+    ['start0', 'num'],
+    ['step', 'num'],
+    ['count', 'count'],
+    ['base', 'base'],
+  ],
   pair: [0, 1],
 });
 
 const EXPORTS = {
   demo_vectors: { args: [8], params: [['d', 'dim', 'optional']] },
-  dot: { args: [Q8, K8], params: [['a', 'vec'], ['b', 'vec']], pair: [0, 1] },
+  dot: {
+    args: [Q8, K8],
+    params: [
+      ['a', 'vec'],
+      ['b', 'vec'],
+    ],
+    pair: [0, 1],
+  },
   norm: { args: [Q8], params: [['vec', 'vec']] },
-  thetas: { args: [8, 500], params: [['d', 'dim'], ['base', 'base']] },
-  rotate_pair: { args: [1, 0.5, 0.25], params: [['x0', 'num'], ['x1', 'num'], ['angle', 'num']] },
-  apply_rope: { args: [Q8, 3, 500], params: [['vec', 'vec'], ['pos', 'num'], ['base', 'base']] },
+  thetas: {
+    args: [8, 500],
+    params: [
+      ['d', 'dim'],
+      ['base', 'base'],
+    ],
+  },
+  rotate_pair: {
+    args: [1, 0.5, 0.25],
+    params: [
+      ['x0', 'num'],
+      ['x1', 'num'],
+      ['angle', 'num'],
+    ],
+  },
+  apply_rope: {
+    args: [Q8, 3, 500],
+    params: [
+      ['vec', 'vec'],
+      ['pos', 'num'],
+      ['base', 'base'],
+    ],
+  },
   rope_score: SCORE_CALL,
-  sin_pos: { args: [3, 8, 500], params: [['pos', 'num'], ['d', 'dim'], ['base', 'base']] },
+  sin_pos: {
+    args: [3, 8, 500],
+    params: [
+      ['pos', 'num'],
+      ['d', 'dim'],
+      ['base', 'base'],
+    ],
+  },
   add_score: SCORE_CALL,
   offset_scan: SCAN_CALL,
-  turns: { args: [8, 16, 500], params: [['d', 'dim'], ['delta', 'num'], ['base', 'base']] },
-  slow_pairs: { args: [8, 16, 500], params: [['d', 'dim'], ['delta', 'num'], ['base', 'base']] },
-  pair_angles: { args: [8, 16, 500], params: [['d', 'dim'], ['gap', 'num'], ['base', 'base']] },
+  turns: {
+    args: [8, 16, 500],
+    params: [
+      ['d', 'dim'],
+      ['delta', 'num'],
+      ['base', 'base'],
+    ],
+  },
+  slow_pairs: {
+    args: [8, 16, 500],
+    params: [
+      ['d', 'dim'],
+      ['delta', 'num'],
+      ['base', 'base'],
+    ],
+  },
+  pair_angles: {
+    args: [8, 16, 500],
+    params: [
+      ['d', 'dim'],
+      ['gap', 'num'],
+      ['base', 'base'],
+    ],
+  },
   offset_sweep: SWEEP_CALL,
-  slow_pairs_batch: { args: [8, [1, 16, 256], 500], params: [['d', 'dim'], ['deltas', 'list'], ['base', 'base']] },
-  norm_gaps: { args: [Q8, [0, 1, 7], 500], params: [['vec', 'vec'], ['positions', 'list'], ['base', 'base']] },
+  slow_pairs_batch: {
+    args: [8, [1, 16, 256], 500],
+    params: [
+      ['d', 'dim'],
+      ['deltas', 'list'],
+      ['base', 'base'],
+    ],
+  },
+  norm_gaps: {
+    args: [Q8, [0, 1, 7], 500],
+    params: [
+      ['vec', 'vec'],
+      ['positions', 'list'],
+      ['base', 'base'],
+    ],
+  },
 };
 
 // The explainer bindings (docs/EXPLAIN.md), with the two kinds of value only they take.
 Object.assign(BAD, {
-  pair: ['abc', '<script>', null, undefined, {}, 5, { at: 1, value: NaN }, { at: 0, value: 'abc' },
-    { at: 1, value: null }, { length: 3 }, { length: 1 }],
+  pair: [
+    'abc',
+    '<script>',
+    null,
+    undefined,
+    {},
+    5,
+    { at: 1, value: NaN },
+    { at: 0, value: 'abc' },
+    { at: 1, value: null },
+    { length: 3 },
+    { length: 1 },
+  ],
   seed: [...NOT_NUMBERS, -1, 2.5, 2 ** 32, undefined],
 });
 Object.assign(EXPORTS, {
   pair_example: {
     args: [[0.9, 0.4], [0.3, -0.2], 3, 7, 0.1],
-    params: [['q', 'pair'], ['k', 'pair'], ['m', 'num'], ['n', 'num'], ['theta', 'num']],
+    params: [
+      ['q', 'pair'],
+      ['k', 'pair'],
+      ['m', 'num'],
+      ['n', 'num'],
+      ['theta', 'num'],
+    ],
   },
   pair_terms: SCORE_CALL,
   add_terms: SCAN_CALL,
   add_terms_sweep: SWEEP_CALL,
   decay: {
     args: [Q8, K8, [1, 10, 1e6], 5, 7, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['distances', 'list'], ['samples', 'count'], ['seed', 'seed'],
-      ['base', 'base']],
+    params: [
+      ['q', 'vec'],
+      ['k', 'vec'],
+      ['distances', 'list'],
+      ['samples', 'count'],
+      ['seed', 'seed'],
+      ['base', 'base'],
+    ],
     pair: [0, 1],
   },
-  cos_grid: { args: [8, [0, 1, 7], 500], params: [['d', 'dim'], ['positions', 'list'], ['base', 'base']] },
-  random_vectors: { args: [8, 7], params: [['d', 'dim'], ['seed', 'seed']] },
+  cos_grid: {
+    args: [8, [0, 1, 7], 500],
+    params: [
+      ['d', 'dim'],
+      ['positions', 'list'],
+      ['base', 'base'],
+    ],
+  },
+  random_vectors: {
+    args: [8, 7],
+    params: [
+      ['d', 'dim'],
+      ['seed', 'seed'],
+    ],
+  },
   offset_envelope: {
     args: [Q8, K8, 2, 0, 100, 4, 500],
-    params: [['q', 'vec'], ['k', 'vec'], ['offset', 'num'], ['from', 'num'], ['to', 'num'], ['bins', 'count'],
-      ['base', 'base']],
+    params: [
+      ['q', 'vec'],
+      ['k', 'vec'],
+      ['offset', 'num'],
+      ['from', 'num'],
+      ['to', 'num'],
+      ['bins', 'count'],
+      ['base', 'base'],
+    ],
     pair: [0, 1],
   },
 });
@@ -331,11 +525,22 @@ Object.assign(EXPORTS, {
 // NumPy's random numbers: a seed is an integer in [0, 2^64) (a Number only while exact).
 BAD.npseed = [...NOT_NUMBERS, -1, 2.5, 2 ** 53, undefined];
 Object.assign(EXPORTS, {
-  np_normal: { args: [42, 8], params: [['seed', 'npseed'], ['n', 'count']] },
+  np_normal: {
+    args: [42, 8],
+    params: [
+      ['seed', 'npseed'],
+      ['n', 'count'],
+    ],
+  },
   planes_example: {
     args: [42, 8, 500, 3, 7],
-    params: [['seed', 'npseed'], ['dim', 'dim', 'optional'], ['base', 'base', 'optional'], ['m', 'num', 'optional'],
-      ['n', 'num', 'optional']],
+    params: [
+      ['seed', 'npseed'],
+      ['dim', 'dim', 'optional'],
+      ['base', 'base', 'optional'],
+      ['m', 'num', 'optional'],
+      ['n', 'num', 'optional'],
+    ],
   },
 });
 
@@ -347,8 +552,10 @@ function expectRejected(call, name, show, what) {
     error = e;
   }
   assert.ok(error, `${what}: did not throw`);
-  assert.ok(error instanceof RangeError || error instanceof TypeError,
-    `${what}: threw ${error?.constructor?.name} (${error?.message}), not a RangeError or TypeError`);
+  assert.ok(
+    error instanceof RangeError || error instanceof TypeError,
+    `${what}: threw ${error?.constructor?.name} (${error?.message}), not a RangeError or TypeError`,
+  );
   assert.ok(namesParameter(error.message, name), `${what}: message does not name '${name}': ${error.message}`);
   assert.ok(error.message.includes(show), `${what}: message does not show '${show}': ${error.message}`);
 }
@@ -357,11 +564,26 @@ test('every_export_should_be_checked_for_bad_input', () => {
   const functions = Object.keys(rope).filter((key) => typeof rope[key] === 'function');
   // The long-context exports have their bad-input tests in tests/js/scaling.test.mjs,
   // decimal_form in tests/js/grammar.test.mjs; ready() takes no input (tests/js/packed.test.mjs).
-  const covered = new Set([...Object.keys(EXPORTS), 'build_report', 'build_report_json', 'build_report_markdown',
-    'scaling_from_config', 'scaling_csv', 'scaling_json_text', 'decimal_form', 'ready',
+  const covered = new Set([
+    ...Object.keys(EXPORTS),
+    'build_report',
+    'build_report_json',
+    'build_report_markdown',
+    'scaling_from_config',
+    'scaling_csv',
+    'scaling_json_text',
+    'decimal_form',
+    'ready',
     // _callCore is the trap probe of tests/js/snapshot.test.mjs.
-    '_callCore']);
-  assert.deepEqual(functions.filter((f) => !covered.has(f)), [], 'exports without a bad-input test');
+    '_callCore',
+    // The lesson's bindings: their bad-input tests are in tests/js/lesson_bind.test.mjs.
+    ...Object.keys(rope).filter((key) => key.startsWith('lesson_')),
+  ]);
+  assert.deepEqual(
+    functions.filter((f) => !covered.has(f)),
+    [],
+    'exports without a bad-input test',
+  );
 });
 
 for (const [fn, spec] of Object.entries(EXPORTS)) {
@@ -370,13 +592,17 @@ for (const [fn, spec] of Object.entries(EXPORTS)) {
     spec.params.forEach(([name, kind, optional], at) => {
       // undefined takes a parameter's default value, so it is bad only where there is none.
       for (const bad of BAD[kind].filter((v) => !(optional && v === undefined))) {
-        const { value, show } = kind === 'vec' || kind === 'list'
-          ? badArray(spec.args[at], bad) : { value: bad, show: shown(bad) };
+        const { value, show } =
+          kind === 'vec' || kind === 'list' ? badArray(spec.args[at], bad) : { value: bad, show: shown(bad) };
         const args = deepCopy(spec.args);
         args[at] = value;
-        const label = `${fn} with ${name} = ${typeof value === 'string' ? JSON.stringify(value)
-          : Array.isArray(value) ? `[${value.length > 10 ? `${value.length} entries` : value.map(String)}]`
-            : String(value)}`;
+        const label = `${fn} with ${name} = ${
+          typeof value === 'string'
+            ? JSON.stringify(value)
+            : Array.isArray(value)
+              ? `[${value.length > 10 ? `${value.length} entries` : value.map(String)}]`
+              : String(value)
+        }`;
         const before = JSON.stringify(args);
         expectRejected(() => rope[fn](...args), name, show, label);
         assert.equal(JSON.stringify(args), before, `${label}: modified its arguments`);
@@ -396,8 +622,12 @@ for (const [fn, spec] of Object.entries(EXPORTS)) {
       const at = spec.params.findIndex(([, kind]) => kind === 'list');
       const args = deepCopy(spec.args);
       args[at] = new Array(rope.MAX_COUNT + 1).fill(1);
-      expectRejected(() => rope[fn](...args), spec.params[at][0], String(rope.MAX_COUNT + 1),
-        `${fn} with ${rope.MAX_COUNT + 1} ${spec.params[at][0]}`);
+      expectRejected(
+        () => rope[fn](...args),
+        spec.params[at][0],
+        String(rope.MAX_COUNT + 1),
+        `${fn} with ${rope.MAX_COUNT + 1} ${spec.params[at][0]}`,
+      );
     }
     // Nothing was lost: the good call still gives the same answer.
     assert.deepEqual(normalized(fn, rope[fn](...deepCopy(spec.args))), good, `${fn} changed after bad input`);
@@ -406,24 +636,44 @@ for (const [fn, spec] of Object.entries(EXPORTS)) {
 
 test('build_report_should_reject_bad_options_naming_the_option_and_value', () => {
   const cases = [
-    ['abc', 'options', 'abc'], ['<script>', 'options', '<script>'], [5, 'options', '5'], [[1], 'options', 'array'],
-    [{ dim: -1 }, 'dim', '-1'], [{ dim: 65537 }, 'dim', '65537'], [{ dim: 2.5 }, 'dim', '2.5'],
-    [{ dim: 'abc' }, 'dim', 'abc'], [{ dim: NaN }, 'dim', 'NaN'], [{ dim: null }, 'dim', 'null'],
-    [{ base: 0 }, 'base', '0'], [{ base: -1 }, 'base', '-1'], [{ base: NaN }, 'base', 'NaN'],
-    [{ base: Infinity }, 'base', 'Infinity'], [{ base: '<script>' }, 'base', '<script>'],
-    [{ offset: NaN }, 'offset', 'NaN'], [{ offset: -Infinity }, 'offset', '-Infinity'],
-    [{ offset: 'abc' }, 'offset', 'abc'], [{ offset: {} }, 'offset', 'object'],
-    [{ starts: [] }, 'starts', '0'], [{ starts: 'abc' }, 'starts', 'abc'], [{ starts: [3, NaN] }, 'starts', 'NaN'],
-    [{ starts: [3, 'abc'] }, 'starts', 'abc'], [{ starts: new Array(65537).fill(1) }, 'starts', '65537'],
-    [{ deltas: [Infinity] }, 'deltas', 'Infinity'], [{ deltas: null }, 'deltas', 'null'],
-    [{ norm_positions: ['x'] }, 'norm_positions', 'x'], [{ norm_positions: [NaN] }, 'norm_positions', 'NaN'],
+    ['abc', 'options', 'abc'],
+    ['<script>', 'options', '<script>'],
+    [5, 'options', '5'],
+    [[1], 'options', 'array'],
+    [{ dim: -1 }, 'dim', '-1'],
+    [{ dim: 65537 }, 'dim', '65537'],
+    [{ dim: 2.5 }, 'dim', '2.5'],
+    [{ dim: 'abc' }, 'dim', 'abc'],
+    [{ dim: NaN }, 'dim', 'NaN'],
+    [{ dim: null }, 'dim', 'null'],
+    [{ base: 0 }, 'base', '0'],
+    [{ base: -1 }, 'base', '-1'],
+    [{ base: NaN }, 'base', 'NaN'],
+    [{ base: Infinity }, 'base', 'Infinity'],
+    [{ base: '<script>' }, 'base', '<script>'],
+    [{ offset: NaN }, 'offset', 'NaN'],
+    [{ offset: -Infinity }, 'offset', '-Infinity'],
+    [{ offset: 'abc' }, 'offset', 'abc'],
+    [{ offset: {} }, 'offset', 'object'],
+    [{ starts: [] }, 'starts', '0'],
+    [{ starts: 'abc' }, 'starts', 'abc'],
+    [{ starts: [3, NaN] }, 'starts', 'NaN'],
+    [{ starts: [3, 'abc'] }, 'starts', 'abc'],
+    [{ starts: new Array(65537).fill(1) }, 'starts', '65537'],
+    [{ deltas: [Infinity] }, 'deltas', 'Infinity'],
+    [{ deltas: null }, 'deltas', 'null'],
+    [{ norm_positions: ['x'] }, 'norm_positions', 'x'],
+    [{ norm_positions: [NaN] }, 'norm_positions', 'NaN'],
     [{ bogus: 1 }, 'bogus', 'bogus'],
   ];
   const good = rope.build_report_json();
   for (const fn of ['build_report', 'build_report_json', 'build_report_markdown']) {
     for (const [options, name, show] of cases) {
-      const label = `${fn}(${typeof options === 'object' && options !== null && !Array.isArray(options)
-        ? Object.keys(options).join() : JSON.stringify(options)})`;
+      const label = `${fn}(${
+        typeof options === 'object' && options !== null && !Array.isArray(options)
+          ? Object.keys(options).join()
+          : JSON.stringify(options)
+      })`;
       expectRejected(() => rope[fn](options), name, show, label);
     }
   }
@@ -445,10 +695,22 @@ function randomSettings(rnd) {
   };
 }
 
-const flagsOf = (o) => ['--dim', String(o.dim), '--base', String(o.base), '--gap', String(o.offset),
-  '--starts', o.starts.map(String).join(','), '--deltas', o.deltas.map(String).join(',')];
+const flagsOf = (o) => [
+  '--dim',
+  String(o.dim),
+  '--base',
+  String(o.base),
+  '--gap',
+  String(o.offset),
+  '--starts',
+  o.starts.map(String).join(','),
+  '--deltas',
+  o.deltas.map(String).join(','),
+];
 
-test('build_report_json_and_markdown_should_equal_the_cli_files', { skip: !existsSync(CLI) && 'no build/ropescope' }, () => {
+test('build_report_json_and_markdown_should_equal_the_cli_files', {
+  skip: !existsSync(CLI) && 'no build/ropescope',
+}, () => {
   const defaults = cliReport([]);
   assert.equal(rope.build_report_json(), defaults.json, 'default JSON differs from the CLI');
   assert.equal(rope.build_report_markdown(), defaults.md, 'default Markdown differs from the CLI');
@@ -493,9 +755,19 @@ test('build_report_should_match_the_reference', () => {
 
 test('results_should_be_plain_arrays_not_heap_views', () => {
   const [q, k] = rope.demo_vectors(16);
-  for (const r of [q, k, rope.thetas(16), rope.apply_rope(q, 3), rope.sin_pos(3, 16), rope.turns(16, 3),
-    rope.pair_angles(16, 3), rope.slow_pairs_batch(16, [1, 2]), rope.norm_gaps(q, [1, 2]),
-    ...Object.values(rope.offset_sweep(q, k, 2, 0, 1, 8)), ...rope.offset_scan(q, k, 2, [1, 2])]) {
+  for (const r of [
+    q,
+    k,
+    rope.thetas(16),
+    rope.apply_rope(q, 3),
+    rope.sin_pos(3, 16),
+    rope.turns(16, 3),
+    rope.pair_angles(16, 3),
+    rope.slow_pairs_batch(16, [1, 2]),
+    rope.norm_gaps(q, [1, 2]),
+    ...Object.values(rope.offset_sweep(q, k, 2, 0, 1, 8)),
+    ...rope.offset_scan(q, k, 2, [1, 2]),
+  ]) {
     assert.ok(Array.isArray(r), `got ${Object.prototype.toString.call(r)}`);
   }
 });
@@ -531,8 +803,11 @@ test('many_calls_should_not_grow_the_wasm_heap', () => {
     n++;
   }
   if (wasmMemory) {
-    assert.equal(wasmMemory.buffer.byteLength, heapAfterOne,
-      `wasm memory grew from ${heapAfterOne} to ${wasmMemory.buffer.byteLength} bytes over ${n} calls`);
+    assert.equal(
+      wasmMemory.buffer.byteLength,
+      heapAfterOne,
+      `wasm memory grew from ${heapAfterOne} to ${wasmMemory.buffer.byteLength} bytes over ${n} calls`,
+    );
   } else {
     console.log('wasm memory not reachable; checked results only');
   }

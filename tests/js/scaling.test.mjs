@@ -2,14 +2,15 @@
 // independent reference: the random cases of tests/diff_scaling.py (with the
 // reference's answers), SCALING.md's reference numbers, byte identity with the
 // CLI on the nine model configs, and bad configs and options.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { scaling_from_config, scaling_csv, scaling_json_text } from '../../web/src/core/rope.js';
+import { scaling_csv, scaling_from_config, scaling_json_text } from '../../web/src/core/rope.js';
 import { close, seed } from '../testlib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,7 +25,9 @@ function generated(envName, script, args) {
   if (!file) {
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scaling-')), `${envName}.json`);
     const run = spawnSync('python3', [path.join(ROOT, 'tests', script), ...args(file)], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROPE_TEST_SEED: String(seed('scaling')) },
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, ROPE_TEST_SEED: String(seed('scaling')) },
     });
     assert.ok(fs.existsSync(file), `${script} did not write ${file}: ${run.stdout}${run.stderr}`);
   }
@@ -43,7 +46,8 @@ function compare(got, exp, problems) {
     if (!ok) problems.push(`${key}: ${got[key]} vs ${exp[key]}`);
   }
   for (const [key, value] of Object.entries(exp.extra)) {
-    const want = [value].flat(), have = [got.resolved[key]].flat();
+    const want = [value].flat(),
+      have = [got.resolved[key]].flat();
     if (want.some((v, j) => !close(have[j], v))) problems.push(`resolved.${key}: ${have} vs ${want}`);
   }
   if (got.pairs.length !== exp.pairs.length) {
@@ -72,7 +76,8 @@ function compare(got, exp, problems) {
     if (gp.status !== ep.status && !edge) problems.push(`range pair ${i}: ${gp.status} vs ${ep.status}`);
   });
   for (const key of ['covered', 'inside', 'unseen', 'critical_dimension']) {
-    if (!edges && got.range[key] !== exp.range[key]) problems.push(`range.${key}: ${got.range[key]} vs ${exp.range[key]}`);
+    if (!edges && got.range[key] !== exp.range[key])
+      problems.push(`range.${key}: ${got.range[key]} vs ${exp.range[key]}`);
   }
 }
 
@@ -83,8 +88,8 @@ function compareModel(got, exp, problems) {
     problems.push('no model part');
     return;
   }
-  const sameList = (a, b) => a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length
-    && a.every((v, j) => close(v, b[j])));
+  const sameList = (a, b) =>
+    a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, j) => close(v, b[j])));
   for (const key of ['read_from', 'model_type', 'layout', 'num_hidden_layers', 'nope_layers', 'mrope_section']) {
     const ok = Array.isArray(exp[key]) ? sameList(got[key], exp[key]) : got[key] === exp[key];
     if (!ok) problems.push(`model.${key}: ${JSON.stringify(got[key])} vs ${JSON.stringify(exp[key])}`);
@@ -102,7 +107,8 @@ function compareModel(got, exp, problems) {
   else if (exp.layer_types) {
     exp.layer_types.forEach((e, j) => {
       const h = got.layer_types[j];
-      if (h.name !== e.name || !close(h.base, e.base) || !sameList(h.layers, e.layers)) problems.push(`layer type ${e.name}`);
+      if (h.name !== e.name || !close(h.base, e.base) || !sameList(h.layers, e.layers))
+        problems.push(`layer type ${e.name}`);
     });
     const local = got.layer_types[1].pairs.map((p) => p.inv_freq);
     if (!sameList(local, exp.layer_types[1].inv_freq)) problems.push('sliding_attention inv_freq');
@@ -112,7 +118,8 @@ function compareModel(got, exp, problems) {
 function options(opts) {
   const o = {};
   if (opts.seq_len) o.seq_len = opts.seq_len;
-  if (opts.train_len !== null && opts.train_len !== undefined) Object.assign(o, { train_len: opts.train_len, gap: opts.gap });
+  if (opts.train_len !== null && opts.train_len !== undefined)
+    Object.assign(o, { train_len: opts.train_len, gap: opts.gap });
   return o;
 }
 
@@ -138,10 +145,11 @@ test('scaling_from_config should agree with the reference on random configs', ()
       compare(got, expect, problems);
       compareModel(got.model, expect.model, problems);
       // The wasm and the native build compute the same bits, so the same bytes.
-      if (text !== nativeText) problems.push('the JSON text differs from the native build\'s');
+      if (text !== nativeText) problems.push("the JSON text differs from the native build's");
       else identical++;
     }
-    if (problems.length) failures.push(`case ${n} ${JSON.stringify({ config, opts })}\n  ${problems.slice(0, 5).join('\n  ')}`);
+    if (problems.length)
+      failures.push(`case ${n} ${JSON.stringify({ config, opts })}\n  ${problems.slice(0, 5).join('\n  ')}`);
   });
   assert.deepEqual(failures, []);
   assert.ok(identical > cases.length / 2, `only ${identical} cases compared byte for byte`);
@@ -160,7 +168,7 @@ function digitsTolerance(text) {
   return 0.5 * 10 ** (Number(exp) - decimals) * (1 + 1e-9);
 }
 
-test('scaling_from_config should give SCALING.md\'s reference numbers', () => {
+test("scaling_from_config should give SCALING.md's reference numbers", () => {
   const facts = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scaling_facts.json'), 'utf8'));
   const problems = [];
   for (const c of facts.cases) {
@@ -172,21 +180,27 @@ test('scaling_from_config should give SCALING.md\'s reference numbers', () => {
         continue;
       }
       const v = lookup(got, p);
-      const ok = typeof want === 'string' && typeof v === 'number'
-        ? Math.abs(v - Number(want)) <= digitsTolerance(want) : v === want;
+      const ok =
+        typeof want === 'string' && typeof v === 'number'
+          ? Math.abs(v - Number(want)) <= digitsTolerance(want)
+          : v === want;
       if (!ok) problems.push(`${c.name}: ${p} = ${v}, expected ${want}`);
     }
   }
   assert.deepEqual(problems, []);
 });
 
-test('scaling output should be byte for byte the CLI\'s on every model config', () => {
+test("scaling output should be byte for byte the CLI's on every model config", () => {
   for (const file of fs.readdirSync(MODELS).filter((f) => f.endsWith('.json'))) {
     const p = path.join(MODELS, file);
     const config = JSON.parse(fs.readFileSync(p, 'utf8'));
-    const cli = (args) => execFileSync(CLI, ['scaling', '--config', p, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
-    assert.equal(scaling_json_text(config, { seq_len: 200000, train_len: 8192, gap: 50000 }),
-      cli(['--format', 'json', '--seq-len', '200000', '--train-len', '8192', '--gap', '50000']), file);
+    const cli = (args) =>
+      execFileSync(CLI, ['scaling', '--config', p, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    assert.equal(
+      scaling_json_text(config, { seq_len: 200000, train_len: 8192, gap: 50000 }),
+      cli(['--format', 'json', '--seq-len', '200000', '--train-len', '8192', '--gap', '50000']),
+      file,
+    );
     assert.equal(scaling_csv(config), cli(['--format', 'csv']), file);
   }
 });
@@ -195,7 +209,8 @@ test('bad configs should throw naming the key, or warn naming it, as the CLI doe
   const cases = generated('SCALING_BAD', 'test_scaling_cli.py', (file) => ['--bad-out', file]);
   const problems = [];
   for (const c of cases) {
-    let got = null, error = null;
+    let got = null,
+      error = null;
     try {
       got = scaling_from_config(c.config);
     } catch (e) {
@@ -219,19 +234,45 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   const llama = JSON.parse(fs.readFileSync(path.join(MODELS, 'llama-3.1-8b.json'), 'utf8'));
   const phi = JSON.parse(fs.readFileSync(path.join(MODELS, 'phi-3.5-mini-instruct.json'), 'utf8'));
   for (const bad of [null, [], 'config', 3]) {
-    assert.throws(() => scaling_from_config(bad), (e) => e instanceof TypeError && /config must be an object/.test(e.message));
+    assert.throws(
+      () => scaling_from_config(bad),
+      (e) => e instanceof TypeError && /config must be an object/.test(e.message),
+    );
   }
   const throwsNaming = (config, opts, text, Kind = Error) =>
-    assert.throws(() => scaling_from_config(config, opts), (e) => e instanceof Kind && e.message.includes(text));
+    assert.throws(
+      () => scaling_from_config(config, opts),
+      (e) => e instanceof Kind && e.message.includes(text),
+    );
   throwsNaming({ ...llama, rope_parameters: { rope_type: 'default' } }, {}, 'rope_parameters', TypeError);
-  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'sux' } }, {}, 'rope_scaling.rope_type "sux"', TypeError);
+  throwsNaming(
+    { ...llama, rope_scaling: { ...llama.rope_scaling, rope_type: 'sux' } },
+    {},
+    'rope_scaling.rope_type "sux"',
+    TypeError,
+  );
   throwsNaming({ ...llama, rope_theta: Infinity }, {}, 'rope_theta must be a finite number', RangeError);
-  throwsNaming({ ...llama, rope_scaling: { ...llama.rope_scaling, factor: NaN } }, {}, 'rope_scaling.factor', RangeError);
+  throwsNaming(
+    { ...llama, rope_scaling: { ...llama.rope_scaling, factor: NaN } },
+    {},
+    'rope_scaling.factor',
+    RangeError,
+  );
   // About 5 MB of factors: refused by length, naming the key, without trouble.
   const huge = Array.from({ length: 700000 }, (_, j) => 1 + j / 7);
-  throwsNaming({ ...phi, rope_scaling: { ...phi.rope_scaling, long_factor: huge } }, {}, 'rope_scaling.long_factor has 700000 entries', TypeError);
+  throwsNaming(
+    { ...phi, rope_scaling: { ...phi.rope_scaling, long_factor: huge } },
+    {},
+    'rope_scaling.long_factor has 700000 entries',
+    TypeError,
+  );
   const short = phi.rope_scaling.short_factor.slice(0, 10);
-  throwsNaming({ ...phi, rope_scaling: { ...phi.rope_scaling, short_factor: short } }, {}, 'rope_scaling.short_factor', RangeError);
+  throwsNaming(
+    { ...phi, rope_scaling: { ...phi.rope_scaling, short_factor: short } },
+    {},
+    'rope_scaling.short_factor',
+    RangeError,
+  );
   throwsNaming(llama, { seq_len: -1 }, 'seq_len', RangeError);
   throwsNaming(llama, { train_len: 4096 }, 'train_len', RangeError);
   throwsNaming(llama, { train_len: 0, gap: 5 }, 'train_len', RangeError);
@@ -248,8 +289,14 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   assert.ok(odd.warnings.some((w) => w.includes('rope_scaling.extra')));
   // The text forms share the checks.
   assert.throws(() => scaling_csv(null), TypeError);
-  assert.throws(() => scaling_json_text({ ...llama, rope_theta: -1 }), (e) => e instanceof RangeError && e.message.includes('rope_theta must be > 0, got -1'));
-  assert.throws(() => scaling_csv(llama, { gap: 3 }), (e) => e instanceof RangeError && e.message.includes('gap'));
+  assert.throws(
+    () => scaling_json_text({ ...llama, rope_theta: -1 }),
+    (e) => e instanceof RangeError && e.message.includes('rope_theta must be > 0, got -1'),
+  );
+  assert.throws(
+    () => scaling_csv(llama, { gap: 3 }),
+    (e) => e instanceof RangeError && e.message.includes('gap'),
+  );
   // The module keeps working after all of that.
   assert.equal(scaling_from_config(llama).bands.ramp, 6);
 });

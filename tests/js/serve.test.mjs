@@ -3,12 +3,13 @@
 // both the header and the <meta>; every other file as it is; a page naming a missing file or
 // one outside the folder is refused with a message that names it. Random file texts (seeded,
 // the seed printed) hold the sequences an inline element must not carry as they are.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { inlinePage } from '../../tools/inline.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { rng, seed } from '../testlib.mjs';
@@ -16,7 +17,12 @@ import { rng, seed } from '../testlib.mjs';
 const random = rng(seed('serve'));
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; object-src 'none'";
 const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const directive = (policy, name) => policy.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name).slice(1);
+const directive = (policy, name) =>
+  policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name)
+    .slice(1);
 
 // Text of n pieces, some of which would end an inline element or open a comment state.
 function text(n) {
@@ -25,14 +31,17 @@ function text(n) {
 }
 
 function page({ meta = true, extra = '' } = {}) {
-  return `<!doctype html>\n<html><head>\n${meta ? `  <meta http-equiv="Content-Security-Policy" content="${POLICY}">\n` : ''}` +
+  return (
+    `<!doctype html>\n<html><head>\n${meta ? `  <meta http-equiv="Content-Security-Policy" content="${POLICY}">\n` : ''}` +
     '  <link rel="stylesheet" href="s.css">\n  <link rel="preload" href="a.js" as="script">\n' +
     '  <link rel="preload" href="other.js" as="script">\n</head><body>\n' +
-    `  <p>text</p>\n  <script src="a.js"></script>\n  <script src="sub/b.js"></script>\n${extra}</body></html>\n`;
+    `  <p>text</p>\n  <script src="a.js"></script>\n  <script src="sub/b.js"></script>\n${extra}</body></html>\n`
+  );
 }
 
-const inlineTexts = (html, tag) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1]);
-const unescape = (js) => js.replace(/<\\\/(script)/gi, '</$1').replace(/<\\!--/g, '<!--');
+const inlineTexts = (html, tag) =>
+  [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1]);
+const unescapeInline = (js) => js.replace(/<\\\/(script)/gi, '</$1').replace(/<\\!--/g, '<!--');
 
 test('inlinePage_should_write_in_each_local_file_and_list_its_hash', () => {
   for (let round = 0; round < 20; round++) {
@@ -42,13 +51,21 @@ test('inlinePage_should_write_in_each_local_file_and_list_its_hash', () => {
     assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js'], 'the local files, in page order');
     const scripts = inlineTexts(html, 'script');
     assert.equal(scripts.length, 2, 'both local scripts inline');
-    assert.deepEqual(scripts.map(unescape), [files['a.js'], files['sub/b.js']], 'each script whole, escaped only');
+    assert.deepEqual(
+      scripts.map(unescapeInline),
+      [files['a.js'], files['sub/b.js']],
+      'each script whole, escaped only',
+    );
     for (const js of scripts) {
       assert.ok(!/<\/script/i.test(js) && !js.includes('<!--'), 'no inline script closes itself or opens a comment');
     }
     const [css] = inlineTexts(html, 'style');
     assert.equal(css.replace(/<\\\/(style)/gi, '</$1'), files['s.css']);
-    assert.deepEqual(directive(policy, 'script-src'), [...scripts.map(hash), "'wasm-unsafe-eval'"], 'script-src: the hashes, no self');
+    assert.deepEqual(
+      directive(policy, 'script-src'),
+      [...scripts.map(hash), "'wasm-unsafe-eval'"],
+      'script-src: the hashes, no self',
+    );
     assert.deepEqual(directive(policy, 'style-src'), [hash(css)], 'style-src: the hash');
     assert.deepEqual(directive(policy, 'object-src'), ["'none'"], 'the other directives kept');
     assert.ok(html.includes(`content="${policy}"`), 'the <meta> holds the same policy');
@@ -62,11 +79,17 @@ test('inlinePage_without_a_meta_should_take_the_given_policy_keep_self_if_asked_
   const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2' };
   const { html, policy } = inlinePage(page({ meta: false }), (path) => files[path], { policy: POLICY, keepSelf: true });
   assert.ok(!html.includes('Content-Security-Policy'), 'no <meta> is added');
-  assert.deepEqual(directive(policy, 'script-src'), [hash('1'), hash('2'), "'self'", "'wasm-unsafe-eval'"], 'self kept');
+  assert.deepEqual(
+    directive(policy, 'script-src'),
+    [hash('1'), hash('2'), "'self'", "'wasm-unsafe-eval'"],
+    'self kept',
+  );
   assert.deepEqual(directive(policy, 'style-src'), [hash('p{}'), "'self'"]);
   assert.throws(() => inlinePage(page({ meta: false }), (path) => files[path]), /no Content-Security-Policy/);
-  assert.throws(() => inlinePage(page({ meta: false }), (path) => files[path], { policy: "default-src 'self'; style-src 'self'" }),
-    /no script-src/);
+  assert.throws(
+    () => inlinePage(page({ meta: false }), (path) => files[path], { policy: "default-src 'self'; style-src 'self'" }),
+    /no script-src/,
+  );
 });
 
 test('serve_should_send_pages_inlined_and_other_files_as_they_are', async (t) => {
@@ -85,9 +108,12 @@ test('serve_should_send_pages_inlined_and_other_files_as_they_are', async (t) =>
   const html = await res.text();
   assert.equal(res.status, 200);
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)[1];
-  assert.equal(res.headers.get('content-security-policy'), meta, 'the header is the page\'s own policy');
-  assert.deepEqual(directive(meta, 'script-src'), [...inlineTexts(html, 'script').map(hash), "'self'", "'wasm-unsafe-eval'"],
-    'the inline scripts\' hashes, and the folder\'s own files');
+  assert.equal(res.headers.get('content-security-policy'), meta, "the header is the page's own policy");
+  assert.deepEqual(
+    directive(meta, 'script-src'),
+    [...inlineTexts(html, 'script').map(hash), "'self'", "'wasm-unsafe-eval'"],
+    "the inline scripts' hashes, and the folder's own files",
+  );
   assert.equal(Number(res.headers.get('content-length')), Buffer.byteLength(html), 'length in bytes');
   assert.ok(!/<script src="(a|sub\/b)\.js"/.test(html), 'no local script left to fetch');
 
@@ -95,7 +121,10 @@ test('serve_should_send_pages_inlined_and_other_files_as_they_are', async (t) =>
   assert.equal(await script.text(), files['a.js'], 'a script as it is');
   assert.ok(directive(script.headers.get('content-security-policy'), 'script-src').includes("'self'"));
 
-  for (const [path, name] of [['missing.html', 'gone.js'], ['outside.html', '../secret.js']]) {
+  for (const [path, name] of [
+    ['missing.html', 'gone.js'],
+    ['outside.html', '../secret.js'],
+  ]) {
     const bad = await fetch(server.url + path);
     assert.equal(bad.status, 500, path);
     assert.match(await bad.text(), new RegExp(`could not inline /${path}: .*${name.replace(/[.]/g, '\\.')}`), path);

@@ -4,12 +4,13 @@
 // line per failure, and the server still serves afterwards. The server runs in its own process
 // (a crash would end it), as an unprivileged user when the tests run as root, so that mode 000
 // means what it says.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { ROOT, rng, seed } from '../testlib.mjs';
 
 const random = rng(seed('serve errors'));
@@ -18,10 +19,13 @@ const NOBODY = 65534;
 async function start(dir) {
   const asRoot = process.getuid?.() === 0;
   const child = spawn(process.execPath, [join(ROOT, 'tools/serve.mjs'), dir, '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -80,9 +84,11 @@ test('serve_should_answer_500_for_unreadable_files_and_404_for_folders_and_keep_
   const ok = await fetch(server.url);
   assert.equal(ok.status, 200, 'still serving');
   const log = server.log();
-  assert.deepEqual(log.map((line) => line.split(':')[0] + ':' + line.split(':')[1].split(' ').slice(0, 3).join(' ')), [
-    'serve: 500 /locked.js', 'serve: 500 /locked.js', 'serve: 500 /locked.html', 'serve: 500 /fails.bin',
-  ], log.join('\n'));
+  assert.deepEqual(
+    log.map((line) => `${line.split(':')[0]}:${line.split(':')[1].split(' ').slice(0, 3).join(' ')}`),
+    ['serve: 500 /locked.js', 'serve: 500 /locked.js', 'serve: 500 /locked.html', 'serve: 500 /fails.bin'],
+    log.join('\n'),
+  );
   assert.match(log[0], /^serve: 500 \/locked\.js: EACCES: permission denied, open '.*locked\.js'$/);
   assert.match(log[3], /^serve: 500 \/fails\.bin: EIO: /);
 });

@@ -5,8 +5,9 @@
 //  - a getter or Proxy trap that throws is refused naming the parameter ("q: could not be read");
 //  - an input that grows wasm memory is copied in after the growth (no detached views);
 //  - a trap inside the core throws a clear error and the next calls are right again.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
 import { close, rng, seed } from '../testlib.mjs';
 
@@ -59,8 +60,11 @@ const CALLS = [
   ['decay', (q, k, ds) => rope.decay(q, k, ds, 4, 7), [Q, K, POS]],
   ['cos_grid', (ps) => rope.cos_grid(D, ps), [POS]],
   ['offset_envelope', (q, k) => rope.offset_envelope(q, k, 5, 0, 300, 10), [Q, K]],
-  ['build_report', (st, ds, ns) => rope.build_report({ dim: 8, starts: st, deltas: ds, norm_positions: ns }),
-    [STARTS, POS, POS.slice(0, 2)]],
+  [
+    'build_report',
+    (st, ds, ns) => rope.build_report({ dim: 8, starts: st, deltas: ds, norm_positions: ns }),
+    [STARTS, POS, POS.slice(0, 2)],
+  ],
 ];
 
 for (const [name, call, arrays] of CALLS) {
@@ -72,7 +76,8 @@ for (const [name, call, arrays] of CALLS) {
     liars.forEach(({ reads }, i) => {
       assert.equal(reads.length, 1, `${name}: argument ${i}'s length read ${reads.length} times`);
       assert.equal(reads.index.size, arrays[i].length, `${name}: argument ${i}: not every element read`);
-      for (const [key, count] of reads.index) assert.equal(count, 1, `${name}: argument ${i}[${key}] read ${count} times`);
+      for (const [key, count] of reads.index)
+        assert.equal(count, 1, `${name}: argument ${i}[${key}] read ${count} times`);
     });
   });
 }
@@ -98,7 +103,15 @@ test('a_throwing_getter_should_be_refused_naming_the_parameter', () => {
     [() => rope.rope_score([1, 2], badElement, 1, 0), /^k: could not be read: boom$/],
     [() => rope.norm(revoked), /^vec: could not be read: /],
     [() => rope.offset_scan([1, 2], [1, 2], 1, badElement), /^starts: could not be read: boom$/],
-    [() => rope.build_report({ get dim() { return boom(); } }), /^options\.dim: could not be read: boom$/],
+    [
+      () =>
+        rope.build_report({
+          get dim() {
+            return boom();
+          },
+        }),
+      /^options\.dim: could not be read: boom$/,
+    ],
     [() => rope.build_report({ starts: badLength }), /^starts: could not be read: boom$/],
   ];
   for (const [call, message] of cases) {
@@ -115,7 +128,11 @@ test('a_trap_should_throw_a_clear_error_and_leave_the_module_usable', () => {
   const before = rope.offset_scan(Q, K, 5, STARTS);
   // A pointer far beyond memory: the core traps, as a heap overrun once did.
   const trap = () => rope._callCore('probe', (w) => w.rope_norm(0x7ffffff0, 4, 0x7ffffff0));
-  assert.throws(trap, (err) => err.name === 'CoreTrapError' && /^probe: the WebAssembly core stopped \(.+\); it was restarted/.test(err.message));
+  assert.throws(
+    trap,
+    (err) =>
+      err.name === 'CoreTrapError' && /^probe: the WebAssembly core stopped \(.+\); it was restarted/.test(err.message),
+  );
   assert.equal(rope.dot([1, 2], [3, 4]), 11);
   assert.ok(close(rope.norm([3, 4]), 5));
   assert.deepEqual(rope.offset_scan(Q, K, 5, STARTS), before);

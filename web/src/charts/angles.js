@@ -4,10 +4,11 @@
 // Out (Chart.getChart(canvas).data): datasets[0] holds the angles of the pairs past one
 // turn and datasets[1] those under one turn, null elsewhere; one colour per dataset keeps
 // Chart.js on its fast path (a colour per bar is resolved bar by bar on every update).
-import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
+
+import { num } from '../lib/format.js';
 import { makeChart } from './figure.js';
 import { chartLib } from './lib.js';
-import { num } from '../lib/format.js';
+import { baseOptions, colors, logAxis, pairAxis } from './theme.js';
 
 const TWO_PI = 2 * Math.PI;
 
@@ -69,8 +70,11 @@ function drawEmptyNote(chart, angles) {
   ctx.font = `600 14px ${chartLib().defaults.font.family}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText('gap 0: nothing rotates', (chartArea.left + chartArea.right) / 2,
-    (chartArea.top + chartArea.bottom) / 2);
+  ctx.fillText(
+    'gap 0: nothing rotates',
+    (chartArea.left + chartArea.right) / 2,
+    (chartArea.top + chartArea.bottom) / 2,
+  );
   ctx.restore();
 }
 
@@ -102,13 +106,15 @@ export function createAnglesChart(canvas, data) {
       ],
     },
     options,
-    plugins: [{
-      id: 'turnLineAndEmptyNote',
-      afterDatasetsDraw(chart) {
-        drawTurnLine(chart);
-        drawEmptyNote(chart, anglesNow);
+    plugins: [
+      {
+        id: 'turnLineAndEmptyNote',
+        afterDatasetsDraw(chart) {
+          drawTurnLine(chart);
+          drawEmptyNote(chart, anglesNow);
+        },
       },
-    }],
+    ],
   };
   const onData = (next) => {
     turnsNow = next.turns;

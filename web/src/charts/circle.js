@@ -1,13 +1,17 @@
 // Figure: one pair, rotating. Pair i of q turned to position m and of k to position n
 // on the plane, with the unit circle and both unrotated vectors for reference.
 // Data in: { circle: [[x, y]...], q, k, q_m, k_n } — plain arrays (all from the core).
-import { colors, axis, baseOptions } from './theme.js';
-import { chartConfig, makeChart } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, makeChart } from './figure.js';
+import { axis, baseOptions, colors } from './theme.js';
 
 // Ticks at the round values only (the axis ends at ±reach, not a round number).
 const tick = (value) => (Math.abs(value * 2 - Math.round(value * 2)) < 1e-9 ? num(value) : '');
-const arrow = ([x, y]) => [{ x: 0, y: 0 }, { x, y }];
+const arrow = ([x, y]) => [
+  { x: 0, y: 0 },
+  { x, y },
+];
 
 function fill(target, data, c) {
   const [ring, qm, kn, q0, k0] = target.data.datasets;
@@ -17,13 +21,20 @@ function fill(target, data, c) {
   q0.data = arrow(data.q);
   k0.data = arrow(data.k);
   ring.borderColor = c.grid;
-  for (const [set, color] of [[qm, c.rope], [q0, c.rope], [kn, c.add], [k0, c.add]]) {
+  for (const [set, color] of [
+    [qm, c.rope],
+    [q0, c.rope],
+    [kn, c.add],
+    [k0, c.add],
+  ]) {
     set.borderColor = color;
     set.backgroundColor = color;
   }
   // Square axes that hold the unit circle and both vectors (|x| + |y| is at least the length).
-  const reach = Math.max(1, Math.abs(data.q[0]) + Math.abs(data.q[1]), Math.abs(data.k[0]) + Math.abs(data.k[1])) * 1.05;
-  for (const scale of [target.options.scales.x, target.options.scales.y]) Object.assign(scale, { min: -reach, max: reach });
+  const reach =
+    Math.max(1, Math.abs(data.q[0]) + Math.abs(data.q[1]), Math.abs(data.k[0]) + Math.abs(data.k[1])) * 1.05;
+  for (const scale of [target.options.scales.x, target.options.scales.y])
+    Object.assign(scale, { min: -reach, max: reach });
 }
 
 export function createCircleChart(canvas, data) {
@@ -38,13 +49,25 @@ export function createCircleChart(canvas, data) {
     y: axis(c, 'second coordinate of the pair', { type: 'linear', ticks: { stepSize: 0.5, callback: tick } }),
   };
   const vec = { parsing: false, showLine: true, fill: false, pointRadius: [0, 5], pointHoverRadius: [0, 6] };
-  const config = chartConfig('line', [
-    { label: 'unit circle', data: [], parsing: false, showLine: true, pointRadius: 0, pointHoverRadius: 0, borderWidth: 1 },
-    { label: 'q at position m', ...vec, borderWidth: 3 },
-    { label: 'k at position n', ...vec, borderWidth: 3 },
-    { label: 'q unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
-    { label: 'k unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
-  ], options);
+  const config = chartConfig(
+    'line',
+    [
+      {
+        label: 'unit circle',
+        data: [],
+        parsing: false,
+        showLine: true,
+        pointRadius: 0,
+        pointHoverRadius: 0,
+        borderWidth: 1,
+      },
+      { label: 'q at position m', ...vec, borderWidth: 3 },
+      { label: 'k at position n', ...vec, borderWidth: 3 },
+      { label: 'q unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
+      { label: 'k unrotated', ...vec, borderWidth: 1.5, borderDash: [4, 4], pointRadius: [0, 3] },
+    ],
+    options,
+  );
   const legend = [
     { text: 'q turned by m·θᵢ', mark: 'line', color: 'var(--c-rope)' },
     { text: 'k turned by n·θᵢ', mark: 'line', color: 'var(--c-add)' },

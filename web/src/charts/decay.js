@@ -1,11 +1,16 @@
 // Figure: long-range decay. The score against the distance r on a log axis to 1e6:
 // the page's q, k; the mean over random vectors scored against themselves; RoFormer's bound.
 // Data in: { distances, score, mean, bound, samples } — plain arrays and a number.
-import { axis, baseOptions, colors, logAxis } from './theme.js';
-import { chartConfig, makeChart } from './figure.js';
-import { num } from '../lib/format.js';
 
-const SETS = [['score', 'rope'], ['mean', 'slow'], ['bound', 'mark']];
+import { num } from '../lib/format.js';
+import { chartConfig, makeChart } from './figure.js';
+import { axis, baseOptions, colors, logAxis } from './theme.js';
+
+const SETS = [
+  ['score', 'rope'],
+  ['mean', 'slow'],
+  ['bound', 'mark'],
+];
 
 function fill(target, data, c) {
   SETS.forEach(([key, color], j) => {
@@ -25,19 +30,29 @@ export function createDecayChart(canvas, data) {
   };
   options.scales = {
     x: logAxis(c, 'distance r = m − n between query and key (positions, log scale)', {
-      min: 1, max: 1e6, ticks: { maxRotation: 0 },
+      min: 1,
+      max: 1e6,
+      ticks: { maxRotation: 0 },
     }),
     y: axis(c, 'score', { type: 'linear', grace: '5%' }),
   };
   const line = { parsing: false, normalized: true, pointRadius: 0, pointHoverRadius: 3, fill: false };
-  const config = chartConfig('line', [
-    { label: 'q, k of this page', ...line, borderWidth: 1.5 },
-    { label: 'mean over random vectors v, scored against themselves', ...line, borderWidth: 2.5 },
-    { label: 'RoFormer bound', ...line, borderWidth: 2, borderDash: [6, 4] },
-  ], options);
+  const config = chartConfig(
+    'line',
+    [
+      { label: 'q, k of this page', ...line, borderWidth: 1.5 },
+      { label: 'mean over random vectors v, scored against themselves', ...line, borderWidth: 2.5 },
+      { label: 'RoFormer bound', ...line, borderWidth: 2, borderDash: [6, 4] },
+    ],
+    options,
+  );
   const legend = [
     { text: 'q at r, k at 0 (this page’s vectors)', mark: 'line', color: 'var(--c-rope)' },
-    { text: `mean score of a random vector against itself, r apart (${data.samples} samples)`, mark: 'line', color: 'var(--c-slow)' },
+    {
+      text: `mean score of a random vector against itself, r apart (${data.samples} samples)`,
+      mark: 'line',
+      color: 'var(--c-slow)',
+    },
     { text: 'RoFormer’s relative upper bound', mark: 'dash', color: 'var(--c-mark)' },
   ];
   return makeChart(canvas, { config, data, fill, legend });

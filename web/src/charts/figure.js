@@ -5,8 +5,9 @@
 //   export function createXChart(canvas, data) {
 //     return makeChart(canvas, { config, data, fill, legend: LEGEND, onData });
 //   }
-import { colors, refreshColors, retheme } from './theme.js';
+
 import { chartLib } from './lib.js';
+import { colors, refreshColors, retheme } from './theme.js';
 
 /**
  * A legend above the chart as plain HTML, built once: items are
@@ -148,8 +149,15 @@ export function chartConfig(type, datasets, options, { plugins = [], labels } = 
 /** Points marked over the lines, with no line between them (the report's starts, the current gap). */
 export function markerSet(label, radius, extra = {}) {
   return {
-    label, data: [], parsing: false, showLine: false, order: 0,
-    pointRadius: radius, pointHoverRadius: radius + 1, pointBorderWidth: 2, ...extra,
+    label,
+    data: [],
+    parsing: false,
+    showLine: false,
+    order: 0,
+    pointRadius: radius,
+    pointHoverRadius: radius + 1,
+    pointBorderWidth: 2,
+    ...extra,
   };
 }
 

@@ -4,9 +4,10 @@
 // alias, so each bin is drawn as its least and greatest score with the band between.
 // Data in: { first, last, rope_min, rope_max, add_min, add_max, starts, bins,
 //            marked: [{x, y}], from, to } — plain arrays and numbers.
-import { colors, axis, baseOptions } from './theme.js';
-import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
+import { axis, baseOptions, colors } from './theme.js';
 
 // A bin's x: the middle of its run of starts (the start itself when the bin holds one).
 // The point objects are reused while the bin count stays: a gap drag allocates nothing.
@@ -26,7 +27,12 @@ function fill(target, data, c) {
   addMax.data = points(addMax.data, data, data.add_max);
   addMin.data = points(addMin.data, data, data.add_min);
   marks.data = data.marked.map((p) => ({ ...p }));
-  for (const [set, color] of [[ropeMax, c.rope], [ropeMin, c.rope], [addMax, c.add], [addMin, c.add]]) {
+  for (const [set, color] of [
+    [ropeMax, c.rope],
+    [ropeMin, c.rope],
+    [addMax, c.add],
+    [addMin, c.add],
+  ]) {
     set.borderColor = color;
   }
   addMin.backgroundColor = c.addFill;
@@ -63,20 +69,34 @@ export function createFlatnessChart(canvas, data) {
   };
   // Sorted, gap-free x values: Chart.js can skip sorting and gap checks.
   const line = {
-    pointRadius: 0, pointHoverRadius: 3, borderWidth: 1.5, fill: false, parsing: false,
-    normalized: true, spanGaps: true,
+    pointRadius: 0,
+    pointHoverRadius: 3,
+    borderWidth: 1.5,
+    fill: false,
+    parsing: false,
+    normalized: true,
+    spanGaps: true,
   };
-  const config = chartConfig('line', [
-    { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
-    // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
-    { label: 'RoPE least', ...line, showLine: false, order: 1 },
-    { label: 'additive', ...line, order: 2 },
-    { label: 'additive least', ...line, order: 2, fill: '-1' },
-    markerSet('report starts', 5),
-  ], options, { plugins: [guides] });
+  const config = chartConfig(
+    'line',
+    [
+      { label: 'RoPE', ...line, borderWidth: 2.5, order: 1 },
+      // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
+      { label: 'RoPE least', ...line, showLine: false, order: 1 },
+      { label: 'additive', ...line, order: 2 },
+      { label: 'additive least', ...line, order: 2, fill: '-1' },
+      markerSet('report starts', 5),
+    ],
+    options,
+    { plugins: [guides] },
+  );
   const legend = [
     { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },
-    { text: 'additive (band: least to greatest score of the starts under each point)', mark: 'box', color: 'var(--c-add)' },
+    {
+      text: 'additive (band: least to greatest score of the starts under each point)',
+      mark: 'box',
+      color: 'var(--c-add)',
+    },
     { text: 'the report’s four starts', mark: 'dot', color: 'var(--c-add)' },
   ];
   const onData = (next) => {

@@ -2,9 +2,10 @@
 // matrix controller of chartjs-chart-matrix. Fast pairs flicker from column to column,
 // slow pairs stay one colour across many positions.
 // Data in: { pairs, positions, cells: one row of cos values per shown pair } — plain arrays.
-import { axis, baseOptions, colors } from './theme.js';
-import { chartConfig, makeChart } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, makeChart } from './figure.js';
+import { axis, baseOptions, colors } from './theme.js';
 
 // -1 -> the additive colour, 0 -> the surface, +1 -> the RoPE colour (hex colours only).
 function parseHex(hex) {
@@ -16,21 +17,29 @@ function shades(c, cells) {
   const [lo, mid, hi] = [parseHex(c.add), parseHex(c.surface), parseHex(c.rope)];
   return cells.map(({ v }) => {
     const [to, t] = v < 0 ? [lo, -v] : [hi, v];
-    return `rgb(${Math.round(mid[0] + (to[0] - mid[0]) * t)},${Math.round(mid[1] + (to[1] - mid[1]) * t)},` +
-      `${Math.round(mid[2] + (to[2] - mid[2]) * t)})`;
+    return (
+      `rgb(${Math.round(mid[0] + (to[0] - mid[0]) * t)},${Math.round(mid[1] + (to[1] - mid[1]) * t)},` +
+      `${Math.round(mid[2] + (to[2] - mid[2]) * t)})`
+    );
   });
 }
 
 function fill(target, data, c) {
   const [cells] = target.data.datasets;
   const rows = data.pairs.length;
-  cells.data = data.cells.flatMap((row, r) => row.map((v, p) => ({ x: data.positions[p], y: r, v, pair: data.pairs[r] })));
+  cells.data = data.cells.flatMap((row, r) =>
+    row.map((v, p) => ({ x: data.positions[p], y: r, v, pair: data.pairs[r] })),
+  );
   cells.backgroundColor = shades(c, cells.data);
   cells.columns = data.positions.length;
   cells.rows = rows;
-  Object.assign(target.options.scales.x, { min: data.positions[0] - 0.5, max: data.positions[data.positions.length - 1] + 0.5 });
+  Object.assign(target.options.scales.x, {
+    min: data.positions[0] - 0.5,
+    max: data.positions[data.positions.length - 1] + 0.5,
+  });
   Object.assign(target.options.scales.y, { min: -0.5, max: rows - 0.5 });
-  target.options.scales.y.ticks.callback = (value) => (Number.isInteger(value) && value < rows ? String(data.pairs[value]) : '');
+  target.options.scales.y.ticks.callback = (value) =>
+    Number.isInteger(value) && value < rows ? String(data.pairs[value]) : '';
 }
 
 export function createHeatmapChart(canvas, data) {
@@ -43,11 +52,17 @@ export function createHeatmapChart(canvas, data) {
   };
   options.scales = {
     x: axis(c, 'position p', {
-      type: 'linear', offset: false, grid: { display: false },
+      type: 'linear',
+      offset: false,
+      grid: { display: false },
       ticks: { maxRotation: 0, callback: (value) => (Number.isInteger(value) ? String(value) : '') },
     }),
     y: axis(c, 'pair i (fast at the top, slow at the bottom)', {
-      type: 'linear', reverse: true, offset: false, ticks: { autoSkip: true, maxTicksLimit: 12 }, grid: { display: false },
+      type: 'linear',
+      reverse: true,
+      offset: false,
+      ticks: { autoSkip: true, maxTicksLimit: 12 },
+      grid: { display: false },
     }),
   };
   // Cell size as plain numbers, set once the plot area is known (a scriptable size is resolved

@@ -1,7 +1,8 @@
 // What the two long-context charts share: decade bounds for a log axis, the one-turn line,
 // a legend that can change with the data, and a handle that skips unchanged data.
-import { colors } from './theme.js';
+
 import { drawDashed, htmlLegend, makeChart } from './figure.js';
+import { colors } from './theme.js';
 
 /** Decade bounds holding every positive value (and `also`); [0.1, 10] when there is none. */
 export function decadeRange(lists, also = []) {

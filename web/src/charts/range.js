@@ -6,9 +6,10 @@
 // = trained; datasets[1] "at the gap, unscaled" = unscaled (empty without scaling);
 // datasets[2..4] "covered", "inside", "unseen" = the scaled angle at the gap for the pairs
 // of that status, null elsewhere. The one-turn (2π) line is drawn, not stored.
-import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
+
+import { degrees, num } from '../lib/format.js';
 import { decadeRange, drawLevel, liveLegendChart } from './long_common.js';
-import { num, degrees } from '../lib/format.js';
+import { baseOptions, colors, logAxis, pairAxis } from './theme.js';
 
 const TWO_PI = 2 * Math.PI;
 const STATUSES = ['covered', 'inside', 'unseen'];
@@ -60,14 +61,28 @@ export function createRangeChart(canvas, data) {
       y: logAxis(c, 'angle (radians, log scale)'),
     };
     const point = (label, order) => ({
-      type: 'line', label, data: [], showLine: false, normalized: true, pointBorderWidth: 1.5, pointHoverRadius: 5, order,
+      type: 'line',
+      label,
+      data: [],
+      showLine: false,
+      normalized: true,
+      pointBorderWidth: 1.5,
+      pointHoverRadius: 5,
+      order,
     });
     const config = {
       type: 'bar',
       data: {
         labels: [],
         datasets: [
-          { label: 'reached in training', data: [], barPercentage: 1, categoryPercentage: 0.85, borderWidth: 0, order: 5 },
+          {
+            label: 'reached in training',
+            data: [],
+            barPercentage: 1,
+            categoryPercentage: 0.85,
+            borderWidth: 0,
+            order: 5,
+          },
           point('at the gap, unscaled', 4),
           point('covered', 1),
           point('inside', 2),
@@ -75,12 +90,14 @@ export function createRangeChart(canvas, data) {
         ],
       },
       options,
-      plugins: [{
-        id: 'oneTurn',
-        afterDatasetsDraw(chart) {
-          drawLevel(chart, TWO_PI, colors(chart.canvas).turn);
+      plugins: [
+        {
+          id: 'oneTurn',
+          afterDatasetsDraw(chart) {
+            drawLevel(chart, TWO_PI, colors(chart.canvas).turn);
+          },
         },
-      }],
+      ],
     };
     return { config, fill };
   });

@@ -4,26 +4,42 @@
 // Out (Chart.getChart(canvas).data): labels = pair indexes; datasets[0] (label = the
 // method) data = ratio; datasets[1..] (label = each compared method) data = its ratio.
 // The bands are drawn from the core's band of each pair, not stored as data.
-import { chartLib } from './lib.js';
-import { colors, baseOptions, logAxis, pairAxis } from './theme.js';
-import { decadeRange, liveLegendChart } from './long_common.js';
+
 import { num } from '../lib/format.js';
+import { chartLib } from './lib.js';
+import { decadeRange, liveLegendChart } from './long_common.js';
+import { baseOptions, colors, logAxis, pairAxis } from './theme.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
 // Comparison line colours, by method, from the theme.
 const COMPARE_COLOR = { linear: 'add', ntk: 'mark', dynamic: 'slow', yarn: 'fast', llama3: 'turn' };
 
 const lineSet = (label) => ({
-  label, data: [], borderWidth: 2, pointRadius: 0, pointHoverRadius: 4, tension: 0, spanGaps: true,
+  label,
+  data: [],
+  borderWidth: 2,
+  pointRadius: 0,
+  pointHoverRadius: 4,
+  tension: 0,
+  spanGaps: true,
 });
 
 function fill(target, data, c) {
   target.data.labels = data.ratio.map((_, i) => i);
-  const sets = [{ ...lineSet(data.method), data: data.ratio.slice(), borderColor: c.rope, backgroundColor: c.rope, order: 0 }];
+  const sets = [
+    { ...lineSet(data.method), data: data.ratio.slice(), borderColor: c.rope, backgroundColor: c.rope, order: 0 },
+  ];
   for (const other of data.compare) {
     const color = c[COMPARE_COLOR[other.method]] ?? c.muted;
-    sets.push({ ...lineSet(other.method), data: other.ratio.slice(), borderColor: color, backgroundColor: color,
-      borderDash: [6, 4], borderWidth: 1.5, order: 1 });
+    sets.push({
+      ...lineSet(other.method),
+      data: other.ratio.slice(),
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: [6, 4],
+      borderWidth: 1.5,
+      order: 1,
+    });
   }
   // Same datasets as before: change them in place, so Chart.js keeps its elements.
   const current = target.data.datasets;
@@ -96,12 +112,14 @@ export function createScalingChart(canvas, data) {
       type: 'line',
       data: { labels: [], datasets: [] },
       options,
-      plugins: [{
-        id: 'scalingBands',
-        beforeDatasetsDraw(chart) {
-          drawBands(chart, now().bands);
+      plugins: [
+        {
+          id: 'scalingBands',
+          beforeDatasetsDraw(chart) {
+            drawBands(chart, now().bands);
+          },
         },
-      }],
+      ],
     };
     return { config, fill };
   });

@@ -1,8 +1,9 @@
 // A line chart of a few series over consecutive integer positions: point i of every series
 // sits at x = data.start0 + i. The additive breakdown and the query-length figures are this.
-import { axis, baseOptions, colors } from './theme.js';
-import { chartConfig, makeChart } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, makeChart } from './figure.js';
+import { axis, baseOptions, colors } from './theme.js';
 
 /**
  * sets: [key, label, colour, width] per series — data[key] its values, colour a key of
@@ -36,9 +37,15 @@ export function seriesChart(canvas, data, { sets, x, y, yExtra = {}, point, digi
     y: axis(c, y, { type: 'linear', grace: '5%', ...yExtra }),
   };
   const line = { parsing: false, normalized: true, pointRadius: 0, pointHoverRadius: 3, fill: false };
-  const config = chartConfig('line', sets.map(([, label, , width]) => ({ label, ...line, borderWidth: width })), options);
+  const config = chartConfig(
+    'line',
+    sets.map(([, label, , width]) => ({ label, ...line, borderWidth: width })),
+    options,
+  );
   const legend = sets.map(([, text, color]) => ({
-    text, mark: 'line', color: color === 'muted' ? 'var(--ink-muted)' : `var(--c-${color})`,
+    text,
+    mark: 'line',
+    color: color === 'muted' ? 'var(--ink-muted)' : `var(--c-${color})`,
   }));
   return makeChart(canvas, { config, data, fill, legend });
 }

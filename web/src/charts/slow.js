@@ -1,9 +1,10 @@
 // Figure: how many pairs stay under one turn (have not wrapped) as the gap grows (log x, 1 to 1e6),
 // with the current gap marked.
 // Data in: { gaps, counts, pairs, gap, now } — plain arrays and numbers.
-import { colors, axis, baseOptions, logAxis } from './theme.js';
-import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
+import { axis, baseOptions, colors, logAxis } from './theme.js';
 
 function fill(target, data, c) {
   const [curve, current] = target.data.datasets;
@@ -34,7 +35,9 @@ export function createSlowChart(canvas, data) {
   };
   options.scales = {
     x: logAxis(c, 'gap between query and key (positions, log scale)', {
-      min: 1, max: 1e6, ticks: { maxRotation: 0 },
+      min: 1,
+      max: 1e6,
+      ticks: { maxRotation: 0 },
     }),
     y: axis(c, 'pairs not yet wrapped (under one turn)', {
       type: 'linear',
@@ -42,14 +45,27 @@ export function createSlowChart(canvas, data) {
       ticks: { precision: 0 },
     }),
   };
-  const config = chartConfig('line', [
-    {
-      label: 'pairs not yet wrapped', data: [], parsing: false, normalized: true, spanGaps: true,
-      stepped: 'middle', fill: 'origin',
-      borderWidth: 2, pointRadius: 0, pointHoverRadius: 3, order: 1,
-    },
-    markerSet('current gap', 6, { clip: false }),
-  ], options, { plugins: [guide] });
+  const config = chartConfig(
+    'line',
+    [
+      {
+        label: 'pairs not yet wrapped',
+        data: [],
+        parsing: false,
+        normalized: true,
+        spanGaps: true,
+        stepped: 'middle',
+        fill: 'origin',
+        borderWidth: 2,
+        pointRadius: 0,
+        pointHoverRadius: 3,
+        order: 1,
+      },
+      markerSet('current gap', 6, { clip: false }),
+    ],
+    options,
+    { plugins: [guide] },
+  );
   const legend = [
     { text: 'pairs not yet wrapped (wavelength longer than the gap)', mark: 'line', color: 'var(--c-slow)' },
     { text: 'current gap', mark: 'disc', color: 'var(--c-mark)' },

@@ -1,9 +1,10 @@
 // Figure: the proof made numeric. Each pair's term (q·k)ᵢcos(rθᵢ) + (q×k)ᵢsin(rθᵢ) at
 // the current gap r; their sum is the rotated dot product (the caption shows both).
 // Data in: { terms, sum, score } — plain arrays and numbers.
-import { axis, baseOptions, colors } from './theme.js';
-import { chartConfig, makeChart } from './figure.js';
+
 import { num } from '../lib/format.js';
+import { chartConfig, makeChart } from './figure.js';
+import { axis, baseOptions, colors } from './theme.js';
 
 function fill(target, data, c) {
   const [bars] = target.data.datasets;
@@ -24,12 +25,17 @@ export function createTermsChart(canvas, data) {
   };
   options.scales = {
     x: axis(c, 'pair i (fast pairs, large θᵢ, on the left; slow on the right)', {
-      type: 'category', ticks: { maxRotation: 0, autoSkipPadding: 8 },
+      type: 'category',
+      ticks: { maxRotation: 0, autoSkipPadding: 8 },
     }),
     y: axis(c, 'pair i’s share of the score', { type: 'linear', grace: '5%' }),
   };
-  const config = chartConfig('bar', [{ label: 'pair term', data: [], barPercentage: 0.9, categoryPercentage: 1 }], options,
-    { labels: [] });
+  const config = chartConfig(
+    'bar',
+    [{ label: 'pair term', data: [], barPercentage: 0.9, categoryPercentage: 1 }],
+    options,
+    { labels: [] },
+  );
   const legend = [{ text: '(q·k)ᵢ cos(r·θᵢ) + (q×k)ᵢ sin(r·θᵢ)', mark: 'box', color: 'var(--c-rope)' }];
   return makeChart(canvas, { config, data, fill, legend });
 }

@@ -3,9 +3,9 @@
 // document or shadow root and again only when the colour scheme changes:
 // getComputedStyle on every slider step forces a style recalculation and costs
 // more than the maths.
-import { chartLib } from './lib.js';
 
-import { linearTick, decadeTick } from '../lib/format.js';
+import { decadeTick, linearTick } from '../lib/format.js';
+import { chartLib } from './lib.js';
 
 let cached = new WeakMap(); // document or shadow root -> colours
 
@@ -16,7 +16,7 @@ let cached = new WeakMap(); // document or shadow root -> colours
  * document's colours are not the ones inside a shadow root (they may not even be defined there).
  */
 export function colors(element) {
-  if (!element) throw new TypeError('colors(element): the figure\'s canvas is needed to find its theme');
+  if (!element) throw new TypeError("colors(element): the figure's canvas is needed to find its theme");
   const root = element.isConnected ? element.getRootNode() : document;
   if (!cached.has(root)) cached.set(root, readColors(root === document ? document.documentElement : element));
   return cached.get(root);
@@ -138,7 +138,10 @@ export function decadesOnly(scale) {
 export function retheme(chart, c) {
   const { options } = chart;
   Object.assign(options.plugins.tooltip, {
-    backgroundColor: c.surface, titleColor: c.ink, bodyColor: c.ink, borderColor: c.grid,
+    backgroundColor: c.surface,
+    titleColor: c.ink,
+    bodyColor: c.ink,
+    borderColor: c.grid,
   });
   for (const scale of Object.values(options.scales)) {
     scale.title.color = c.muted;

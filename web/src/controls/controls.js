@@ -59,16 +59,26 @@ export function wireSliderKeys(range, row, control, current, onValue) {
  */
 export function controlParts(name, { label = name, hint = '', kind = 'box', integer = false, options = [] } = {}) {
   const described = { 'aria-describedby': `${name}-msg` };
-  const box = (named) => el('input', {
-    type: 'text', id: `${name}-num`, inputmode: integer ? 'numeric' : 'decimal',
-    autocomplete: 'off', spellcheck: 'false', ...named, ...described,
-  });
+  const box = (named) =>
+    el('input', {
+      type: 'text',
+      id: `${name}-num`,
+      inputmode: integer ? 'numeric' : 'decimal',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      ...named,
+      ...described,
+    });
   let widget;
   if (kind === 'menu') {
     widget = el('select', { id: name, ...described }, ...options.map(([value, text]) => el('option', { value }, text)));
   } else if (kind === 'slider') {
-    widget = el('div', { class: 'control-row' }, el('input', { type: 'range', id: name, ...described }),
-      box({ 'aria-label': `${label}, exact value` }));
+    widget = el(
+      'div',
+      { class: 'control-row' },
+      el('input', { type: 'range', id: name, ...described }),
+      box({ 'aria-label': `${label}, exact value` }),
+    );
   } else {
     widget = box({});
   }

@@ -28,9 +28,10 @@
 //         { args: [['d', d], ['base', base]] })[0];
 //     }
 // The limits and error codes come from c_src/core/rope.h through the generated rope_consts.js.
+
+import * as C from '../../gen/rope_consts.js';
 import { WASM_PACKED } from '../../gen/rope_wasm.js';
 import { unpackBytes, unpackBytesNative } from './packed.js';
-import * as C from '../../gen/rope_consts.js';
 
 export const DIM = C.ROPE_DIM;
 export const THETA_BASE = C.ROPE_THETA_BASE;
@@ -40,14 +41,16 @@ export const MAX_POSITION = C.ROPE_MAX_POSITION;
 export const MAX_WORK = C.ROPE_MAX_WORK;
 
 // The report's settings under their option names, with the defaults of report.h.
-const REPORT_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
-  dim: C.ROPE_DIM,
-  base: C.ROPE_THETA_BASE,
-  offset: C.ROPE_REPORT_DEFAULT_OFFSET,
-  starts: C.ROPE_REPORT_DEFAULT_STARTS,
-  deltas: C.ROPE_REPORT_DEFAULT_DELTAS,
-  norm_positions: C.ROPE_REPORT_DEFAULT_NORM_POSITIONS,
-}));
+const REPORT_DEFAULTS = Object.freeze(
+  Object.assign(Object.create(null), {
+    dim: C.ROPE_DIM,
+    base: C.ROPE_THETA_BASE,
+    offset: C.ROPE_REPORT_DEFAULT_OFFSET,
+    starts: C.ROPE_REPORT_DEFAULT_STARTS,
+    deltas: C.ROPE_REPORT_DEFAULT_DELTAS,
+    norm_positions: C.ROPE_REPORT_DEFAULT_NORM_POSITIONS,
+  }),
+);
 // Other names a report setting may be given under (one name per setting in a call).
 const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: 'offset' }));
 
@@ -163,12 +166,18 @@ function checkList(name, value, maxLength, minLength = 0, exact = false) {
     throw new TypeError(`${name} must be an array of numbers, got a length of ${show(length)}`);
   }
   if (length < minLength || length > maxLength) {
-    throw new RangeError(exact ? `${name} must have exactly ${minLength} elements, got ${length}`
-      : `${name} must have ${minLength} to ${maxLength} elements, got ${length}`);
+    throw new RangeError(
+      exact
+        ? `${name} must have exactly ${minLength} elements, got ${length}`
+        : `${name} must have ${minLength} to ${maxLength} elements, got ${length}`,
+    );
   }
   const snapshot = new Float64Array(length);
   for (let j = 0; j < length; j++) {
-    snapshot[j] = checkFinite(`${name}[${j}]`, readOnce(name, () => value[j]));
+    snapshot[j] = checkFinite(
+      `${name}[${j}]`,
+      readOnce(name, () => value[j]),
+    );
   }
   return snapshot;
 }
@@ -180,8 +189,10 @@ const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
 // what: how the position is written ('pos', 'starts[3] + offset'); value: the position.
 function checkNear(fn, what, value) {
   if (Math.abs(value) > MAX_POSITION) {
-    throw new RangeError(`${fn}: ${what} = ${showNumber(value)} is beyond ${showNumber(MAX_POSITION)},` +
-      ' where doubles can no longer resolve the angle');
+    throw new RangeError(
+      `${fn}: ${what} = ${showNumber(value)} is beyond ${showNumber(MAX_POSITION)},` +
+        ' where doubles can no longer resolve the angle',
+    );
   }
 }
 
@@ -201,8 +212,10 @@ function checkNearList(fn, name, values, offset = 0, offsetName = '') {
 // One call's work, d x count, must stay within MAX_WORK (ROPE_E_WORK in the core).
 function checkWork(fn, dName, d, countName, count) {
   if (d * count > MAX_WORK) {
-    throw new RangeError(`${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
-      ` ${MAX_WORK}, too much work for one call`);
+    throw new RangeError(
+      `${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
+        ` ${MAX_WORK}, too much work for one call`,
+    );
   }
 }
 
@@ -242,9 +255,7 @@ function checkPairsArgs(d, name, value, base) {
 
 function checkSameLength(nameA, a, nameB, b) {
   if (a.length !== b.length) {
-    throw new RangeError(
-      `${nameA} and ${nameB} must have the same length, got ${a.length} and ${b.length}`,
-    );
+    throw new RangeError(`${nameA} and ${nameB} must have the same length, got ${a.length} and ${b.length}`);
   }
 }
 
@@ -433,16 +444,26 @@ const one = (fn, ins, call, args) => run(fn, ins, [[1, 'f64']], call, { args })[
 
 export function demo_vectors(d = DIM) {
   checkInt('d', d, 0, MAX_DIM);
-  return run('demo_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
-    wasm.rope_demo_vectors(d, q, k), { args: [['d', d]] });
+  return run(
+    'demo_vectors',
+    [],
+    [
+      [d, 'f64'],
+      [d, 'f64'],
+    ],
+    (q, k) => wasm.rope_demo_vectors(d, q, k),
+    { args: [['d', d]] },
+  );
 }
 
 export function dot(a, b) {
   a = checkVector('a', a);
   b = checkVector('b', b);
   checkSameLength('a', a, 'b', b);
-  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out),
-    [['a', a], ['b', b]]);
+  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out), [
+    ['a', a],
+    ['b', b],
+  ]);
 }
 
 export function norm(vec) {
@@ -453,25 +474,44 @@ export function norm(vec) {
 export function thetas(d, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
-  return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) =>
-    wasm.rope_thetas(d, base, out), { args: [['d', d], ['base', base]] })[0];
+  return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_thetas(d, base, out), {
+    args: [
+      ['d', d],
+      ['base', base],
+    ],
+  })[0];
 }
 
 export function rotate_pair(x0, x1, angle) {
   checkFinite('x0', x0);
   checkFinite('x1', x1);
   checkFinite('angle', angle);
-  return run('rotate_pair', [], [[2, 'f64']], (out) =>
-    wasm.rope_rotate_pair(x0, x1, angle, out), { args: [['x0', x0], ['x1', x1], ['angle', angle]] })[0];
+  return run('rotate_pair', [], [[2, 'f64']], (out) => wasm.rope_rotate_pair(x0, x1, angle, out), {
+    args: [
+      ['x0', x0],
+      ['x1', x1],
+      ['angle', angle],
+    ],
+  })[0];
 }
 
 export function apply_rope(vec, pos, base = THETA_BASE) {
   vec = checkVector('vec', vec);
   checkFiniteNear('apply_rope', 'pos', pos);
   checkBase(base);
-  return run('apply_rope', [vec], [[vec.length, 'f64']], (pv, out) =>
-    wasm.rope_apply_rope(pv, vec.length, pos, base, out),
-  { args: [['vec', vec], ['pos', pos], ['base', base]] })[0];
+  return run(
+    'apply_rope',
+    [vec],
+    [[vec.length, 'f64']],
+    (pv, out) => wasm.rope_apply_rope(pv, vec.length, pos, base, out),
+    {
+      args: [
+        ['vec', vec],
+        ['pos', pos],
+        ['base', base],
+      ],
+    },
+  )[0];
 }
 
 // Returns the snapshots [q, k] and the call's arguments by name.
@@ -480,49 +520,89 @@ function checkScoreArgs(fn, q, k, m, n, base) {
   checkFiniteNear(fn, 'm', m);
   checkFiniteNear(fn, 'n', n);
   checkBase(base);
-  return [q, k, [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]]];
+  return [
+    q,
+    k,
+    [
+      ['q', q],
+      ['k', k],
+      ['m', m],
+      ['n', n],
+      ['base', base],
+    ],
+  ];
 }
 
 export function rope_score(q, k, m, n, base = THETA_BASE) {
   let args;
   [q, k, args] = checkScoreArgs('rope_score', q, k, m, n, base);
-  return one('rope_score', [q, k], (pq, pk, out) =>
-    wasm.rope_score(pq, q.length, pk, k.length, m, n, base, out), args);
+  return one('rope_score', [q, k], (pq, pk, out) => wasm.rope_score(pq, q.length, pk, k.length, m, n, base, out), args);
 }
 
 export function sin_pos(pos, d, base = THETA_BASE) {
   checkFiniteNear('sin_pos', 'pos', pos);
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
-  return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out),
-    { args: [['pos', pos], ['d', d], ['base', base]] })[0];
+  return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out), {
+    args: [
+      ['pos', pos],
+      ['d', d],
+      ['base', base],
+    ],
+  })[0];
 }
 
 export function add_score(q, k, m, n, base = THETA_BASE) {
   let args;
   [q, k, args] = checkScoreArgs('add_score', q, k, m, n, base);
-  return one('add_score', [q, k], (pq, pk, out) =>
-    wasm.rope_add_score(pq, q.length, pk, k.length, m, n, base, out), args);
+  return one(
+    'add_score',
+    [q, k],
+    (pq, pk, out) => wasm.rope_add_score(pq, q.length, pk, k.length, m, n, base, out),
+    args,
+  );
 }
 
 export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
   [q, k, starts] = checkScan('offset_scan', q, k, offset, starts, base);
-  const flat = run('offset_scan', [q, k, starts], [[3 * starts.length, 'f64']], (pq, pk, ps, out) =>
-    wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
-  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
+  const flat = run(
+    'offset_scan',
+    [q, k, starts],
+    [[3 * starts.length, 'f64']],
+    (pq, pk, ps, out) => wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['offset', offset],
+        ['starts', starts],
+        ['base', base],
+      ],
+    },
+  )[0];
   return Array.from(starts, (_, j) => flat.slice(3 * j, 3 * j + 3));
 }
 
 export function turns(d, delta, base = THETA_BASE) {
   checkPairsArgs(d, 'delta', delta, base);
-  return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) =>
-    wasm.rope_turns(d, delta, base, out), { args: [['d', d], ['delta', delta], ['base', base]] })[0];
+  return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_turns(d, delta, base, out), {
+    args: [
+      ['d', d],
+      ['delta', delta],
+      ['base', base],
+    ],
+  })[0];
 }
 
 export function slow_pairs(d, delta, base = THETA_BASE) {
   checkPairsArgs(d, 'delta', delta, base);
-  return run('slow_pairs', [], [[1, 'i32']], (out) =>
-    wasm.rope_slow_pairs(d, delta, base, out), { args: [['d', d], ['delta', delta], ['base', base]] })[0][0];
+  return run('slow_pairs', [], [[1, 'i32']], (out) => wasm.rope_slow_pairs(d, delta, base, out), {
+    args: [
+      ['d', d],
+      ['delta', delta],
+      ['base', base],
+    ],
+  })[0][0];
 }
 
 // ---- batch entry points: one wasm call fills one chart ----
@@ -531,18 +611,36 @@ export function slow_pairs(d, delta, base = THETA_BASE) {
 export function pair_angles(d, gap, base = THETA_BASE) {
   checkPairsArgs(d, 'gap', gap, base);
   checkNear('pair_angles', 'gap', gap);
-  return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) =>
-    wasm.rope_pair_angles(d, gap, base, out), { args: [['d', d], ['gap', gap], ['base', base]] })[0];
+  return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_pair_angles(d, gap, base, out), {
+    args: [
+      ['d', d],
+      ['gap', gap],
+      ['base', base],
+    ],
+  })[0];
 }
 
 /** offset_scan over starts start0 + j * step, j < count: { starts, rope, add }. */
 export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
   [q, k] = checkVectors(q, k);
   checkSweep('offset_sweep', q, offset, start0, step, count, base);
-  const flat = run('offset_sweep', [q, k], [[3 * count, 'f64']], (pq, pk, out) =>
-    wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
-  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
-    ['base', base]] })[0];
+  const flat = run(
+    'offset_sweep',
+    [q, k],
+    [[3 * count, 'f64']],
+    (pq, pk, out) => wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['offset', offset],
+        ['start0', start0],
+        ['step', step],
+        ['count', count],
+        ['base', base],
+      ],
+    },
+  )[0];
   return blocks(flat, count, ['starts', 'rope', 'add']);
 }
 
@@ -552,9 +650,19 @@ export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
   deltas = checkPositions('deltas', deltas);
   checkBase(base);
   checkWork('slow_pairs_batch', 'd', d, 'deltas.length', deltas.length);
-  return run('slow_pairs_batch', [deltas], [[deltas.length, 'i32']], (pd, out) =>
-    wasm.rope_slow_pairs_batch(d, pd, deltas.length, base, out),
-  { args: [['d', d], ['deltas', deltas], ['base', base]] })[0];
+  return run(
+    'slow_pairs_batch',
+    [deltas],
+    [[deltas.length, 'i32']],
+    (pd, out) => wasm.rope_slow_pairs_batch(d, pd, deltas.length, base, out),
+    {
+      args: [
+        ['d', d],
+        ['deltas', deltas],
+        ['base', base],
+      ],
+    },
+  )[0];
 }
 
 /** |norm(apply_rope(vec, p)) - norm(vec)| for every position p. */
@@ -564,9 +672,19 @@ export function norm_gaps(vec, positions, base = THETA_BASE) {
   checkBase(base);
   checkWork('norm_gaps', 'vec.length', vec.length, 'positions.length', positions.length);
   checkNearList('norm_gaps', 'positions', positions);
-  return run('norm_gaps', [vec, positions], [[positions.length, 'f64']], (pv, pp, out) =>
-    wasm.rope_norm_gaps(pv, vec.length, pp, positions.length, base, out),
-  { args: [['vec', vec], ['positions', positions], ['base', base]] })[0];
+  return run(
+    'norm_gaps',
+    [vec, positions],
+    [[positions.length, 'f64']],
+    (pv, pp, out) => wasm.rope_norm_gaps(pv, vec.length, pp, positions.length, base, out),
+    {
+      args: [
+        ['vec', vec],
+        ['positions', positions],
+        ['base', base],
+      ],
+    },
+  )[0];
 }
 
 // ---- the report: the same C writer as the CLI, so the bytes are the same ----
@@ -588,15 +706,41 @@ function reportOptions(options) {
 // it needs) is written again into a buffer that fits.
 function reportText(format, options) {
   const o = reportOptions(options);
-  const args = [['dim', o.dim], ['base', o.base], ['offset', o.offset], ['starts', o.starts],
-    ['deltas', o.deltas], ['norm_positions', o.norm_positions]];
+  const args = [
+    ['dim', o.dim],
+    ['base', o.base],
+    ['offset', o.offset],
+    ['starts', o.starts],
+    ['deltas', o.deltas],
+    ['norm_positions', o.norm_positions],
+  ];
   let cap = 1 << 16;
   for (;;) {
-    const result = run('build_report', [o.starts, o.deltas, o.norm_positions], [[cap, 'text'], [1, 'i32']],
-      (starts, deltas, norms, buf, lenPtr) => wasm.rope_report_write(format, o.dim, o.base, o.offset,
-        starts, o.starts.length, deltas, o.deltas.length, norms, o.norm_positions.length,
-        buf, cap, lenPtr),
-      { tolerate: [C.ROPE_E_SPACE], args });
+    const result = run(
+      'build_report',
+      [o.starts, o.deltas, o.norm_positions],
+      [
+        [cap, 'text'],
+        [1, 'i32'],
+      ],
+      (starts, deltas, norms, buf, lenPtr) =>
+        wasm.rope_report_write(
+          format,
+          o.dim,
+          o.base,
+          o.offset,
+          starts,
+          o.starts.length,
+          deltas,
+          o.deltas.length,
+          norms,
+          o.norm_positions.length,
+          buf,
+          cap,
+          lenPtr,
+        ),
+      { tolerate: [C.ROPE_E_SPACE], args },
+    );
     const [text, [len]] = result;
     if (result.code === 0) return text;
     if (!(len + 1 > cap)) throw new CoreError('build_report', result.code, args);
@@ -626,8 +770,10 @@ export function build_report_markdown(options) {
 export function decimal_form(text) {
   if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${show(text)}`);
   if (text.includes('\0')) return C.ROPE_E_VALUE; // C would stop reading there
-  return run('decimal_form', [text], [], (pt) => wasm.rope_decimal_form(pt),
-    { tolerate: [1, C.ROPE_E_VALUE], args: [['text', text]] }).code;
+  return run('decimal_form', [text], [], (pt) => wasm.rope_decimal_form(pt), {
+    tolerate: [1, C.ROPE_E_VALUE],
+    args: [['text', text]],
+  }).code;
 }
 
 // ---- long context (scaling) ----
@@ -635,9 +781,13 @@ export function decimal_form(text) {
 // lives in c_src/scaling/resolve.c only); the C writer's JSON or CSV text comes
 // back, byte for byte what `ropescope scaling` prints.
 
-const SCALING_DEFAULTS = Object.freeze(Object.assign(Object.create(null), {
-  seq_len: 0, train_len: NaN, gap: NaN,
-}));
+const SCALING_DEFAULTS = Object.freeze(
+  Object.assign(Object.create(null), {
+    seq_len: 0,
+    train_len: NaN,
+    gap: NaN,
+  }),
+);
 
 // Calls put(key, kind, number, text, list) for one value; objects three levels down
 // (text_config.rope_parameters.full_attention.rope_type), like the CLI's cJSON walk.
@@ -684,7 +834,11 @@ function scalingText(format, config, opts) {
     throw new TypeError(`config must be an object of config keys, got ${show(config)}`);
   }
   const o = scalingOptions(opts);
-  const args = [['seq_len', o.seq_len], ['train_len', o.train_len], ['gap', o.gap]];
+  const args = [
+    ['seq_len', o.seq_len],
+    ['train_len', o.train_len],
+    ['gap', o.gap],
+  ];
   // The reader lives in this instance: if a call traps, the instance is dropped with it.
   const w = core();
   const size = w.rope_config_size();
@@ -692,9 +846,14 @@ function scalingText(format, config, opts) {
   if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
   // The reader copies what it keeps, so run() frees each value's memory at once.
   const put = (key, kind, number, text = null, list = null) =>
-    run('scaling', [key, text ?? '', list ?? []], [], (pk, pt, pl) =>
-      wasm.rope_config_put(reader, pk, kind, number, text === null ? 0 : pt, pl, list === null ? 0 : list.length),
-    { tolerate: CONFIG_CODES, args: [['key', key]] }).code;
+    run(
+      'scaling',
+      [key, text ?? '', list ?? []],
+      [],
+      (pk, pt, pl) =>
+        wasm.rope_config_put(reader, pk, kind, number, text === null ? 0 : pt, pl, list === null ? 0 : list.length),
+      { tolerate: CONFIG_CODES, args: [['key', key]] },
+    ).code;
   try {
     wasm.rope_config_init(reader);
     let code = 0;
@@ -703,10 +862,17 @@ function scalingText(format, config, opts) {
       code = walkValue(put, key, config[key], 0);
     }
     // Written into a 64 KB buffer; a longer text is written again into one that fits.
-    for (let cap = 1 << 16; code === 0;) {
-      const result = run('scaling', [], [[cap, 'text'], [1, 'i32']], (buf, lenPtr) =>
-        wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
-      { tolerate: [...CONFIG_CODES, C.ROPE_E_SPACE], args });
+    for (let cap = 1 << 16; code === 0; ) {
+      const result = run(
+        'scaling',
+        [],
+        [
+          [cap, 'text'],
+          [1, 'i32'],
+        ],
+        (buf, lenPtr) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
+        { tolerate: [...CONFIG_CODES, C.ROPE_E_SPACE], args },
+      );
       const [text, [len]] = result;
       if (result.code === 0) return text;
       code = result.code;
@@ -758,13 +924,31 @@ export function pair_example(q, k, m, n, theta) {
   checkFiniteNear('pair_example', 'm', m);
   checkFiniteNear('pair_example', 'n', n);
   checkFinite('theta', theta);
-  const v = run('pair_example', [], [[C.ROPE_EX_LEN, 'f64']], (out) =>
-    wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
-  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  const v = run(
+    'pair_example',
+    [],
+    [[C.ROPE_EX_LEN, 'f64']],
+    (out) => wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['m', m],
+        ['n', n],
+        ['theta', theta],
+      ],
+    },
+  )[0];
   return {
-    q_m: v.slice(C.ROPE_EX_QM0, C.ROPE_EX_QM1 + 1), k_n: v.slice(C.ROPE_EX_KN0, C.ROPE_EX_KN1 + 1),
-    angle_m: v[C.ROPE_EX_ANGLE_M], angle_n: v[C.ROPE_EX_ANGLE_N], angle_gap: v[C.ROPE_EX_ANGLE_MN],
-    dot: v[C.ROPE_EX_DOT], cross: v[C.ROPE_EX_CROSS], direct: v[C.ROPE_EX_DIRECT], formula: v[C.ROPE_EX_FORMULA],
+    q_m: v.slice(C.ROPE_EX_QM0, C.ROPE_EX_QM1 + 1),
+    k_n: v.slice(C.ROPE_EX_KN0, C.ROPE_EX_KN1 + 1),
+    angle_m: v[C.ROPE_EX_ANGLE_M],
+    angle_n: v[C.ROPE_EX_ANGLE_N],
+    angle_gap: v[C.ROPE_EX_ANGLE_MN],
+    dot: v[C.ROPE_EX_DOT],
+    cross: v[C.ROPE_EX_CROSS],
+    direct: v[C.ROPE_EX_DIRECT],
+    formula: v[C.ROPE_EX_FORMULA],
   };
 }
 
@@ -777,9 +961,21 @@ export function pair_terms(q, k, m, n, base = THETA_BASE) {
   checkFiniteNear('pair_terms', 'n', n);
   checkBase(base);
   const h = Math.floor(q.length / 2);
-  const v = run('pair_terms', [q, k], [[3 * h + 2, 'f64']], (pq, pk, out) =>
-    wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
-  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['base', base]] })[0];
+  const v = run(
+    'pair_terms',
+    [q, k],
+    [[3 * h + 2, 'f64']],
+    (pq, pk, out) => wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['m', m],
+        ['n', n],
+        ['base', base],
+      ],
+    },
+  )[0];
   return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
 }
 
@@ -790,9 +986,21 @@ const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
 export function add_terms(q, k, offset, starts, base = THETA_BASE) {
   [q, k, starts] = checkScan('add_terms', q, k, offset, starts, base);
   const c = starts.length;
-  const v = run('add_terms', [q, k, starts], [[ADD_TERMS.length * c, 'f64']], (pq, pk, ps, out) =>
-    wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
-  { args: [['q', q], ['k', k], ['offset', offset], ['starts', starts], ['base', base]] })[0];
+  const v = run(
+    'add_terms',
+    [q, k, starts],
+    [[ADD_TERMS.length * c, 'f64']],
+    (pq, pk, ps, out) => wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['offset', offset],
+        ['starts', starts],
+        ['base', base],
+      ],
+    },
+  )[0];
   return blocks(v, c, ADD_TERMS);
 }
 
@@ -802,10 +1010,23 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
   [q, k] = checkVectors(q, k);
   checkFiniteNear('add_terms_sweep', 'offset', offset);
   checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
-  const v = run('add_terms_sweep', [q, k], [[ADD_TERMS.length * count, 'f64']], (pq, pk, out) =>
-    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
-  { args: [['q', q], ['k', k], ['offset', offset], ['start0', start0], ['step', step], ['count', count],
-    ['base', base]] })[0];
+  const v = run(
+    'add_terms_sweep',
+    [q, k],
+    [[ADD_TERMS.length * count, 'f64']],
+    (pq, pk, out) => wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['offset', offset],
+        ['start0', start0],
+        ['step', step],
+        ['count', count],
+        ['base', base],
+      ],
+    },
+  )[0];
   return blocks(v, count, ADD_TERMS);
 }
 
@@ -822,10 +1043,22 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   checkWork('decay', 'q.length', q.length, 'distances.length', distances.length);
   checkWork('decay', 'q.length', q.length, 'samples', samples);
   const c = distances.length;
-  const v = run('decay', [q, k, distances], [[3 * c, 'f64']], (pq, pk, pd, out) =>
-    wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
-  { args: [['q', q], ['k', k], ['distances', distances], ['samples', samples], ['seed', seed],
-    ['base', base]] })[0];
+  const v = run(
+    'decay',
+    [q, k, distances],
+    [[3 * c, 'f64']],
+    (pq, pk, pd, out) => wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['distances', distances],
+        ['samples', samples],
+        ['seed', seed],
+        ['base', base],
+      ],
+    },
+  )[0];
   return blocks(v, c, ['score', 'mean', 'bound']);
 }
 
@@ -838,9 +1071,13 @@ export function cos_grid(d, positions, base = THETA_BASE) {
   const h = Math.floor(d / 2);
   const c = positions.length;
   checkWork('cos_grid', 'd / 2', h, 'positions.length', c);
-  const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) =>
-    wasm.rope_cos_grid(d, pp, c, base, out),
-  { args: [['d', d], ['positions', positions], ['base', base]] })[0];
+  const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) => wasm.rope_cos_grid(d, pp, c, base, out), {
+    args: [
+      ['d', d],
+      ['positions', positions],
+      ['base', base],
+    ],
+  })[0];
   return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
 }
 
@@ -848,8 +1085,21 @@ export function cos_grid(d, positions, base = THETA_BASE) {
 export function random_vectors(d, seed) {
   checkInt('d', d, 0, MAX_DIM);
   checkInt('seed', seed, 0, 2 ** 32 - 1);
-  return run('random_vectors', [], [[d, 'f64'], [d, 'f64']], (q, k) =>
-    wasm.rope_random_vectors(d, seed, q, k), { args: [['d', d], ['seed', seed]] });
+  return run(
+    'random_vectors',
+    [],
+    [
+      [d, 'f64'],
+      [d, 'f64'],
+    ],
+    (q, k) => wasm.rope_random_vectors(d, seed, q, k),
+    {
+      args: [
+        ['d', d],
+        ['seed', seed],
+      ],
+    },
+  );
 }
 
 const ENVELOPE = ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max'];
@@ -870,10 +1120,23 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
   checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts);
   checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset);
   checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset);
-  const v = run('offset_envelope', [q, k], [[ENVELOPE.length * bins, 'f64']], (pq, pk, out) =>
-    wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
-  { args: [['q', q], ['k', k], ['offset', offset], ['from', from], ['to', to], ['bins', bins],
-    ['base', base]] })[0];
+  const v = run(
+    'offset_envelope',
+    [q, k],
+    [[ENVELOPE.length * bins, 'f64']],
+    (pq, pk, out) => wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['offset', offset],
+        ['from', from],
+        ['to', to],
+        ['bins', bins],
+        ['base', base],
+      ],
+    },
+  )[0];
   return blocks(v, bins, ENVELOPE);
 }
 
@@ -896,8 +1159,12 @@ function checkNpSeed(seed) {
 export function np_normal(seed, n) {
   const s = checkNpSeed(seed);
   checkInt('n', n, 0, MAX_COUNT);
-  return run('np_normal', [], [[n, 'f64']], (out) => wasm.rope_np_normal(s, out, n),
-    { args: [['seed', seed], ['n', n]] })[0];
+  return run('np_normal', [], [[n, 'f64']], (out) => wasm.rope_np_normal(s, out, n), {
+    args: [
+      ['seed', seed],
+      ['n', n],
+    ],
+  })[0];
 }
 
 /** The blog's 512-dimension example: one token drawn as default_rng(seed).normal(size=dim),
@@ -908,9 +1175,24 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
   checkBase(base);
   checkFiniteNear('planes_example', 'm', m);
   checkFiniteNear('planes_example', 'n', n);
-  const [token, score] = run('planes_example', [], [[dim, 'f64'], [1, 'f64']], (pt, ps) =>
-    wasm.rope_planes_example(s, dim, base, m, n, pt, ps),
-  { args: [['seed', seed], ['dim', dim], ['base', base], ['m', m], ['n', n]] });
+  const [token, score] = run(
+    'planes_example',
+    [],
+    [
+      [dim, 'f64'],
+      [1, 'f64'],
+    ],
+    (pt, ps) => wasm.rope_planes_example(s, dim, base, m, n, pt, ps),
+    {
+      args: [
+        ['seed', seed],
+        ['dim', dim],
+        ['base', base],
+        ['m', m],
+        ['n', n],
+      ],
+    },
+  );
   return { token, score: score[0] };
 }
 
@@ -925,7 +1207,11 @@ function slotNames(prefix, skip) {
 }
 const named = (flat, names) => Object.fromEntries(names.map(([name, j]) => [name, flat[j]]));
 
-const ORDER_BLOCKS = [['plain', C.ROPE_ORDER_PLAIN], ['added', C.ROPE_ORDER_ADDED], ['rotated', C.ROPE_ORDER_ROTATED]];
+const ORDER_BLOCKS = [
+  ['plain', C.ROPE_ORDER_PLAIN],
+  ['added', C.ROPE_ORDER_ADDED],
+  ['rotated', C.ROPE_ORDER_ROTATED],
+];
 const SLOT_NAMES = slotNames('ROPE_SLOT_', ['MEASURES']);
 const EXTRA_NAMES = slotNames('ROPE_EXTRA_', ['BLOCKS']);
 const ID_NAMES = slotNames('ROPE_ID_', ['LEN']);
@@ -944,17 +1230,33 @@ export function lesson_order(a, b, s0 = 0, base = THETA_BASE) {
   checkFiniteNear('lesson_order', 's0', s0);
   checkNear('lesson_order', 's0 + 1', s0 + 1);
   checkBase(base);
-  const v = run('lesson_order', [a, b], [[C.ROPE_ORDER_LEN, 'f64']], (pa, pb, out) =>
-    wasm.rope_lesson_order(pa, a.length, pb, b.length, s0, base, out),
-  { args: [['a', a], ['b', b], ['s0', s0], ['base', base]] })[0];
-  return Object.fromEntries(ORDER_BLOCKS.map(([name, block]) => {
-    const at = block * C.ROPE_ORDER_BLOCK;
-    return [name, {
-      ab: v.slice(at, at + 4),
-      ba: v.slice(at + C.ROPE_ORDER_SWAPPED, at + C.ROPE_ORDER_SWAPPED + 4),
-      diff: v[at + C.ROPE_ORDER_DIFF],
-    }];
-  }));
+  const v = run(
+    'lesson_order',
+    [a, b],
+    [[C.ROPE_ORDER_LEN, 'f64']],
+    (pa, pb, out) => wasm.rope_lesson_order(pa, a.length, pb, b.length, s0, base, out),
+    {
+      args: [
+        ['a', a],
+        ['b', b],
+        ['s0', s0],
+        ['base', base],
+      ],
+    },
+  )[0];
+  return Object.fromEntries(
+    ORDER_BLOCKS.map(([name, block]) => {
+      const at = block * C.ROPE_ORDER_BLOCK;
+      return [
+        name,
+        {
+          ab: v.slice(at, at + 4),
+          ba: v.slice(at + C.ROPE_ORDER_SWAPPED, at + C.ROPE_ORDER_SWAPPED + 4),
+          diff: v[at + C.ROPE_ORDER_DIFF],
+        },
+      ];
+    }),
+  );
 }
 
 /** stick + slot in every component, and how much the word is drowned:
@@ -963,8 +1265,18 @@ export function lesson_slot(stick, slot) {
   checkList('stick', stick, MAX_DIM, 1);
   checkFiniteNear('lesson_slot', 'slot', slot);
   const n = stick.length;
-  const v = run('lesson_slot', [stick], [[n + C.ROPE_SLOT_MEASURES, 'f64']], (ps, out) =>
-    wasm.rope_lesson_slot(ps, n, slot, out), { args: [['stick', stick], ['slot', slot]] })[0];
+  const v = run(
+    'lesson_slot',
+    [stick],
+    [[n + C.ROPE_SLOT_MEASURES, 'f64']],
+    (ps, out) => wasm.rope_lesson_slot(ps, n, slot, out),
+    {
+      args: [
+        ['stick', stick],
+        ['slot', slot],
+      ],
+    },
+  )[0];
   return { sum: v.slice(0, n), ...named(v.slice(n), SLOT_NAMES) };
 }
 
@@ -973,8 +1285,12 @@ export function lesson_normalized(slot, length) {
   checkFinite('slot', slot);
   checkFinite('length', length);
   if (length <= 0) throw new RangeError(`length must be a finite number > 0, got ${show(length)}`);
-  return run('lesson_normalized', [], [[1, 'f64']], (out) => wasm.rope_lesson_normalized(slot, length, out),
-    { args: [['slot', slot], ['length', length]] })[0][0];
+  return run('lesson_normalized', [], [[1, 'f64']], (out) => wasm.rope_lesson_normalized(slot, length, out), {
+    args: [
+      ['slot', slot],
+      ['length', length],
+    ],
+  })[0][0];
 }
 
 /** The sinusoidal marks of width `width` at each position: one row of width values per position. */
@@ -985,9 +1301,19 @@ export function lesson_marks(positions, width, base = THETA_BASE) {
   checkBase(base);
   const c = positions.length;
   checkWork('lesson_marks', 'width', width, 'positions.length', c);
-  const v = run('lesson_marks', [positions], [[width * c, 'f64']], (pp, out) =>
-    wasm.rope_lesson_marks(pp, c, width, base, out),
-  { args: [['positions', positions], ['width', width], ['base', base]] })[0];
+  const v = run(
+    'lesson_marks',
+    [positions],
+    [[width * c, 'f64']],
+    (pp, out) => wasm.rope_lesson_marks(pp, c, width, base, out),
+    {
+      args: [
+        ['positions', positions],
+        ['width', width],
+        ['base', base],
+      ],
+    },
+  )[0];
   return Array.from({ length: c }, (_, p) => v.slice(p * width, (p + 1) * width));
 }
 
@@ -996,9 +1322,19 @@ export function lesson_marked(stick, slot, base = THETA_BASE) {
   checkList('stick', stick, MAX_DIM, 1);
   checkFiniteNear('lesson_marked', 'slot', slot);
   checkBase(base);
-  return run('lesson_marked', [stick], [[stick.length, 'f64']], (ps, out) =>
-    wasm.rope_lesson_marked(ps, stick.length, slot, base, out),
-  { args: [['stick', stick], ['slot', slot], ['base', base]] })[0];
+  return run(
+    'lesson_marked',
+    [stick],
+    [[stick.length, 'f64']],
+    (ps, out) => wasm.rope_lesson_marked(ps, stick.length, slot, base, out),
+    {
+      args: [
+        ['stick', stick],
+        ['slot', slot],
+        ['base', base],
+      ],
+    },
+  )[0];
 }
 
 /** Each mark value at pos against the range over training positions 0 .. train - 1:
@@ -1009,9 +1345,20 @@ export function lesson_extrapolate(pos, width, train, base = THETA_BASE) {
   checkInt('train', train, 1, MAX_COUNT);
   checkBase(base);
   checkWork('lesson_extrapolate', 'width', width, 'train', train);
-  const v = run('lesson_extrapolate', [], [[C.ROPE_EXTRA_BLOCKS * width, 'f64']], (out) =>
-    wasm.rope_lesson_extrapolate(pos, width, train, base, out),
-  { args: [['pos', pos], ['width', width], ['train', train], ['base', base]] })[0];
+  const v = run(
+    'lesson_extrapolate',
+    [],
+    [[C.ROPE_EXTRA_BLOCKS * width, 'f64']],
+    (out) => wasm.rope_lesson_extrapolate(pos, width, train, base, out),
+    {
+      args: [
+        ['pos', pos],
+        ['width', width],
+        ['train', train],
+        ['base', base],
+      ],
+    },
+  )[0];
   return Object.fromEntries(EXTRA_NAMES.map(([name, b]) => [name, v.slice(b * width, (b + 1) * width)]));
 }
 
@@ -1020,8 +1367,12 @@ export function lesson_extrapolate(pos, width, train, base = THETA_BASE) {
 export function lesson_identity(a, b) {
   checkFiniteNear('lesson_identity', 'a', a);
   checkFiniteNear('lesson_identity', 'b', b);
-  const v = run('lesson_identity', [], [[C.ROPE_ID_LEN, 'f64']], (out) => wasm.rope_lesson_identity(a, b, out),
-    { args: [['a', a], ['b', b]] })[0];
+  const v = run('lesson_identity', [], [[C.ROPE_ID_LEN, 'f64']], (out) => wasm.rope_lesson_identity(a, b, out), {
+    args: [
+      ['a', a],
+      ['b', b],
+    ],
+  })[0];
   return named(v, ID_NAMES);
 }
 
@@ -1040,9 +1391,21 @@ function checkCatArgs(fn, q, k, m, n, theta) {
  * score (added), as lesson.h's ROPE_CAT_* in lower case. */
 export function lesson_cat(q, k, m, n, theta) {
   checkCatArgs('lesson_cat', q, k, m, n, theta);
-  const v = run('lesson_cat', [], [[C.ROPE_CAT_LEN, 'f64']], (out) =>
-    wasm.rope_lesson_cat(q[0], q[1], k[0], k[1], m, n, theta, out),
-  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  const v = run(
+    'lesson_cat',
+    [],
+    [[C.ROPE_CAT_LEN, 'f64']],
+    (out) => wasm.rope_lesson_cat(q[0], q[1], k[0], k[1], m, n, theta, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['m', m],
+        ['n', n],
+        ['theta', theta],
+      ],
+    },
+  )[0];
   return named(v, CAT_NAMES);
 }
 
@@ -1050,16 +1413,34 @@ export function lesson_cat(q, k, m, n, theta) {
  * identified, dot, cross, result, direct, products[4] }. */
 export function lesson_proof(q, k, m, n, theta) {
   checkCatArgs('lesson_proof', q, k, m, n, theta);
-  const v = run('lesson_proof', [], [[C.ROPE_PROOF_LEN, 'f64']], (out) =>
-    wasm.rope_lesson_proof(q[0], q[1], k[0], k[1], m, n, theta, out),
-  { args: [['q', q], ['k', k], ['m', m], ['n', n], ['theta', theta]] })[0];
+  const v = run(
+    'lesson_proof',
+    [],
+    [[C.ROPE_PROOF_LEN, 'f64']],
+    (out) => wasm.rope_lesson_proof(q[0], q[1], k[0], k[1], m, n, theta, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['m', m],
+        ['n', n],
+        ['theta', theta],
+      ],
+    },
+  )[0];
   const at = (j, count) => v.slice(j, j + count);
   return {
-    terms: at(C.ROPE_PROOF_TERMS, 8), expanded: v[C.ROPE_PROOF_EXPANDED],
-    brackets: at(C.ROPE_PROOF_BRACKETS, 4), collected: v[C.ROPE_PROOF_COLLECTED],
-    identities: at(C.ROPE_PROOF_IDENTITIES, 4), identified: v[C.ROPE_PROOF_IDENTIFIED],
-    dot: v[C.ROPE_PROOF_DOT], cross: v[C.ROPE_PROOF_CROSS], result: v[C.ROPE_PROOF_RESULT],
-    direct: v[C.ROPE_PROOF_DIRECT], products: at(C.ROPE_PROOF_PRODUCTS, 4),
+    terms: at(C.ROPE_PROOF_TERMS, 8),
+    expanded: v[C.ROPE_PROOF_EXPANDED],
+    brackets: at(C.ROPE_PROOF_BRACKETS, 4),
+    collected: v[C.ROPE_PROOF_COLLECTED],
+    identities: at(C.ROPE_PROOF_IDENTITIES, 4),
+    identified: v[C.ROPE_PROOF_IDENTIFIED],
+    dot: v[C.ROPE_PROOF_DOT],
+    cross: v[C.ROPE_PROOF_CROSS],
+    result: v[C.ROPE_PROOF_RESULT],
+    direct: v[C.ROPE_PROOF_DIRECT],
+    products: at(C.ROPE_PROOF_PRODUCTS, 4),
   };
 }
 
@@ -1076,9 +1457,21 @@ export function lesson_clock(pair, dim, base, position, divide = 1) {
   checkBase(base);
   checkFiniteNear('lesson_clock', 'position', position);
   checkDivide(divide);
-  const v = run('lesson_clock', [], [[C.ROPE_CLOCK_LEN, 'f64']], (out) =>
-    wasm.rope_lesson_clock(pair, dim, base, position, divide, out),
-  { args: [['pair', pair], ['dim', dim], ['base', base], ['position', position], ['divide', divide]] })[0];
+  const v = run(
+    'lesson_clock',
+    [],
+    [[C.ROPE_CLOCK_LEN, 'f64']],
+    (out) => wasm.rope_lesson_clock(pair, dim, base, position, divide, out),
+    {
+      args: [
+        ['pair', pair],
+        ['dim', dim],
+        ['base', base],
+        ['position', position],
+        ['divide', divide],
+      ],
+    },
+  )[0];
   return named(v, CLOCK_NAMES);
 }
 
@@ -1087,9 +1480,19 @@ export function lesson_clock_theta(theta, position, divide = 1) {
   checkFinite('theta', theta);
   checkFiniteNear('lesson_clock_theta', 'position', position);
   checkDivide(divide);
-  const v = run('lesson_clock_theta', [], [[C.ROPE_CLOCK_LEN, 'f64']], (out) =>
-    wasm.rope_lesson_clock_theta(theta, position, divide, out),
-  { args: [['theta', theta], ['position', position], ['divide', divide]] })[0];
+  const v = run(
+    'lesson_clock_theta',
+    [],
+    [[C.ROPE_CLOCK_LEN, 'f64']],
+    (out) => wasm.rope_lesson_clock_theta(theta, position, divide, out),
+    {
+      args: [
+        ['theta', theta],
+        ['position', position],
+        ['divide', divide],
+      ],
+    },
+  )[0];
   return named(v, CLOCK_NAMES);
 }
 
@@ -1098,16 +1501,31 @@ export function lesson_clock_theta(theta, position, divide = 1) {
 export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
   checkInt('dim', dim, 2, MAX_DIM);
   checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
-  for (const [name, b] of [['old base', oldBase], ['new base', newBase]]) {
+  for (const [name, b] of [
+    ['old base', oldBase],
+    ['new base', newBase],
+  ]) {
     checkNumber(name, b);
     if (!Number.isFinite(b) || b <= 0) throw new RangeError(`${name} must be a finite number > 0, got ${show(b)}`);
   }
   checkFiniteNear('lesson_rebase', 'gap', gap);
   checkFiniteNear('lesson_rebase', 'train', train);
-  const v = run('lesson_rebase', [], [[C.ROPE_REBASE_LEN, 'f64']], (out) =>
-    wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out),
-  { args: [['pair', pair], ['dim', dim], ['old base', oldBase], ['new base', newBase], ['gap', gap],
-    ['train', train]] })[0];
+  const v = run(
+    'lesson_rebase',
+    [],
+    [[C.ROPE_REBASE_LEN, 'f64']],
+    (out) => wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out),
+    {
+      args: [
+        ['pair', pair],
+        ['dim', dim],
+        ['old base', oldBase],
+        ['new base', newBase],
+        ['gap', gap],
+        ['train', train],
+      ],
+    },
+  )[0];
   return named(v, REBASE_NAMES);
 }
 
@@ -1129,13 +1547,19 @@ export function lesson_post() {
   const count = wasm.rope_lesson_post_count();
   const chapters = lesson_chapters();
   const v = run('lesson_post', [], [[count * C.ROPE_POST_FIELDS, 'f64']], (out) =>
-    wasm.rope_lesson_post_table(out, count))[0];
+    wasm.rope_lesson_post_table(out, count),
+  )[0];
   return Array.from({ length: count }, (_, r) => {
     const f = named(v.slice(r * C.ROPE_POST_FIELDS, (r + 1) * C.ROPE_POST_FIELDS), POST_NAMES);
     return {
-      id: cString(wasm.rope_lesson_post_id(r)), label: cString(wasm.rope_lesson_post_label(r)),
-      text: cString(wasm.rope_lesson_post_text(r)), printed: f.printed, decimals: f.decimals,
-      value: f.value, match: f.match === 1, chapter: chapters[f.chapter],
+      id: cString(wasm.rope_lesson_post_id(r)),
+      label: cString(wasm.rope_lesson_post_label(r)),
+      text: cString(wasm.rope_lesson_post_text(r)),
+      printed: f.printed,
+      decimals: f.decimals,
+      value: f.value,
+      match: f.match === 1,
+      chapter: chapters[f.chapter],
     };
   });
 }

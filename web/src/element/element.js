@@ -9,16 +9,16 @@
 import { Chart } from '../../../tools/chart_parts.mjs';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
-import { PARAM, PARAMS, EMBED_CONTROLS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { refreshColors, setupDefaults } from '../charts/theme.js';
+import { controlFor, controlParts } from '../controls/controls.js';
+import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
+import { boundedLines, el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { computeModel } from '../model/model.js';
-import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
-import { controlFor, controlParts } from '../controls/controls.js';
 import { addExportMenu } from '../page/export.js';
-import { refreshColors, setupDefaults } from '../charts/theme.js';
-import { watchPrint } from '../page/print.js';
 import { fillFormulas } from '../page/mathml.js';
-import { boundedLines, el } from '../lib/dom.js';
+import { watchPrint } from '../page/print.js';
+import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 
 useChartLib(Chart);
 
@@ -27,8 +27,10 @@ useChartLib(Chart);
 // first resets every inherited property (all: initial), so nothing of the host's text styles
 // gets in through inheritance, and rem (relative to the host's root font size) becomes px at
 // the browser's default 16 px.
-const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS
-  .replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`)
+const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS.replace(
+  /(\d*\.?\d+)rem\b/g,
+  (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`,
+)
   .replace(/:root/g, '.rs-root')
   .replace(/(^|[\s,>+~(}])(?:html|body)(?=[\s.{:[,)])/g, '$1.rs-body')}
 :host { display: block; }
@@ -58,8 +60,13 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
   for (const element of elements) element.redrawAll();
 });
 // Every connected element's charts, as one name -> handle table for printing.
-watchPrint(() => Object.fromEntries([...elements].flatMap((element, n) =>
-  Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]))));
+watchPrint(() =>
+  Object.fromEntries(
+    [...elements].flatMap((element, n) =>
+      Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
+    ),
+  ),
+);
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
@@ -108,8 +115,11 @@ class RopeScope extends HTMLElement {
     }
     // A view that is no figure shows none, with one line naming the views (not every figure).
     const noView = problems.some((p) => p.name === 'view');
-    const lines = problems.map((p) => (p.name === 'view' ? unknownViewLine(p)
-      : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`));
+    const lines = problems.map((p) =>
+      p.name === 'view'
+        ? unknownViewLine(p)
+        : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
+    );
     const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
     if (!explorer.ok) lines.push('Attribute ignored: explorer must be an http(s) address.');
     return { state, lines, noView, explorer: explorer.ok ? explorer.url : null };
@@ -170,7 +180,9 @@ class RopeScope extends HTMLElement {
         const handle = row.make($(`chart-${row.name}`), data);
         this.charts[row.name] = handle;
         addExportMenu(handle, {
-          figure: row.name, settings: () => this.state, onError: (message) => this.showNotice([message]),
+          figure: row.name,
+          settings: () => this.state,
+          onError: (message) => this.showNotice([message]),
         });
       }
       $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
@@ -178,10 +190,16 @@ class RopeScope extends HTMLElement {
     }
     if (this.explorer) {
       // The settings that differ from their defaults (and the preset's values); no embed options.
-      this.link.href = this.explorer + writeQuery({
-        ...presetValuesDropped(this.state),
-        embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
-      });
+      this.link.href =
+        this.explorer +
+        writeQuery({
+          ...presetValuesDropped(this.state),
+          embed: false,
+          view: 'all',
+          theme: 'auto',
+          controls: PARAM.controls.default,
+          title: true,
+        });
     }
   }
 

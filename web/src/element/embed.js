@@ -4,10 +4,11 @@
 //   explorer at the same settings, and the content height posted to the host page.
 //   On the page: the "Embed on your page" builder: figure, sliders, title, theme, auto-height,
 //   the snippet and a live preview.
-import { PARAM, EMBED_CONTROLS, THEMES, writeQuery } from '../state/state.js';
-import { presetValuesDropped } from '../model/long.js';
+
 import { FIGURE, FIGURES } from '../figures/index.js';
 import { el } from '../lib/dom.js';
+import { presetValuesDropped } from '../model/long.js';
+import { EMBED_CONTROLS, PARAM, THEMES, writeQuery } from '../state/state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,9 +23,17 @@ export const pageAddress = () => window.location.href.split(/[?#]/)[0];
 
 /** The full explorer at the numbers of `state` (embed options dropped). */
 export function explorerLink(state) {
-  return pageAddress() + writeQuery({
-    ...presetValuesDropped(state), embed: false, view: 'all', theme: 'auto', controls: PARAM.controls.default, title: true,
-  });
+  return (
+    pageAddress() +
+    writeQuery({
+      ...presetValuesDropped(state),
+      embed: false,
+      view: 'all',
+      theme: 'auto',
+      controls: PARAM.controls.default,
+      title: true,
+    })
+  );
 }
 
 /** The theme= setting on the root element (style.css: :root[data-theme=...]). */
@@ -136,7 +145,8 @@ export function snippet(state, { view, controls, title, theme, auto }) {
   const src = pageAddress() + writeQuery({ ...presetValuesDropped(state), ...options, embed: true });
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
   // No style= (a host's style-src may refuse it): width and frameborder as attributes.
-  const frame = `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
+  const frame =
+    `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
     ` width="100%" height="${fixedHeight(view, options)}" frameborder="0" loading="lazy"></iframe>`;
   // The resizer once per page: a second copy of the script on the page does nothing.
   return auto ? `${frame}\n<script src="${escapeAttr(resizerAddress())}" async></script>` : frame;
@@ -152,21 +162,38 @@ let builder = null;
 
 /** Builds the builder's options and preview after #embed-view; getState() reads the page's state. */
 export function setupEmbedBuilder(getState) {
-  const options = el('fieldset', { class: 'embed-options' },
+  const options = el(
+    'fieldset',
+    { class: 'embed-options' },
     el('legend', {}, 'Embed options'),
-    el('div', { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
+    el(
+      'div',
+      { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
       el('span', { class: 'hint' }, 'sliders:'),
-      ...EMBED_CONTROLS.map((name) => checkbox(`embed-control-${name}`, name, false))),
-    el('div', { class: 'checks' },
+      ...EMBED_CONTROLS.map((name) => checkbox(`embed-control-${name}`, name, false)),
+    ),
+    el(
+      'div',
+      { class: 'checks' },
       checkbox('embed-title', 'title', true),
       checkbox('embed-auto', 'auto-height script', true),
-      el('label', { for: 'embed-theme', class: 'opt' }, 'theme ',
-        el('select', { id: 'embed-theme' }, ...THEMES.map((t) => el('option', { value: t }, t))))));
+      el(
+        'label',
+        { for: 'embed-theme', class: 'opt' },
+        'theme ',
+        el('select', { id: 'embed-theme' }, ...THEMES.map((t) => el('option', { value: t }, t))),
+      ),
+    ),
+  );
   $('embed-view').after(options);
-  const preview = el('div', { class: 'embed-preview', id: 'embed-preview' },
-    el('p', { class: 'hint' }, 'Preview (live):'));
+  const preview = el(
+    'div',
+    { class: 'embed-preview', id: 'embed-preview' },
+    el('p', { class: 'hint' }, 'Preview (live):'),
+  );
   $('copy-embed').closest('.buttons').after(preview);
-  for (const input of options.querySelectorAll('input, select')) input.addEventListener('change', () => updateEmbedCode());
+  for (const input of options.querySelectorAll('input, select'))
+    input.addEventListener('change', () => updateEmbedCode());
   $('embed-view').addEventListener('change', () => updateEmbedCode());
   builder = { getState, preview, frame: null, timer: null, visible: false };
   // The preview loads a second copy of the page: only once the builder is on screen.

@@ -1,7 +1,7 @@
 // Figure: the additive score split into its four terms across start positions.
 import { createAdditiveChart } from '../charts/additive.js';
+import { lowHigh, num, position } from '../lib/format.js';
 import * as teach from '../page/teach.js';
-import { num, position, lowHigh } from '../lib/format.js';
 
 export function additiveCaption(state, model) {
   const a = model.explain.additive;
@@ -9,19 +9,23 @@ export function additiveCaption(state, model) {
   const [pnLo, pnHi] = lowHigh(a.q_pn);
   const [mkLo, mkHi] = lowHigh(a.pm_k);
   const [tLo, tHi] = lowHigh(a.total);
-  return `Every start from ${a.start0} to ${last}. q·k stays at ${num(a.qk[0])} (no position in it) and` +
+  return (
+    `Every start from ${a.start0} to ${last}. q·k stays at ${num(a.qk[0])} (no position in it) and` +
     ` P[m]·P[n] at ${num(a.pm_pn[0])} (it depends on the gap only). The cross terms move with the start:` +
     ` q·P[n] from ${num(pnLo)} to ${num(pnHi)}, P[m]·k from ${num(mkLo)} to ${num(mkHi)}. So their sum,` +
     ` the additive score, moves from ${num(tLo)} to ${num(tHi)} at a fixed gap. Its level is set by` +
     ` P[m]·P[n] = ${num(a.pm_pn[0])}: one cosine per pair, close to 1 for every pair not yet wrapped at this` +
     ` gap, so it grows with the number of pairs (${model.pairs} here). The RoPE score at this gap is` +
-    ` ${num(model.explain.terms.score)}.`;
+    ` ${num(model.explain.terms.score)}.`
+  );
 }
 
 export function additiveLabel(state, model) {
   const a = model.explain.additive;
-  return `Line chart: the four terms of the additive score over starts ${a.start0} to` +
-    ` ${a.start0 + a.total.length - 1} at gap ${position(state.gap)}.`;
+  return (
+    `Line chart: the four terms of the additive score over starts ${a.start0} to` +
+    ` ${a.start0 + a.total.length - 1} at gap ${position(state.gap)}.`
+  );
 }
 
 export default {
@@ -29,7 +33,8 @@ export default {
   part: 'why',
   uses: ['from'],
   title: 'Why the additive score wobbles',
-  lookfor: 'Adding position marks P[m] and P[n] to the vectors gives four terms. Look for: the two cross ' +
+  lookfor:
+    'Adding position marks P[m] and P[n] to the vectors gives four terms. Look for: the two cross ' +
     'terms move with every start, the other two stay put.',
   fallback: 'The four terms of the additive score across start positions.',
   embed: 'the additive score’s four terms',

@@ -1,6 +1,6 @@
 // Figure: how far each pair rotates over the gap, against the one-turn line.
 import { createAnglesChart } from '../charts/angles.js';
-import { num, position, count } from '../lib/format.js';
+import { count, num, position } from '../lib/format.js';
 
 export function anglesCaption(state, model) {
   const { pairs, angles, turns } = model;
@@ -26,7 +26,8 @@ export function anglesCaption(state, model) {
       : ` All ${pairs} pairs have wrapped at this gap (turned past one full turn, 2π): each cannot tell` +
         ' this gap from the gap minus its wavelength λᵢ = 2π/θᵢ.';
   } else {
-    split = ` ${wrapped} of ${pairs} pairs ${wrapped === 1 ? 'has' : 'have'} wrapped at this gap` +
+    split =
+      ` ${wrapped} of ${pairs} pairs ${wrapped === 1 ? 'has' : 'have'} wrapped at this gap` +
       ' (turned past one full turn, 2π): such a pair cannot tell this gap from the gap minus its wavelength' +
       ` λᵢ = 2π/θᵢ. The other ${whole} still measure${whole === 1 ? 's' : ''} it without ambiguity.`;
   }
@@ -41,7 +42,8 @@ export default {
   name: 'angles',
   part: 'gap',
   title: 'How far each pair rotates over the gap',
-  lookfor: 'Pair i turns by gap × θᵢ. Its pair frequency θᵢ falls from 1 (pair 0, fast) to nearly 0 (the last ' +
+  lookfor:
+    'Pair i turns by gap × θᵢ. Its pair frequency θᵢ falls from 1 (pair 0, fast) to nearly 0 (the last ' +
     'pair, slow). Look for: fast pairs pass one full turn (the dashed 2π line), slow pairs barely move, and ' +
     'nothing depends on where the pair sits.',
   fallback: 'Rotation angle of every pair at the current gap.',

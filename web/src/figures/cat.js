@@ -3,12 +3,13 @@
 // keyboard on the focused chart). The arc between the arrows is labelled with its measured
 // angle, the starting angle plus (m - n) theta. "Slide both words" moves m and n together:
 // the RoPE score stays, the additive score (the same pair marked with sinusoids) does not.
-import { lesson_cat, rotate_pair } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_cat, rotate_pair } from '../core/rope.js';
 import { el } from '../lib/dom.js';
-import { num, degrees as deg } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput, readout, d4 } from './lesson_row.js';
+import { degrees as deg, num } from '../lib/format.js';
+import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
 const REACH = 1.5; // the axes run from -REACH to REACH
 const MAX_LENGTH = 1.2; // a dragged word is kept within this length
@@ -20,7 +21,10 @@ function compute(i) {
   return { ...r, q: i.q.slice(), k: i.k.slice(), m: i.m, n: i.n, theta: i.theta, slid: i.slid };
 }
 
-const arrow = (x, y) => [{ x: 0, y: 0 }, { x, y }];
+const arrow = (x, y) => [
+  { x: 0, y: 0 },
+  { x, y },
+];
 
 function fill(target, data, c) {
   const [q, k] = target.data.datasets;
@@ -39,7 +43,10 @@ const arc = {
     const d = chart.$cat;
     if (!d) return;
     const c = colors(chart.canvas);
-    const { ctx, scales: { x, y } } = chart;
+    const {
+      ctx,
+      scales: { x, y },
+    } = chart;
     const ox = x.getPixelForValue(0);
     const oy = y.getPixelForValue(0);
     // Directions on screen (display only: where to draw the arc, not what it measures).
@@ -98,7 +105,8 @@ function wireDrag(canvas, chart, chapter) {
   };
   canvas.addEventListener('pointerdown', (event) => {
     const [px, py] = local(event);
-    const near = ['q', 'k'].map((w) => [w, Math.hypot(...pixelOf(tip(w)).map((a, j) => a - [px, py][j]))])
+    const near = ['q', 'k']
+      .map((w) => [w, Math.hypot(...pixelOf(tip(w)).map((a, j) => a - [px, py][j]))])
       .sort((a, b) => a[1] - b[1])[0];
     if (near[1] > 28) return;
     dragging = near[0];
@@ -111,7 +119,9 @@ function wireDrag(canvas, chart, chapter) {
     const [px, py] = local(event);
     setTip(dragging, chart.scales.x.getValueForPixel(px), chart.scales.y.getValueForPixel(py));
   });
-  const stop = () => { dragging = null; };
+  const stop = () => {
+    dragging = null;
+  };
   canvas.addEventListener('pointerup', stop);
   canvas.addEventListener('pointercancel', stop);
   canvas.addEventListener('keydown', (event) => {
@@ -143,17 +153,37 @@ function createCatChart(canvas, data, chapter) {
   const square = { type: 'linear', min: -REACH, max: REACH, ticks: { stepSize: 0.5 } };
   options.scales = { x: axis(c, 'first number of the pair', square), y: axis(c, 'second number of the pair', square) };
   options.aspectRatio = 1;
-  const vec = { parsing: false, showLine: true, fill: false, borderWidth: 3, pointRadius: [0, 8], pointHoverRadius: [0, 9] };
-  const config = chartConfig('line', [
-    { label: 'query “cat” at m', ...vec },
-    { label: 'key “cat” at n', ...vec },
-  ], options, { plugins: [arc] });
+  const vec = {
+    parsing: false,
+    showLine: true,
+    fill: false,
+    borderWidth: 3,
+    pointRadius: [0, 8],
+    pointHoverRadius: [0, 9],
+  };
+  const config = chartConfig(
+    'line',
+    [
+      { label: 'query “cat” at m', ...vec },
+      { label: 'key “cat” at n', ...vec },
+    ],
+    options,
+    { plugins: [arc] },
+  );
   const legend = [
     { text: 'query, turned by m·θ (drag its tip)', mark: 'line', color: 'var(--c-rope)' },
     { text: 'key, turned by n·θ (drag its tip)', mark: 'line', color: 'var(--c-add)' },
   ];
   let chart;
-  const handle = makeChart(canvas, { config, data, fill, legend, onData: (next) => { if (chart) chart.$cat = next; } });
+  const handle = makeChart(canvas, {
+    config,
+    data,
+    fill,
+    legend,
+    onData: (next) => {
+      if (chart) chart.$cat = next;
+    },
+  });
   chart = handle.chart;
   chart.$cat = data;
   chart.update('none');
@@ -198,7 +228,8 @@ export default chapterRow({
   name: 'cat',
   part: 'lesson',
   title: 'Rotate instead of add: the cat at 3 and at 7',
-  lookfor: 'The word “cat” = [0.9, 0.4] as a query at position m and a key at position n, each turned by its position ' +
+  lookfor:
+    'The word “cat” = [0.9, 0.4] as a query at position m and a key at position n, each turned by its position ' +
     'times θ. Look for: the angle between the arrows is where they started plus (m − n)·θ, so sliding both words ' +
     'keeps it and the score; the additive score moves.',
   fallback: 'The query and the key of one pair, rotated to their positions.',
@@ -207,23 +238,37 @@ export default chapterRow({
   inputs: { ...DEFAULTS, q: DEFAULTS.q.slice(), k: DEFAULTS.k.slice() },
   compute,
   make: createCatChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'm', 'cat-m', 'query position m', { min: 0, max: 1000, step: 1 }),
-    numberInput(chapter, 'n', 'cat-n', 'key position n', { min: 0, max: 1000, step: 1 }),
-    numberInput(chapter, 'theta', 'cat-theta', 'θ (radians per position)', { min: -3.14, max: 3.14, step: 0.01, slider: false }),
-    slideButton(chapter),
-    el('p', { class: 'hint' }, 'Drag an arrow’s tip, or focus the chart: Q or K picks an arrow, ← → turn it, ↑ ↓ stretch it.'),
-    readout(chapter, 'cat-readout', (d) => [
-      el('span', { class: 'score-rope' }, `RoPE score ${d4(d.direct)}`), ' · ',
-      el('span', { class: 'score-add' }, `additive score ${d4(d.added)}`),
-      ` · angle ${degrees(d.after)} = ${degrees(d.start)} + (${d.m} − ${d.n})·θ` +
-        (d.slid ? ` · both words slid by ${d.slid}` : ''),
-    ])),
-  caption: (d) => `The arrows start ${degrees(d.start)} apart (the two words’ own directions) and the query turns ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'm', 'cat-m', 'query position m', { min: 0, max: 1000, step: 1 }),
+      numberInput(chapter, 'n', 'cat-n', 'key position n', { min: 0, max: 1000, step: 1 }),
+      numberInput(chapter, 'theta', 'cat-theta', 'θ (radians per position)', {
+        min: -3.14,
+        max: 3.14,
+        step: 0.01,
+        slider: false,
+      }),
+      slideButton(chapter),
+      el(
+        'p',
+        { class: 'hint' },
+        'Drag an arrow’s tip, or focus the chart: Q or K picks an arrow, ← → turn it, ↑ ↓ stretch it.',
+      ),
+      readout(chapter, 'cat-readout', (d) => [
+        el('span', { class: 'score-rope' }, `RoPE score ${d4(d.direct)}`),
+        ' · ',
+        el('span', { class: 'score-add' }, `additive score ${d4(d.added)}`),
+        ` · angle ${degrees(d.after)} = ${degrees(d.start)} + (${d.m} − ${d.n})·θ` +
+          (d.slid ? ` · both words slid by ${d.slid}` : ''),
+      ]),
+    ),
+  caption: (d) =>
+    `The arrows start ${degrees(d.start)} apart (the two words’ own directions) and the query turns ` +
     `(m − n)·θ = (${d.m} − ${d.n}) × ${d.theta} = ${gapDeg(d)} more than the key, so they end ${degrees(d.after)} apart ` +
     `and the score is ${d4(d.direct)}. Move both positions by the same amount and nothing between them changes. ` +
     `Query at ${d.m}: ${pair(d.qm0, d.qm1)}, key at ${d.n}: ${pair(d.kn0, d.kn1)}; the length stays ${d4(d.len_qm, 3)}. ` +
     `Adding sinusoidal marks instead gives ${d4(d.added)}, which changes as the words slide.`,
-  label: (d) => `Two arrows from the origin: the query at ${d.m} and the key at ${d.n}, ${degrees(d.after)} apart; ` +
+  label: (d) =>
+    `Two arrows from the origin: the query at ${d.m} and the key at ${d.n}, ${degrees(d.after)} apart; ` +
     `RoPE score ${d4(d.direct)}, additive score ${d4(d.added)}.`,
 });

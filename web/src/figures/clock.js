@@ -2,12 +2,13 @@
 // degrees: the wedge is what it swept over the training length, the dot where a long gap puts
 // it. "Divide by 8" and "base 10000 -> 500000" pull the dot back inside the wedge; the thin
 // second hand is the fast pair (theta = 0.1), which has turned through every angle in training.
-import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
-import { colors, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { baseOptions, colors } from '../charts/theme.js';
+import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput, readout, printed } from './lesson_row.js';
+import { chapterControls, chapterRow, numberInput, printed, readout } from './lesson_row.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;
@@ -23,12 +24,18 @@ function compute(i) {
     ? { train: lesson_clock(PAIR, DIM, OLD_BASE, i.train, 1), gap: lesson_clock(PAIR, DIM, NEW_BASE, i.gap, divide) }
     : { train: lesson_clock_theta(SLOW, i.train, 1), gap: lesson_clock_theta(SLOW, i.gap, divide) };
   return {
-    ...slow, gapLength: i.gap, trainLength: i.train, divide, rebased: i.rebased,
+    ...slow,
+    gapLength: i.gap,
+    trainLength: i.train,
+    divide,
+    rebased: i.rebased,
     rebase: lesson_rebase(PAIR, DIM, OLD_BASE, NEW_BASE, i.gap, i.train),
-    fast: lesson_clock_theta(FAST, i.gap), fastTrain: lesson_clock_theta(FAST, i.train),
+    fast: lesson_clock_theta(FAST, i.gap),
+    fastTrain: lesson_clock_theta(FAST, i.train),
     inside: slow.gap.degrees <= slow.train.degrees,
     post: {
-      train: lesson_clock_theta(SLOW, 8192), gap: lesson_clock_theta(SLOW, 50000),
+      train: lesson_clock_theta(SLOW, 8192),
+      gap: lesson_clock_theta(SLOW, 50000),
       divided: lesson_clock_theta(SLOW, 50000, 8),
     },
   };
@@ -68,7 +75,12 @@ const face = {
     ctx.font = `12px ${chart.options.font?.family ?? 'sans-serif'}`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    for (const [deg, text] of [[0, '0°'], [90, '90°'], [180, '180°'], [270, '270°']]) {
+    for (const [deg, text] of [
+      [0, '0°'],
+      [90, '90°'],
+      [180, '180°'],
+      [270, '270°'],
+    ]) {
       ctx.save();
       ctx.translate(cx, cy);
       ctx.rotate(up + deg * RAD);
@@ -105,7 +117,10 @@ function createClockChart(canvas, data) {
   const c = colors();
   const options = baseOptions(c);
   options.plugins.tooltip.enabled = false;
-  options.scales = { x: { type: 'linear', display: false, min: -1, max: 1 }, y: { type: 'linear', display: false, min: -1, max: 1 } };
+  options.scales = {
+    x: { type: 'linear', display: false, min: -1, max: 1 },
+    y: { type: 'linear', display: false, min: -1, max: 1 },
+  };
   const config = chartConfig('line', [{ label: 'clock', data: [] }], options, { plugins: [face] });
   const legend = [
     { text: 'angles the slow pair swept in training (before any fix)', mark: 'box', color: 'var(--c-fill)' },
@@ -113,7 +128,15 @@ function createClockChart(canvas, data) {
     { text: 'fast pair (θ = 0.1), second hand', mark: 'line', color: 'var(--ink-muted)' },
   ];
   let chart;
-  const handle = makeChart(canvas, { config, data, fill: () => {}, legend, onData: (next) => { if (chart) chart.$clock = next; } });
+  const handle = makeChart(canvas, {
+    config,
+    data,
+    fill: () => {},
+    legend,
+    onData: (next) => {
+      if (chart) chart.$clock = next;
+    },
+  });
   chart = handle.chart;
   chart.$clock = data;
   chart.update('none');
@@ -124,19 +147,24 @@ function toggle(chapter, key, id, text) {
   const box = el('input', { type: 'checkbox', id });
   box.checked = chapter.inputs[key];
   box.addEventListener('change', () => chapter.set({ [key]: box.checked }));
-  chapter.onSet((_, inputs) => { box.checked = inputs[key]; });
+  chapter.onSet((_, inputs) => {
+    box.checked = inputs[key];
+  });
   return el('div', { class: 'control lock' }, box, el('label', { for: id }, text));
 }
 
 const slowName = (d) => (d.rebased ? `pair ${PAIR} of d ${DIM}` : `the slow pair (θ = ${SLOW})`);
-const fixName = (d) => [d.rebased ? `base ${OLD_BASE} → ${NEW_BASE}` : '', d.divide > 1 ? `divided by ${d.divide}` : '']
-  .filter(Boolean).join(' and ');
+const fixName = (d) =>
+  [d.rebased ? `base ${OLD_BASE} → ${NEW_BASE}` : '', d.divide > 1 ? `divided by ${d.divide}` : '']
+    .filter(Boolean)
+    .join(' and ');
 
 export default chapterRow({
   name: 'clock',
   part: 'lesson',
   title: 'Long context: the slow pair leaves its training range',
-  lookfor: 'The slow pair’s angle as a clock hand. The shaded wedge is every angle it reached in training. ' +
+  lookfor:
+    'The slow pair’s angle as a clock hand. The shaded wedge is every angle it reached in training. ' +
     'Look for: at a gap of 50,000 the dot lands far outside the wedge; dividing by 8, or a larger base, brings it back in.',
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
@@ -144,22 +172,31 @@ export default chapterRow({
   inputs: { gap: 50000, train: 8192, divided: false, rebased: false },
   compute,
   make: createClockChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'gap', 'clock-gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
-    numberInput(chapter, 'train', 'clock-train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
-    toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
-    toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
-    readout(chapter, 'clock-readout', (d) => `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
-      `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
-      `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
-      `(${fmt(d.rebase.train_new)} with the new base).`)),
-  caption: (d) => `The dot is ${d.inside ? 'inside' : 'outside'} the wedge: ${slowName(d)} ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'gap', 'clock-gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
+      numberInput(chapter, 'train', 'clock-train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
+      toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
+      toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
+      readout(
+        chapter,
+        'clock-readout',
+        (d) =>
+          `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
+          `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
+          `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
+          `(${fmt(d.rebase.train_new)} with the new base).`,
+      ),
+    ),
+  caption: (d) =>
+    `The dot is ${d.inside ? 'inside' : 'outside'} the wedge: ${slowName(d)} ` +
     `swept ${fmt(d.train.degrees)} over ${d.trainLength} training positions, and at a gap of ${d.gapLength}` +
     `${fixName(d) ? ` with ${fixName(d)}` : ''} it sits at ${fmt(d.gap.dial)} (${num(d.gap.radians)} rad). The post’s numbers: ${SLOW} × 8192 = ` +
     `${num(d.post.train.radians)} rad = ${fmt(d.post.train.degrees)}; ${SLOW} × 50,000 = ${num(d.post.gap.radians)} rad = ` +
     `${fmt(d.post.gap.degrees)} (the post says ${printed('clock.gap.deg')}°); divided by 8, ${num(d.post.divided.radians)} rad = ` +
     `${fmt(d.post.divided.degrees)}. ` +
     `The fast pair turned ${num(d.fastTrain.turns)} times in training, so every angle is familiar to it.`,
-  label: (d) => `Clock face: training wedge ${fmt(d.train.degrees)}, slow pair at ${fmt(d.gap.dial)} for gap ` +
+  label: (d) =>
+    `Clock face: training wedge ${fmt(d.train.degrees)}, slow pair at ${fmt(d.gap.dial)} for gap ` +
     `${d.gapLength}, ${d.inside ? 'inside' : 'outside'} the wedge.`,
 });

@@ -1,15 +1,22 @@
 // Chapter: the marks past the training length. For each dimension, the band of values its mark
 // took over the training positions, and the value at the reader's position: every single value
 // is inside a band the model has seen, yet the combination at a far position never occurred.
-import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { chapterRow, chapterControls, numberInput, readout, d4, said } from './lesson_row.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
+import { chapterControls, chapterRow, d4, numberInput, readout, said } from './lesson_row.js';
 
 function compute(i) {
   const r = lesson_extrapolate(i.pos, i.width, i.train);
   const [at512, at513, at10000] = lesson_marks([512, 513, 10000], 4);
-  return { ...r, pos: i.pos, width: i.width, train: i.train, post: { sin512: at512[0], sin513: at513[0], sin100: at10000[2] } };
+  return {
+    ...r,
+    pos: i.pos,
+    width: i.width,
+    train: i.train,
+    post: { sin512: at512[0], sin513: at513[0], sin100: at10000[2] },
+  };
 }
 
 function fill(target, data, c) {
@@ -32,7 +39,10 @@ const bands = {
   id: 'trainingBands',
   beforeDatasetsDraw(chart) {
     const [lo, hi] = chart.data.datasets;
-    const { ctx, scales: { x, y } } = chart;
+    const {
+      ctx,
+      scales: { x, y },
+    } = chart;
     const half = (x.width / Math.max(lo.data.length, 1)) * 0.3;
     ctx.save();
     ctx.fillStyle = colors(chart.canvas).fill;
@@ -52,11 +62,16 @@ function createExtrapolateChart(canvas, data) {
     y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1 }),
   };
   const edge = { showLine: false, pointStyle: 'line', pointRadius: 14, pointHoverRadius: 14, borderWidth: 2 };
-  const config = chartConfig('line', [
-    { label: 'least value in training', data: [], ...edge },
-    { label: 'greatest value in training', data: [], ...edge },
-    { label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7 },
-  ], options, { labels: [], plugins: [bands] });
+  const config = chartConfig(
+    'line',
+    [
+      { label: 'least value in training', data: [], ...edge },
+      { label: 'greatest value in training', data: [], ...edge },
+      { label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7 },
+    ],
+    options,
+    { labels: [], plugins: [bands] },
+  );
   const legend = [
     { text: 'values seen over the training positions (least to greatest)', mark: 'box', color: 'var(--c-fill)' },
     { text: 'the mark at the chosen position (orange: outside what training saw)', mark: 'dot', color: 'var(--ink)' },
@@ -70,7 +85,8 @@ export default chapterRow({
   name: 'extrapolate',
   part: 'lesson',
   title: 'Past the training length, the marks are new',
-  lookfor: 'The shaded bars are the values each dimension of the mark took during training; the dot is its value at ' +
+  lookfor:
+    'The shaded bars are the values each dimension of the mark took during training; the dot is its value at ' +
     'the position you choose. Look for: the fast dimensions (left) have seen every value; the slow ones (right) only a ' +
     'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
@@ -79,17 +95,31 @@ export default chapterRow({
   inputs: { pos: 10000, train: 512, width: 8 },
   compute,
   make: createExtrapolateChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'pos', 'extrapolate-pos', 'position', { min: 0, max: 20000, step: 1 }),
-    numberInput(chapter, 'train', 'extrapolate-train', 'training length', { min: 2, max: 8192, step: 1, slider: false }),
-    numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
-    readout(chapter, 'extrapolate-readout', (d) => `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
-      `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
-      `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`)),
-  caption: (d) => `At position ${d.pos}, ${outsideCount(d)} of the ${d.width} mark values lie outside what the ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'pos', 'extrapolate-pos', 'position', { min: 0, max: 20000, step: 1 }),
+      numberInput(chapter, 'train', 'extrapolate-train', 'training length', {
+        min: 2,
+        max: 8192,
+        step: 1,
+        slider: false,
+      }),
+      numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
+      readout(
+        chapter,
+        'extrapolate-readout',
+        (d) =>
+          `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
+          `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
+          `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`,
+      ),
+    ),
+  caption: (d) =>
+    `At position ${d.pos}, ${outsideCount(d)} of the ${d.width} mark values lie outside what the ` +
     `${d.train} training positions produced. Even where every value is familiar, the whole mark at a far position is a ` +
     `combination training never showed. At width 4 the post’s sin(512) is really ${d4(d.post.sin512)} and sin(513) is ` +
     `${d4(d.post.sin513)}, both familiar values as it says; sin(10000 × 0.01) = sin(100) = ${d4(d.post.sin100)}.`,
-  label: (d) => `Bar chart: for each of ${d.width} dimensions, the range seen over ${d.train} training positions and the ` +
+  label: (d) =>
+    `Bar chart: for each of ${d.width} dimensions, the range seen over ${d.train} training positions and the ` +
     `mark at position ${d.pos}; ${outsideCount(d)} outside.`,
 });

@@ -1,15 +1,17 @@
 // Figure: the claim. The score of q at m = n + gap against k at n, slid along the sequence at a
 // fixed gap: flat for RoPE, wandering for the additive method.
 import { createFlatnessChart } from '../charts/flatness.js';
-import { num, position, list, count } from '../lib/format.js';
-import { REPORT_STARTS, ACCURATE_UP_TO, farthestPosition } from '../model/model.js';
+import { count, list, num, position } from '../lib/format.js';
+import { ACCURATE_UP_TO, farthestPosition, REPORT_STARTS } from '../model/model.js';
 
 export function flatnessCaption(state, model) {
   const { spreads, sweep } = model;
-  const every = sweep.bins === sweep.starts
-    ? `every one of the ${count(sweep.starts, 'start')}`
-    : `all ${sweep.starts} starts, drawn as the least and greatest score in each of ${sweep.bins} bins`;
-  let text = `Scored at ${every} from ${position(state.from)} to ${position(state.to)}.` +
+  const every =
+    sweep.bins === sweep.starts
+      ? `every one of the ${count(sweep.starts, 'start')}`
+      : `all ${sweep.starts} starts, drawn as the least and greatest score in each of ${sweep.bins} bins`;
+  let text =
+    `Scored at ${every} from ${position(state.from)} to ${position(state.to)}.` +
     ` Spread (the greatest score minus the least): RoPE ${num(spreads.rope)}, flat, because its score depends` +
     ` only on the gap; additive ${num(spreads.add)}, because the cross terms q·P[n] and P[m]·k each hold one` +
     ` absolute position (the four-term breakdown below shows them). At the starts ${list(REPORT_STARTS)} that the downloadable report uses:` +
@@ -17,7 +19,8 @@ export function flatnessCaption(state, model) {
   // The query of the last start sits at to + gap: that is the farthest rotated position.
   const far = farthestPosition(state);
   if (far > ACCURATE_UP_TO) {
-    text += ` The query reaches position ${position(far)}, past ~${ACCURATE_UP_TO}: the angle error of` +
+    text +=
+      ` The query reaches position ${position(far)}, past ~${ACCURATE_UP_TO}: the angle error of` +
       ' floating point grows with the position, so the RoPE spread grows too (it stays far below the' +
       ' additive one).';
   }
@@ -33,7 +36,8 @@ export default {
   part: 'claim',
   uses: ['from', 'to', 'n'],
   title: 'Same gap, anywhere in the sequence',
-  lookfor: 'A query at position m = n + gap and a key at n, slid along the sequence at a fixed gap. ' +
+  lookfor:
+    'A query at position m = n + gap and a key at n, slid along the sequence at a fixed gap. ' +
     'Look for: the RoPE line stays flat, the additive band wanders with the absolute position.',
   fallback: 'Score against start position for RoPE and additive embedding.',
   embed: 'same gap, anywhere',

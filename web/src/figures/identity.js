@@ -1,16 +1,21 @@
 // Chapter: the trig identity. sin(a + b) worked from a and b as the post does for 47 and 4:
 // the mark of position a + b follows from the mark of a and the gap b alone.
-import { lesson_identity } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { chapterRow, chapterControls, numberInput, readout, d4 } from './lesson_row.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_identity } from '../core/rope.js';
+import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
 const compute = (i) => ({ a: i.a, b: i.b, ...lesson_identity(i.a, i.b) });
 
 function fill(target, data, c) {
   const [bars] = target.data.datasets;
-  target.data.labels = [`sin ${data.a} · cos ${data.b}`, `cos ${data.a} · sin ${data.b}`, 'their sum',
-    `sin ${data.a + data.b} directly`];
+  target.data.labels = [
+    `sin ${data.a} · cos ${data.b}`,
+    `cos ${data.a} · sin ${data.b}`,
+    'their sum',
+    `sin ${data.a + data.b} directly`,
+  ];
   bars.data = [data.sa_cb, data.ca_sb, data.sin_sum, data.sin_direct];
   bars.backgroundColor = [c.fill, c.fill, c.rope, c.add];
   bars.borderColor = [c.rope, c.rope, c.rope, c.add];
@@ -35,7 +40,8 @@ export default chapterRow({
   name: 'identity',
   part: 'lesson',
   title: 'The mark of a + b from the mark of a and the gap b',
-  lookfor: 'sin(a + b) built from sin a, cos a, sin b and cos b. Look for: the sum bar is the same height as the direct ' +
+  lookfor:
+    'sin(a + b) built from sin a, cos a, sin b and cos b. Look for: the sum bar is the same height as the direct ' +
     'one, so the mark of position 51 follows from the mark of 47 and the gap 4 alone.',
   fallback: 'The terms of sin(a + b) = sin a cos b + cos a sin b.',
   embed: 'the trig identity',
@@ -43,16 +49,25 @@ export default chapterRow({
   inputs: { a: 47, b: 4 },
   compute,
   make: createIdentityChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'a', 'identity-a', 'position a', { min: 0, max: 1000, step: 1 }),
-    numberInput(chapter, 'b', 'identity-b', 'gap b', { min: 0, max: 100, step: 1 }),
-    readout(chapter, 'identity-readout', (d) => `sin ${d.a} = ${d4(d.sin_a, 3)}, cos ${d.a} = ${d4(d.cos_a, 3)}: ` +
-      `${d.a} rad is ${d4(d.a_turn, 3)} past whole turns, quadrant ${d.quadrant}. sin ${d.a} · cos ${d.b} + cos ${d.a} · ` +
-      `sin ${d.b} = ${d4(d.sa_cb, 3)} + ${d4(d.ca_sb, 3)} = ${d4(d.sin_sum, 3)}; sin ${d.a + d.b} = ${d4(d.sin_direct, 3)}.`)),
-  caption: (d) => `The two products add up to sin ${d.a + d.b} = ${d4(d.sin_direct)}: the identity holds for any a and b. ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'a', 'identity-a', 'position a', { min: 0, max: 1000, step: 1 }),
+      numberInput(chapter, 'b', 'identity-b', 'gap b', { min: 0, max: 100, step: 1 }),
+      readout(
+        chapter,
+        'identity-readout',
+        (d) =>
+          `sin ${d.a} = ${d4(d.sin_a, 3)}, cos ${d.a} = ${d4(d.cos_a, 3)}: ` +
+          `${d.a} rad is ${d4(d.a_turn, 3)} past whole turns, quadrant ${d.quadrant}. sin ${d.a} · cos ${d.b} + cos ${d.a} · ` +
+          `sin ${d.b} = ${d4(d.sa_cb, 3)} + ${d4(d.ca_sb, 3)} = ${d4(d.sin_sum, 3)}; sin ${d.a + d.b} = ${d4(d.sin_direct, 3)}.`,
+      ),
+    ),
+  caption: (d) =>
+    `The two products add up to sin ${d.a + d.b} = ${d4(d.sin_direct)}: the identity holds for any a and b. ` +
     `Watch the quadrant: ${d.a} rad is ${d4(d.a_turn, 3)} past whole turns (quadrant ${d.quadrant}), so cos ${d.a} is ` +
     `${d4(d.cos_a, 3)}. Derivable is not what attention computes: a dot product of two marks never forms this sum, so ` +
     'the model would have to learn it.',
-  label: (d) => `Bar chart: sin ${d.a} cos ${d.b} = ${d4(d.sa_cb)}, cos ${d.a} sin ${d.b} = ${d4(d.ca_sb)}, ` +
+  label: (d) =>
+    `Bar chart: sin ${d.a} cos ${d.b} = ${d4(d.sa_cb)}, cos ${d.a} sin ${d.b} = ${d4(d.ca_sb)}, ` +
     `their sum ${d4(d.sin_sum)} and sin ${d.a + d.b} = ${d4(d.sin_direct)}.`,
 });

@@ -30,39 +30,60 @@
 //   before   id of the element the section goes before; default 'take'
 //   uses     settings of the panel whose hint names the figures that read them (index.html's
 //            [data-figures-using="from"]): ['from'] puts the figure's number in that hint
-import order from './order.js';
-import slot from './slot.js';
-import normalized from './normalized.js';
-import marks from './marks.js';
-import extrapolate from './extrapolate.js';
-import identity from './identity.js';
-import cat from './cat.js';
-import proof from './proof.js';
-import planes from './planes.js';
-import clock from './clock.js';
-import post from './post.js';
-import flatness from './flatness.js';
-import circle from './circle.js';
-import terms from './terms.js';
+
+import { el } from '../lib/dom.js';
+import { list } from '../lib/format.js';
 import additive from './additive.js';
-import length from './length.js';
 import angles from './angles.js';
-import slow from './slow.js';
+import cat from './cat.js';
+import circle from './circle.js';
+import clock from './clock.js';
 import decay from './decay.js';
+import extrapolate from './extrapolate.js';
+import flatness from './flatness.js';
 import heatmap from './heatmap.js';
+import identity from './identity.js';
+import length from './length.js';
+import marks from './marks.js';
+import { FIGURE_NAMES } from './names.js';
+import normalized from './normalized.js';
+import order from './order.js';
+import planes from './planes.js';
+import post from './post.js';
+import proof from './proof.js';
 import range from './range.js';
 import scaling from './scaling.js';
-import { FIGURE_NAMES } from './names.js';
-import { list } from '../lib/format.js';
-import { el } from '../lib/dom.js';
+import slot from './slot.js';
+import slow from './slow.js';
+import terms from './terms.js';
 
 // The figures in page order.
 // The lesson's chapters first, in the blog post's order, then the post checked, then the explorer.
 // The claim first (figure 1, on the first screen), then the post's argument chapter by chapter
 // and its numbers checked, then the figures that go deeper, then the long-context tools' figures.
 const ROWS = [
-  flatness, order, slot, normalized, marks, extrapolate, identity, cat, proof, planes, clock, post,
-  circle, terms, additive, length, angles, slow, decay, heatmap, range, scaling,
+  flatness,
+  order,
+  slot,
+  normalized,
+  marks,
+  extrapolate,
+  identity,
+  cat,
+  proof,
+  planes,
+  clock,
+  post,
+  circle,
+  terms,
+  additive,
+  length,
+  angles,
+  slow,
+  decay,
+  heatmap,
+  range,
+  scaling,
 ];
 
 const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];
@@ -83,27 +104,39 @@ function checkRow(row, index) {
 export const FIGURES = Object.freeze(ROWS.map(checkRow));
 
 /** Row by name, as a null-prototype table (a name like "constructor" finds nothing). */
-export const FIGURE = Object.freeze(Object.assign(Object.create(null),
-  Object.fromEntries(FIGURES.map((row) => [row.name, row]))));
+export const FIGURE = Object.freeze(
+  Object.assign(Object.create(null), Object.fromEntries(FIGURES.map((row) => [row.name, row]))),
+);
 
 /** The ?view= values: every figure's name, and 'all'. */
 export const VIEWS = Object.freeze(['all', ...FIGURES.map((row) => row.name)]);
 if (VIEWS.join() !== ['all', ...FIGURE_NAMES].join()) {
-  throw new Error(`figures: the rows' names (${VIEWS.slice(1).join(', ')}) are not names.js's (${FIGURE_NAMES.join(', ')})`);
+  throw new Error(
+    `figures: the rows' names (${VIEWS.slice(1).join(', ')}) are not names.js's (${FIGURE_NAMES.join(', ')})`,
+  );
 }
 
 /** The <figure> section of a row, built with DOM calls (no HTML strings). */
 export function figureElement(row) {
   const { name } = row;
-  return el('figure', { class: 'fig', id: `fig-${name}`, 'data-view': name, 'aria-labelledby': `title-${name}` },
-    el('div', { class: 'fig-head' },
+  return el(
+    'figure',
+    { class: 'fig', id: `fig-${name}`, 'data-view': name, 'aria-labelledby': `title-${name}` },
+    el(
+      'div',
+      { class: 'fig-head' },
       el('h2', { id: `title-${name}` }, el('span', { class: 'fig-num' }, String(row.number)), row.title),
-      el('p', { class: 'lookfor' }, row.lookfor)),
+      el('p', { class: 'lookfor' }, row.lookfor),
+    ),
     ...(row.controls ? [row.controls()] : []),
-    el('div', { class: 'chart-box' },
-      el('canvas', { id: `chart-${name}`, role: 'img', 'aria-describedby': `caption-${name}` }, row.fallback)),
+    el(
+      'div',
+      { class: 'chart-box' },
+      el('canvas', { id: `chart-${name}`, role: 'img', 'aria-describedby': `caption-${name}` }, row.fallback),
+    ),
     el('figcaption', { id: `caption-${name}`, class: 'caption' }),
-    ...(row.notes ? [row.notes()] : []));
+    ...(row.notes ? [row.notes()] : []),
+  );
 }
 
 /** The embed menu's option for a row. */

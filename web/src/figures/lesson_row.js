@@ -3,8 +3,9 @@
 // compute(inputs) (wasm calls through rope.js) into the row fields app.js reads: data() hands
 // back the same object until an input changes, so app.js's render() never redraws it; an input
 // of the chapter redraws its own chart and rewrites its caption and label at once.
-import { el } from '../lib/dom.js';
+
 import { lesson_post } from '../core/rope.js';
+import { el } from '../lib/dom.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -62,13 +63,25 @@ export function chapterRow(spec) {
 export function numberInput(chapter, key, id, text, { min, max, step = 1, slider = true, hint = '' } = {}) {
   const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
   const box = el('input', {
-    type: 'text', id: `${id}-num`, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-    'aria-describedby': `${id}-msg`, ...(slider ? { 'aria-label': `${text}, exact value` } : {}),
+    type: 'text',
+    id: `${id}-num`,
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': `${id}-msg`,
+    ...(slider ? { 'aria-label': `${text}, exact value` } : {}),
   });
   box.value = String(chapter.inputs[key]);
-  const range = slider ? el('input', {
-    type: 'range', id, min: String(min), max: String(max), step: String(step), 'aria-describedby': `${id}-msg`,
-  }) : null;
+  const range = slider
+    ? el('input', {
+        type: 'range',
+        id,
+        min: String(min),
+        max: String(max),
+        step: String(step),
+        'aria-describedby': `${id}-msg`,
+      })
+    : null;
   if (range) range.value = String(chapter.inputs[key]);
   const accept = (value, from) => {
     if (!Number.isFinite(value) || value < min || value > max) {
@@ -90,8 +103,7 @@ export function numberInput(chapter, key, id, text, { min, max, step = 1, slider
   });
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
-  return el('div', { class: 'control' }, head,
-    slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
+  return el('div', { class: 'control' }, head, slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
 }
 
 /** The row of a chapter's inputs, above its chart. */
@@ -113,7 +125,18 @@ export const d4 = (x, decimals = 4) => {
 };
 
 /** The chapters drawn as figures (the post's table links these; the others are named only). */
-export const CHAPTER_FIGURES = Object.freeze(['order', 'slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock']);
+export const CHAPTER_FIGURES = Object.freeze([
+  'order',
+  'slot',
+  'normalized',
+  'marks',
+  'extrapolate',
+  'identity',
+  'cat',
+  'proof',
+  'planes',
+  'clock',
+]);
 
 let postById = null;
 /** The post's row `id` as lesson_post() gives it (its printed text and the true value). */

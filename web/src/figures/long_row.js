@@ -9,7 +9,10 @@ export function longRow(key, make, caption, label) {
     return long ? write(state, long) : '';
   };
   return {
-    part: 'long', height: 520, before: 'check', make,
+    part: 'long',
+    height: 520,
+    before: 'check',
+    make,
     data: (model, state) => longModel(state)?.[key] ?? null,
     caption: whenLong(caption),
     label: whenLong(label),

@@ -1,19 +1,23 @@
 // Chapter: the sinusoidal marks as a picture. One row of coloured cells per position, one
 // column per dimension: blue for positive values, orange for negative, stronger the larger.
 // The fast pairs (left) change colour from row to row, the slow ones (right) barely move.
-import { lesson_marks, lesson_marked } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_marked, lesson_marks } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput, readout, d4 } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
 const NOLAN = [2, 1, 1, 0];
 
 function compute(i) {
   const positions = Array.from({ length: i.count }, (_, p) => p);
   return {
-    width: i.width, count: i.count, grid: lesson_marks(positions, i.width),
-    post: lesson_marks([3, 4], 4), nolan: lesson_marked(NOLAN, 3),
+    width: i.width,
+    count: i.count,
+    grid: lesson_marks(positions, i.width),
+    post: lesson_marks([3, 4], 4),
+    nolan: lesson_marked(NOLAN, 3),
   };
 }
 
@@ -24,7 +28,10 @@ const cells = {
     const data = chart.$marks;
     if (!data) return;
     const c = colors(chart.canvas);
-    const { ctx, scales: { x, y } } = chart;
+    const {
+      ctx,
+      scales: { x, y },
+    } = chart;
     const w = Math.abs(x.getPixelForValue(1) - x.getPixelForValue(0));
     const h = Math.abs(y.getPixelForValue(1) - y.getPixelForValue(0));
     const text = w >= 44 && h >= 14;
@@ -32,18 +39,20 @@ const cells = {
     ctx.font = `${Math.min(12, h - 2)}px ${chart.options.font?.family ?? 'sans-serif'}`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    data.grid.forEach((row, p) => row.forEach((v, j) => {
-      const cx = x.getPixelForValue(j);
-      const cy = y.getPixelForValue(p);
-      ctx.globalAlpha = 0.12 + 0.88 * Math.abs(v);
-      ctx.fillStyle = v >= 0 ? c.rope : c.add;
-      ctx.fillRect(cx - w / 2 + 0.5, cy - h / 2 + 0.5, w - 1, h - 1);
-      if (text) {
-        ctx.globalAlpha = 1;
-        ctx.fillStyle = Math.abs(v) > 0.55 ? c.surface : c.ink; // the page's background on strong cells
-        ctx.fillText(d4(v, 3), cx, cy);
-      }
-    }));
+    data.grid.forEach((row, p) =>
+      row.forEach((v, j) => {
+        const cx = x.getPixelForValue(j);
+        const cy = y.getPixelForValue(p);
+        ctx.globalAlpha = 0.12 + 0.88 * Math.abs(v);
+        ctx.fillStyle = v >= 0 ? c.rope : c.add;
+        ctx.fillRect(cx - w / 2 + 0.5, cy - h / 2 + 0.5, w - 1, h - 1);
+        if (text) {
+          ctx.globalAlpha = 1;
+          ctx.fillStyle = Math.abs(v) > 0.55 ? c.surface : c.ink; // the page's background on strong cells
+          ctx.fillText(d4(v, 3), cx, cy);
+        }
+      }),
+    );
     // The post's positions 3 and 4, outlined.
     ctx.globalAlpha = 1;
     ctx.strokeStyle = c.ink;
@@ -76,7 +85,11 @@ function createMarksChart(canvas, data) {
   const options = baseOptions(c);
   options.plugins.tooltip.enabled = false;
   options.scales = {
-    x: axis(c, 'dimension (pairs of sin, cos: fast on the left, slow on the right)', { type: 'linear', ticks: { stepSize: 1 }, afterBuildTicks: wholeTicks }),
+    x: axis(c, 'dimension (pairs of sin, cos: fast on the left, slow on the right)', {
+      type: 'linear',
+      ticks: { stepSize: 1 },
+      afterBuildTicks: wholeTicks,
+    }),
     y: axis(c, 'position', { type: 'linear', reverse: true, ticks: { stepSize: 1 }, afterBuildTicks: wholeTicks }),
   };
   const config = chartConfig('line', [{ label: 'marks', data: [] }], options, { plugins: [cells] });
@@ -85,7 +98,15 @@ function createMarksChart(canvas, data) {
     { text: 'negative value (stronger colour: larger size)', mark: 'box', color: 'var(--c-add)' },
   ];
   let chart;
-  const handle = makeChart(canvas, { config, data, fill, legend, onData: (next) => { if (chart) chart.$marks = next; } });
+  const handle = makeChart(canvas, {
+    config,
+    data,
+    fill,
+    legend,
+    onData: (next) => {
+      if (chart) chart.$marks = next;
+    },
+  });
   chart = handle.chart;
   chart.$marks = data;
   chart.update('none');
@@ -98,7 +119,8 @@ export default chapterRow({
   name: 'marks',
   part: 'lesson',
   title: 'A mark for each position: waves at many speeds',
-  lookfor: 'Each row is the mark of one position: one sine and one cosine per pair of dimensions, each pair at its ' +
+  lookfor:
+    'Each row is the mark of one position: one sine and one cosine per pair of dimensions, each pair at its ' +
     'own speed. Look for: the left columns change colour from row to row, the right ones hardly change; no two rows match.',
   fallback: 'Sinusoidal position marks as coloured cells, position by dimension.',
   embed: 'the sinusoidal marks',
@@ -106,12 +128,20 @@ export default chapterRow({
   inputs: { width: 4, count: 12 },
   compute,
   make: createMarksChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'width', 'marks-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
-    numberInput(chapter, 'count', 'marks-count', 'positions shown', { min: 5, max: 64, step: 1 }),
-    readout(chapter, 'marks-readout', (d) => `The post’s width-4 marks: position 3 = ${vec(d.post[0])}, ` +
-      `position 4 = ${vec(d.post[1])}; “nolan” [2, 1, 1, 0] at slot 3 = ${vec(d.nolan)}.`)),
-  caption: (d) => `Width ${d.width}: pair i turns at 10000^(−2i/${d.width}) radians per position, so the left pair ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'width', 'marks-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
+      numberInput(chapter, 'count', 'marks-count', 'positions shown', { min: 5, max: 64, step: 1 }),
+      readout(
+        chapter,
+        'marks-readout',
+        (d) =>
+          `The post’s width-4 marks: position 3 = ${vec(d.post[0])}, ` +
+          `position 4 = ${vec(d.post[1])}; “nolan” [2, 1, 1, 0] at slot 3 = ${vec(d.nolan)}.`,
+      ),
+    ),
+  caption: (d) =>
+    `Width ${d.width}: pair i turns at 10000^(−2i/${d.width}) radians per position, so the left pair ` +
     `repeats every ${num(2 * Math.PI, 3)} positions and the right one takes far longer. At width 4 position 3 is ` +
     `${vec(d.post[0])} and position 4 is ${vec(d.post[1])} (outlined): different in every dimension. ` +
     `Added to “nolan”, slot 3 gives ${vec(d.nolan)}: meaning and position mixed in one vector.`,

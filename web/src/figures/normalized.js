@@ -1,15 +1,19 @@
 // Chapter: the normalised scalar. slot / length is bounded, but the same slot gets a different
 // mark when the sequence is longer than the ones trained on.
-import { lesson_normalized } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_normalized } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput } from './lesson_row.js';
+import { chapterControls, chapterRow, numberInput } from './lesson_row.js';
 
 function compute(i) {
   return {
-    slot: i.slot, train: i.train, length: i.length,
-    trained: lesson_normalized(i.slot, i.train), now: lesson_normalized(i.slot, i.length),
+    slot: i.slot,
+    train: i.train,
+    length: i.length,
+    trained: lesson_normalized(i.slot, i.train),
+    now: lesson_normalized(i.slot, i.length),
   };
 }
 
@@ -39,7 +43,8 @@ export default chapterRow({
   name: 'normalized',
   part: 'lesson',
   title: 'Dividing by the length: bounded, but it moves',
-  lookfor: 'The slot divided by the sequence length, so the mark stays between 0 and 1. Look for: the same slot gets ' +
+  lookfor:
+    'The slot divided by the sequence length, so the mark stays between 0 and 1. Look for: the same slot gets ' +
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
@@ -47,11 +52,18 @@ export default chapterRow({
   inputs: { slot: 256, train: 512, length: 1024 },
   compute,
   make: createNormalizedChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'slot', 'normalized-slot', 'slot', { min: 1, max: 512, step: 1 }),
-    numberInput(chapter, 'length', 'normalized-length', 'length of the sequence now', { min: 512, max: 8192, step: 1 }),
-    numberInput(chapter, 'train', 'normalized-train', 'training length', { min: 1, max: 8192, slider: false })),
-  caption: (d) => `Slot ${d.slot} is ${num(d.trained)} of a ${d.train}-long training sequence but ${num(d.now)} of a ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'slot', 'normalized-slot', 'slot', { min: 1, max: 512, step: 1 }),
+      numberInput(chapter, 'length', 'normalized-length', 'length of the sequence now', {
+        min: 512,
+        max: 8192,
+        step: 1,
+      }),
+      numberInput(chapter, 'train', 'normalized-train', 'training length', { min: 1, max: 8192, slider: false }),
+    ),
+  caption: (d) =>
+    `Slot ${d.slot} is ${num(d.trained)} of a ${d.train}-long training sequence but ${num(d.now)} of a ` +
     `${d.length}-long one: the same word at the same slot gets a different mark depending on how long the whole ` +
     'sequence is. (The post: slot 256 is 0.500 of 512 and 0.25 of 1024.)',
   label: (d) => `Bar chart: slot ${d.slot} as ${num(d.trained)} of ${d.train} and ${num(d.now)} of ${d.length}.`,

@@ -1,12 +1,13 @@
 // Chapter: the order-blind machine. Two word sticks scored against each other as plain dot
 // products, in "nolan ended" and in "ended nolan": with no position anywhere, every score is
 // the same in both orders. The sticks are the reader's to edit.
-import { lesson_order } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_order } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, readout } from './lesson_row.js';
 
 const MAX_WIDTH = 16;
 
@@ -44,7 +45,15 @@ function createOrderChart(canvas, data) {
     x: axis(c, 'which word looks at which'),
     y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
   };
-  const config = chartConfig('bar', [{ label: '', data: [] }, { label: '', data: [] }], options, { labels: [] });
+  const config = chartConfig(
+    'bar',
+    [
+      { label: '', data: [] },
+      { label: '', data: [] },
+    ],
+    options,
+    { labels: [] },
+  );
   const legend = [
     { text: 'the words in their first order', mark: 'box', color: 'var(--c-rope)' },
     { text: 'the words swapped', mark: 'box', color: 'var(--c-add)' },
@@ -54,13 +63,22 @@ function createOrderChart(canvas, data) {
 
 function stickInput(chapter, key, nameKey, id) {
   const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
-  const box = el('input', { type: 'text', id, autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id}-msg` });
+  const box = el('input', {
+    type: 'text',
+    id,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': `${id}-msg`,
+  });
   box.value = chapter.inputs[key].join(', ');
   box.addEventListener('change', () => {
     const { values, error } = parseStick(box.value, chapter.inputs[nameKey]);
     const other = chapter.inputs[key === 'stickA' ? 'stickB' : 'stickA'];
-    const problem = error ?? (values.length !== other.length
-      ? `both sticks must have the same width: this one has ${values.length} numbers, the other ${other.length}` : '');
+    const problem =
+      error ??
+      (values.length !== other.length
+        ? `both sticks must have the same width: this one has ${values.length} numbers, the other ${other.length}`
+        : '');
     msg.textContent = problem;
     if (problem) {
       box.setAttribute('aria-invalid', 'true');
@@ -76,7 +94,8 @@ const row = chapterRow({
   name: 'order',
   part: 'lesson',
   title: 'Attention alone cannot see word order',
-  lookfor: 'Two words, each a short list of numbers (its stick), score each other with a dot product. ' +
+  lookfor:
+    'Two words, each a short list of numbers (its stick), score each other with a dot product. ' +
     'Look for: the two bars of every pair are the same height, so “nolan ended” and “ended nolan” look identical.',
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
@@ -84,17 +103,21 @@ const row = chapterRow({
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
   compute,
   make: createOrderChart,
-  controls: (chapter) => chapterControls(
-    stickInput(chapter, 'stickA', 'a', 'order-a'),
-    stickInput(chapter, 'stickB', 'b', 'order-b'),
-    readout(chapter, 'order-readout', (d) => [
-      `Largest change when the words swap: ${num(d.plain.diff)} with no position; `,
-      `${num(d.added.diff)} once each word carries a sinusoidal position mark; ${num(d.rotated.diff)} once each is rotated (RoPE).`,
-    ])),
-  caption: (d, i) => `Swapping the words changes no score: every bar pair is equal (largest difference ${num(d.plain.diff)}). ` +
+  controls: (chapter) =>
+    chapterControls(
+      stickInput(chapter, 'stickA', 'a', 'order-a'),
+      stickInput(chapter, 'stickB', 'b', 'order-b'),
+      readout(chapter, 'order-readout', (d) => [
+        `Largest change when the words swap: ${num(d.plain.diff)} with no position; `,
+        `${num(d.added.diff)} once each word carries a sinusoidal position mark; ${num(d.rotated.diff)} once each is rotated (RoPE).`,
+      ]),
+    ),
+  caption: (d, i) =>
+    `Swapping the words changes no score: every bar pair is equal (largest difference ${num(d.plain.diff)}). ` +
     `“${i.a}” [${i.stickA.join(', ')}] looking at “${i.b}” [${i.stickB.join(', ')}] scores ${num(d.plain.ab[1])} in both orders. ` +
     'The fix has to change the sticks by position before attention scores them.',
-  label: (d, i) => `Bar chart: the four scores of “${i.a}” and “${i.b}” in both orders, equal pair by pair ` +
+  label: (d, i) =>
+    `Bar chart: the four scores of “${i.a}” and “${i.b}” in both orders, equal pair by pair ` +
     `(largest difference ${num(d.plain.diff)}).`,
 });
 

@@ -2,11 +2,12 @@
 // default_rng(seed).normal(size=512), drawn bit for bit by the core) scored against itself at
 // 3 vs 7 and at 10 vs 14: each plane's share of the score, the same at both pairs of positions.
 // The post prints 22.3814 for that score; the true value is shown beside it.
-import { planes_example, pair_terms } from '../core/rope.js';
-import { colors, axis, pairAxis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors, pairAxis } from '../charts/theme.js';
+import { pair_terms, planes_example } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput, readout, d4 } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
 const DIM = 512;
 /** The score the post prints for both pairs of positions (its "Sample output"). */
@@ -21,7 +22,18 @@ function compute(i) {
   const second = pair_terms(token, token, i.m + i.shift, i.n + i.shift);
   const lengthSq = planes_example(i.seed, DIM, 10000, 0, 0).score; // no turn: the token dotted with itself
   const post = planes_example(42, DIM, 10000, 3, 7).score;
-  return { seed: i.seed, m: i.m, n: i.n, shift: i.shift, score, moved, lengthSq, post, terms: first.terms, movedTerms: second.terms };
+  return {
+    seed: i.seed,
+    m: i.m,
+    n: i.n,
+    shift: i.shift,
+    score,
+    moved,
+    lengthSq,
+    post,
+    terms: first.terms,
+    movedTerms: second.terms,
+  };
 }
 
 function fill(target, data, c) {
@@ -43,10 +55,15 @@ function createPlanesChart(canvas, data) {
     x: pairAxis(c, 'rotation plane i (dimensions 2i and 2i + 1): fast on the left, slow on the right'),
     y: axis(c, 'the plane’s share of the score', { type: 'linear' }),
   };
-  const config = chartConfig('bar', [
-    { type: 'bar', label: '', data: [], order: 2 },
-    { type: 'line', label: '', data: [], showLine: false, pointRadius: 2, pointHoverRadius: 4, order: 1 },
-  ], options, { labels: [] });
+  const config = chartConfig(
+    'bar',
+    [
+      { type: 'bar', label: '', data: [], order: 2 },
+      { type: 'line', label: '', data: [], showLine: false, pointRadius: 2, pointHoverRadius: 4, order: 1 },
+    ],
+    options,
+    { labels: [] },
+  );
   const legend = [
     { text: 'each plane’s share, query at m, key at n', mark: 'box', color: 'var(--c-rope)' },
     { text: 'the same with both moved along (dots)', mark: 'dot', color: 'var(--c-add)' },
@@ -60,7 +77,8 @@ export default chapterRow({
   name: 'planes',
   part: 'lesson',
   title: '512 dimensions: 256 planes, each turning at its own speed',
-  lookfor: 'A random 512-number token scored against itself, the query at m and the key at n: one bar per rotation plane. ' +
+  lookfor:
+    'A random 512-number token scored against itself, the query at m and the key at n: one bar per rotation plane. ' +
     'Look for: moving both positions along leaves every plane’s share, and so the total, where it was.',
   fallback: 'Each rotation plane’s share of the score of a 512-dimension token.',
   embed: '512 dimensions, 256 planes',
@@ -68,18 +86,29 @@ export default chapterRow({
   inputs: { seed: 42, m: 3, n: 7, shift: 7 },
   compute,
   make: createPlanesChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'seed', 'planes-seed', 'random seed', { min: 0, max: 2 ** 32 - 1, slider: false }),
-    numberInput(chapter, 'm', 'planes-m', 'query position m', { min: 0, max: 10000, slider: false }),
-    numberInput(chapter, 'n', 'planes-n', 'key position n', { min: 0, max: 10000, slider: false }),
-    numberInput(chapter, 'shift', 'planes-shift', 'move both by', { min: 0, max: 10000, slider: false }),
-    readout(chapter, 'planes-readout', (d) => `Score at ${d.m} vs ${d.n}: ${d4(d.score)}; at ${d.m + d.shift} vs ` +
-      `${d.n + d.shift}: ${d4(d.moved)}.` + (d.seed === 42 && d.m === 3 && d.n === 7
-      ? ` The post prints ${POST_SCORE.text} for both ${verdict(d)}.` : ''))),
-  caption: (d) => `Same token, same gap, same score: ${d4(d.score)} at ${d.m} vs ${d.n} and ${d4(d.moved)} at ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'seed', 'planes-seed', 'random seed', { min: 0, max: 2 ** 32 - 1, slider: false }),
+      numberInput(chapter, 'm', 'planes-m', 'query position m', { min: 0, max: 10000, slider: false }),
+      numberInput(chapter, 'n', 'planes-n', 'key position n', { min: 0, max: 10000, slider: false }),
+      numberInput(chapter, 'shift', 'planes-shift', 'move both by', { min: 0, max: 10000, slider: false }),
+      readout(
+        chapter,
+        'planes-readout',
+        (d) =>
+          `Score at ${d.m} vs ${d.n}: ${d4(d.score)}; at ${d.m + d.shift} vs ` +
+          `${d.n + d.shift}: ${d4(d.moved)}.` +
+          (d.seed === 42 && d.m === 3 && d.n === 7
+            ? ` The post prints ${POST_SCORE.text} for both ${verdict(d)}.`
+            : ''),
+      ),
+    ),
+  caption: (d) =>
+    `Same token, same gap, same score: ${d4(d.score)} at ${d.m} vs ${d.n} and ${d4(d.moved)} at ` +
     `${d.m + d.shift} vs ${d.n + d.shift}. The slow planes (right) barely turn over a gap of ${Math.abs(d.m - d.n)}, ` +
     'so each keeps almost its whole length squared; the fast ones (left) turn a lot. ' +
     `For seed 42 at 3 vs 7 the post prints ${POST_SCORE.text}; the true score is ${d4(d.post)}. ` +
     `A token dotted with itself turned a little stays near its length squared (${d4(d.lengthSq)} for this one), never near 22.`,
-  label: (d) => `Bar chart: 256 planes’ shares of the score ${num(d.score)} of seed ${d.seed}'s token at ${d.m} vs ${d.n}.`,
+  label: (d) =>
+    `Bar chart: 256 planes’ shares of the score ${num(d.score)} of seed ${d.seed}'s token at ${d.m} vs ${d.n}.`,
 });

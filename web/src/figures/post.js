@@ -2,33 +2,44 @@
 // recomputation (rope.js lesson_post): how far each printed number is from the true value, in
 // units of the last digit the post prints, and below the figure the table of all of them,
 // ✓ where the post is right at its own rounding and ✗ with the true value where it is not.
+
+import { chartConfig, drawDashed, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors, logAxis } from '../charts/theme.js';
 import { lesson_post, planes_example } from '../core/rope.js';
-import { POST_SCORE, postScoreMatches } from './planes.js';
-import { colors, axis, logAxis, baseOptions } from '../charts/theme.js';
-import { chartConfig, makeChart, drawDashed } from '../charts/figure.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
 import { CHAPTER_FIGURES } from './lesson_row.js';
+import { POST_SCORE, postScoreMatches } from './planes.js';
 
 const FLOOR = 1e-4; // an exact match is drawn here on the log axis
 // The 512-dimension score is not in the core's table (its token is NumPy's random draw):
 // the post prints the same number for both pairs of positions.
 function planesRows() {
-  return [[3, 7], [10, 14]].map(([m, n]) => {
+  return [
+    [3, 7],
+    [10, 14],
+  ].map(([m, n]) => {
     const value = planes_example(42, 512, 10000, m, n).score;
     return {
-      id: `planes.score.${m}.${n}`, label: `512 dimensions, seed 42: score at ${m} vs ${n}`, chapter: 'planes',
-      text: POST_SCORE.text, printed: POST_SCORE.value, decimals: POST_SCORE.decimals, value, match: postScoreMatches(value),
+      id: `planes.score.${m}.${n}`,
+      label: `512 dimensions, seed 42: score at ${m} vs ${n}`,
+      chapter: 'planes',
+      text: POST_SCORE.text,
+      printed: POST_SCORE.value,
+      decimals: POST_SCORE.decimals,
+      value,
+      match: postScoreMatches(value),
     };
   });
 }
 
 let rows = null;
-const postRows = () => (rows ??= [...lesson_post(), ...planesRows()].map((row, index) => {
-  // One unit of the last printed digit, read from the decimals (no pow): "1e-4" for 4 decimals.
-  const unit = Number(`1e-${row.decimals}`);
-  return { ...row, index: index + 1, off: Math.abs(row.value - row.printed) / unit };
-}));
+const postRows = () =>
+  (rows ??= [...lesson_post(), ...planesRows()].map((row, index) => {
+    // One unit of the last printed digit, read from the decimals (no pow): "1e-4" for 4 decimals.
+    const unit = Number(`1e-${row.decimals}`);
+    return { ...row, index: index + 1, off: Math.abs(row.value - row.printed) / unit };
+  }));
 
 /** The recomputed value written as the post would print it (its decimals), real minus sign. */
 export const asPrinted = (row) => {
@@ -72,40 +83,82 @@ function createPostChart(canvas, data) {
     },
   };
   const point = { parsing: false, showLine: false, pointRadius: 4, pointHoverRadius: 6 };
-  const config = chartConfig('line', [
-    { label: 'right at the post’s rounding ✓', data: [], ...point },
-    { label: 'wrong ✗', data: [], ...point, pointStyle: 'crossRot', pointRadius: 8, pointBorderWidth: 3 },
-  ], options, { plugins: [half] });
+  const config = chartConfig(
+    'line',
+    [
+      { label: 'right at the post’s rounding ✓', data: [], ...point },
+      { label: 'wrong ✗', data: [], ...point, pointStyle: 'crossRot', pointRadius: 8, pointBorderWidth: 3 },
+    ],
+    options,
+    { plugins: [half] },
+  );
   const legend = [
-    { text: 'the post is right at its rounding (under half a unit: the dashed line) ✓', mark: 'dot', color: 'var(--c-rope)' },
+    {
+      text: 'the post is right at its rounding (under half a unit: the dashed line) ✓',
+      mark: 'dot',
+      color: 'var(--c-rope)',
+    },
     { text: 'the post is wrong ✗', mark: 'dot', color: 'var(--c-add)' },
   ];
-  return makeChart(canvas, { config, data, fill, legend, onData: (next) => { shown = next; } });
+  return makeChart(canvas, {
+    config,
+    data,
+    fill,
+    legend,
+    onData: (next) => {
+      shown = next;
+    },
+  });
 }
 
 /** The table of every checked number, built with DOM calls, each row linking to its chapter. */
 function postTable() {
   const body = postRows().map((row) => {
     const chapter = CHAPTER_FIGURES.includes(row.chapter)
-      ? el('a', { href: `#fig-${row.chapter}` }, row.chapter) : row.chapter;
-    return el('tr', { id: `post-${row.id.replace(/[^a-z0-9-]/gi, '-')}`, class: row.match ? 'post-ok' : 'post-wrong' },
+      ? el('a', { href: `#fig-${row.chapter}` }, row.chapter)
+      : row.chapter;
+    return el(
+      'tr',
+      { id: `post-${row.id.replace(/[^a-z0-9-]/gi, '-')}`, class: row.match ? 'post-ok' : 'post-wrong' },
       el('td', {}, row.label),
       el('td', {}, chapter),
       el('td', { class: 'num' }, minus(row.text)),
       el('td', { class: 'num' }, asPrinted(row)),
-      el('td', { class: 'post-mark' }, row.match ? '✓' : `✗ true value ${asPrinted(row)}`));
+      el('td', { class: 'post-mark' }, row.match ? '✓' : `✗ true value ${asPrinted(row)}`),
+    );
   });
   const wrong = postRows().filter((r) => !r.match).length;
-  return el('section', { class: 'card post-checked', id: 'post-checked', 'aria-labelledby': 'post-checked-title' },
+  return el(
+    'section',
+    { class: 'card post-checked', id: 'post-checked', 'aria-labelledby': 'post-checked-title' },
     el('h2', { id: 'post-checked-title' }, 'Every number in the post, recomputed'),
-    el('p', { class: 'lookfor' },
+    el(
+      'p',
+      { class: 'lookfor' },
       `${postRows().length} numbers; ${wrong} of them are not the true value at the post’s own rounding. ` +
-      'Each is recomputed here by the same functions that draw the chapters; the chapter column leads to its figure.'),
-    el('div', { class: 'table-scroll' },
-      el('table', { class: 'post-table' },
-        el('thead', {}, el('tr', {}, ...['number', 'chapter', 'the post prints', 'recomputed', 'check']
-          .map((h) => el('th', { scope: 'col' }, h)))),
-        el('tbody', {}, ...body))));
+        'Each is recomputed here by the same functions that draw the chapters; the chapter column leads to its figure.',
+    ),
+    el(
+      'div',
+      { class: 'table-scroll' },
+      el(
+        'table',
+        { class: 'post-table' },
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ...['number', 'chapter', 'the post prints', 'recomputed', 'check'].map((h) =>
+              el('th', { scope: 'col' }, h),
+            ),
+          ),
+        ),
+        el('tbody', {}, ...body),
+      ),
+    ),
+  );
 }
 
 const data = () => ({ rows: postRows() });
@@ -114,7 +167,8 @@ export default {
   name: 'post',
   part: 'lesson',
   title: 'The post, checked',
-  lookfor: 'Every number the post prints, recomputed. Look for: almost every dot sits under the dashed line ' +
+  lookfor:
+    'Every number the post prints, recomputed. Look for: almost every dot sits under the dashed line ' +
     '(right at the post’s rounding); the crosses above it are the post’s slips, listed with their true values below.',
   fallback: 'How far each of the post’s numbers is from its true value.',
   embed: 'the post, checked',
@@ -123,10 +177,14 @@ export default {
   data,
   caption: (state, model, d) => {
     const wrong = d.rows.filter((r) => !r.match);
-    return `${d.rows.length} numbers checked, ${d.rows.length - wrong.length} right (✓) and ${wrong.length} wrong (✗): ` +
-      wrong.map((r) => `${r.label}: the post prints ${minus(r.text)}, the true value is ${asPrinted(r)}`).join('; ') + '.';
+    return (
+      `${d.rows.length} numbers checked, ${d.rows.length - wrong.length} right (✓) and ${wrong.length} wrong (✗): ` +
+      wrong.map((r) => `${r.label}: the post prints ${minus(r.text)}, the true value is ${asPrinted(r)}`).join('; ') +
+      '.'
+    );
   },
-  label: (state, model, d) => `Scatter: ${d.rows.length} of the post’s numbers by how far each is from the recomputed ` +
+  label: (state, model, d) =>
+    `Scatter: ${d.rows.length} of the post’s numbers by how far each is from the recomputed ` +
     `value; ${d.rows.filter((r) => !r.match).length} are wrong at the post’s rounding.`,
   after: postTable,
 };

@@ -1,15 +1,21 @@
 // Chapter: the proof that RoPE keeps only the gap, made numeric. q_m . k_n expanded into eight
 // products, collected by pairs, turned into cos and sin of (m - n) theta by the identities: each
 // step's total at the reader's m, n and theta, all equal, and every step written out beside it.
-import { lesson_proof } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_proof } from '../core/rope.js';
 import { el } from '../lib/dom.js';
-import { chapterRow, chapterControls, numberInput, readout, d4 } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
 const Q = [0.9, 0.4];
-const STEPS = ['rotate, then dot', 'expanded (8 products)', 'collected by pairs', 'identities used',
-  '(q·k) cos + (q×k) sin'];
+const STEPS = [
+  'rotate, then dot',
+  'expanded (8 products)',
+  'collected by pairs',
+  'identities used',
+  '(q·k) cos + (q×k) sin',
+];
 
 const compute = (i) => ({ m: i.m, n: i.n, theta: i.theta, ...lesson_proof(Q, Q, i.m, i.n, i.theta) });
 const totals = (d) => [d.direct, d.expanded, d.collected, d.identified, d.result];
@@ -38,25 +44,45 @@ function createProofChart(canvas, data) {
   return makeChart(canvas, { config, data, fill, legend });
 }
 
-const list = (values) => values.map((x) => d4(x)).join(' + ').replace(/\+ −/g, '− ');
+const list = (values) =>
+  values
+    .map((x) => d4(x))
+    .join(' + ')
+    .replace(/\+ −/g, '− ');
 
 function steps(d) {
   const g = `(${d.m} − ${d.n})θ`;
-  return el('ol', { class: 'proof-steps' },
+  return el(
+    'ol',
+    { class: 'proof-steps' },
     el('li', {}, `Expand: ${list(d.terms)} = ${d4(d.expanded)}`),
-    el('li', {}, `Collect by pairs: brackets ${d.brackets.map((x) => d4(x)).join(', ')} times q₁k₁, q₁k₂, q₂k₁, q₂k₂ ` +
-      `(${d.products.map((x) => d4(x)).join(', ')}) = ${d4(d.collected)}`),
-    el('li', {}, `Identities: the brackets are cos ${g}, sin ${g}, −sin ${g}, cos ${g} = ` +
-      `${d.identities.map((x) => d4(x)).join(', ')}: ${d4(d.identified)}`),
-    el('li', {}, `Result: (q·k) cos ${g} + (q×k) sin ${g} = ${d4(d.dot)} × ${d4(d.identities[0])} + ` +
-      `${d4(d.cross)} × ${d4(d.identities[1])} = ${d4(d.result)}`));
+    el(
+      'li',
+      {},
+      `Collect by pairs: brackets ${d.brackets.map((x) => d4(x)).join(', ')} times q₁k₁, q₁k₂, q₂k₁, q₂k₂ ` +
+        `(${d.products.map((x) => d4(x)).join(', ')}) = ${d4(d.collected)}`,
+    ),
+    el(
+      'li',
+      {},
+      `Identities: the brackets are cos ${g}, sin ${g}, −sin ${g}, cos ${g} = ` +
+        `${d.identities.map((x) => d4(x)).join(', ')}: ${d4(d.identified)}`,
+    ),
+    el(
+      'li',
+      {},
+      `Result: (q·k) cos ${g} + (q×k) sin ${g} = ${d4(d.dot)} × ${d4(d.identities[0])} + ` +
+        `${d4(d.cross)} × ${d4(d.identities[1])} = ${d4(d.result)}`,
+    ),
+  );
 }
 
 export default chapterRow({
   name: 'proof',
   part: 'lesson',
   title: 'The proof, step by step, in numbers',
-  lookfor: 'The dot product of the rotated cat, rewritten step by step as in the post. Look for: every bar is the ' +
+  lookfor:
+    'The dot product of the rotated cat, rewritten step by step as in the post. Look for: every bar is the ' +
     'same height, and the last step holds m and n only as the gap m − n.',
   fallback: 'The score at each step of the proof.',
   embed: 'the proof in numbers',
@@ -64,12 +90,20 @@ export default chapterRow({
   inputs: { m: 3, n: 7, theta: 0.1 },
   compute,
   make: createProofChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'm', 'proof-m', 'query position m', { min: 0, max: 1000, step: 1 }),
-    numberInput(chapter, 'n', 'proof-n', 'key position n', { min: 0, max: 1000, step: 1 }),
-    numberInput(chapter, 'theta', 'proof-theta', 'θ (radians per position)', { min: -3.14, max: 3.14, step: 0.01, slider: false }),
-    readout(chapter, 'proof-readout', steps)),
-  caption: (d) => `All five are ${d4(d.result)}: rotating and dotting, expanding, collecting, using the identities ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'm', 'proof-m', 'query position m', { min: 0, max: 1000, step: 1 }),
+      numberInput(chapter, 'n', 'proof-n', 'key position n', { min: 0, max: 1000, step: 1 }),
+      numberInput(chapter, 'theta', 'proof-theta', 'θ (radians per position)', {
+        min: -3.14,
+        max: 3.14,
+        step: 0.01,
+        slider: false,
+      }),
+      readout(chapter, 'proof-readout', steps),
+    ),
+  caption: (d) =>
+    `All five are ${d4(d.result)}: rotating and dotting, expanding, collecting, using the identities ` +
     `and the final formula give the same score. The final form needs only q·k = ${d4(d.dot)}, q×k = ${d4(d.cross)} and ` +
     `the gap (${d.m} − ${d.n}) × ${d.theta}: move m and n together and it cannot change.`,
   label: (d) => `Bar chart: the score ${d4(d.result)} at each of five steps of the proof, all equal.`,

@@ -1,8 +1,8 @@
 // Figure (long context): what the scaling method does to each pair's frequency.
 import { createScalingChart } from '../charts/scaling.js';
+import { list, num, plural } from '../lib/format.js';
+import { METHOD } from '../model/methods.js';
 import { longRow } from './long_row.js';
-import { num, list, plural } from '../lib/format.js';
-import { methodPhrase, METHOD } from '../model/methods.js';
 
 export function scalingCaption(state, model) {
   const { main, compare } = model;
@@ -14,7 +14,8 @@ export function scalingCaption(state, model) {
     text = `No scaling: every pair keeps its frequency (ratio 1 for all ${n}).`;
   } else if (b.ratio === 0) {
     const factor = num(main.factor);
-    text = `${label} at factor ${factor} keeps ${plural(b.keep, 'pair')} of ${n} (θ′ = θ), ramps ${b.ramp}` +
+    text =
+      `${label} at factor ${factor} keeps ${plural(b.keep, 'pair')} of ${n} (θ′ = θ), ramps ${b.ramp}` +
       ` and divides ${b.divide} by ${factor}.`;
     const range = main.resolved.correction_range;
     if (range) text += ` YaRN’s correction range: pairs ${num(range[0])} to ${num(range[1])}.`;
@@ -36,14 +37,17 @@ export function scalingCaption(state, model) {
 
 export function scalingLabel(state, model) {
   const b = model.main.bands;
-  return `Line chart, log scale: θ′/θ for each of ${model.main.pairs.length} pairs under ${state.method};` +
-    ` ${b.keep} kept, ${b.ramp} ramped, ${b.divide} divided.`;
+  return (
+    `Line chart, log scale: θ′/θ for each of ${model.main.pairs.length} pairs under ${state.method};` +
+    ` ${b.keep} kept, ${b.ramp} ramped, ${b.divide} divided.`
+  );
 }
 
 export default {
   name: 'scaling',
   title: 'What the method does to each pair',
-  lookfor: 'The ratio of each pair’s scaled frequency to its original one: 1 keeps it, 1/factor divides it. ' +
+  lookfor:
+    'The ratio of each pair’s scaled frequency to its original one: 1 keeps it, 1/factor divides it. ' +
     'Look for: which pairs a method leaves alone (the fast ones, which turned many times in training) and ' +
     'which it slows down, compared with the other methods at the same factor.',
   fallback: 'Per pair: scaled frequency over original frequency, with the bands shaded.',

@@ -1,11 +1,12 @@
 // Chapter: the first idea, adding the slot number to every component of the stick. The bars
 // show the word's own stick against the stick with the slot added: past a few slots the word
 // is a sliver on top of the slot.
-import { lesson_slot } from '../core/rope.js';
-import { colors, axis, baseOptions } from '../charts/theme.js';
+
 import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, chapterControls, numberInput, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, numberInput, readout } from './lesson_row.js';
 
 const STICK = [2, 1, 1, 0];
 
@@ -29,10 +30,15 @@ function createSlotChart(canvas, data) {
     x: axis(c, 'component of the stick'),
     y: axis(c, 'value', { type: 'linear', beginAtZero: true }),
   };
-  const config = chartConfig('bar', [
-    { label: 'the word “nolan” [2, 1, 1, 0]', data: [] },
-    { label: 'the word plus the slot number', data: [] },
-  ], options, { labels: [] });
+  const config = chartConfig(
+    'bar',
+    [
+      { label: 'the word “nolan” [2, 1, 1, 0]', data: [] },
+      { label: 'the word plus the slot number', data: [] },
+    ],
+    options,
+    { labels: [] },
+  );
   const legend = [
     { text: 'the word “nolan” alone', mark: 'box', color: 'var(--c-rope)' },
     { text: 'the word plus its slot number', mark: 'box', color: 'var(--c-add)' },
@@ -46,7 +52,8 @@ export default chapterRow({
   name: 'slot',
   part: 'lesson',
   title: 'Adding the slot number drowns the word',
-  lookfor: 'The word “nolan” = [2, 1, 1, 0] with its slot number added to every component. ' +
+  lookfor:
+    'The word “nolan” = [2, 1, 1, 0] with its slot number added to every component. ' +
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
@@ -54,13 +61,22 @@ export default chapterRow({
   inputs: { slot: 5 },
   compute,
   make: createSlotChart,
-  controls: (chapter) => chapterControls(
-    numberInput(chapter, 'slot', 'slot-slot', 'slot number', { min: 0, max: 50000, step: 1, hint: 'up to 50,000' }),
-    readout(chapter, 'slot-readout', (d) => `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
-      `the slot is ${share(d)} of the total length; direction kept from the word: cosine ${num(d.cos)}.`)),
-  caption: (d) => `At slot ${d.slot} the stick is [${d.sum.join(', ')}]: the added part is ` +
+  controls: (chapter) =>
+    chapterControls(
+      numberInput(chapter, 'slot', 'slot-slot', 'slot number', { min: 0, max: 50000, step: 1, hint: 'up to 50,000' }),
+      readout(
+        chapter,
+        'slot-readout',
+        (d) =>
+          `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
+          `the slot is ${share(d)} of the total length; direction kept from the word: cosine ${num(d.cos)}.`,
+      ),
+    ),
+  caption: (d) =>
+    `At slot ${d.slot} the stick is [${d.sum.join(', ')}]: the added part is ` +
     `${share(d)} of the length (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}), and the sum points ` +
     `${num(d.cos_pos)} of the way (cosine) along [1, 1, 1, 1], whatever the word. The post’s cases: slot 1 gives [3, 2, 2, 1], ` +
     'slot 5 gives [7, 6, 6, 5]; slot 50,000 adds a number training never saw.',
-  label: (d) => `Bar chart: the stick [2, 1, 1, 0] and the stick plus slot ${d.slot}; the slot is ${share(d)} of the sum.`,
+  label: (d) =>
+    `Bar chart: the stick [2, 1, 1, 0] and the stick plus slot ${d.slot}; the slot is ${share(d)} of the sum.`,
 });

@@ -1,7 +1,17 @@
 // Number formatting for captions, readouts and axis ticks. Display only: no maths.
 
 const SUPERSCRIPT = Object.assign(Object.create(null), {
-  '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹',
+  '-': '⁻',
+  0: '⁰',
+  1: '¹',
+  2: '²',
+  3: '³',
+  4: '⁴',
+  5: '⁵',
+  6: '⁶',
+  7: '⁷',
+  8: '⁸',
+  9: '⁹',
 });
 
 /** Compact: 4 significant digits, or e-notation ("6.6e-14") for very small or large values. */
@@ -24,7 +34,10 @@ export const position = (x) => (Number.isInteger(x) ? String(x) : num(x));
 
 /** 10 to an integer power with superscripts: "10⁻⁷". */
 export function power10(exponent) {
-  return `10${String(exponent).split('').map((c) => SUPERSCRIPT[c]).join('')}`;
+  return `10${String(exponent)
+    .split('')
+    .map((c) => SUPERSCRIPT[c])
+    .join('')}`;
 }
 
 /** Axis tick for a log scale: decades only ("0.01", "1000", "10⁵"), blank in between. */
@@ -57,7 +70,10 @@ function fixedHalfUp(x, decimals) {
     point = 0;
   }
   digits = digits.padEnd(point + decimals + 1, '0');
-  const kept = digits.slice(0, point + decimals).split('').map(Number);
+  const kept = digits
+    .slice(0, point + decimals)
+    .split('')
+    .map(Number);
   if (Number(digits[point + decimals]) >= 5) {
     let i = kept.length - 1;
     while (i >= 0 && kept[i] === 9) kept[i--] = 0;
@@ -67,7 +83,11 @@ function fixedHalfUp(x, decimals) {
       point += 1;
     }
   }
-  const intPart = kept.slice(0, point).join('').replace(/^0+(?=\d)/, '') || '0';
+  const intPart =
+    kept
+      .slice(0, point)
+      .join('')
+      .replace(/^0+(?=\d)/, '') || '0';
   const fracPart = kept.slice(point).join('');
   const text = decimals > 0 ? `${intPart}.${fracPart}` : intPart;
   return x < 0 ? `-${text}` : text;
@@ -127,4 +147,8 @@ export const lowHigh = (values) => [Math.min(...values), Math.max(...values)];
 
 const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 /** A whole number as Unicode subscript digits (θ₁₂). */
-export const subscript = (i) => String(i).split('').map((d) => SUBSCRIPT[Number(d)]).join('');
+export const subscript = (i) =>
+  String(i)
+    .split('')
+    .map((d) => SUBSCRIPT[Number(d)])
+    .join('');

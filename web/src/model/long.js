@@ -2,9 +2,10 @@
 // controls, and everything the two long-context figures and their captions show, from the
 // C core through rope.scaling_from_config. No rule or formula here: the config reader and
 // the scaling core decide every number (docs/SCALING.md).
-import * as rope from '../core/rope.js';
+
 import { modelTexts } from '../../gen/models.js';
-import { METHOD, COMPARABLE } from './methods.js';
+import * as rope from '../core/rope.js';
+import { COMPARABLE, METHOD } from './methods.js';
 
 // The blog's example: its settings (inputs), not its results.
 export const BLOG = Object.freeze({
@@ -40,7 +41,10 @@ let yarnDefaults = null;
 function readerYarnDefaults() {
   if (!yarnDefaults) {
     yarnDefaults = rope.scaling_from_config({
-      head_dim: 64, rope_theta: 10000, max_position_embeddings: 4096, rope_scaling: { rope_type: 'yarn', factor: 2 },
+      head_dim: 64,
+      rope_theta: 10000,
+      max_position_embeddings: 4096,
+      rope_scaling: { rope_type: 'yarn', factor: 2 },
     }).resolved;
   }
   return yarnDefaults;
@@ -64,10 +68,14 @@ export function preset(name) {
   const read = rope.scaling_from_config(config);
   const r = read.resolved;
   const blog = name === 'blog';
-  const block = (config.rope_parameters && typeof config.rope_parameters === 'object')
-    ? config.rope_parameters : (config.rope_scaling ?? {});
-  const lists = Array.isArray(block.short_factor) && Array.isArray(block.long_factor)
-    ? Object.freeze({ short: block.short_factor, long: block.long_factor }) : null;
+  const block =
+    config.rope_parameters && typeof config.rope_parameters === 'object'
+      ? config.rope_parameters
+      : (config.rope_scaling ?? {});
+  const lists =
+    Array.isArray(block.short_factor) && Array.isArray(block.long_factor)
+      ? Object.freeze({ short: block.short_factor, long: block.long_factor })
+      : null;
   const y = readerYarnDefaults();
   // Training length: the original context where the config names one, else its maximum.
   const train = blog ? BLOG.train : (r.original_max_position_embeddings ?? r.max_position_embeddings);
@@ -76,7 +84,7 @@ export function preset(name) {
     method: blog ? BLOG.method : read.rope_type,
     'train-len': train,
     // The context the model claims, or four times the training length where it claims no more.
-    'target-gap': blog ? BLOG.gap : (maxPos > train ? maxPos : 4 * train),
+    'target-gap': blog ? BLOG.gap : maxPos > train ? maxPos : 4 * train,
     factor: read.factor ?? BLOG.factor,
     // A base change's starting point: Llama 3's step, 10000 -> 500000 (×50).
     'new-base': blog ? BLOG.newBase : 50 * read.base,
@@ -187,15 +195,21 @@ function comparison(p, state, method) {
 // that do not read the sequence length) the gap changes: its chart then skips the update.
 const scalingCache = new Map();
 function scalingData(state, main, compare) {
-  const key = [...LONG_KEYS.filter((k) => k !== 'train-len' && k !== 'target-gap').map((k) => String(state[k])),
-    READS_SEQ_LEN.has(state.method) || compare.some((c) => READS_SEQ_LEN.has(c.method)) ? state['target-gap'] : ''].join('|');
+  const key = [
+    ...LONG_KEYS.filter((k) => k !== 'train-len' && k !== 'target-gap').map((k) => String(state[k])),
+    READS_SEQ_LEN.has(state.method) || compare.some((c) => READS_SEQ_LEN.has(c.method)) ? state['target-gap'] : '',
+  ].join('|');
   if (!scalingCache.has(key)) {
-    remember(scalingCache, key, Object.freeze({
-      method: state.method,
-      ratio: main.pairs.map((row) => row.ratio),
-      bands: main.pairs.map((row) => row.band),
-      compare: compare.map(({ method, ratio }) => ({ method, ratio })),
-    }));
+    remember(
+      scalingCache,
+      key,
+      Object.freeze({
+        method: state.method,
+        ratio: main.pairs.map((row) => row.ratio),
+        bands: main.pairs.map((row) => row.band),
+        compare: compare.map(({ method, ratio }) => ({ method, ratio })),
+      }),
+    );
   }
   return scalingCache.get(key);
 }
@@ -213,13 +227,14 @@ export function computeLong(state) {
     throw new RangeError(`method longrope needs short_factor and long_factor lists: preset ${state.preset} has none`);
   }
   const main = scalingOf(p, state, state.method);
-  const compare = String(state.compare).split(',')
+  const compare = String(state.compare)
+    .split(',')
     .filter((method) => COMPARABLE.includes(method) && method !== state.method)
     .map((method) => comparison(p, state, method));
   const range = main.range.pairs;
   // The unscaled angle at the gap, gap × θᵢ, from the core's batch entry (one call).
-  const unscaled = state.method === 'default' ? null
-    : rope.pair_angles(main.rotary_dim, state['target-gap'], main.base);
+  const unscaled =
+    state.method === 'default' ? null : rope.pair_angles(main.rotary_dim, state['target-gap'], main.base);
   const model = Object.freeze({
     preset: p,
     state: { ...state },

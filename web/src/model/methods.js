@@ -5,20 +5,27 @@ import { MODEL_NAMES } from '../../gen/models.js';
 import { num } from '../lib/format.js';
 
 // params: the page's controls for the method, in the order shown (web/README.md).
-export const METHODS = Object.freeze([
-  { value: 'default', label: 'none (plain RoPE)', params: [] },
-  { value: 'base_change', label: 'base change (a new rope_theta)', params: ['new-base'] },
-  { value: 'linear', label: 'linear (Position Interpolation)', params: ['factor'] },
-  { value: 'ntk', label: 'NTK-aware, static', params: ['factor'] },
-  { value: 'dynamic', label: 'dynamic NTK', params: ['factor'] },
-  { value: 'yarn', label: 'YaRN', params: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'] },
-  { value: 'longrope', label: 'LongRoPE (factor lists)', params: ['orig-max'] },
-  { value: 'llama3', label: 'Llama 3 bands', params: ['factor', 'orig-max', 'low-freq', 'high-freq'] },
-].map(Object.freeze));
+export const METHODS = Object.freeze(
+  [
+    { value: 'default', label: 'none (plain RoPE)', params: [] },
+    { value: 'base_change', label: 'base change (a new rope_theta)', params: ['new-base'] },
+    { value: 'linear', label: 'linear (Position Interpolation)', params: ['factor'] },
+    { value: 'ntk', label: 'NTK-aware, static', params: ['factor'] },
+    { value: 'dynamic', label: 'dynamic NTK', params: ['factor'] },
+    {
+      value: 'yarn',
+      label: 'YaRN',
+      params: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'],
+    },
+    { value: 'longrope', label: 'LongRoPE (factor lists)', params: ['orig-max'] },
+    { value: 'llama3', label: 'Llama 3 bands', params: ['factor', 'orig-max', 'low-freq', 'high-freq'] },
+  ].map(Object.freeze),
+);
 
 /** Method row by value (null prototype). */
-export const METHOD = Object.freeze(Object.assign(Object.create(null),
-  Object.fromEntries(METHODS.map((m) => [m.value, m]))));
+export const METHOD = Object.freeze(
+  Object.assign(Object.create(null), Object.fromEntries(METHODS.map((m) => [m.value, m]))),
+);
 
 export const METHOD_NAMES = Object.freeze(METHODS.map((m) => m.value));
 
@@ -39,9 +46,13 @@ export const DEFAULT_PRESET = 'llama-3.1-8b';
 export function methodPhrase(model) {
   const { main, state } = model;
   switch (state.method) {
-    case 'default': return 'without scaling';
-    case 'base_change': return `when base ${num(main.base)} becomes ${num(main.resolved.base_used)}`;
-    case 'longrope': return `with LongRoPE (its ${main.resolved.factor_list} factor list)`;
-    default: return `with ${state.method} at factor ${num(main.factor)}`;
+    case 'default':
+      return 'without scaling';
+    case 'base_change':
+      return `when base ${num(main.base)} becomes ${num(main.resolved.base_used)}`;
+    case 'longrope':
+      return `with LongRoPE (its ${main.resolved.factor_list} factor list)`;
+    default:
+      return `with ${state.method} at factor ${num(main.factor)}`;
   }
 }

@@ -1,8 +1,9 @@
 // state -> numbers: every figure's data from the wasm core, as plain arrays.
 // One call per chart; nothing here touches the page. Results that a setting does not
 // touch are reused (memo), so a gap sweep recomputes only what depends on the gap.
+
+import { ROPE_REPORT_DEFAULT_NORM_POSITIONS, ROPE_REPORT_DEFAULT_STARTS } from '../../gen/rope_consts.js';
 import * as rope from '../core/rope.js';
-import { ROPE_REPORT_DEFAULT_STARTS, ROPE_REPORT_DEFAULT_NORM_POSITIONS } from '../../gen/rope_consts.js';
 
 // The report's fixed settings (report.h, through the generated rope_consts.js).
 export const REPORT_STARTS = ROPE_REPORT_DEFAULT_STARTS;
@@ -86,7 +87,8 @@ export function computeModel(state) {
   const slow = memo('slow', [dim, base], () => rope.slow_pairs_batch(dim, SLOW_GAPS, base));
   const slowNow = memo('slowNow', [dim, base, gap], () => rope.slow_pairs(dim, gap, base));
   const normGaps = memo('norm', [dim, base, seed], () => ({
-    q: rope.norm(q), gaps: rope.norm_gaps(q, NORM_POSITIONS, base),
+    q: rope.norm(q),
+    gaps: rope.norm_gaps(q, NORM_POSITIONS, base),
   }));
 
   return {
@@ -112,8 +114,9 @@ export function computeModel(state) {
 // ---- the explainer figures (docs/EXPLAIN.md) ----
 
 function circle() {
-  return memo('circle', [], () => Array.from({ length: CIRCLE_POINTS + 1 }, (_, j) =>
-    rope.rotate_pair(1, 0, (2 * Math.PI * j) / CIRCLE_POINTS)));
+  return memo('circle', [], () =>
+    Array.from({ length: CIRCLE_POINTS + 1 }, (_, j) => rope.rotate_pair(1, 0, (2 * Math.PI * j) / CIRCLE_POINTS)),
+  );
 }
 
 /** Pair indexes the heatmap shows: all of them up to HEAT_PAIRS, else HEAT_PAIRS evenly spaced. */
@@ -129,8 +132,12 @@ function explainModel(state, q, k) {
   const thetas = () => memo('thetas', [dim, base], () => rope.thetas(dim, base));
   const { wq0, wq1, wk0, wk1, wm, wn, wth, wsh } = state;
   return {
-    get thetas() { return thetas(); },
-    get circle() { return circle(); },
+    get thetas() {
+      return thetas();
+    },
+    get circle() {
+      return circle();
+    },
     get rotating() {
       const all = thetas();
       const i = Math.min(pair, all.length - 1);
@@ -147,7 +154,9 @@ function explainModel(state, q, k) {
         marks: [rope.sin_pos(wm, 4, base), rope.sin_pos(wm + 1, 4, base)],
       }));
     },
-    get terms() { return memo('terms', [dim, base, gap, seed], () => rope.pair_terms(q, k, gap, 0, base)); },
+    get terms() {
+      return memo('terms', [dim, base, gap, seed], () => rope.pair_terms(q, k, gap, 0, base));
+    },
     get additive() {
       return memo('additive', [dim, base, gap, from, seed], () => ({
         start0: Math.ceil(from),

@@ -1,16 +1,18 @@
 // The page's buttons that change several settings or run over time: reset, the model
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
-import { PARAM, PARAMS } from '../state/state.js';
+
 import { MODEL_NAMES } from '../../gen/models.js';
 import { preset as modelPreset } from '../model/long.js';
+import { PARAM, PARAMS } from '../state/state.js';
 
 const $ = (id) => document.getElementById(id);
 
 // Settings that reset: every one but the page mode (embed, view) and the long-context part's
 // (its preset menu sets those).
-const RESETTABLE = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view' && row.part !== 'long')
-  .map((row) => row.name);
+const RESETTABLE = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view' && row.part !== 'long').map(
+  (row) => row.name,
+);
 
 // Play: the gap from its current value up to GAP_END, growing by PLAY_GROWTH a frame
 // (at least 1), so small gaps go slowly and large ones quickly.
@@ -116,7 +118,8 @@ export function vectorsReadout(state) {
     box.replaceChildren(p, f);
   } else {
     const p = document.createElement('p');
-    p.textContent = `Random q and k from seed ${state.seed}: every entry uniform in [−1, 1). ` +
+    p.textContent =
+      `Random q and k from seed ${state.seed}: every entry uniform in [−1, 1). ` +
       'The link keeps the seed, so it shows the same vectors.';
     box.replaceChildren(p);
   }

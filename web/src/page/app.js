@@ -1,32 +1,39 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
-import { PARAM, PARAMS, defaults, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
-import { ready as coreReady } from '../core/rope.js';
-import { computeModel, reportFile } from '../model/model.js';
-import { normReadout } from '../figures/length.js';
-import { FIGURES, FIGURE, figureElement, embedOption, numberGuide } from '../figures/index.js';
-import { setupDefaults } from '../charts/theme.js';
+
 import { restyleAll } from '../charts/figure.js';
+import { setupDefaults } from '../charts/theme.js';
 import { controlFor, wireSliderKeys } from '../controls/controls.js';
 import { buildPanels } from '../controls/panels.js';
-import { startLong } from './long.js';
-import { renderWorked } from './teach.js';
-import { fillFormulas } from './mathml.js';
-import { wireActions, vectorsReadout, lockedMove } from './actions.js';
-import { addExportMenu } from './export.js';
-import { applyTheme, setupEmbed, updateEmbed, setupEmbedBuilder, updateEmbedCode } from '../element/embed.js';
-import { watchPrint } from './print.js';
-import { saveText } from '../lib/save.js';
+import { ready as coreReady } from '../core/rope.js';
+import { applyTheme, setupEmbed, setupEmbedBuilder, updateEmbed, updateEmbedCode } from '../element/embed.js';
+import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
+import { normReadout } from '../figures/length.js';
 import { boundedLines } from '../lib/dom.js';
+import { saveText } from '../lib/save.js';
+import { computeModel, reportFile } from '../model/model.js';
+import { defaults, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { lockedMove, vectorsReadout, wireActions } from './actions.js';
+import { addExportMenu } from './export.js';
+import { startLong } from './long.js';
+import { fillFormulas } from './mathml.js';
+import { watchPrint } from './print.js';
 import { frameScheduler } from './schedule.js';
+import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
 const $ = (id) => document.getElementById(id);
 
-const CONTROLS = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(
-  PARAMS.filter((row) => row.type !== 'choice' && !row.part).map((row) => [row.name, controlFor(row)]))));
+const CONTROLS = Object.freeze(
+  Object.assign(
+    Object.create(null),
+    Object.fromEntries(
+      PARAMS.filter((row) => row.type !== 'choice' && !row.part).map((row) => [row.name, controlFor(row)]),
+    ),
+  ),
+);
 
 const loaded = readQuery(window.location.search);
 const state = loaded.state;
@@ -34,11 +41,19 @@ const state = loaded.state;
 const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
 // A problem names the setting by its label; the link's key is added where the two differ.
 const linkKey = (p) => (PARAM[p.name].label === p.name ? '' : `${p.name}=${p.text}: `);
-const linkProblems = loaded.problems.map((p) => (p.whole ? `${p.message}.` : noView && p.name === 'view' ? unknownViewLine(p)
-  : p.name === null
-  ? `Link parameter ignored: ${p.message}.`
-  : `Link value ignored: ${linkKey(p)}${p.message}; using ${PARAM[p.name].default === null ? `the preset's ${p.name}`
-    : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`}.`));
+const linkProblems = loaded.problems.map((p) =>
+  p.whole
+    ? `${p.message}.`
+    : noView && p.name === 'view'
+      ? unknownViewLine(p)
+      : p.name === null
+        ? `Link parameter ignored: ${p.message}.`
+        : `Link value ignored: ${linkKey(p)}${p.message}; using ${
+            PARAM[p.name].default === null
+              ? `the preset's ${p.name}`
+              : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`
+          }.`,
+);
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
@@ -80,8 +95,7 @@ function render({ budget = false } = {}) {
     showNotice(...linkProblems);
   }
   // Before the first paint only the figures on screen (and any already made) are computed.
-  const rows = painted ? FIGURES
-    : FIGURES.filter((row) => charts[row.name] || inViewport($(`chart-${row.name}`)));
+  const rows = painted ? FIGURES : FIGURES.filter((row) => charts[row.name] || inViewport($(`chart-${row.name}`)));
   const data = Object.create(null);
   for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
@@ -121,11 +135,13 @@ function sameData(a, b) {
 function showNotice(...all) {
   const notice = $('notice');
   const lines = boundedLines(all);
-  notice.replaceChildren(...lines.map((line) => {
-    const p = document.createElement('p');
-    p.textContent = line;
-    return p;
-  }));
+  notice.replaceChildren(
+    ...lines.map((line) => {
+      const p = document.createElement('p');
+      p.textContent = line;
+      return p;
+    }),
+  );
   notice.hidden = lines.length === 0;
 }
 
@@ -209,24 +225,29 @@ function ensureCharts(all) {
     if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
     addExportMenu(charts[name], {
-      figure: name, settings: () => state, onError: (message) => showNotice(...linkProblems, message),
+      figure: name,
+      settings: () => state,
+      onError: (message) => showNotice(...linkProblems, message),
     });
   }
 }
 
 function watchVisibility() {
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const { name } = entry.target.dataset;
-      if (entry.isIntersecting) {
-        hidden.delete(name);
-        charts[name]?.redraw();
-      } else {
-        hidden.add(name);
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const { name } = entry.target.dataset;
+        if (entry.isIntersecting) {
+          hidden.delete(name);
+          charts[name]?.redraw();
+        } else {
+          hidden.add(name);
+        }
       }
-    }
-    markIdle();
-  }, { rootMargin: '100px' });
+      markIdle();
+    },
+    { rootMargin: '100px' },
+  );
   for (const { name } of FIGURES) {
     const canvas = $(`chart-${name}`);
     canvas.dataset.name = name;
@@ -236,8 +257,9 @@ function watchVisibility() {
 
 // The start positions and points drawn act on the figures whose row `uses` them: while none
 // of those is on screen the panel says so and dims them, rather than offering them as live.
-const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 'to', 'n'].includes(name)))
-  .map((row) => row.name);
+const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 'to', 'n'].includes(name))).map(
+  (row) => row.name,
+);
 function markIdle() {
   const idle = state.view !== 'all' ? !SWEEP_USERS.includes(state.view) : SWEEP_USERS.every((name) => hidden.has(name));
   document.querySelector('.sweep').classList.toggle('idle', idle);
@@ -304,8 +326,12 @@ function commitBox(name) {
 function onBoxInput(name) {
   const box = $(`${name}-num`);
   const shown = PARAM[name].serialize(state[name]);
-  setPending(name, box.value === shown ? ''
-    : `Not applied yet: press Enter or leave the box. The figures show ${PARAM[name].label} = ${shown}.`);
+  setPending(
+    name,
+    box.value === shown
+      ? ''
+      : `Not applied yet: press Enter or leave the box. The figures show ${PARAM[name].label} = ${shown}.`,
+  );
 }
 
 function wireControl(name) {
@@ -332,7 +358,13 @@ function wireControl(name) {
   range.min = String(control.min);
   range.max = String(control.max);
   range.step = String(PARAM[name].slider.step);
-  wireSliderKeys(range, PARAM[name], control, () => state[name], (value) => accept(name, value, 'key'));
+  wireSliderKeys(
+    range,
+    PARAM[name],
+    control,
+    () => state[name],
+    (value) => accept(name, value, 'key'),
+  );
   range.addEventListener('input', () => {
     const raw = Number(range.value);
     const value = control.fromRange ? control.fromRange(raw) : raw;
@@ -352,9 +384,8 @@ function download(kind) {
     showNotice(...linkProblems, `Could not build the report: ${err.message}`);
     return;
   }
-  const [filename, type] = kind === 'json'
-    ? ['rope_report.json', 'application/json']
-    : ['rope_report.md', 'text/markdown'];
+  const [filename, type] =
+    kind === 'json' ? ['rope_report.json', 'application/json'] : ['rope_report.md', 'text/markdown'];
   saveText(filename, text, type);
 }
 
@@ -366,7 +397,9 @@ async function copyText(text, statusId) {
   } catch {
     status.textContent = 'The browser blocked copying: select the text and copy it by hand.';
   }
-  setTimeout(() => { status.textContent = ''; }, 4000);
+  setTimeout(() => {
+    status.textContent = '';
+  }, 4000);
 }
 
 // While Play sweeps the gap, each chart that can hold its y-axis keeps the range it has grown
@@ -422,7 +455,13 @@ function start() {
   $('embed-code').addEventListener('focus', (event) => event.target.select());
   // The long-context part: its controls write the same state, URL and figures. It starts
   // after the first paint (its figures' data are null until then).
-  startLong({ state, render, writeUrl, updateEmbedCode, showNotice: (...lines) => showNotice(...linkProblems, ...lines) });
+  startLong({
+    state,
+    render,
+    writeUrl,
+    updateEmbedCode,
+    showNotice: (...lines) => showNotice(...linkProblems, ...lines),
+  });
 
   setupDefaults();
   let drawn = false;
@@ -439,28 +478,38 @@ function start() {
     restyleAll(charts, (name) => !hidden.has(name));
   });
   render();
-  requestAnimationFrame(() => setTimeout(() => {
-    painted = true;
-    document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
-    render();
-    ensureCharts(true);
-    watchVisibility();
-    actions.afterPaint();
-    // The embed builder is below the figures: built after the first chart is on screen.
-    if (!state.embed) setupEmbedBuilder(() => state);
-    watchPrint(() => charts);
-  }, 0));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      painted = true;
+      document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
+      render();
+      ensureCharts(true);
+      watchVisibility();
+      actions.afterPaint();
+      // The embed builder is below the figures: built after the first chart is on screen.
+      if (!state.embed) setupEmbedBuilder(() => state);
+      watchPrint(() => charts);
+    }, 0),
+  );
 }
 
 // For tests and benchmarks: the state, render(), drawing every figure, the defaults, whether a
 // URL update is still pending, and the query string the state writes.
 window.ropescope = Object.freeze({
-  state, render, drawAll, defaults, urlPending: url.pending, query: () => writeQuery(state),
+  state,
+  render,
+  drawAll,
+  defaults,
+  urlPending: url.pending,
+  query: () => writeQuery(state),
 });
 // The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
 // browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
 coreReady().then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
-  showNotice(...linkProblems, `The figures are computed by WebAssembly, which this browser did not run: ${error.message}.`);
+  showNotice(
+    ...linkProblems,
+    `The figures are computed by WebAssembly, which this browser did not run: ${error.message}.`,
+  );
 });

@@ -3,8 +3,10 @@
 // and error in words, the per-pair table, and inv_freq downloads byte for byte what
 // `ropescope scaling --config FILE --format json|csv` prints. Nothing here goes into the URL.
 import * as rope from '../core/rope.js';
+
 // Six significant digits, as the CLI's table prints them; fields to ten.
 const digits = (x, n) => String(Number(x.toPrecision(n)));
+
 import { saveText } from '../lib/save.js';
 
 const $ = (id) => document.getElementById(id);
@@ -47,22 +49,43 @@ function clearResult() {
 function showResult(config, result) {
   checked = config;
   const fields = [
-    ['rope_type', result.rope_type], ['rotary dim', result.rotary_dim], ['base (rope_theta)', result.base],
-    ['factor', result.factor], ['attention_factor', result.attention_factor],
+    ['rope_type', result.rope_type],
+    ['rotary dim', result.rotary_dim],
+    ['base (rope_theta)', result.base],
+    ['factor', result.factor],
+    ['attention_factor', result.attention_factor],
     ['softmax multiplier', result.softmax_multiplier],
     ...Object.entries(result.resolved),
-    ['bands', Object.entries(result.bands).filter(([, n]) => n > 0).map(([band, n]) => `${n} ${band}`).join(', ')],
+    [
+      'bands',
+      Object.entries(result.bands)
+        .filter(([, n]) => n > 0)
+        .map(([band, n]) => `${n} ${band}`)
+        .join(', '),
+    ],
   ];
-  $('config-fields').replaceChildren(...fields.flatMap(([name, value]) => [el('dt', name), el('dd', showValue(value))]));
+  $('config-fields').replaceChildren(
+    ...fields.flatMap(([name, value]) => [el('dt', name), el('dd', showValue(value))]),
+  );
   const warnings = result.warnings.length ? result.warnings : ['No warnings: every key is as transformers expects.'];
   $('config-warnings').replaceChildren(...warnings.map((line) => el('li', line)));
   $('config-warnings').classList.toggle('none', result.warnings.length === 0);
-  $('config-pairs').querySelector('tbody').replaceChildren(...result.pairs.map((p) => {
-    const tr = el('tr');
-    tr.append(el('td', String(p.i)), el('td', digits(p.wavelength, 6)), el('td', digits(p.inv_freq, 6)),
-      el('td', digits(p.inv_freq_scaled, 6)), el('td', digits(p.ratio, 6)), el('td', p.band));
-    return tr;
-  }));
+  $('config-pairs')
+    .querySelector('tbody')
+    .replaceChildren(
+      ...result.pairs.map((p) => {
+        const tr = el('tr');
+        tr.append(
+          el('td', String(p.i)),
+          el('td', digits(p.wavelength, 6)),
+          el('td', digits(p.inv_freq, 6)),
+          el('td', digits(p.inv_freq_scaled, 6)),
+          el('td', digits(p.ratio, 6)),
+          el('td', p.band),
+        );
+        return tr;
+      }),
+    );
   $('config-result').hidden = false;
   $('download-inv-freq-json').disabled = false;
   $('download-inv-freq-csv').disabled = false;
@@ -76,7 +99,9 @@ export function check(text) {
     return;
   }
   if (text.length > MAX_BYTES) {
-    setProblem(`The config is ${(text.length / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`);
+    setProblem(
+      `The config is ${(text.length / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`,
+    );
     return;
   }
   let config;
@@ -87,7 +112,9 @@ export function check(text) {
     return;
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    setProblem(`A config.json holds one JSON object; this is ${Array.isArray(config) ? 'an array' : `a ${config === null ? 'null' : typeof config}`}.`);
+    setProblem(
+      `A config.json holds one JSON object; this is ${Array.isArray(config) ? 'an array' : `a ${config === null ? 'null' : typeof config}`}.`,
+    );
     return;
   }
   let result;
@@ -121,7 +148,9 @@ async function readFile(file) {
   if (!file) return;
   if (file.size > MAX_BYTES) {
     clearResult();
-    setProblem(`${file.name} is ${(file.size / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`);
+    setProblem(
+      `${file.name} is ${(file.size / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`,
+    );
     return;
   }
   renderCheck(await file.text());

@@ -8,8 +8,9 @@
 //         round-trip form (Number(text) gives back the same double); an empty y is a gap (null).
 //   JSON  { figure, settings, labels?, datasets: [{ label, data }] }: the chart's data as is.
 // File names carry the settings: ropescope-flatness-dim128-base500000-gap16.csv.
-import { PARAM } from '../state/state.js';
+
 import { colors } from '../charts/theme.js';
+import { PARAM } from '../state/state.js';
 
 export const EXPORT_SCALE = 2;
 // The settings every figure depends on, always in the name; the sweep's only when changed.
@@ -169,7 +170,10 @@ export function toPngBlob(handle) {
     chart.resize();
   }
   return new Promise((resolve, reject) => {
-    out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the browser could not encode the PNG'))), 'image/png');
+    out.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the browser could not encode the PNG'))),
+      'image/png',
+    );
   });
 }
 
@@ -221,7 +225,12 @@ export function addExportMenu(handle, { figure, settings, onError = () => {} }) 
         handle.redraw();
         const data = handle.chart.data;
         if (kind === 'csv') save(new Blob([toCsv(data)], { type: 'text/csv;charset=utf-8' }), `${name}.csv`, menu);
-        else if (kind === 'json') save(new Blob([toJson(figure, values, data)], { type: 'application/json;charset=utf-8' }), `${name}.json`, menu);
+        else if (kind === 'json')
+          save(
+            new Blob([toJson(figure, values, data)], { type: 'application/json;charset=utf-8' }),
+            `${name}.json`,
+            menu,
+          );
         else save(await toPngBlob(handle), `${name}.png`, menu);
       } catch (err) {
         onError(`Could not export ${name}.${kind}: ${err.message}`);

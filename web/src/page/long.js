@@ -1,10 +1,11 @@
 // The long-context part: the preset, training length, gap, method and its parameters, the
 // comparison lines (all in the shared state and the URL), and the "check a config" panel
 // (never in the URL). app.js's render() draws the figures 'range' and 'scaling'.
-import { PARAM } from '../state/state.js';
+
 import { controlFor, wireSliderKeys } from '../controls/controls.js';
-import { METHODS, METHOD_PARAMS, COMPARABLE, PRESETS, usesParam } from '../model/methods.js';
-import { BLOG, preset, methodAvailable, computeLong } from '../model/long.js';
+import { BLOG, computeLong, methodAvailable, preset } from '../model/long.js';
+import { COMPARABLE, METHOD_PARAMS, METHODS, PRESETS, usesParam } from '../model/methods.js';
+import { PARAM } from '../state/state.js';
 import { renderCheck, startCheck } from './check.js';
 
 const $ = (id) => document.getElementById(id);
@@ -27,15 +28,17 @@ const option = (value, text) => {
 function buildMenus() {
   $('preset').append(...PRESETS.map((name) => option(name, name === 'blog' ? BLOG.label : name)));
   $('method').append(...METHODS.map((m) => option(m.value, m.label)));
-  $('compare-list').append(...COMPARABLE.map((method) => {
-    const label = document.createElement('label');
-    const box = document.createElement('input');
-    box.type = 'checkbox';
-    box.name = 'compare';
-    box.value = method;
-    label.append(box, ` ${method}`);
-    return label;
-  }));
+  $('compare-list').append(
+    ...COMPARABLE.map((method) => {
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.name = 'compare';
+      box.value = method;
+      label.append(box, ` ${method}`);
+      return label;
+    }),
+  );
 }
 
 function setMessage(name, message) {
@@ -79,11 +82,13 @@ function showNotes() {
   const { main } = computeLong(state);
   const notes = $('method-notes');
   const items = main.warnings.length ? main.warnings : ['none: the config the page builds passes every check.'];
-  notes.replaceChildren(...items.map((line) => {
-    const li = document.createElement('li');
-    li.textContent = line;
-    return li;
-  }));
+  notes.replaceChildren(
+    ...items.map((line) => {
+      const li = document.createElement('li');
+      li.textContent = line;
+      return li;
+    }),
+  );
 }
 
 function redraw() {
@@ -151,7 +156,13 @@ function wireSlider(name) {
     if (result.ok) tryChange(name, { [name]: result.value }, 'range');
     else setMessage(name, result.message);
   });
-  wireSliderKeys(range, row, control, () => state[name], (value) => tryChange(name, { [name]: value }, 'key'));
+  wireSliderKeys(
+    range,
+    row,
+    control,
+    () => state[name],
+    (value) => tryChange(name, { [name]: value }, 'key'),
+  );
 }
 
 function wire() {
@@ -169,7 +180,9 @@ function wire() {
     tryChange('compare', { compare: COMPARABLE.filter((m) => on.includes(m)).join(',') }, 'menu');
   });
   for (const button of document.querySelectorAll('[data-target-gap]')) {
-    button.addEventListener('click', () => tryChange('target-gap', { 'target-gap': Number(button.dataset.targetGap) }, 'menu'));
+    button.addEventListener('click', () =>
+      tryChange('target-gap', { 'target-gap': Number(button.dataset.targetGap) }, 'menu'),
+    );
   }
 }
 

@@ -6,14 +6,74 @@
 // the first chart does not wait for them.
 
 const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
-const ELEMENTS = new Set(['math', 'semantics', 'annotation', 'mrow', 'mi', 'mn', 'mo', 'mtext', 'mspace',
-  'msub', 'msup', 'msubsup', 'munder', 'mover', 'munderover', 'mfrac', 'msqrt', 'mroot', 'mstyle',
-  'mpadded', 'mphantom', 'menclose', 'mtable', 'mtr', 'mtd', 'mlabeledtr']);
-const ATTRIBUTES = new Set(['xmlns', 'display', 'class', 'mathvariant', 'stretchy', 'fence', 'separator',
-  'lspace', 'rspace', 'width', 'height', 'depth', 'voffset', 'scriptlevel', 'displaystyle', 'columnalign',
-  'rowspacing', 'columnspacing', 'notation', 'encoding', 'minsize', 'maxsize', 'symmetric', 'largeop',
-  'movablelimits', 'accent', 'accentunder', 'form', 'linethickness', 'columnlines', 'rowlines', 'frame',
-  'framespacing', 'rowalign', 'align', 'mathsize', 'mathcolor', 'mathbackground']);
+const ELEMENTS = new Set([
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mn',
+  'mo',
+  'mtext',
+  'mspace',
+  'msub',
+  'msup',
+  'msubsup',
+  'munder',
+  'mover',
+  'munderover',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mstyle',
+  'mpadded',
+  'mphantom',
+  'menclose',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mlabeledtr',
+]);
+const ATTRIBUTES = new Set([
+  'xmlns',
+  'display',
+  'class',
+  'mathvariant',
+  'stretchy',
+  'fence',
+  'separator',
+  'lspace',
+  'rspace',
+  'width',
+  'height',
+  'depth',
+  'voffset',
+  'scriptlevel',
+  'displaystyle',
+  'columnalign',
+  'rowspacing',
+  'columnspacing',
+  'notation',
+  'encoding',
+  'minsize',
+  'maxsize',
+  'symmetric',
+  'largeop',
+  'movablelimits',
+  'accent',
+  'accentunder',
+  'form',
+  'linethickness',
+  'columnlines',
+  'rowlines',
+  'frame',
+  'framespacing',
+  'rowalign',
+  'align',
+  'mathsize',
+  'mathcolor',
+  'mathbackground',
+]);
 
 // temml writes a few inline styles (table cell padding, display): a style attribute would be
 // refused by the page's CSP (even while parsing), so the markup's style="..." is renamed to
@@ -26,7 +86,8 @@ function check(node, name) {
       throw new Error(`formula ${name}: <${el.localName}> is not allowed`);
     }
     for (const attr of el.attributes) {
-      if (!ATTRIBUTES.has(attr.name) && attr.name !== 'data-css') throw new Error(`formula ${name}: attribute ${attr.name} is not allowed`);
+      if (!ATTRIBUTES.has(attr.name) && attr.name !== 'data-css')
+        throw new Error(`formula ${name}: attribute ${attr.name} is not allowed`);
     }
   }
 }
@@ -85,9 +146,12 @@ function slot(name) {
   }
   slots.add(node);
   if (!observer && typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) fillFormulas();
-    }, { rootMargin: '600px' });
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) fillFormulas();
+      },
+      { rootMargin: '600px' },
+    );
   }
   observer?.observe(node);
   return node;

@@ -1,7 +1,7 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
 import { FIGURE_NAMES } from '../figures/names.js';
-import { METHOD_NAMES, COMPARABLE, PRESETS, DEFAULT_PRESET, usesParam } from '../model/methods.js';
+import { COMPARABLE, DEFAULT_PRESET, METHOD_NAMES, PRESETS, usesParam } from '../model/methods.js';
 
 /** The ?view= values: every figure's name, and 'all'. */
 export const VIEWS = Object.freeze(['all', ...FIGURE_NAMES]);
@@ -65,31 +65,33 @@ function numberRow(name, def, min, max, { integer = false, even = false, relatio
 
 // The words the page shows beside a setting's box, where they differ from its URL key (the key
 // stays for old links). `n` is how many points figure 1 draws, not the key position n.
-const LABELS = Object.freeze(Object.assign(Object.create(null), {
-  n: 'points drawn',
-  pair: 'pair i',
-  qm: 'query position m',
-  kn: 'key position n',
-  wq0: 'q₁',
-  wq1: 'q₂',
-  wk0: 'k₁',
-  wk1: 'k₂',
-  wm: 'query position m',
-  wn: 'key position n',
-  wth: 'θ',
-  wsh: 'shift s',
-  preset: 'model',
-  'train-len': 'training length',
-  'target-gap': 'gap at inference',
-  method: 'scaling method',
-  'new-base': 'new base',
-  'orig-max': 'original length',
-  'low-freq': 'low_freq_factor',
-  'high-freq': 'high_freq_factor',
-  'beta-fast': 'beta_fast',
-  'beta-slow': 'beta_slow',
-  'mscale-all-dim': 'mscale_all_dim',
-}));
+const LABELS = Object.freeze(
+  Object.assign(Object.create(null), {
+    n: 'points drawn',
+    pair: 'pair i',
+    qm: 'query position m',
+    kn: 'key position n',
+    wq0: 'q₁',
+    wq1: 'q₂',
+    wk0: 'k₁',
+    wk1: 'k₂',
+    wm: 'query position m',
+    wn: 'key position n',
+    wth: 'θ',
+    wsh: 'shift s',
+    preset: 'model',
+    'train-len': 'training length',
+    'target-gap': 'gap at inference',
+    method: 'scaling method',
+    'new-base': 'new base',
+    'orig-max': 'original length',
+    'low-freq': 'low_freq_factor',
+    'high-freq': 'high_freq_factor',
+    'beta-fast': 'beta_fast',
+    'beta-slow': 'beta_slow',
+    'mscale-all-dim': 'mscale_all_dim',
+  }),
+);
 
 // A lookup table with no prototype: 'constructor' or '__proto__' find nothing.
 const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
@@ -154,7 +156,9 @@ function compareRow() {
     default: 'linear,ntk',
     rule,
     parse(text) {
-      const items = String(text ?? '').split(',').filter((item) => item !== '');
+      const items = String(text ?? '')
+        .split(',')
+        .filter((item) => item !== '');
       const known = items.every((item) => COMPARABLE.includes(item));
       if (!known || new Set(items).size !== items.length) return { ok: false, message: `${rule}, got ${quote(text)}` };
       return { ok: true, value: COMPARABLE.filter((m) => items.includes(m)).join(',') };
@@ -189,25 +193,34 @@ export const PARAMS = [
   // A log slider from gap 1 to 1e6 moving by whole positions; 0 and fractions by box or preset.
   numberRow('gap', 2, 0, 1e6, { slider: { step: 0.001, keyStep: 0.05, log: true, integer: true, from: 1 } }),
   numberRow('from', 0, 0, 65536, {
-    relation: (v, s) => (v < s.to && Math.ceil(v) <= Math.floor(s.to) ? ''
-      : `below to (${s.to}) with a whole start position between them`),
+    relation: (v, s) =>
+      v < s.to && Math.ceil(v) <= Math.floor(s.to) ? '' : `below to (${s.to}) with a whole start position between them`,
   }),
   numberRow('to', 4096, 0, 65536, {
-    relation: (v, s) => (v > s.from && Math.floor(v) >= Math.ceil(s.from) ? ''
-      : `above from (${s.from}) with a whole start position between them`),
+    relation: (v, s) =>
+      v > s.from && Math.floor(v) >= Math.ceil(s.from)
+        ? ''
+        : `above from (${s.from}) with a whole start position between them`,
   }),
   numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
   // The explainer (web/teach.js). seed 0: the demo vectors; any other: random q, k from it.
   numberRow('seed', 0, 0, 4294967295, { integer: true, optional: true }),
   // Figure "one pair, rotating": pair i, query position m, key position n, gap lock.
   numberRow('pair', 0, 0, 511, {
-    integer: true, optional: true, slider: { step: 1 },
+    integer: true,
+    optional: true,
+    slider: { step: 1 },
     relation: (v, s) => (v < s.dim / 2 ? '' : `below dim/2 (${s.dim / 2})`),
   }),
   numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 } }),
   numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 } }),
-  choiceRow('lock', false, [false, true], (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
+  choiceRow(
+    'lock',
+    false,
+    [false, true],
+    (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined),
+  ),
   // The blog's worked example: cat = [0.9, 0.4] as q and k, at 3 and 7, theta 0.1, moved by 7.
   numberRow('wq0', 0.9, -100, 100, { optional: true }),
   numberRow('wq1', 0.4, -100, 100, { optional: true }),
@@ -217,13 +230,50 @@ export const PARAMS = [
   numberRow('wn', 7, 0, 100000, { optional: true }),
   numberRow('wth', 0.1, 0, 10, { optional: true }),
   numberRow('wsh', 7, 0, 100000, { optional: true }),
-  choiceRow('embed', false, [false, true], (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined)),
-  choiceRow('view', 'all', VIEWS, (v) => v, (t) => lenient(VIEWS, t)),
-  longRow(choiceRow('preset', DEFAULT_PRESET, PRESETS, (v) => v, (t) => (PRESETS.includes(t) ? t : undefined))),
-  longRow(numberRow('train-len', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
-  longRow(numberRow('target-gap', null, 1, 1e7, { integer: true, slider: { step: 0.001, keyStep: 0.05, log: true, integer: true } })),
-  longRow(choiceRow('method', null, METHOD_NAMES, (v) => v, (t) => (METHOD_NAMES.includes(t) ? t : undefined))),
+  choiceRow(
+    'embed',
+    false,
+    [false, true],
+    (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined),
+  ),
+  choiceRow(
+    'view',
+    'all',
+    VIEWS,
+    (v) => v,
+    (t) => lenient(VIEWS, t),
+  ),
+  longRow(
+    choiceRow(
+      'preset',
+      DEFAULT_PRESET,
+      PRESETS,
+      (v) => v,
+      (t) => (PRESETS.includes(t) ? t : undefined),
+    ),
+  ),
+  longRow(
+    numberRow('train-len', null, 1, 1e7, {
+      integer: true,
+      slider: { step: 0.001, keyStep: 0.05, log: true, integer: true },
+    }),
+  ),
+  longRow(
+    numberRow('target-gap', null, 1, 1e7, {
+      integer: true,
+      slider: { step: 0.001, keyStep: 0.05, log: true, integer: true },
+    }),
+  ),
+  longRow(
+    choiceRow(
+      'method',
+      null,
+      METHOD_NAMES,
+      (v) => v,
+      (t) => (METHOD_NAMES.includes(t) ? t : undefined),
+    ),
+  ),
   // The comparison lines use the factor too, whatever the method.
   longRow(numberRow('factor', null, 0.01, 1e4), (s) => usesParam(s.method, 'factor') || s.compare !== ''),
   methodParam(numberRow('new-base', null, 2, 1e12)),
@@ -232,17 +282,35 @@ export const PARAMS = [
   methodParam(numberRow('high-freq', null, 0.001, 1e4)),
   methodParam(numberRow('beta-fast', null, 0.001, 1e4)),
   methodParam(numberRow('beta-slow', null, 0.001, 1e4)),
-  methodParam(choiceRow('truncate', null, [true, false], (v) => String(v),
-    (t) => (Object.hasOwn(TRUTH, t) ? TRUTH[t] : undefined))),
+  methodParam(
+    choiceRow(
+      'truncate',
+      null,
+      [true, false],
+      (v) => String(v),
+      (t) => (Object.hasOwn(TRUTH, t) ? TRUTH[t] : undefined),
+    ),
+  ),
   methodParam(numberRow('mscale', null, 0, 100)),
   methodParam(numberRow('mscale-all-dim', null, 0, 100)),
   compareRow(),
 
   // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
-  choiceRow('theme', 'auto', THEMES, (v) => v, (t) => lenient(THEMES, t)),
+  choiceRow(
+    'theme',
+    'auto',
+    THEMES,
+    (v) => v,
+    (t) => lenient(THEMES, t),
+  ),
   listRow('controls', EMBED_CONTROLS),
-  choiceRow('title', true, [false, true], (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined)),
+  choiceRow(
+    'title',
+    true,
+    [false, true],
+    (v) => (v ? '1' : '0'),
+    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined),
+  ),
 ];
 
 /** Row by name; a null-prototype table, so only real settings are found. */
@@ -279,8 +347,12 @@ export function readQuery(search) {
   const state = defaults();
   const problems = [];
   if (count > MAX_LINK_PARAMS) {
-    problems.push({ name: null, text: '', whole: true,
-      message: `The link has ${count} parameters; only the first ${MAX_LINK_PARAMS} were read` });
+    problems.push({
+      name: null,
+      text: '',
+      whole: true,
+      message: `The link has ${count} parameters; only the first ${MAX_LINK_PARAMS} were read`,
+    });
   }
   const seen = new Set();
   for (const name of query.keys()) {
