@@ -144,7 +144,7 @@ function wireDrag(canvas, chart, chapter) {
 }
 
 function createCatChart(canvas, data, chapter) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.filter = (item) => item.dataIndex > 0;
   options.plugins.tooltip.callbacks = {

@@ -114,7 +114,7 @@ const face = {
 };
 
 function createClockChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.enabled = false;
   options.scales = {

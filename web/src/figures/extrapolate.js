@@ -55,7 +55,7 @@ const bands = {
 };
 
 function createExtrapolateChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'dimension of the mark'),

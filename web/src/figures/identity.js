@@ -22,7 +22,7 @@ function fill(target, data, c) {
 }
 
 function createIdentityChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),

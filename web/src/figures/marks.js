@@ -81,7 +81,7 @@ function fill(target, data) {
 }
 
 function createMarksChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c);
   options.plugins.tooltip.enabled = false;
   options.scales = {

@@ -25,7 +25,7 @@ function fill(target, data, c) {
 }
 
 function createNormalizedChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'the sequence the slot sits in'),

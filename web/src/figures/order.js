@@ -39,7 +39,7 @@ function fill(target, data, c) {
 }
 
 function createOrderChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'which word looks at which'),

@@ -49,7 +49,7 @@ function fill(target, data, c) {
 }
 
 function createPlanesChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: pairAxis(c, 'rotation plane i (dimensions 2i and 2i + 1): fast on the left, slow on the right'),

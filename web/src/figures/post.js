@@ -60,7 +60,7 @@ function fill(target, data, c) {
 }
 
 function createPostChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'nearest');
   options.scales = {
     x: axis(c, 'the post’s numbers, in the order it prints them', { type: 'linear', min: 0, ticks: { stepSize: 5 } }),

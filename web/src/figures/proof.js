@@ -29,7 +29,7 @@ function fill(target, data, c) {
 }
 
 function createProofChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'step of the proof'),

@@ -24,7 +24,7 @@ function fill(target, data, c) {
 }
 
 function createSlotChart(canvas, data) {
-  const c = colors();
+  const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'component of the stick'),
