@@ -4,7 +4,7 @@
 // second hand is the fast pair (theta = 0.1), which has turned through every angle in training.
 
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { baseOptions, colors } from '../charts/theme.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
@@ -118,8 +118,9 @@ function createClockChart(canvas, data) {
   const options = baseOptions(c);
   options.plugins.tooltip.enabled = false;
   options.scales = {
-    x: { type: 'linear', display: false, min: -1, max: 1 },
-    y: { type: 'linear', display: false, min: -1, max: 1 },
+    // Hidden axes, still in the theme's colours (a re-theme or an export reads them).
+    x: axis(c, '', { type: 'linear', display: false, min: -1, max: 1 }),
+    y: axis(c, '', { type: 'linear', display: false, min: -1, max: 1 }),
   };
   const config = chartConfig('line', [{ label: 'clock', data: [] }], options, { plugins: [face] });
   const legend = [
