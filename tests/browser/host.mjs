@@ -85,9 +85,22 @@ export async function explorerFrame(page, n = 0) {
   return handle.contentFrame();
 }
 
-/** Colours seen in an element's screenshot (decoded in the page): how many distinct ones. */
+/**
+ * Colours seen in an element's screenshot (decoded in the page): how many distinct ones. An
+ * element taller than the window (an embed of every figure) is shot where the reader sees it:
+ * its part inside the window, as Chromium cannot shoot tens of thousands of pixels at once.
+ */
 export async function distinctColors(page, locator) {
-  const png = (await locator.screenshot()).toString('base64');
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  const view = page.viewportSize();
+  const shot =
+    box && box.height > view.height
+      ? page.screenshot({
+          clip: { x: box.x, y: Math.max(box.y, 0), width: box.width, height: view.height - Math.max(box.y, 0) },
+        })
+      : locator.screenshot();
+  const png = (await shot).toString('base64');
   return page.evaluate(async (b64) => {
     const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
     const bitmap = await createImageBitmap(blob);
