@@ -292,6 +292,9 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   // Live: a change on the page reaches the preview (a typed value applies on Enter since the explainer branch).
   await page.locator('#gap-num').fill('64');
   await page.press('#gap-num', 'Enter');
+  // The settings sit at the top of the page and the builder in the tools after the lesson: the
+  // preview reloads when it is on screen again.
+  await page.locator('#embed-preview').scrollIntoViewIfNeeded();
   await page.waitForFunction(
     () => document.querySelector('#embed-preview iframe')?.contentDocument?.querySelector('#gap-num')?.value === '64',
     null,
