@@ -150,7 +150,7 @@ function toggle(chapter, key, id, text) {
   box.addEventListener('change', () => chapter.set({ [key]: box.checked }));
   chapter.onSet((_, inputs) => {
     box.checked = inputs[key];
-  });
+  }, box);
   return el('div', { class: 'control lock' }, box, el('label', { for: id }, text));
 }
 

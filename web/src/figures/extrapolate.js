@@ -21,7 +21,8 @@ function compute(i) {
 
 function fill(target, data, c) {
   const [lo, hi, value] = target.data.datasets;
-  target.data.labels = data.value.map((_, j) => `${j}: ${j % 2 ? 'cos' : 'sin'}, pair ${(j - (j % 2)) / 2}`);
+  // Dimension j: sin for even j, cos for odd (the pair is j / 2, named in the axis title).
+  target.data.labels = data.value.map((_, j) => `${j} ${j % 2 ? 'cos' : 'sin'}`);
   lo.data = data.min;
   hi.data = data.max;
   value.data = data.value;
@@ -58,8 +59,8 @@ function createExtrapolateChart(canvas, data) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
-    x: axis(c, 'dimension of the mark'),
-    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1 }),
+    x: axis(c, 'dimension j of the mark (pair j / 2, rounded down)'),
+    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
   };
   const edge = { showLine: false, pointStyle: 'line', pointRadius: 14, pointHoverRadius: 14, borderWidth: 2 };
   const config = chartConfig(

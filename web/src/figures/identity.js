@@ -26,7 +26,7 @@ function createIdentityChart(canvas, data) {
   const options = baseOptions(c, 'index');
   options.scales = {
     x: axis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),
-    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1 }),
+    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
   };
   const config = chartConfig('bar', [{ label: 'value', data: [], borderWidth: 1 }], options, { labels: [] });
   const legend = [

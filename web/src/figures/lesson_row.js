@@ -32,26 +32,46 @@ export function chapterRow(spec) {
       const text = document.getElementById(`caption-${row.name}`);
       if (text) text.textContent = caption(data, inputs);
       document.getElementById(`chart-${row.name}`)?.setAttribute('aria-label', label(data, inputs));
-      for (const listener of listeners) listener(data, inputs);
+      prune();
+      for (const { listener } of listeners) listener(data, inputs);
       return data;
     },
-    /** listener(data, inputs) after every set(): readouts beside the chart. */
-    onSet(listener) {
-      listeners.push(listener);
+    /**
+     * listener(data, inputs) after every set(): readouts beside the chart. node is the element
+     * it writes to: once a rebuild has taken that element off the page, the listener goes too,
+     * so old controls are not kept alive.
+     */
+    onSet(listener, node) {
+      prune();
+      listeners.push({ listener, node, build });
     },
   };
-  const listeners = [];
+  let listeners = [];
+  // Each build of the figure (its controls, its chart) is a new generation; a listener of an
+  // older one whose element is off the page belongs to a figure that was rebuilt.
+  let build = 0;
+  const prune = () => {
+    listeners = listeners.filter((entry) => entry.node.isConnected || entry.build === build);
+  };
   return {
     ...row,
     chapter,
     make: (canvas, first) => {
+      build++;
       handle = make(canvas, first, chapter);
       return handle;
     },
     data: () => current(),
     caption: () => caption(current(), inputs),
     label: () => label(current(), inputs),
-    ...(controls ? { controls: () => controls(chapter) } : {}),
+    ...(controls
+      ? {
+          controls: () => {
+            build++;
+            return controls(chapter);
+          },
+        }
+      : {}),
   };
 }
 
@@ -100,7 +120,7 @@ export function numberInput(chapter, key, id, text, { min, max, step = 1, slider
   chapter.onSet((_, inputs) => {
     if (document.activeElement !== box) box.value = String(inputs[key]);
     if (range) range.value = String(inputs[key]);
-  });
+  }, box);
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
   return el('div', { class: 'control' }, head, slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
@@ -114,7 +134,7 @@ export function readout(chapter, id, write) {
   const node = el('div', { class: 'chapter-readout', id, 'aria-live': 'polite' });
   const fill = (data, inputs) => node.replaceChildren(...[].concat(write(data, inputs)));
   fill(chapter.data(), chapter.inputs);
-  chapter.onSet(fill);
+  chapter.onSet(fill, node);
   return node;
 }
 
