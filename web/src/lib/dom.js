@@ -9,7 +9,7 @@ export function el(tag, attributes = {}, ...children) {
 }
 
 /** The most problems a notice lists; the rest are counted in one last line. */
-export const NOTICE_LINES = 5;
+export const NOTICE_LINES = 8;
 
 /** lines cut to NOTICE_LINES, plus "… and N more." when there were more. */
 export function boundedLines(lines) {
