@@ -35,7 +35,19 @@ test('a_link_with_70000_parameters_should_draw_the_page_with_a_short_notice', as
 });
 
 test('an_element_with_many_bad_attributes_should_list_a_handful', async () => {
-  const bad = ['dim="3"', 'base="x"', 'gap="-1"', 'from="y"', 'to="z"', 'n="1"', 'seed="q"', 'pair="w"'].join(' ');
+  const bad = [
+    'dim="3"',
+    'base="x"',
+    'gap="-1"',
+    'from="y"',
+    'to="z"',
+    'n="1"',
+    'seed="q"',
+    'pair="w"',
+    'qm="e"',
+    'kn="r"',
+    'lock="2"',
+  ].join(' ');
   const p = await openBlog(
     env.browser,
     blogHtml(`<rope-scope id="e" view="angles" ${bad}></rope-scope>
