@@ -1,16 +1,16 @@
 /* libFuzzer target for the config reader: random key/value sequences, and
- * random JSON text walked exactly as the CLI walks it (cJSON), each followed
- * by every writer. Checked besides ASan/UBSan: a success gives NUL-terminated
- * text of the stated length whose JSON cJSON parses back; a refusal of the
+ * random text read as the CLI and the page read a config file
+ * (rope_config_read_json), each followed by every writer. Checked besides
+ * ASan/UBSan: a success gives NUL-terminated text of the stated length whose
+ * JSON parses back strictly (valid UTF-8 included); a refusal of the
  * config carries a message; nothing depends on the buffer size but the code. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
-#include "json_walk.h" /* the CLI's own walker, linked from c_src/cli/json_walk.c */
+#include "jansson.h"
 #include "rope.h"
 #include "scaling.h"
 
@@ -108,9 +108,10 @@ static void check_writers(rope_config *c, input *in)
         int rc2 = rope_scaling_write(c, format, seq, train, gap, buf, len + 1, &len2);
         if (rc2 != ROPE_OK || len2 != len || strlen(buf) != (size_t)len) abort();
         if (format == ROPE_SCALING_JSON) {
-            cJSON *back = cJSON_Parse(buf);
+            /* Parsed back strictly: valid JSON, and valid UTF-8 whatever the keys held. */
+            json_t *back = json_loadb(buf, (size_t)len, JSON_REJECT_DUPLICATES, NULL);
             if (!back) abort();
-            cJSON_Delete(back);
+            json_decref(back);
         }
         free(buf);
     }
@@ -123,13 +124,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rope_config_init(c);
     input in = {data, size};
     if (size > 0 && data[0] % 2 == 0) {
-        /* Random JSON text, walked as the CLI walks it. */
-        cJSON *root = cJSON_ParseWithLength((const char *)data + 1, size - 1);
-        if (root && cJSON_IsObject(root)) {
-            const cJSON *item;
-            cJSON_ArrayForEach(item, root) rope_cli_put_json(c, item->string, item, 0);
-        }
-        cJSON_Delete(root);
+        /* Random text, read as the CLI and the page read a file: a refusal names why. */
+        int rc = rope_config_read_json(c, (const char *)data + 1, size - 1);
+        if (rc != ROPE_OK && rc != ROPE_E_NOMEM && rope_config_message(c)[0] == '\0') abort();
         in.n = 0;
     } else {
         byte(&in);

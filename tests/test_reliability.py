@@ -92,7 +92,7 @@ def config_cases(tmp):
          ["/proc/self/status", "not JSON"]),
         ("an empty file says so", empty, 2, [empty, "empty"]),
         ("a file one byte over the limit is refused, naming it", over, 2,
-         [over, "the limit is %d bytes" % LIMIT]),
+         [over, "over the limit of %d bytes" % LIMIT]),
         ("a file of exactly the limit is read", at_limit, 0, []),
         ("a missing file says why", os.path.join(tmp, "missing.json"), 2, ["cannot open"]),
     ]

@@ -236,7 +236,7 @@ def expect_error(results, name, args, needle, tmp=None):
 def test_files(results, tmp):
     llama = json.load(open(os.path.join(MODELS, "llama-3.1-8b.json")))
     big = write(tmp, "big.json", json.dumps(dict(llama, padding="x" * (5 << 20))))
-    expect_error(results, "5 MB file", ["--config", big], "limit is 1048576")
+    expect_error(results, "5 MB file", ["--config", big], "over the limit of 1048576 bytes")
     expect_error(results, "not JSON", ["--config", write(tmp, "x.json", "{rope_theta: 1")], "not JSON")
     expect_error(results, "empty file", ["--config", write(tmp, "e.json", "")], "empty")
     expect_error(results, "top-level array", ["--config", write(tmp, "a.json", "[1, 2]")], "not an object")
@@ -246,7 +246,7 @@ def test_files(results, tmp):
     unknown = copy.deepcopy(llama)
     unknown["rope_scaling"]["rope_type"] = "sux"
     expect_error(results, "unknown rope_type", ["--config", write(tmp, "u.json", json.dumps(unknown))], "rope_scaling.rope_type \"sux\"")
-    expect_error(results, "duplicate key", ["--config", write(tmp, "d.json", '{"head_dim": 64, "head_dim": 64}')], "head_dim is given twice")
+    expect_error(results, "duplicate key", ["--config", write(tmp, "d.json", '{"head_dim": 64, "head_dim": 64}')], "a key given twice in one object near '\"head_dim\"'")
     expect_error(results, "block not an object", ["--config", write(tmp, "s.json", '{"head_dim": 64, "rope_scaling": "yarn"}')], "rope_scaling must be an object")
     odd = {"head_dim": 100, "partial_rotary_factor": 0.25}
     expect_error(results, "odd rotary dim", ["--config", write(tmp, "o.json", json.dumps(odd))], "partial_rotary_factor")

@@ -1,6 +1,6 @@
 /*
- * The model config reader: a caller walks a parsed config.json (cJSON in the
- * CLI, JSON.parse in the page) and hands each key and typed value to
+ * The model config reader: rope_config_read_json takes a config.json's text
+ * (the CLI's file, the page's paste) and hands each key and typed value to
  * rope_config_put; rope_config_resolve then applies docs/SCALING.md's key
  * table and fills a rope_scaling. The key table exists here only.
  *
@@ -14,6 +14,8 @@
 #ifndef ROPE_CONFIG_H
 #define ROPE_CONFIG_H
 
+#include <stddef.h>
+
 #include "rope.h"
 #include "scaling.h"
 
@@ -26,6 +28,7 @@
 #define ROPE_CONFIG_OBJECT 5 /* an object; its members follow as "key.member" */
 #define ROPE_CONFIG_OTHER 6  /* anything else (a mixed array, a deeper object): text says what */
 
+#define ROPE_CONFIG_MAX_BYTES 1048576 /* bytes of config text read: 1 MiB */
 #define ROPE_CONFIG_MAX_WARNINGS 24
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
@@ -116,6 +119,15 @@ void rope_config_init(rope_config *c);
  * ROPE_E_NULL: c or key NULL). After an error further puts do nothing. */
 int rope_config_put(rope_config *c, const char *key, int kind, double number, const char *text,
                     const double *list, int n);
+
+/* Reads len bytes of config.json text: strict JSON (RFC 8259: nothing after
+ * the value, no control bytes, no leading zeros, no \u0000, valid UTF-8, no
+ * duplicate key, nested at most 64 deep; a leading UTF-8 BOM is skipped),
+ * holding one object, each value of which is put as rope_config_put takes it.
+ * Returns 0, ROPE_E_CONFIG (not JSON, not an object, over
+ * ROPE_CONFIG_MAX_BYTES, or a put refused; the message names line, column
+ * and byte, or the key), ROPE_E_NOMEM or ROPE_E_NULL. */
+int rope_config_read_json(rope_config *c, const char *text, size_t len);
 
 /* Applies the key table: fills c->scaling (seq_len is the current sequence
  * length, 0 for none) and the warnings. Returns 0, ROPE_E_CONFIG (a key

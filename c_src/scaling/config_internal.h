@@ -120,6 +120,8 @@ int rope_config_number(const rope_config_ctx *x, const rope_config_value *v, con
                        int mode, double *out);
 /* 0, or ROPE_E_SCALING recorded when v <= 0. */
 int rope_config_need_positive(const rope_config_ctx *x, const char *name, double v);
+/* 0, or ROPE_E_SCALING recorded when v is not a base (rope_check_base: finite, > 1). */
+int rope_config_need_base(const rope_config_ctx *x, const char *name, double v);
 /* Block member j with a default, checked > 0 when given and positive is set. */
 int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback,
                              int positive, double *out);

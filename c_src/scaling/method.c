@@ -190,10 +190,14 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
                              "stretching it",
                              rope_config_bname(x, B_FACTOR, name, sizeof name), s->factor);
     }
-    if (t == ROPE_SCALING_BASE)
+    if (t == ROPE_SCALING_BASE) {
         rc = rope_config_block_number(x, B_NEW_ROPE_THETA, ROPE_CONFIG_REQUIRED, NAN, 1,
                                       &s->new_base);
-    else if (t == ROPE_SCALING_DYNAMIC) {
+        if (rc >= 0 &&
+            rope_config_need_base(x, rope_config_bname(x, B_NEW_ROPE_THETA, name, sizeof name),
+                                  s->new_base) < 0)
+            return c->code;
+    } else if (t == ROPE_SCALING_DYNAMIC) {
         if (isnan(s->max_position))
             return rope_config_fail(c, ROPE_E_CONFIG,
                                     "max_position_embeddings is missing "

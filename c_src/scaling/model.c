@@ -157,7 +157,7 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
             k->model_type, local);
     }
     if (isnan(local)) return ROPE_OK;
-    if (from != NULL && rope_config_need_positive(x, from, local) < 0) return c->code;
+    if (from != NULL && rope_config_need_base(x, from, local) < 0) return c->code;
     if (lv->sliding_type.kind == ROPE_CONFIG_STRING &&
         strcmp(lv->sliding_type.text, "default") != 0)
         rope_config_warn(c,

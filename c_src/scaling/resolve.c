@@ -81,6 +81,15 @@ int rope_config_need_positive(const rope_config_ctx *x, const char *name, double
     return rope_config_fail(x->c, ROPE_E_SCALING, "%s must be > 0, got %.17g", name, v);
 }
 
+int rope_config_need_base(const rope_config_ctx *x, const char *name, double v)
+{
+    if (rope_check_base(v) == ROPE_OK) return ROPE_OK;
+    return rope_config_fail(x->c, ROPE_E_SCALING,
+                            "%s must be > 1, got %.17g: at a base of 1 or below the pairs would no "
+                            "longer slow down",
+                            name, v);
+}
+
 int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double fallback,
                              int positive, double *out)
 {
@@ -330,7 +339,7 @@ static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from, const rope_
     int rc = with_default(x, theta_keys, 3, B_ROPE_THETA, k ? k->rope_theta : NAN, 10000.0,
                           "rope_theta is missing: transformers' default 10000 is used", &s->base);
     if (rc < 0) return rc;
-    if (rope_config_need_positive(x, "rope_theta", s->base) < 0) return c->code;
+    if (rope_config_need_base(x, "rope_theta", s->base) < 0) return c->code;
     if ((rc = rotary_dim(x, s, k)) < 0) return rc;
     s->max_position = NAN;
     int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings",

@@ -407,6 +407,49 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
   await p.close();
 });
 
+// A dropped file goes to the reader as bytes: the panel's verdict on files of the hostile corpus
+// (tests/data/hostile) is the CLI's, word for word, invalid UTF-8 and a byte order mark included.
+test('dropped_hostile_files_should_get_the_cli_verdict_word_for_word', async () => {
+  const { p, page } = await openReady(env, '', LONG_READY);
+  const corpus = join(ROOT, 'tests/data/hostile');
+  for (const name of [
+    'bad-invalid-utf8-key.json',
+    'bad-duplicate-nested-key.json',
+    'bad-trailing-garbage.json',
+    'bad-nul-as-space.json',
+    'bad-lone-high-surrogate.json',
+    'bad-nested-1001.json',
+    'bad-over-the-limit.json',
+    'bad-theta-one.json',
+    'ok-bom.json',
+    'ok-llama.json',
+  ]) {
+    const file = join(corpus, name);
+    const cli = spawnSync(join(ROOT, 'build/ropescope'), ['scaling', '--config', file], { encoding: 'utf8' });
+    await page.evaluate(() => {
+      document.getElementById('config-msg').textContent = '';
+      document.getElementById('config-result').hidden = true;
+    });
+    await page.setInputFiles('#config-file', file);
+    await page.waitForFunction(
+      () =>
+        document.getElementById('config-msg').textContent !== '' || !document.getElementById('config-result').hidden,
+    );
+    const message = (await text(page, '#config-msg')).trim();
+    if (name.startsWith('ok-')) {
+      assert.equal(cli.status, 0, `${name}: the CLI reads it`);
+      assert.equal(message, '', `${name}: the panel reads it`);
+      assert.equal(await page.isHidden('#config-result'), false, `${name}: its table is shown`);
+    } else {
+      assert.equal(cli.status, 2, `${name}: the CLI refuses it`);
+      assert.match(message, /^Refused: .*\.$/, `${name}: the panel refuses it`);
+      const words = message.slice('Refused: '.length, -1);
+      assert.ok(cli.stderr.trim().endsWith(`: ${words}`), `${name}: "${cli.stderr.trim()}" ends in "${words}"`);
+    }
+  }
+  await p.close();
+});
+
 test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async () => {
   const { p, page } = await openReady(env, '', LONG_READY);
   const before = await longCharts(page);
@@ -417,12 +460,12 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
     return JSON.stringify({ ...llama, rope_scaling: block });
   };
   const BAD = [
-    ['not JSON', '{"rope_theta": 10000,', /Not JSON/],
-    ['NaN as text', '{"hidden_size": 64, "num_attention_heads": 1, "rope_theta": NaN}', /Not JSON/],
+    ['not JSON', '{"rope_theta": 10000,', /not JSON/],
+    ['NaN as text', '{"hidden_size": 64, "num_attention_heads": 1, "rope_theta": NaN}', /not JSON/],
     ['empty', '', /empty/],
     ['blank', '   \n', /empty/],
-    ['an array', '[1, 2, 3]', /an array/],
-    ['a string', '"config"', /a string/],
+    ['an array', '[1, 2, 3]', /a JSON list/],
+    ['a string', '"config"', /one JSON object, '\{' expected/],
     ['llama3 without low_freq_factor', without('low_freq_factor'), /low_freq_factor/],
     [
       'an unknown rope_type',
@@ -435,7 +478,7 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
       /factor/,
     ],
     ['a negative rope_theta', JSON.stringify({ ...llama, rope_theta: -5 }), /rope_theta/],
-    ['markup', '<img src=x onerror=alert(1)>', /Not JSON/],
+    ['markup', '<img src=x onerror=alert(1)>', /not JSON/],
   ];
   for (const [what, body, pattern] of BAD) {
     await paste(page, body);

@@ -625,11 +625,15 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
       .waitForFunction(
         (names) => {
           const tick = getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim();
-          return names.every(
-            (name) =>
-              Object.values(window.Chart.getChart(document.getElementById(`chart-${name}`)).options.scales)[0].ticks
-                .color === tick,
-          );
+          // Settled: every chart's ticks in the palette, and its first element redrawn in its
+          // dataset's colour (the redraw can come a frame after the options change).
+          return names.every((name) => {
+            const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
+            const set = chart.data.datasets[0];
+            const fill = Array.isArray(set.backgroundColor) ? set.backgroundColor[0] : set.backgroundColor;
+            const drawn = chart.getDatasetMeta(0).data[0]?.options?.backgroundColor;
+            return Object.values(chart.options.scales)[0].ticks.color === tick && (!fill || drawn === fill);
+          });
         },
         all,
         { timeout: 5000 },

@@ -233,12 +233,21 @@ test('bad configs should throw naming the key, or warn naming it, as the CLI doe
 test('scaling_from_config should refuse bad arguments with a message naming them', () => {
   const llama = JSON.parse(fs.readFileSync(path.join(MODELS, 'llama-3.1-8b.json'), 'utf8'));
   const phi = JSON.parse(fs.readFileSync(path.join(MODELS, 'phi-3.5-mini-instruct.json'), 'utf8'));
-  for (const bad of [null, [], 'config', 3]) {
+  for (const bad of [null, [], 3, undefined, new Float64Array(2)]) {
     assert.throws(
       () => scaling_from_config(bad),
-      (e) => e instanceof TypeError && /config must be an object/.test(e.message),
+      (e) => e instanceof TypeError && /config must be config.json text, its bytes, or an object/.test(e.message),
     );
   }
+  // Text is read as a config file is, by the C reader.
+  assert.throws(
+    () => scaling_from_config('config'),
+    (e) =>
+      e instanceof TypeError &&
+      /^not JSON: a config is one JSON object, '\{' expected near 'config', at line 1, column 6 \(byte 6\)$/.test(
+        e.message,
+      ),
+  );
   const throwsNaming = (config, opts, text, Kind = Error) =>
     assert.throws(
       () => scaling_from_config(config, opts),
@@ -258,12 +267,12 @@ test('scaling_from_config should refuse bad arguments with a message naming them
     'rope_scaling.factor',
     RangeError,
   );
-  // About 5 MB of factors: refused by length, naming the key, without trouble.
+  // About 9 MB of factors: refused by the length of its text, without trouble.
   const huge = Array.from({ length: 700000 }, (_, j) => 1 + j / 7);
   throwsNaming(
     { ...phi, rope_scaling: { ...phi.rope_scaling, long_factor: huge } },
     {},
-    'rope_scaling.long_factor has 700000 entries',
+    'the config is over the limit of 1048576 bytes (1 MiB)',
     TypeError,
   );
   const short = phi.rope_scaling.short_factor.slice(0, 10);
@@ -291,7 +300,7 @@ test('scaling_from_config should refuse bad arguments with a message naming them
   assert.throws(() => scaling_csv(null), TypeError);
   assert.throws(
     () => scaling_json_text({ ...llama, rope_theta: -1 }),
-    (e) => e instanceof RangeError && e.message.includes('rope_theta must be > 0, got -1'),
+    (e) => e instanceof RangeError && e.message.includes('rope_theta must be > 1, got -1'),
   );
   assert.throws(
     () => scaling_csv(llama, { gap: 3 }),

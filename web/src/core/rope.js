@@ -393,8 +393,9 @@ function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
   };
   try {
     for (const values of ins) {
-      if (typeof values === 'string') {
-        const bytes = new TextEncoder().encode(values);
+      if (typeof values === 'string' || values instanceof Uint8Array) {
+        // Text as UTF-8, or bytes as they are (a config file's); a NUL after either.
+        const bytes = typeof values === 'string' ? new TextEncoder().encode(values) : values;
         const ptr = alloc(bytes.length + 1);
         const heap = new Uint8Array(w.memory.buffer, ptr, bytes.length + 1);
         heap.set(bytes);
@@ -777,9 +778,10 @@ export function decimal_form(text) {
 }
 
 // ---- long context (scaling) ----
-// A parsed config.json goes to the C config reader key by key (the key table
-// lives in c_src/scaling/resolve.c only); the C writer's JSON or CSV text comes
-// back, byte for byte what `ropescope scaling` prints.
+// A config.json's text goes whole to the C reader, rope_config_read_json: the same strict
+// parser (jansson) and walk as `ropescope scaling --config`, so a file gets the same verdict
+// in the same words on both sides. Its JSON or CSV text comes back, byte for byte what
+// `ropescope scaling` prints.
 
 const SCALING_DEFAULTS = Object.freeze(
   Object.assign(Object.create(null), {
@@ -789,31 +791,31 @@ const SCALING_DEFAULTS = Object.freeze(
   }),
 );
 
-// Calls put(key, kind, number, text, list) for one value; objects three levels down
-// (text_config.rope_parameters.full_attention.rope_type), like the CLI's cJSON walk.
-function walkValue(put, key, value, depth) {
-  if (typeof value === 'number') return put(key, C.ROPE_CONFIG_NUMBER, value);
-  if (typeof value === 'string') return put(key, C.ROPE_CONFIG_STRING, 0, value);
-  if (typeof value === 'boolean') return put(key, C.ROPE_CONFIG_BOOL, value ? 1 : 0);
-  if (value === null) return put(key, C.ROPE_CONFIG_NULL, 0);
-  if (Array.isArray(value)) {
-    if (value.every((v) => typeof v === 'number')) return put(key, C.ROPE_CONFIG_LIST, 0, null, value);
-    let code = put(key, C.ROPE_CONFIG_OTHER, 0, 'a list holding non-numbers');
-    // A list of strings (layer_types) follows entry by entry, as "key.N".
-    if (depth <= 1 && value.every((v) => typeof v === 'string')) {
-      for (let j = 0; j < value.length && code === 0; j++) code = put(`${key}.${j}`, C.ROPE_CONFIG_STRING, 0, value[j]);
+// The config as the C reader takes it: a file's bytes, a text, or an object the page built
+// (as JSON text; a non-finite number, which JSON cannot hold, is refused naming its key).
+function configBytes(config) {
+  if (config instanceof Uint8Array) return config.slice(); // a snapshot: no later change reaches C
+  if (typeof config === 'string') return new TextEncoder().encode(config);
+  if (config === null || typeof config !== 'object' || Array.isArray(config) || ArrayBuffer.isView(config)) {
+    throw new TypeError(`config must be config.json text, its bytes, or an object of config keys, got ${show(config)}`);
+  }
+  const paths = new WeakMap([[config, '']]);
+  function keep(key, value) {
+    const name = paths.has(this) && key !== '' ? `${paths.get(this)}${paths.get(this) ? '.' : ''}${key}` : key;
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new RangeError(`${name} must be a finite number, got ${value}`);
     }
-    return code;
+    if (value !== null && typeof value === 'object' && !paths.has(value)) paths.set(value, name);
+    return value;
   }
-  if (typeof value !== 'object' || depth > 2) {
-    return put(key, C.ROPE_CONFIG_OTHER, 0, typeof value === 'object' ? 'an object' : 'an unknown value');
+  let text;
+  try {
+    text = JSON.stringify(config, keep);
+  } catch (err) {
+    if (err instanceof RangeError && err.message.includes('must be a finite number')) throw err;
+    throw new TypeError(`config could not be read: ${err.message}`);
   }
-  let code = put(key, C.ROPE_CONFIG_OBJECT, 0);
-  for (const member of Object.keys(value)) {
-    if (code !== 0) break;
-    code = walkValue(put, `${key}.${member}`, value[member], depth + 1);
-  }
-  return code;
+  return new TextEncoder().encode(text);
 }
 
 // { seq_len, train_len, gap }: own keys only; a given value must be finite.
@@ -830,9 +832,7 @@ function scalingOptions(opts) {
 const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
 
 function scalingText(format, config, opts) {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    throw new TypeError(`config must be an object of config keys, got ${show(config)}`);
-  }
+  const bytes = configBytes(config);
   const o = scalingOptions(opts);
   const args = [
     ['seq_len', o.seq_len],
@@ -844,23 +844,20 @@ function scalingText(format, config, opts) {
   const size = w.rope_config_size();
   const reader = w.malloc(size);
   if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
-  // The reader copies what it keeps, so run() frees each value's memory at once.
-  const put = (key, kind, number, text = null, list = null) =>
-    run(
-      'scaling',
-      [key, text ?? '', list ?? []],
-      [],
-      (pk, pt, pl) =>
-        wasm.rope_config_put(reader, pk, kind, number, text === null ? 0 : pt, pl, list === null ? 0 : list.length),
-      { tolerate: CONFIG_CODES, args: [['key', key]] },
-    ).code;
   try {
     wasm.rope_config_init(reader);
-    let code = 0;
-    for (const key of Object.keys(config)) {
-      if (code !== 0) break;
-      code = walkValue(put, key, config[key], 0);
-    }
+    // Too long a text is not copied in: the reader refuses it by its length alone.
+    const whole = bytes.length <= C.ROPE_CONFIG_MAX_BYTES;
+    let code = run(
+      'scaling',
+      whole ? [bytes] : [],
+      [],
+      (pt) => wasm.rope_config_read_json(reader, whole ? pt : 0, bytes.length),
+      {
+        tolerate: CONFIG_CODES,
+        args: [['config bytes', bytes.length]],
+      },
+    ).code;
     // Written into a 64 KB buffer; a longer text is written again into one that fits.
     for (let cap = 1 << 16; code === 0; ) {
       const result = run(
@@ -890,7 +887,8 @@ function scalingText(format, config, opts) {
 }
 
 /** What a model config's RoPE scaling does to each pair: the object `ropescope scaling
- *  --format json` prints. opts: { seq_len, train_len, gap } (train_len and gap together). */
+ *  --format json` prints. config: config.json's text, its bytes (a Uint8Array), or an object.
+ *  opts: { seq_len, train_len, gap } (train_len and gap together). */
 export function scaling_from_config(config, opts = {}) {
   return JSON.parse(scalingText(C.ROPE_SCALING_JSON, config, opts));
 }

@@ -1,7 +1,10 @@
-// The "check a config" panel: a pasted or dropped config.json, parsed with JSON.parse and
-// read by the C config reader (rope.scaling_from_config): the resolved fields, every warning
-// and error in words, the per-pair table, and inv_freq downloads byte for byte what
+// The "check a config" panel: a pasted config.json's text, or a dropped file's bytes, handed
+// whole to the C config reader (rope.scaling_from_config), which parses it strictly as the CLI
+// does: the same verdict in the same words. Shown: the resolved fields, every warning and error,
+// the per-pair table, and inv_freq downloads byte for byte what
 // `ropescope scaling --config FILE --format json|csv` prints. Nothing here goes into the URL.
+
+import * as C from '../../gen/rope_consts.js';
 import * as rope from '../core/rope.js';
 
 // Six significant digits, as the CLI's table prints them; fields to ten.
@@ -10,8 +13,8 @@ const digits = (x, n) => String(Number(x.toPrecision(n)));
 import { saveText } from '../lib/save.js';
 
 const $ = (id) => document.getElementById(id);
-// The CLI refuses files above 1 MiB; the panel does the same.
-const MAX_BYTES = 1 << 20;
+// A file is read no further than one byte past the reader's limit, which it then refuses.
+const MAX_BYTES = C.ROPE_CONFIG_MAX_BYTES;
 const WAIT_MS = 150;
 
 let checked = null; // the last config the reader accepted
@@ -91,37 +94,15 @@ function showResult(config, result) {
   $('download-inv-freq-csv').disabled = false;
 }
 
-/** Checks the text now: a problem is named in #config-msg, a good config fills the panel. */
-export function check(text) {
+/** Checks a config now (its text, or a file's bytes): the reader's refusal is named in
+ *  #config-msg, a good config fills the panel. */
+export function check(config) {
   clearResult();
-  if (text.trim() === '') {
-    setProblem('The config is empty: paste a model’s config.json, or drop the file here.');
-    return;
-  }
-  if (text.length > MAX_BYTES) {
-    setProblem(
-      `The config is ${(text.length / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`,
-    );
-    return;
-  }
-  let config;
-  try {
-    config = JSON.parse(text);
-  } catch (err) {
-    setProblem(`Not JSON: ${err.message}.`);
-    return;
-  }
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    setProblem(
-      `A config.json holds one JSON object; this is ${Array.isArray(config) ? 'an array' : `a ${config === null ? 'null' : typeof config}`}.`,
-    );
-    return;
-  }
   let result;
   try {
     result = rope.scaling_from_config(config);
   } catch (err) {
-    setProblem(`The config reader refuses it: ${err.message}.`);
+    setProblem(`Refused: ${err.message}.`);
     return;
   }
   setProblem('');
@@ -144,16 +125,14 @@ function download(kind) {
   }
 }
 
+// The file's bytes go to the reader as they are (invalid UTF-8 is refused, not replaced);
+// the box shows them decoded.
 async function readFile(file) {
   if (!file) return;
-  if (file.size > MAX_BYTES) {
-    clearResult();
-    setProblem(
-      `${file.name} is ${(file.size / MAX_BYTES).toFixed(1)} MiB: the checker reads up to 1 MiB, like ropescope scaling.`,
-    );
-    return;
-  }
-  renderCheck(await file.text());
+  clearTimeout(timer); // a check of text typed before must not overwrite the file's
+  const bytes = new Uint8Array(await file.slice(0, MAX_BYTES + 1).arrayBuffer());
+  $('config').value = bytes.length > MAX_BYTES ? '' : new TextDecoder().decode(bytes);
+  check(bytes);
 }
 
 /** Wires the box, the file input and the download buttons (once, at start). */
