@@ -83,7 +83,7 @@ web/gen:
 	mkdir -p $@
 
 build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
 
 build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
@@ -106,14 +106,14 @@ build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
 
 # The CLI is linked in without its main(): the fuzzers call rope_cli_run themselves.
 build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz_%.c tests/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
 # The config reader under ASan + UBSan: random key/value sequences, and random text through
-# rope_config_read_json as the CLI and the page read a file (cJSON parses writers' output back).
+# rope_config_read_json as the CLI and the page read a file (and the JSON written parsed back).
 build/fuzz_config: tests/fuzz_config.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
 	  $(INC) -o $@ tests/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lm
@@ -199,7 +199,6 @@ deps:
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
-	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	command -v $(CLANG) >/dev/null 2>&1 || missing="$$missing clang"; \
 	command -v $(CLANG_FORMAT) >/dev/null 2>&1 || missing="$$missing clang-format"; \
 	[ -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || missing="$$missing libclang-rt-14-dev"; \
@@ -301,7 +300,7 @@ test-verify: build/ropescope build/fuzz_verify
 
 build/fuzz_verify: tests/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  $(INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lcjson -lm
+	  $(INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
 
 # Hostile files, messages and kills at every system call of the report's writes (strace).
 test-reliability: build/ropescope

@@ -1,12 +1,12 @@
 /* Text dumps: a JSON list (of numbers, or of equal-length lists), a JSON
  * object of such lists named like tensors, or CSV/whitespace rows. Text has
  * no dtype: values that are all exact float32 numbers are judged as float32. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jansson.h"
 #include "rope.h"
 #include "verify.h"
 
@@ -25,35 +25,36 @@ static int finish(rope_table *t, const long *shape, int nd, double *v, size_t n,
 }
 
 /* The shape of a rectangular nest of lists; -1 with msg when it is not one. */
-static int json_shape(const cJSON *a, long *shape, int *nd, char *msg)
+static int json_shape(const json_t *a, long *shape, int *nd, char *msg)
 {
     *nd = 0;
-    for (const cJSON *x = a; cJSON_IsArray(x); x = cJSON_GetArrayItem(x, 0)) {
+    for (const json_t *x = a; json_is_array(x); x = json_array_get(x, 0)) {
         if (*nd == 8) break;
-        shape[(*nd)++] = cJSON_GetArraySize(x);
-        if (cJSON_GetArraySize(x) == 0) break;
+        shape[(*nd)++] = (long)json_array_size(x);
+        if (json_array_size(x) == 0) break;
     }
     (void)msg;
     return 0;
 }
 
-static int json_flatten(const cJSON *a, const long *shape, int nd, int depth, double *v, size_t *at,
-                        char *msg)
+static int json_flatten(const json_t *a, const long *shape, int nd, int depth, double *v,
+                        size_t *at, char *msg)
 {
     if (depth == nd) {
-        if (!cJSON_IsNumber(a)) {
+        if (!json_is_number(a)) {
             snprintf(msg, ROPE_VERIFY_MSG, "JSON value %zu is not a number", *at);
             return ROPE_E_VALUE;
         }
-        v[(*at)++] = a->valuedouble;
+        v[(*at)++] = json_number_value(a);
         return ROPE_OK;
     }
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != shape[depth]) {
+    if (!json_is_array(a) || (long)json_array_size(a) != shape[depth]) {
         snprintf(msg, ROPE_VERIFY_MSG, "JSON lists of unequal length (not a %d-D array)", nd);
         return ROPE_E_VALUE;
     }
-    const cJSON *e;
-    cJSON_ArrayForEach(e, a)
+    size_t j;
+    const json_t *e;
+    json_array_foreach(a, j, e)
     {
         int rc = json_flatten(e, shape, nd, depth + 1, v, at, msg);
         if (rc != ROPE_OK) return rc;
@@ -61,7 +62,7 @@ static int json_flatten(const cJSON *a, const long *shape, int nd, int depth, do
     return ROPE_OK;
 }
 
-static int json_table(const cJSON *a, rope_table *t, char *msg)
+static int json_table(const json_t *a, rope_table *t, char *msg)
 {
     long shape[8];
     int nd = 0;
@@ -88,32 +89,36 @@ static int json_table(const cJSON *a, rope_table *t, char *msg)
 static int read_json(const char *text, size_t len, const rope_table_want *want, rope_table *t,
                      char *msg)
 {
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    json_error_t err;
+    json_t *root = json_loadb(
+        text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &err);
     int rc = ROPE_E_VALUE;
     if (!root) {
-        snprintf(msg, ROPE_VERIFY_MSG, "not valid JSON");
-    } else if (cJSON_IsArray(root)) {
+        snprintf(msg, ROPE_VERIFY_MSG, "not valid JSON: %s, at line %d, column %d", err.text,
+                 err.line, err.column);
+    } else if (json_is_array(root)) {
         rc = json_table(root, t, msg);
-    } else if (cJSON_IsObject(root)) {
+    } else if (json_is_object(root)) {
         const char *names[256];
-        const cJSON *items[256];
+        const json_t *items[256];
         int n = 0;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, root) if (n < 256)
+        const char *key;
+        json_t *e;
+        json_object_foreach(root, key, e) if (n < 256)
         {
-            names[n] = e->string;
+            names[n] = key;
             items[n++] = e;
         }
         int k = rope_table_pick(names, n, want, msg);
         if (k >= 0) {
-            rc = cJSON_IsArray(items[k]) ? json_table(items[k], t, msg) : ROPE_E_VALUE;
-            if (!cJSON_IsArray(items[k]))
+            rc = json_is_array(items[k]) ? json_table(items[k], t, msg) : ROPE_E_VALUE;
+            if (!json_is_array(items[k]))
                 snprintf(msg, ROPE_VERIFY_MSG, "JSON member '%.64s' is not a list", names[k]);
         }
     } else {
         snprintf(msg, ROPE_VERIFY_MSG, "JSON that is neither a list nor an object of lists");
     }
-    cJSON_Delete(root);
+    json_decref(root);
     return rc;
 }
 
