@@ -34,8 +34,9 @@ int main(int argc, char **argv)
     int *slow = malloc((size_t)count * sizeof(int));
     if (!q || !k || !pos || !out || !slow || rope_demo_vectors(d, q, k) != ROPE_OK) return 1;
     for (int j = 0; j < count; j++) pos[j] = 0.37 * j + 3.0; /* no row reuses another's key */
-    const char *names[] = {"offset_scan", "offset_sweep", "slow_pairs_batch", "norm_gaps",
-                           "add_terms", "add_terms_sweep", "cos_grid", "decay", "offset_envelope"};
+    const char *names[] = {"offset_scan", "offset_sweep", "slow_pairs_batch",
+                           "norm_gaps",   "add_terms",    "add_terms_sweep",
+                           "cos_grid",    "decay",        "offset_envelope"};
     const char *slowest = NULL;
     double worst = 0.0;
     for (int f = 0; f < 9; f++) {
@@ -55,11 +56,22 @@ int main(int argc, char **argv)
         }
         double t = now() - t0;
         printf("limits: %-16s dim %d x %d = %ld: %7.3f s%s%s\n", names[f], d, count,
-               (long)d * count, t, rc == ROPE_OK ? "" : ", refused: ",
-               rc == ROPE_OK ? "" : rope_strerror(rc));
+               (long)d * count, t,
+               rc == ROPE_OK ? "" : ", refused: ", rc == ROPE_OK ? "" : rope_strerror(rc));
         if (rc == ROPE_OK && t > worst) worst = t, slowest = names[f];
     }
     if (slowest) printf("limits: slowest call at work %ld: %s, %.3f s\n", work, slowest, worst);
+    /* rope_offset_envelope has its own, higher limit: the page's widest range, at dim 1024. */
+    double *env = malloc(7 * 512 * sizeof(double));
+    long starts = ROPE_MAX_ENVELOPE_WORK / 1024;
+    double t0 = now();
+    int rc =
+        env ? rope_offset_envelope(q, 1024, k, 1024, 2.0, 0.0, (double)starts - 1.0, 512, 1e4, env)
+            : ROPE_E_NOMEM;
+    printf("limits: offset_envelope at its own limit, dim 1024 x %ld = %d: %.3f s%s%s\n", starts,
+           ROPE_MAX_ENVELOPE_WORK, now() - t0,
+           rc == ROPE_OK ? "" : ", refused: ", rc == ROPE_OK ? "" : rope_strerror(rc));
+    free(env);
     free(q);
     free(k);
     free(pos);

@@ -32,6 +32,10 @@
 /* Largest work (dimension x count) one call may do: 2^23, so that the slowest
  * call at the limit takes about 2 s (measured: make bench, docs/SPEC.md). */
 #define ROPE_MAX_WORK 8388608
+/* Largest d x starts of rope_offset_envelope: 2^27. It is a chunked sweep, a
+ * few multiply-adds a unit (about 0.3 s at the limit, docs/SPEC.md), and the
+ * page's widest range, dim 1024 from 0 to 65536, must fit. */
+#define ROPE_MAX_ENVELOPE_WORK 134217728
 
 #define ROPE_OK 0
 #define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */

@@ -63,3 +63,17 @@ test('an_element_with_many_bad_attributes_should_list_a_handful', async () => {
   assert.equal(lines[NOTICE_LINES], '… and 3 more problems.');
   await p.close();
 });
+
+// Every setting at its extreme at once (dim 1024, from 0 to 65536, 4096 points): each figure
+// is drawn, with no notice (the envelope's own work limit, docs/SPEC.md "Limits").
+test('the_widest_settings_should_draw_every_figure_without_a_notice', async () => {
+  const p = await openPage(env.browser, `${env.server.url}?dim=1024&from=0&to=65536&n=4096`);
+  await waitReady(p.page);
+  await p.page.evaluate(() => window.ropescope.drawAll());
+  await settle(p.page);
+  const notice = (await p.page.locator('#notice').innerText()).trim();
+  assert.equal(notice, '', `no notice: ${notice}`);
+  assert.equal(await p.page.inputValue('#dim-num'), '1024');
+  assert.equal(await p.page.inputValue('#to-num'), '65536');
+  await p.close(); // and no console error, page error or CSP violation
+});

@@ -76,6 +76,10 @@ const LIMITS = [
     () => rope.norm_gaps(WIDE, MANY),
     'norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
   ],
+  [
+    () => rope.offset_envelope(WIDE, WIDE, 2, 0, 16384, 64),
+    'offset_envelope: q.length x starts in from..to = 8192 x 16385 = 134225920 is above 134217728, too much work for one call',
+  ],
 ];
 
 test('limits_should_be_refused_with_a_message_naming_the_parameter_and_value', () => {
@@ -84,6 +88,21 @@ test('limits_should_be_refused_with_a_message_naming_the_parameter_and_value', (
     assert.ok(err instanceof RangeError, `${message}: threw ${err}`);
     assert.equal(err.message, message);
   }
+});
+
+// The page's widest range (dim 1024, from 0 to 65536) is within the envelope's own limit, and
+// its bins agree with a plain sweep of the same starts.
+test('the_envelope_should_take_the_pages_widest_range', () => {
+  assert.equal(C.ROPE_MAX_ENVELOPE_WORK, 2 ** 27);
+  const q = Array.from({ length: 1024 }, (_, i) => Math.sin(i + 1));
+  const k = Array.from({ length: 1024 }, (_, i) => Math.cos(0.7 * i));
+  const env = rope.offset_envelope(q, k, 2, 0, 65536, 512);
+  // The last bin holds starts j with floor(512 j / 65537) = 511.
+  const first = Math.ceil((511 * 65537) / 512);
+  const sweep = rope.offset_sweep(q, k, 2, first, 1, 65537 - first);
+  const last = sweep.rope.reduce((a, b) => Math.max(a, b), -Infinity);
+  const tol = 1e-9 * Math.max(1, Math.abs(last));
+  assert.ok(Math.abs(env.rope_max[511] - last) <= tol, `last bin's max ${env.rope_max[511]} vs ${last}`);
 });
 
 test('positions_at_the_limit_should_still_be_computed', () => {

@@ -210,11 +210,11 @@ function checkNearList(fn, name, values, offset = 0, offsetName = '') {
 }
 
 // One call's work, d x count, must stay within MAX_WORK (ROPE_E_WORK in the core).
-function checkWork(fn, dName, d, countName, count) {
-  if (d * count > MAX_WORK) {
+function checkWork(fn, dName, d, countName, count, limit = MAX_WORK) {
+  if (d * count > limit) {
     throw new RangeError(
       `${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
-        ` ${MAX_WORK}, too much work for one call`,
+        ` ${limit}, too much work for one call`,
     );
   }
 }
@@ -1115,7 +1115,7 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
     throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
   }
   checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
-  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts);
+  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts, C.ROPE_MAX_ENVELOPE_WORK);
   checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset);
   checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset);
   const v = run(
