@@ -91,25 +91,9 @@ test('print_should_draw_every_figure_with_the_current_data_inside_the_page', asy
   await p.close();
 });
 
-// The lesson's chapter figures are new and their tick labels still crowd at some widths (a
-// known defect, to be fixed with their layout): the check covers the other figures meanwhile.
-const CHAPTERS_WITH_CROWDED_TICKS = new Set([
-  'order',
-  'slot',
-  'normalized',
-  'marks',
-  'extrapolate',
-  'identity',
-  'cat',
-  'proof',
-  'planes',
-  'clock',
-  'post',
-]);
-
-/** Tick labels of every scale that overlap their neighbours (drawn labels, measured). */
-function overlappingTicks(page, allNames) {
-  const names = allNames.filter((name) => !CHAPTERS_WITH_CROWDED_TICKS.has(name));
+/** Tick labels of every scale that overlap their neighbours (drawn labels, measured; a wrapped
+ *  label by its widest line). */
+function overlappingTicks(page, names) {
   return page.evaluate((list) => {
     const out = [];
     const ctx = document.createElement('canvas').getContext('2d');
@@ -119,11 +103,12 @@ function overlappingTicks(page, allNames) {
         const items = scale.getLabelItems();
         const boxes = items.map((item) => {
           ctx.font = item.font.string;
-          const w = ctx.measureText(String(item.label)).width;
-          const h = item.font.lineHeight;
+          const lines = Array.isArray(item.label) ? item.label : [item.label];
+          const w = Math.max(...lines.map((line) => ctx.measureText(String(line)).width));
+          const h = item.font.lineHeight * lines.length;
           const [x, y] = item.options.translation;
           const left = item.options.textAlign === 'right' ? x - w : item.options.textAlign === 'left' ? x : x - w / 2;
-          return { label: String(item.label), left, right: left + w, top: y - h / 2, bottom: y + h / 2 };
+          return { label: lines.join(' '), left, right: left + w, top: y - h / 2, bottom: y + h / 2 };
         });
         for (let i = 0; i < boxes.length; i++) {
           for (let j = i + 1; j < boxes.length; j++) {

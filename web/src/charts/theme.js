@@ -73,6 +73,36 @@ export function axis(c, title, extra = {}) {
   };
 }
 
+// Category labels wrapped at spaces into lines that fit the room each category has (about 0.55
+// of the font size a character), so long names ("nolan → ended", "expanded (8 products)")
+// stack instead of running into each other on a phone; every label is kept, none rotated, and
+// on a narrow chart the labels are a size smaller.
+const NARROW = 480;
+const categoryFont = (ctx) => ({ size: ctx.chart.width < NARROW ? 10 : 12 });
+
+function wrappedLabel(value) {
+  const label = String(this.getLabelForValue(value));
+  const count = Math.max(1, this.chart.data.labels?.length ?? 1);
+  const perChar = 0.55 * (this.chart.width < NARROW ? 10 : 12);
+  const room = Math.max(4, Math.floor((this.chart.width - 60) / count / perChar));
+  if (label.length <= room) return label;
+  const lines = [];
+  for (const word of label.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= room) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** A category axis whose labels wrap rather than collide or rotate. */
+export function categoryAxis(c, title, extra = {}) {
+  return axis(c, title, {
+    ...extra,
+    ticks: { maxRotation: 0, autoSkip: false, callback: wrappedLabel, font: categoryFont, ...(extra.ticks || {}) },
+  });
+}
+
 /** Log axis labelled at its decades only (see decadesOnly); `extra` adds range or tick settings. */
 export function logAxis(c, title, extra = {}) {
   return axis(c, title, {

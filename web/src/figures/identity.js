@@ -2,7 +2,7 @@
 // the mark of position a + b follows from the mark of a and the gap b alone.
 
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
 import { lesson_identity } from '../core/rope.js';
 import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
 
@@ -25,7 +25,7 @@ function createIdentityChart(canvas, data) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
-    x: axis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),
+    x: categoryAxis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),
     y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
   };
   const config = chartConfig('bar', [{ label: 'value', data: [], borderWidth: 1 }], options, { labels: [] });

@@ -3,7 +3,7 @@
 // the same in both orders. The sticks are the reader's to edit.
 
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
 import { lesson_order } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
@@ -42,7 +42,7 @@ function createOrderChart(canvas, data) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
-    x: axis(c, 'which word looks at which'),
+    x: categoryAxis(c, 'which word looks at which'),
     y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
   };
   const config = chartConfig(

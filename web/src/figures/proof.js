@@ -3,7 +3,7 @@
 // step's total at the reader's m, n and theta, all equal, and every step written out beside it.
 
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
 import { lesson_proof } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
@@ -32,7 +32,7 @@ function createProofChart(canvas, data) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
-    x: axis(c, 'step of the proof'),
+    x: categoryAxis(c, 'step of the proof'),
     y: axis(c, 'q_m · k_n at that step', { type: 'linear', min: -1, max: 1 }),
   };
   const config = chartConfig('bar', [{ label: 'score', data: [], borderWidth: 1 }], options, { labels: [] });

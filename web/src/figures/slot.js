@@ -3,7 +3,7 @@
 // is a sliver on top of the slot.
 
 import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
 import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
 import { chapterControls, chapterRow, numberInput, readout } from './lesson_row.js';
@@ -27,7 +27,7 @@ function createSlotChart(canvas, data) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = {
-    x: axis(c, 'component of the stick'),
+    x: categoryAxis(c, 'component of the stick'),
     y: axis(c, 'value', { type: 'linear', beginAtZero: true }),
   };
   const config = chartConfig(
