@@ -237,3 +237,50 @@ test('element_theme_should_set_its_background_for_either_os_scheme', async () =>
     await p.context.close();
   }
 });
+
+// theme="inherit": the post's background shows through, the text takes the post's colour and
+// font, and the palette follows the post's text (dark text: light palette; light text: dark),
+// whatever the reader's OS scheme; the charts' ticks take that palette too.
+test('element_theme_inherit_should_take_the_posts_colours_and_font', async () => {
+  const MUTED = { light: '#585f6c', dark: '#a2a9b6' }; // style.css --ink-muted
+  const posts = [
+    { name: 'light', css: '', ink: 'rgb(34, 34, 34)', palette: 'light' },
+    {
+      name: 'dark',
+      css: 'body { color: #e8e6e3; background: #15171a; font-family: "Courier New", monospace; }',
+      ink: 'rgb(232, 230, 227)',
+      palette: 'dark',
+    },
+  ];
+  for (const post of posts) {
+    for (const scheme of ['light', 'dark']) {
+      const p = await openBlog(
+        env.browser,
+        blogHtml(`<rope-scope id="i" view="slow" theme="inherit"></rope-scope>\n${SCRIPT}`, post.css),
+        { viewport: { width: 800, height: 900 }, colorScheme: scheme },
+      );
+      const { page } = p;
+      await elementsReady(page);
+      const got = await page.evaluate(() => {
+        const host = document.getElementById('i');
+        const root = host.shadowRoot;
+        const body = root.querySelector('.rs-body');
+        const chart = host.charts.slow.chart;
+        return {
+          background: getComputedStyle(body).backgroundColor,
+          color: getComputedStyle(root.querySelector('.caption')).color,
+          font: getComputedStyle(body).fontFamily,
+          hostFont: getComputedStyle(host).fontFamily,
+          tick: Object.values(chart.options.scales)[0].ticks.color,
+        };
+      });
+      const what = `${post.name} post, ${scheme} OS scheme`;
+      assert.equal(got.background, 'rgba(0, 0, 0, 0)', `${what}: the post's background shows through`);
+      assert.equal(got.color, post.ink, `${what}: the post's text colour`);
+      assert.equal(got.font, got.hostFont, `${what}: the post's font`);
+      assert.equal(got.tick, MUTED[post.palette], `${what}: the ${post.palette} palette`);
+      await p.assertClean();
+      await p.context.close();
+    }
+  }
+});

@@ -302,3 +302,25 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   );
   await p.close();
 });
+
+// theme=inherit in an iframe: the page cannot read its host's colours, so the reader's scheme
+// picks the palette, and the background is transparent for the post's to show through.
+test('iframe_theme_inherit_should_have_a_transparent_background', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const p = await openPage(env.browser, null);
+    await p.page.emulateMedia({ colorScheme: scheme });
+    await p.page.goto(`${env.server.url}?embed=1&view=slow&theme=inherit`);
+    await waitReady(p.page, ['slow']);
+    const got = await p.page.evaluate(() => ({
+      background: getComputedStyle(document.body).backgroundColor,
+      root: getComputedStyle(document.documentElement).backgroundColor,
+      inherit: 'inherit' in document.documentElement.dataset,
+      muted: getComputedStyle(document.documentElement).getPropertyValue('--ink-muted').trim(),
+    }));
+    assert.equal(got.background, 'rgba(0, 0, 0, 0)', `${scheme}: body transparent`);
+    assert.equal(got.root, 'rgba(0, 0, 0, 0)', `${scheme}: root transparent`);
+    assert.equal(got.inherit, true);
+    assert.equal(got.muted, scheme === 'dark' ? '#a2a9b6' : '#585f6c', `${scheme}: the reader's palette`);
+    await p.close();
+  }
+});

@@ -19,6 +19,7 @@ import { addExportMenu } from '../page/export.js';
 import { fillFormulas } from '../page/mathml.js';
 import { watchPrint } from '../page/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { inheritHost } from './inherit.js';
 
 useChartLib(Chart);
 
@@ -132,7 +133,8 @@ class RopeScope extends HTMLElement {
     this.explorer = explorer;
     const rows = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
     const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
-    if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
+    if (state.theme === 'inherit') inheritHost(this, wrapper);
+    else if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
     wrapper.classList.toggle('embed-controls', state.controls.length > 0);
     wrapper.classList.toggle('embed-notitle', !state.title);
     this.notice = el('div', { class: 'notice', role: 'status' });

@@ -36,10 +36,13 @@ export function explorerLink(state) {
   );
 }
 
-/** The theme= setting on the root element (style.css: :root[data-theme=...]). */
+/** The theme= setting on the root element (style.css: :root[data-theme=...]). inherit keeps the
+ *  reader's scheme (an iframe cannot see its host's colours) on a transparent background. */
 export function applyTheme(theme, root = document.documentElement) {
-  if (theme === 'auto') delete root.dataset.theme;
+  if (theme === 'auto' || theme === 'inherit') delete root.dataset.theme;
   else root.dataset.theme = theme;
+  if (theme === 'inherit') root.dataset.inherit = '';
+  else delete root.dataset.inherit;
 }
 
 // ---- inside an embed ----

@@ -182,8 +182,9 @@ export function unknownViewLine(problem) {
 }
 /** The settings an embed can show as sliders (controls=), in the order they are shown. */
 export const EMBED_CONTROLS = Object.freeze(['gap', 'dim', 'base']);
-/** The embed themes (theme=): auto follows the reader's colour scheme. */
-export const THEMES = Object.freeze(['auto', 'light', 'dark']);
+/** The embed themes (theme=): auto follows the reader's colour scheme; inherit lets the post's
+ *  background show through and, in <rope-scope>, takes its text colour and font too. */
+export const THEMES = Object.freeze(['auto', 'light', 'dark', 'inherit']);
 
 // The one table of the page's settings: defaults, ranges and sliders. index.html holds no
 // range: app.js sets every slider's min, max and step from here at startup.
