@@ -284,3 +284,59 @@ test('element_theme_inherit_should_take_the_posts_colours_and_font', async () =>
     }
   }
 });
+
+// The element under a host's strictest policy: its own script and 'wasm-unsafe-eval', no
+// style-src at all (its stylesheet is a constructed one), and nothing else: it draws, with no
+// violation. Without 'wasm-unsafe-eval' it says so in one line and links to the explorer.
+function strictPost(policy, body) {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<link rel="icon" href="data:,">
+<title>A strict post</title></head>
+<body><main><p>Text of the post.</p>${body}</main>${SCRIPT}</body></html>`;
+}
+
+test('element_should_draw_under_a_policy_with_no_style_src', async () => {
+  const policy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; img-src data: blob:";
+  const p = await openBlog(
+    env.browser,
+    strictPost(policy, '<rope-scope id="s" view="slow" controls="gap" explorer="https://example.org/rs/"></rope-scope>'),
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const info = await shadowInfo(page, '#s');
+  assert.equal(info.notice, '', 'no notice');
+  assert.ok(info.canvas && info.canvas.height > 100, 'the chart is drawn');
+  assert.equal(info.background, SURFACE.light, 'its own stylesheet applies');
+  await p.assertClean('a host with no style-src');
+  await p.context.close();
+});
+
+test('element_should_name_a_policy_that_refuses_webassembly', async () => {
+  const policy = "default-src 'none'; script-src 'self'; img-src data: blob:";
+  const p = await openBlog(
+    env.browser,
+    strictPost(policy, '<rope-scope id="s" view="slow" explorer="https://example.org/rs/"></rope-scope>'),
+  );
+  const { page } = p;
+  await page.waitForFunction(() => {
+    const notice = document.getElementById('s')?.shadowRoot?.querySelector('.notice');
+    return notice && !notice.hidden && notice.textContent !== '';
+  });
+  const got = await page.evaluate(() => {
+    const root = document.getElementById('s').shadowRoot;
+    return {
+      lines: [...root.querySelectorAll('.notice p')].map((n) => n.textContent),
+      link: root.querySelector('.attribution a')?.href ?? null,
+    };
+  });
+  assert.deepEqual(got.lines, [
+    "This site's Content-Security-Policy does not allow WebAssembly, which computes this figure (its script-src needs 'wasm-unsafe-eval'); the full explorer shows it.",
+  ]);
+  assert.ok(got.link?.startsWith('https://example.org/rs/'), `the explorer link: ${got.link}`);
+  // The refusal is caught: no page error, no console error (the policy's own violation report
+  // is the host's, and not collected here).
+  assert.deepEqual(p.problems, []);
+  await p.context.close();
+});

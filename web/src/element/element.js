@@ -37,6 +37,30 @@ const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS.replace(
 :host { display: block; }
 :host([hidden]) { display: none; }`;
 
+// One constructed stylesheet shared by every element: a host's style-src does not apply to it
+// (it is not a <style> element), so the element needs no style-src at all. A <style> element
+// where constructed sheets are missing.
+let sheet = null;
+function adoptStyles(root) {
+  if ('adoptedStyleSheets' in ShadowRoot.prototype && 'replaceSync' in CSSStyleSheet.prototype) {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(SHADOW_CSS);
+    }
+    root.adoptedStyleSheets = [sheet];
+    return;
+  }
+  root.append(el('style', {}, SHADOW_CSS));
+}
+
+// Where the host's CSP refuses WebAssembly, which computes every number, the element says so in
+// one line and points to the full explorer.
+const WASM_REFUSED =
+  "This site's Content-Security-Policy does not allow WebAssembly, which computes this figure " +
+  "(its script-src needs 'wasm-unsafe-eval'); the full explorer shows it.";
+const wasmRefused = (err) =>
+  err instanceof WebAssembly.CompileError && /Content.Security.Policy|unsafe-eval/i.test(err.message);
+
 // Settings an element takes as attributes: the page's URL parameters, except embed (always on).
 const ATTRIBUTES = PARAMS.map((row) => row.name).filter((name) => name !== 'embed');
 const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
@@ -145,7 +169,8 @@ class RopeScope extends HTMLElement {
     const attribution = el('p', { class: 'attribution' }, 'Live figure by ropescope · ');
     if (explorer) attribution.append(this.link);
     wrapper.append(this.notice, panel, figures, attribution);
-    this.shadowRoot.append(el('style', {}, SHADOW_CSS), wrapper);
+    adoptStyles(this.shadowRoot);
+    this.shadowRoot.append(wrapper);
     this.rows = rows;
     this.lines = lines;
     this.built = true;
@@ -165,11 +190,31 @@ class RopeScope extends HTMLElement {
   }
 
   render() {
+    if (this.explorer) {
+      // The settings that differ from their defaults (and the preset's values, which need the
+      // core: without it, all of them); no embed options.
+      let settings = this.state;
+      try {
+        settings = presetValuesDropped(this.state);
+      } catch {
+        // the core is unavailable: the notice below says why
+      }
+      this.link.href =
+        this.explorer +
+        writeQuery({
+          ...settings,
+          embed: false,
+          view: 'all',
+          theme: 'auto',
+          controls: PARAM.controls.default,
+          title: true,
+        });
+    }
     let model;
     try {
       model = computeModel(this.state);
     } catch (err) {
-      this.showNotice([`Could not update the figures: ${err.message}`]);
+      this.showNotice([wasmRefused(err) ? WASM_REFUSED : `Could not update the figures: ${err.message}`]);
       return;
     }
     this.showNotice();
@@ -189,19 +234,6 @@ class RopeScope extends HTMLElement {
       }
       $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
       $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
-    }
-    if (this.explorer) {
-      // The settings that differ from their defaults (and the preset's values); no embed options.
-      this.link.href =
-        this.explorer +
-        writeQuery({
-          ...presetValuesDropped(this.state),
-          embed: false,
-          view: 'all',
-          theme: 'auto',
-          controls: PARAM.controls.default,
-          title: true,
-        });
     }
   }
 
