@@ -336,7 +336,7 @@ def test_real_configs(results, tmp):
             if key in want and not testlib.close(got[key], want[key]) if isinstance(want.get(key), (int, float)) \
                     else key in want and got[key] != want[key]:
                 problems.append("%s = %r, expected %r" % (key, got[key], want[key]))
-        for key in ("read_from", "layout", "query_pre_attn_scalar"):
+        for key in ("read_from", "layout", "query_pre_attn_scalar", "mrope_section"):
             if key in want and model[key] != want[key]:
                 problems.append("model.%s = %r, expected %r" % (key, model[key], want[key]))
         if "full_attention" in want:
