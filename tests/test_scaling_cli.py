@@ -247,6 +247,11 @@ def test_files(results, tmp):
     unknown["rope_scaling"]["rope_type"] = "sux"
     expect_error(results, "unknown rope_type", ["--config", write(tmp, "u.json", json.dumps(unknown))], "rope_scaling.rope_type \"sux\"")
     expect_error(results, "duplicate key", ["--config", write(tmp, "d.json", '{"head_dim": 64, "head_dim": 64}')], "a key given twice in one object near '\"head_dim\"'")
+    # A config's own layer_types is no --layer-type flag: the line names the key only.
+    short = {"model_type": "gemma3_text", "head_dim": 64, "rope_theta": 1e6, "rope_local_base_freq": 1e4,
+             "num_hidden_layers": 4, "layer_types": ["sliding_attention", "full_attention"]}
+    expect_error(results, "layer_types of the wrong length", ["--config", write(tmp, "l.json", json.dumps(short))],
+                 "ropescope: layer_types has 2 entries, but num_hidden_layers is 4")
     expect_error(results, "block not an object", ["--config", write(tmp, "s.json", '{"head_dim": 64, "rope_scaling": "yarn"}')], "rope_scaling must be an object")
     odd = {"head_dim": 100, "partial_rotary_factor": 0.25}
     expect_error(results, "odd rotary dim", ["--config", write(tmp, "o.json", json.dumps(odd))], "partial_rotary_factor")

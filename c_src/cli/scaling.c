@@ -222,7 +222,7 @@ static int config_error(const rope_config *c, int from_flags, const char *given)
     static const char *const options[][2] = {{"seq_len", "--seq-len"},
                                              {"train_len", "--train-len"},
                                              {"gap ", "--gap"},
-                                             {"layer_type", "--layer-type"}};
+                                             {"layer_type \"", "--layer-type"}};
     const char *msg = rope_config_message(c), *flag = NULL;
     size_t best = 0;
     for (int j = 0; j < 4; j++)

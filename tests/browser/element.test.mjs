@@ -301,7 +301,10 @@ test('element_should_draw_under_a_policy_with_no_style_src', async () => {
   const policy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; img-src data: blob:";
   const p = await openBlog(
     env.browser,
-    strictPost(policy, '<rope-scope id="s" view="slow" controls="gap" explorer="https://example.org/rs/"></rope-scope>'),
+    strictPost(
+      policy,
+      '<rope-scope id="s" view="slow" controls="gap" explorer="https://example.org/rs/"></rope-scope>',
+    ),
   );
   const { page } = p;
   await elementsReady(page);
