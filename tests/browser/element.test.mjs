@@ -343,3 +343,48 @@ test('element_should_name_a_policy_that_refuses_webassembly', async () => {
   assert.deepEqual(p.problems, []);
   await p.context.close();
 });
+
+// The element's controls behave as the page's (controls/wire.js): arrow keys step the gap as on
+// the page, and a typed value is applied on Enter only, never on a keystroke.
+test('element_controls_should_take_arrow_keys_and_typed_values_as_the_page_does', async () => {
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<rope-scope id="c" view="angles" controls="gap,dim"></rope-scope>\n${SCRIPT}`),
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const inside = (selector) => page.locator('#c').locator(selector);
+  const caption = () => inside('.caption').first().innerText();
+  await inside('#gap').focus();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await settle(page);
+  // The page's integer log step: 2 -> 3 -> ... one whole position a press while that is more.
+  assert.equal(await inside('#gap-num').inputValue(), '12', '10 presses from gap 2');
+  assert.match(await caption(), /^At gap 12,/);
+  const renders = await page.evaluate(() => {
+    const host = document.getElementById('c');
+    const seen = [];
+    const render = host.render.bind(host);
+    host.render = () => {
+      seen.push(host.state.dim);
+      render();
+    };
+    window.__dims = seen;
+    return seen.length;
+  });
+  assert.equal(renders, 0);
+  await inside('#dim-num').fill('');
+  await inside('#dim-num').pressSequentially('1000');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => window.__dims), [], 'no keystroke applies a prefix');
+  assert.match(await inside('.pending').first().innerText(), /^Not applied yet: press Enter or leave the box/);
+  await inside('#dim-num').press('Enter');
+  await settle(page);
+  assert.deepEqual(await page.evaluate(() => window.__dims), [1000], 'Enter applies 1000 once');
+  assert.equal(await inside('.pending').first().innerText(), '');
+  await inside('#dim-num').press('ArrowUp');
+  await settle(page);
+  assert.equal(await inside('#dim-num').inputValue(), '1002', 'ArrowUp in the box steps dim by 2');
+  await p.assertClean();
+  await p.context.close();
+});

@@ -11,6 +11,7 @@ import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlFor, controlParts } from '../controls/controls.js';
+import { wireSetting } from '../controls/wire.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
 import { boundedLines, el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
@@ -247,35 +248,34 @@ class RopeScope extends HTMLElement {
     const control = controlFor(row);
     const { label, widget, msg } = controlParts(name, { kind: 'slider', integer: row.type === 'int' });
     const [range, box] = widget.children;
-    Object.assign(range, { min: String(control.min), max: String(control.max), step: String(row.slider.step) });
     const sync = (moveThumb) => {
       const value = this.state[name];
       if (moveThumb) range.value = String(control.toRange ? control.toRange(value) : value);
-      if (name === 'base') range.setAttribute('aria-valuetext', `base ${value}`);
+      if (row.slider?.log) range.setAttribute('aria-valuetext', `${row.label} ${value}`);
     };
-    const accept = (value, source) => {
-      this.state[name] = value;
-      msg.textContent = '';
-      box.setAttribute('aria-invalid', 'false');
-      sync(source !== 'range');
-      if (source !== 'box') box.value = String(value);
-      this.render();
-    };
-    const refuse = (message) => {
-      msg.textContent = message;
-      box.setAttribute('aria-invalid', 'true');
-    };
-    range.addEventListener('input', () => {
-      const raw = Number(range.value);
-      const result = row.parse(String(control.fromRange ? control.fromRange(raw) : raw), this.state);
-      if (result.ok) accept(result.value, 'range');
-      else refuse(result.message);
-    });
-    box.addEventListener('input', () => {
-      const result = row.parse(box.value, this.state);
-      if (result.ok) accept(result.value, 'box');
-      else refuse(result.message);
-    });
+    // The page's control behaviour (controls/wire.js): the same keyboard steps, and a typed
+    // value applied on Enter, change or leaving the box.
+    wireSetting(
+      row,
+      control,
+      { box, range, msg },
+      {
+        current: () => this.state[name],
+        context: () => this.state,
+        apply: (value, source) => {
+          this.state[name] = value;
+          msg.textContent = '';
+          box.setAttribute('aria-invalid', 'false');
+          sync(source !== 'range');
+          if (source !== 'box') box.value = row.serialize(value);
+          this.render();
+        },
+        problem: (message) => {
+          msg.textContent = message;
+          box.setAttribute('aria-invalid', message ? 'true' : 'false');
+        },
+      },
+    );
     queueMicrotask(() => {
       sync(true);
       box.value = String(this.state[name]);

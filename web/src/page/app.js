@@ -3,8 +3,9 @@
 
 import { restyleAll } from '../charts/figure.js';
 import { setupDefaults } from '../charts/theme.js';
-import { controlFor, wireSliderKeys } from '../controls/controls.js';
+import { controlFor } from '../controls/controls.js';
 import { buildPanels } from '../controls/panels.js';
+import { showPending, wireSetting } from '../controls/wire.js';
 import { ready as coreReady } from '../core/rope.js';
 import { applyTheme, setupEmbed, setupEmbedBuilder, updateEmbed, updateEmbedCode } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
@@ -155,16 +156,7 @@ function setMessage(name, message) {
 
 // A typed value not applied yet (no Enter, no leaving the box): said quietly under the box.
 function setPending(name, text) {
-  const box = $(`${name}-num`);
-  let note = $(`${name}-pending`);
-  if (!note) {
-    note = document.createElement('p');
-    note.id = `${name}-pending`;
-    note.className = 'pending';
-    $(`${name}-msg`).after(note);
-    box.setAttribute('aria-describedby', `${box.getAttribute('aria-describedby') ?? ''} ${note.id}`.trim());
-  }
-  note.textContent = text;
+  showPending($(`${name}-num`), $(`${name}-msg`), text);
 }
 
 function syncRange(name, moveThumb = true) {
@@ -307,71 +299,21 @@ function accept(name, value, source) {
   updateEmbedCode();
 }
 
-// A typed value is applied on Enter, change or leaving the box: typing 5000 never applies 5, 50, 500.
-function commitBox(name) {
-  const box = $(`${name}-num`);
-  const result = PARAM[name].parse(box.value, state);
-  if (!result.ok) {
-    setMessage(name, result.message);
-    return;
-  }
-  if (result.value === state[name] && box.getAttribute('aria-invalid') !== 'true') {
-    syncBox(name); // nothing new: show the value in its plain form ("07" -> "7")
-    return;
-  }
-  accept(name, result.value, 'box');
-  syncBox(name);
-}
-
-function onBoxInput(name) {
-  const box = $(`${name}-num`);
-  const shown = PARAM[name].serialize(state[name]);
-  setPending(
-    name,
-    box.value === shown
-      ? ''
-      : `Not applied yet: press Enter or leave the box. The figures show ${PARAM[name].label} = ${shown}.`,
-  );
-}
-
+// The controls' behaviour (typed boxes commit on Enter, change or blur; arrow keys; sliders)
+// is controls/wire.js's, shared with the long-context part and the element.
 function wireControl(name) {
   const control = CONTROLS[name];
-  const box = $(`${name}-num`);
-  box.addEventListener('input', () => onBoxInput(name));
-  box.addEventListener('change', () => commitBox(name));
-  box.addEventListener('blur', () => commitBox(name));
-  box.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      commitBox(name);
-      return;
-    }
-    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
-    if (!dir || box.getAttribute('aria-invalid') === 'true') return;
-    event.preventDefault();
-    const row = PARAM[name];
-    const next = Math.min(row.max, Math.max(row.min, control.step(state[name], dir)));
-    box.value = String(next);
-    commitBox(name);
-  });
-  if (!control.range) return;
-  const range = $(name);
-  range.min = String(control.min);
-  range.max = String(control.max);
-  range.step = String(PARAM[name].slider.step);
-  wireSliderKeys(
-    range,
+  wireSetting(
     PARAM[name],
     control,
-    () => state[name],
-    (value) => accept(name, value, 'key'),
+    { box: $(`${name}-num`), range: control.range ? $(name) : null, msg: $(`${name}-msg`) },
+    {
+      current: () => state[name],
+      context: () => state,
+      apply: (value, source) => accept(name, value, source),
+      problem: (message) => setMessage(name, message),
+    },
   );
-  range.addEventListener('input', () => {
-    const raw = Number(range.value);
-    const value = control.fromRange ? control.fromRange(raw) : raw;
-    const result = PARAM[name].parse(String(value), state);
-    if (result.ok) accept(name, result.value, 'range');
-    else setMessage(name, result.message);
-  });
 }
 
 // ---- downloads, link, embed ----

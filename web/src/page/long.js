@@ -2,7 +2,8 @@
 // comparison lines (all in the shared state and the URL), and the "check a config" panel
 // (never in the URL). app.js's render() draws the figures 'range' and 'scaling'.
 
-import { controlFor, wireSliderKeys } from '../controls/controls.js';
+import { controlFor } from '../controls/controls.js';
+import { wireSetting } from '../controls/wire.js';
 import { BLOG, computeLong, methodAvailable, preset } from '../model/long.js';
 import { COMPARABLE, METHOD_PARAMS, METHODS, PRESETS, usesParam } from '../model/methods.js';
 import { PARAM } from '../state/state.js';
@@ -129,45 +130,26 @@ function loadPreset(name) {
   if (tryChange('preset', changes, 'menu')) renderCheck(preset(name).text);
 }
 
-function onBox(name) {
-  const box = $(`${name}-num`);
-  const result = PARAM[name].parse(box.value, state);
-  if (!result.ok) setMessage(name, result.message);
-  else tryChange(name, { [name]: result.value }, 'box');
-}
-
-function wireBox(name) {
-  const box = $(`${name}-num`);
-  box.addEventListener('input', () => onBox(name));
-  box.addEventListener('change', () => {
-    if (box.getAttribute('aria-invalid') !== 'true') box.value = String(state[name]);
-  });
-}
-
-function wireSlider(name) {
+// Sliders and typed boxes behave as everywhere (controls/wire.js): a box applies on Enter,
+// change or leaving it, never on a keystroke.
+function wireControl(name) {
   const row = PARAM[name];
-  const control = controlFor(row);
-  const range = $(name);
-  range.min = String(control.min);
-  range.max = String(control.max);
-  range.step = String(row.slider.step);
-  range.addEventListener('input', () => {
-    const result = row.parse(String(control.fromRange(Number(range.value))), state);
-    if (result.ok) tryChange(name, { [name]: result.value }, 'range');
-    else setMessage(name, result.message);
-  });
-  wireSliderKeys(
-    range,
+  const slider = SLIDERS.includes(name);
+  wireSetting(
     row,
-    control,
-    () => state[name],
-    (value) => tryChange(name, { [name]: value }, 'key'),
+    controlFor(row),
+    { box: $(`${name}-num`), range: slider ? $(name) : null, msg: $(`${name}-msg`) },
+    {
+      current: () => state[name],
+      context: () => state,
+      apply: (value, source) => tryChange(name, { [name]: value }, source),
+      problem: (message) => setMessage(name, message),
+    },
   );
 }
 
 function wire() {
-  for (const name of SLIDERS) wireSlider(name);
-  for (const name of BOXES) wireBox(name);
+  for (const name of BOXES) wireControl(name);
   $('preset').addEventListener('change', () => loadPreset($('preset').value));
   $('method').addEventListener('change', () => {
     if (!tryChange('method', { method: $('method').value }, 'menu')) $('method').value = state.method;
