@@ -738,3 +738,21 @@ test('each_method_should_show_only_its_own_parameters', async () => {
   }
   await p.close();
 });
+
+// The long-context boxes behave as the page's (controls/wire.js): typing is not applying.
+test('typing_in_a_long_context_box_should_apply_only_on_enter', async () => {
+  const p = await openPage(env.browser, `${env.server.url}?method=linear&factor=4`);
+  const { page } = p;
+  await waitLong(page);
+  await page.locator('#factor-num').fill('');
+  await page.locator('#factor-num').pressSequentially('2');
+  await settle(page);
+  assert.equal((await pageQuery(page)).factor, '4', 'a keystroke applies nothing');
+  assert.match(await page.locator('#factor-pending').innerText(), /^Not applied yet/);
+  await page.locator('#factor-num').pressSequentially('0');
+  await page.locator('#factor-num').press('Enter');
+  await settle(page);
+  assert.equal((await pageQuery(page)).factor, '20', 'Enter applies 20');
+  assert.equal(await page.locator('#factor-pending').innerText(), '');
+  await p.close();
+});
