@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Every lesson chapter's figure in headless Chromium, as a reader sees it: desktop (1280 wide)
+// and phone (390 wide), light and dark, into docs/screens/lesson/<chapter>-<width>-<scheme>.png.
+// Rerun after changing a chapter: node tools/lesson_screens.mjs (after make web). Throws on any
+// page error or console error.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
+import { CHAPTER_FIGURES } from '../web/src/figures/lesson_row.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'docs', 'screens', 'lesson');
+const SIZES = [
+  [1280, 900],
+  [390, 844],
+];
+
+const server = await startServer(join(ROOT, 'web'));
+const browser = await launchBrowser();
+mkdirSync(OUT, { recursive: true });
+
+try {
+  for (const [width, height] of SIZES) {
+    for (const colorScheme of ['light', 'dark']) {
+      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+      });
+      await page.goto(server.url);
+      await page.waitForFunction(() => window.ropescope?.drawAll, null, { timeout: 20000 });
+      await page.evaluate(() => window.ropescope.drawAll());
+      // The chapters drawn as figures (figures/lesson_row.js), and the post's checked numbers.
+      const chapters = [...CHAPTER_FIGURES, 'post'];
+      for (const view of chapters) {
+        const fig = page.locator(`figure.fig[data-view="${view}"]`).first();
+        await fig.scrollIntoViewIfNeeded();
+        await page.evaluate(
+          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 250)))),
+        );
+        await fig.screenshot({ path: join(OUT, `${view}-${width}-${colorScheme}.png`) });
+      }
+      await context.close();
+      if (errors.length) throw new Error(`page errors (${width} ${colorScheme}): ${errors.join('; ')}`);
+      console.log(`lesson_screens: ${chapters.length} chapters at ${width} px, ${colorScheme}`);
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
