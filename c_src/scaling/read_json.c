@@ -86,7 +86,7 @@ static const char *const plain[][2] = {
     {"\\u0000 is not allowed without JSON_ALLOW_NUL", "\\u0000 (a NUL character) in a string"},
     {"maximum parsing depth reached", "nested deeper than 64 levels"},
     {"invalid token", "not a JSON value"},
-    {"'[' or '{' expected", "a config is one JSON object, '{' expected"},
+    {"'[' or '{' expected", "'{' expected"},
     {"unable to decode byte", "invalid UTF-8: byte"},
 };
 
@@ -121,9 +121,10 @@ int rope_config_read_json(rope_config *c, const char *text, size_t len)
     /* jansson would stop at a NUL byte and blame the wrong place. */
     const char *nul = memchr(text, '\0', len);
     if (nul != NULL)
-        return rope_config_fail(c, ROPE_E_CONFIG,
-                                "not JSON: a NUL byte, at byte %ld (JSON text holds none)",
-                                (long)(nul - text) + 1);
+        return rope_config_fail(
+            c, ROPE_E_CONFIG,
+            "the config is not JSON: a NUL byte at byte %ld (JSON text holds none)",
+            (long)(nul - text) + 1);
     /* A fixed seed: jansson would otherwise read the clock for its hash tables. */
     json_object_seed(0x52c6a1u);
     json_error_t err;
@@ -132,8 +133,12 @@ int rope_config_read_json(rope_config *c, const char *text, size_t len)
     if (root == NULL) {
         char why[JSON_ERROR_TEXT_LENGTH + 32];
         say_plainly(err.text, why, sizeof why);
-        return rope_config_fail(c, ROPE_E_CONFIG, "not JSON: %s, at line %d, column %d (byte %ld)",
-                                why, err.line, err.column, (long)skip + (long)err.position);
+        /* A top level that is no object or list: valid JSON, perhaps, but not a config. */
+        const char *what =
+            strncmp(err.text, "'[' or '{' expected", 19) == 0 ? "not a JSON object" : "not JSON";
+        return rope_config_fail(c, ROPE_E_CONFIG,
+                                "the config is %s: %s, at line %d, column %d (byte %ld)", what, why,
+                                err.line, err.column, (long)skip + (long)err.position);
     }
     int rc = ROPE_OK;
     /* jansson takes only an object or a list at the top. */

@@ -465,7 +465,7 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
     ['empty', '', /empty/],
     ['blank', '   \n', /empty/],
     ['an array', '[1, 2, 3]', /a JSON list/],
-    ['a string', '"config"', /one JSON object, '\{' expected/],
+    ['a string', '"config"', /not a JSON object: '\{' expected/],
     ['llama3 without low_freq_factor', without('low_freq_factor'), /low_freq_factor/],
     [
       'an unknown rope_type',

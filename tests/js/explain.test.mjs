@@ -215,7 +215,7 @@ test('explain_bindings_should_reject_bad_input_naming_parameter_and_value', () =
     [
       () => rope.offset_envelope(new Array(4096).fill(1), new Array(4096).fill(1), 2, 0, 1e6, 9),
       RangeError,
-      /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 8388608/,
+      /^offset_envelope: q.length x starts in from..to = 4096 x 1000001 = 4096004096 is above 134217728/,
     ],
   ];
   for (const [call, type, message] of bad)

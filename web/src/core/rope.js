@@ -803,7 +803,7 @@ function configBytes(config) {
   function keep(key, value) {
     const name = paths.has(this) && key !== '' ? `${paths.get(this)}${paths.get(this) ? '.' : ''}${key}` : key;
     if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw new RangeError(`${name} must be a finite number, got ${value}`);
+      throw new RangeError(`config.${name} must be a finite number, got ${value}`);
     }
     if (value !== null && typeof value === 'object' && !paths.has(value)) paths.set(value, name);
     return value;
