@@ -89,7 +89,7 @@ def config_cases(tmp):
         ("a character device is refused", "/dev/null", 2, ["/dev/null", "character device"]),
         ("a folder is refused", folder, 2, [folder, "folder"]),
         ("a /proc file is read to its end, not taken as empty", "/proc/self/status", 2,
-         ["/proc/self/status", "not JSON"]),
+         ["/proc/self/status", "not a JSON object"]),
         ("an empty file says so", empty, 2, [empty, "empty"]),
         ("a file one byte over the limit is refused, naming it", over, 2,
          [over, "over the limit of %d bytes" % LIMIT]),
