@@ -478,7 +478,7 @@ test('bad_pasted_text_should_be_named_and_the_page_should_keep_working', async (
       /factor/,
     ],
     ['a negative rope_theta', JSON.stringify({ ...llama, rope_theta: -5 }), /rope_theta/],
-    ['markup', '<img src=x onerror=alert(1)>', /not JSON/],
+    ['markup', '<img src=x onerror=alert(1)>', /not a JSON object/],
   ];
   for (const [what, body, pattern] of BAD) {
     await paste(page, body);
