@@ -2,11 +2,11 @@
 // Every lesson chapter's figure in headless Chromium, as a reader sees it: desktop (1280 wide)
 // and phone (390 wide), light and dark, into docs/screens/lesson/<chapter>-<width>-<scheme>.png.
 // Rerun after changing a chapter: node tools/lesson_screens.mjs (after make web). Throws on any
-// page error or console error.
+// page error, console error or CSP violation.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
+import { launchBrowser, openPage, startServer } from '../tests/browser/harness.mjs';
 import { CHAPTER_FIGURES } from '../web/src/figures/lesson_row.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,13 +23,10 @@ mkdirSync(OUT, { recursive: true });
 try {
   for (const [width, height] of SIZES) {
     for (const colorScheme of ['light', 'dark']) {
-      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-      });
+      // The tests' page opener: it collects console errors, page errors and CSP violations.
+      const p = await openPage(browser, null, { viewport: { width, height } });
+      const { page } = p;
+      await page.emulateMedia({ colorScheme });
       await page.goto(server.url);
       await page.waitForFunction(() => window.ropescope?.drawAll, null, { timeout: 20000 });
       await page.evaluate(() => window.ropescope.drawAll());
@@ -43,8 +40,7 @@ try {
         );
         await fig.screenshot({ path: join(OUT, `${view}-${width}-${colorScheme}.png`) });
       }
-      await context.close();
-      if (errors.length) throw new Error(`page errors (${width} ${colorScheme}): ${errors.join('; ')}`);
+      await p.close(); // throws on any problem the page reported
       console.log(`lesson_screens: ${chapters.length} chapters at ${width} px, ${colorScheme}`);
     }
   }
