@@ -1,5 +1,5 @@
 // Figure: the attention score at a fixed gap as the pair slides along the
-// sequence — RoPE against additive — with the report's starts marked.
+// sequence — RoPE against additive — with four starts marked (the report's, model.js REPORT_STARTS).
 // Every integer start is scored (offset_envelope); a chart wider than its bins would
 // alias, so each bin is drawn as its least and greatest score with the band between.
 // Data in: { first, last, rope_min, rope_max, add_min, add_max, starts, bins,
@@ -97,7 +97,7 @@ export function createFlatnessChart(canvas, data) {
       mark: 'box',
       color: 'var(--c-add)',
     },
-    { text: 'the report’s four starts', mark: 'dot', color: 'var(--c-add)' },
+    { text: 'four marked starts (the caption lists them)', mark: 'dot', color: 'var(--c-add)' },
   ];
   const onData = (next) => {
     current = next;

@@ -11,11 +11,12 @@ export function flatnessCaption(state, model) {
       ? `every one of the ${count(sweep.starts, 'start')}`
       : `all ${sweep.starts} starts, drawn as the least and greatest score in each of ${sweep.bins} bins`;
   let text =
-    `Scored at ${every} from ${position(state.from)} to ${position(state.to)}.` +
-    ` Spread (the greatest score minus the least): RoPE ${num(spreads.rope)}, flat, because its score depends` +
-    ` only on the gap; additive ${num(spreads.add)}, because the cross terms q·P[n] and P[m]·k each hold one` +
-    ` absolute position (the four-term breakdown below shows them). At the starts ${list(REPORT_STARTS)} that the downloadable report uses:` +
-    ` RoPE spread ${num(spreads.reportRope)}, additive spread ${num(spreads.reportAdd)}.`;
+    'The RoPE line is flat: its score depends only on the gap, so every start gives the same one. The' +
+    ' additive band wanders: its cross terms q·P[n] and P[m]·k each hold one absolute position (the' +
+    ` four-term figure further down takes them apart). Scored at ${every} from ${position(state.from)}` +
+    ` to ${position(state.to)}; spread (the greatest score minus the least): RoPE ${num(spreads.rope)},` +
+    ` additive ${num(spreads.add)}. At the four marked starts ${list(REPORT_STARTS)}: RoPE spread` +
+    ` ${num(spreads.reportRope)}, additive spread ${num(spreads.reportAdd)}.`;
   // The query of the last start sits at to + gap: that is the farthest rotated position.
   const far = farthestPosition(state);
   if (far > ACCURATE_UP_TO) {
