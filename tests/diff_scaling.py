@@ -239,6 +239,8 @@ def modelize(cfg, rng):
         cfg["no_rope_layers"] = [rng.choice([0, 1, 1, 1]) for _ in range(layers + rng.choice([0, 2]))]
     elif r < 0.25:
         cfg["no_rope_layer_interval"] = rng.choice([2, 4])
+    if rng.random() < 0.2:
+        cfg["sliding_window"] = rng.choice([None, 4096, 512])
     if rng.random() < 0.15:
         cfg["query_pre_attn_scalar"] = rng.choice([144, 168, 224, 256])
     if rng.random() < 0.15:

@@ -55,6 +55,7 @@ CLASSES = {
     "gpt_oss": (1.5e5, 64, N, 2880, 64, N, False, False, N, N),
     "deepseek_v2": (1e4, N, 64, 5120, 128, N, True, True, N, N),
     "deepseek_v3": (1e4, N, 64, 7168, 128, N, True, True, N, N),
+    "kimi_k2": (1e4, N, 64, 7168, 128, N, True, True, N, N),
     "phi3": (1e4, N, N, 3072, 32, N, False, False, N, N),
     "gpt_neox": (1e4, N, N, 6144, 64, 0.25, False, False, N, N),
     "modernbert": (1.6e5, N, N, 768, 12, N, False, False, N, 1e4),
@@ -63,7 +64,12 @@ CLASSES = {
     "glm": (1e4, 128, N, 4096, 32, 0.5, True, False, N, N),
     "stablelm": (1e4, N, N, 2560, 32, 0.25, False, False, N, N),
     "falcon": (1e4, N, N, 4544, 71, N, False, False, N, N),
+    "exaone4": (1e4, N, N, 4096, 32, N, False, False, N, N),
 }
+# Classes whose full-attention layers take no RoPE while a sliding window is set
+# (EXAONE 4's hybrid attention; its sliding_window defaults to 4096, its
+# sliding_window_pattern to 4).
+NOPE_FULL = {"exaone4"}
 FIELDS = ("theta", "head", "qk", "hidden", "heads", "partial", "interleaved", "softmax", "nope", "local")
 TEXT_KEYS = ("rope_theta", "partial_rotary_factor", "head_dim", "qk_rope_head_dim", "hidden_size",
              "num_attention_heads", "rope_scaling", "rope_parameters", "rotary_pct", "rotary_emb_base",
@@ -125,6 +131,9 @@ def resolve(config, seq_len=0.0):
     d = int(head * prf)
     if d % 2 or d < 2:
         raise RefError("partial_rotary_factor", "odd rotary dim %d" % d)
+    if rope_type in ("ntk", "dynamic") and d == 2:
+        # The NTK-aware base grows as factor^(d/(d-2)): no value at d = 2.
+        raise RefError(block_name, "rope_type %s at rotary dim 2" % rope_type)
     max_pos = config.get("max_position_embeddings")
     l0 = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
     r = {"type": rope_type, "d": d, "base": float(base), "seq_len": seq_len, "max": max_pos,
@@ -311,6 +320,19 @@ def model_figures(r):
     if flags:
         n = n or len(flags)
         nope = [i for i in range(n) if flags[i] == 0]
+    elif k and r["model_type"] in NOPE_FULL:
+        names = c.get("layer_types")
+        pattern = c.get("sliding_window_pattern")
+        if "sliding_window" in c and c["sliding_window"] is None:
+            nope = []
+        elif isinstance(names, list) and names:
+            n = n or len(names)
+            nope = [i for i in range(n) if names[i] == "full_attention"]
+        elif isinstance(pattern, str):
+            nope = []
+        else:
+            every = pattern or 4
+            nope = [i for i in range(n) if (i + 1) % every == 0]
     else:
         every = c.get("no_rope_layer_interval") or (k and k["nope"])
         nope = [i for i in range(n) if (i + 1) % every == 0] if every and n else []

@@ -341,7 +341,7 @@ def test_real_configs(results, tmp):
             if key in want and not testlib.close(got[key], want[key]) if isinstance(want.get(key), (int, float)) \
                     else key in want and got[key] != want[key]:
                 problems.append("%s = %r, expected %r" % (key, got[key], want[key]))
-        for key in ("read_from", "layout", "query_pre_attn_scalar", "mrope_section"):
+        for key in ("read_from", "model_type", "layout", "nope_layers", "query_pre_attn_scalar", "mrope_section"):
             if key in want and model[key] != want[key]:
                 problems.append("model.%s = %r, expected %r" % (key, model[key], want[key]))
         if "full_attention" in want:
@@ -405,6 +405,24 @@ def test_model_options(results, tmp):
     cfg = dict(llama, model_type="smollm3", num_hidden_layers=8, no_rope_layers=[1, 1, 1, 0, 1, 0, 1, 1])
     code, out, err = run(["--config", write(tmp, "nope.json", json.dumps(cfg))])
     results.record("NoPE layers are listed", [] if code == 0 and "layers without RoPE (NoPE, from no_rope_layers): 3, 5" in out else [out[:300]])
+    # EXAONE 4: its full-attention layers skip RoPE while a sliding window is set.
+    exaone = json.load(open(os.path.join(CONFIGS, "exaone-4.0-32b.json")))
+    for name, change, want in (
+            ("its layer_types", {}, list(range(3, 64, 4))),
+            ("sliding_window null", {"sliding_window": None}, []),
+            ("an integer pattern", {"layer_types": None, "sliding_window_pattern": 2, "num_hidden_layers": 6}, [1, 3, 5]),
+            ("the class default pattern", {"layer_types": None, "sliding_window_pattern": None, "num_hidden_layers": 8}, [3, 7])):
+        cfg = {k: v for k, v in dict(exaone, **change).items() if v is not None or k == "sliding_window"}
+        code, out, err = run(["--config", write(tmp, "exaone.json", json.dumps(cfg)), "--format", "json"])
+        got = json.loads(out)["model"]["nope_layers"] if code == 0 else None
+        results.record("exaone4 NoPE layers from %s" % name, [] if got == want else ["got %r, wanted %r: %s" % (got, want, err[:200])])
+    cfg = {k: v for k, v in exaone.items() if k != "layer_types"}
+    code, out, err = run(["--config", write(tmp, "exaone.json", json.dumps(cfg)), "--format", "json"])
+    ok = code == 0 and json.loads(out)["model"]["nope_layers"] == [] and "sliding_window_pattern is a string and layer_types is missing" in err
+    results.record("exaone4 string pattern without layer_types is named", [] if ok else [err[:300]])
+    cfg = dict(llama, head_dim=2, rope_scaling={"rope_type": "dynamic", "factor": 2.0})
+    expect_error(results, "dynamic at rotary dim 2", ["--config", write(tmp, "d2.json", json.dumps(cfg))],
+                 "rope_type dynamic needs a rotary dim above 2 (its base grows as factor^(d/(d-2))), but head_dim gives rotary dim 2")
     cfg = dict(llama, no_rope_layers=[1, 2])
     expect_error(results, "no_rope_layers holds 0 and 1", ["--config", write(tmp, "nope2.json", json.dumps(cfg))], "no_rope_layers[1] must be 0 or 1")
     oss = json.load(open(os.path.join(MODELS, "gpt-oss-20b.json")))

@@ -35,7 +35,8 @@ const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
                                                                  "attn_temperature_tuning",
                                                                  "floor_scale",
                                                                  "attn_scale",
-                                                                 "layer_types"};
+                                                                 "layer_types",
+                                                                 "sliding_window"};
 
 const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
     "rope_type",

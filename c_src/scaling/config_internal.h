@@ -37,7 +37,8 @@ enum {
     K_ATTN_TEMPERATURE,
     K_FLOOR_SCALE,
     K_ATTN_SCALE,
-    K_LAYER_TYPES
+    K_LAYER_TYPES,
+    K_SLIDING_WINDOW
 };
 
 /* Block members, in the order of config.c's block_names. */
@@ -138,6 +139,7 @@ typedef struct {
     int softmax;            /* the attention applies yarn's mscale_all_dim softmax multiplier */
     double nope_interval; /* a NoPE layer every n layers when no_rope_layers is absent; NaN none */
     double local_theta;   /* sliding-window layers' rope_theta; NaN none */
+    int nope_full; /* with a sliding window, the full-attention layers skip RoPE (EXAONE 4) */
 } rope_config_class;
 
 /* The class row of a model_type, or NULL for a type the table does not hold. */

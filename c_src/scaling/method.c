@@ -190,6 +190,12 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
                              "stretching it",
                              rope_config_bname(x, B_FACTOR, name, sizeof name), s->factor);
     }
+    /* The NTK-aware base grows as x^(d/(d-2)), undefined at d = 2. */
+    if ((t == ROPE_SCALING_NTK || t == ROPE_SCALING_DYNAMIC) && s->dim == 2)
+        return rope_config_fail(c, ROPE_E_SCALING,
+                                "%s: rope_type %s needs a rotary dim above 2 (its base grows as "
+                                "factor^(d/(d-2))), but %s gives rotary dim 2",
+                                x->blk, r->name, c->dim_source);
     if (t == ROPE_SCALING_BASE) {
         rc = rope_config_block_number(x, B_NEW_ROPE_THETA, ROPE_CONFIG_REQUIRED, NAN, 1,
                                       &s->new_base);

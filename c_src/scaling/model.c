@@ -18,32 +18,36 @@
  * needs (NaN: none, the generic rule applies). A NaN head_dim means
  * hidden_size / num_attention_heads. */
 static const rope_config_class classes[] = {
-    /* model_type     theta    head  qk   hidden heads partial layout     softmax nope local */
-    {"llama", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
-    {"mistral", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
-    {"ministral3", N, N, N, N, N, N, HALF, 0, N, N},
-    {"qwen2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
-    {"qwen3", 1e4, 128, N, 4096, 32, N, HALF, 0, N, N},
-    {"qwen2_5_vl", 1e6, N, N, 8192, 64, N, HALF, 0, N, N},
-    {"qwen2_5_vl_text", 1e6, N, N, 8192, 64, N, HALF, 0, N, N},
-    {"gemma2", 1e4, 256, N, 2304, 8, N, HALF, 0, N, N},
-    {"gemma3", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4},
-    {"gemma3_text", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4},
-    {"cohere", 5e5, N, N, 8192, 64, N, 1, "its rotation of even/odd pairs", 0, N, N},
-    {"smollm3", 2e6, N, N, 2048, 16, N, HALF, 0, 4, N},
-    {"llama4", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N},
-    {"llama4_text", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N},
-    {"gpt_oss", 1.5e5, 64, N, 2880, 64, N, HALF, 0, N, N},
-    {"deepseek_v2", 1e4, N, 64, 5120, 128, N, COMPLEX, 1, N, N},
-    {"deepseek_v3", 1e4, N, 64, 7168, 128, N, 1, "rope_interleave, true by default", 1, N, N},
-    {"phi3", 1e4, N, N, 3072, 32, N, HALF, 0, N, N},
-    {"gpt_neox", 1e4, N, N, 6144, 64, 0.25, HALF, 0, N, N},
-    {"modernbert", 1.6e5, N, N, 768, 12, N, HALF, 0, N, 1e4},
-    {"olmo2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N},
-    {"ernie4_5", 5e5, 128, N, 1024, 16, N, GLM_STYLE, 0, N, N},
-    {"glm", 1e4, 128, N, 4096, 32, 0.5, GLM_STYLE, 0, N, N},
-    {"stablelm", 1e4, N, N, 2560, 32, 0.25, HALF, 0, N, N},
-    {"falcon", 1e4, N, N, 4544, 71, N, HALF, 0, N, N},
+    /* model_type     theta    head  qk   hidden heads partial layout     softmax nope local
+     * [nope_full] */
+    {"llama", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 0},
+    {"mistral", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 0},
+    {"ministral3", N, N, N, N, N, N, HALF, 0, N, N, 0},
+    {"qwen2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 0},
+    {"qwen3", 1e4, 128, N, 4096, 32, N, HALF, 0, N, N, 0},
+    {"qwen2_5_vl", 1e6, N, N, 8192, 64, N, HALF, 0, N, N, 0},
+    {"qwen2_5_vl_text", 1e6, N, N, 8192, 64, N, HALF, 0, N, N, 0},
+    {"gemma2", 1e4, 256, N, 2304, 8, N, HALF, 0, N, N, 0},
+    {"gemma3", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4, 0},
+    {"gemma3_text", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4, 0},
+    {"cohere", 5e5, N, N, 8192, 64, N, 1, "its rotation of even/odd pairs", 0, N, N, 0},
+    {"smollm3", 2e6, N, N, 2048, 16, N, HALF, 0, 4, N, 0},
+    {"llama4", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N, 0},
+    {"llama4_text", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N, 0},
+    {"gpt_oss", 1.5e5, 64, N, 2880, 64, N, HALF, 0, N, N, 0},
+    {"deepseek_v2", 1e4, N, 64, 5120, 128, N, COMPLEX, 1, N, N, 0},
+    {"deepseek_v3", 1e4, N, 64, 7168, 128, N, 1, "rope_interleave, true by default", 1, N, N, 0},
+    {"kimi_k2", 1e4, N, 64, 7168, 128, N, 1, "DeepSeek-V3's modelling code, which it ships", 1, N,
+     N, 0},
+    {"phi3", 1e4, N, N, 3072, 32, N, HALF, 0, N, N, 0},
+    {"gpt_neox", 1e4, N, N, 6144, 64, 0.25, HALF, 0, N, N, 0},
+    {"modernbert", 1.6e5, N, N, 768, 12, N, HALF, 0, N, 1e4, 0},
+    {"olmo2", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 0},
+    {"ernie4_5", 5e5, 128, N, 1024, 16, N, GLM_STYLE, 0, N, N, 0},
+    {"glm", 1e4, 128, N, 4096, 32, 0.5, GLM_STYLE, 0, N, N, 0},
+    {"stablelm", 1e4, N, N, 2560, 32, 0.25, HALF, 0, N, N, 0},
+    {"falcon", 1e4, N, N, 4544, 71, N, HALF, 0, N, N, 0},
+    {"exaone4", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 1},
 };
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
@@ -200,6 +204,55 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
     return ROPE_OK;
 }
 
+/* EXAONE 4's hybrid attention: while sliding_window is set (4096 by the class
+ * default), its full-attention layers apply no RoPE. Those layers are the
+ * full_attention entries of layer_types, else every sliding_window_pattern-th
+ * (4 by default). */
+static int nope_full_layers(const rope_config_ctx *x, const rope_config_class *k)
+{
+    rope_config *c = x->c;
+    const rope_config_level *lv = &c->level[c->use_nest];
+    const rope_config_value *w = &c->top[K_SLIDING_WINDOW];
+    if (w->set && w->kind == ROPE_CONFIG_NULL) return ROPE_OK; /* no window: RoPE on every layer */
+    if (lv->n_layer_types > 0) {
+        if (c->n_layers == 0) c->n_layers = lv->n_layer_types;
+        if (lv->n_layer_types != c->n_layers)
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "%s has %d entries, but num_hidden_layers is %d",
+                                    c->top_label[K_LAYER_TYPES], lv->n_layer_types, c->n_layers);
+        for (int i = 0; i < c->n_layers; i++)
+            if (lv->layer_type[i] == ROPE_LAYER_TYPE_FULL) c->layer_kind[i] |= ROPE_LAYER_NOPE;
+        c->nope_from = "layer_types: its model class skips RoPE on the full_attention layers";
+        return ROPE_OK;
+    }
+    const rope_config_value *p = &c->top[K_SLIDING_PATTERN];
+    if (p->set && p->kind == ROPE_CONFIG_STRING) {
+        rope_config_warn(c,
+                         "%s is a string and layer_types is missing: the full-attention layers, "
+                         "which model_type %s runs without RoPE, cannot be listed",
+                         c->top_label[K_SLIDING_PATTERN], k->model_type);
+        return ROPE_OK;
+    }
+    double every = 4.0;
+    int g = whole_count(x, K_SLIDING_PATTERN, &every);
+    if (g < 0) return g;
+    if (c->n_layers == 0) {
+        rope_config_warn(c,
+                         "num_hidden_layers is missing, so the full-attention layers, which "
+                         "model_type %s runs without RoPE, cannot be listed",
+                         k->model_type);
+        return ROPE_OK;
+    }
+    for (int i = 0; i < c->n_layers; i++)
+        if ((i + 1) % (int)every == 0) c->layer_kind[i] |= ROPE_LAYER_NOPE;
+    c->nope_from =
+        g ? "sliding_window_pattern: model_type exaone4 skips RoPE on each full-attention "
+            "layer"
+          : "sliding_window_pattern (class default 4): model_type exaone4 skips RoPE on "
+            "each full-attention layer";
+    return ROPE_OK;
+}
+
 /* NoPE layers: no_rope_layers (1 = RoPE, 0 = none), else every n-th layer. */
 static int nope_layers(const rope_config_ctx *x, const rope_config_class *k)
 {
@@ -227,6 +280,7 @@ static int nope_layers(const rope_config_ctx *x, const rope_config_class *k)
         c->nope_from = c->top_label[K_NO_ROPE_LAYERS];
         return ROPE_OK;
     }
+    if (k != NULL && k->nope_full) return nope_full_layers(x, k);
     int g = whole_count(x, K_NO_ROPE_INTERVAL, &every);
     if (g < 0) return g;
     if (g == 0 && (k == NULL || isnan(k->nope_interval))) return ROPE_OK;
