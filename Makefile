@@ -354,11 +354,12 @@ dist: $(WEB_BUILT)
 build/bench_limits: tools/bench_limits.c $(CORE_SRC) $(CORE_HDR) | build
 	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tools/bench_limits.c $(CORE_SRC) -lm
 
-bench: all build/bench_limits
+bench: all dist build/bench_limits
 	sh tools/bench_limits.sh build/bench_limits build/ropescope
 	sh tools/bench_scan.sh build/ropescope
 	sh tools/bench_verify.sh build/ropescope $(NUMPY_PYTHON)
 	$(NODE) tools/bench.mjs
+	$(NODE) tools/bench_embed.mjs
 	$(NODE) tools/bench_explain.mjs
 
 clean:

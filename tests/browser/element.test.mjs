@@ -12,9 +12,12 @@ const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' }; // style.css --surface
 
-/** Waits until every <rope-scope> on the page has a chart on each of its canvases (or, given
- *  a view that is no figure, shows its one line instead). */
+/** Waits until every <rope-scope> on the page, each scrolled to in turn, has a chart on each of
+ *  its canvases (or, given a view that is no figure, shows its one line instead). */
 async function elementsReady(page) {
+  // An element draws once it comes near the viewport: bring each one there, as a reader would.
+  const count = await page.locator('rope-scope').count();
+  for (let i = 0; i < count; i++) await page.locator('rope-scope').nth(i).scrollIntoViewIfNeeded();
   await page.waitForFunction(
     () => {
       const RopeScope = customElements.get('rope-scope');
@@ -385,6 +388,49 @@ test('element_controls_should_take_arrow_keys_and_typed_values_as_the_page_does'
   await inside('#dim-num').press('ArrowUp');
   await settle(page);
   assert.equal(await inside('#dim-num').inputValue(), '1002', 'ArrowUp in the box steps dim by 2');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('elements_should_draw_only_near_the_viewport_showing_their_children_until_then', async () => {
+  const filler = '<p style="height: 3000px">A long stretch of the post.</p>';
+  const body =
+    '<rope-scope id="near" view="slow"></rope-scope>\n' +
+    `${filler}\n<rope-scope id="far" view="cat"><a href="#x"><img alt="The cat, rotated (picture)" width="300" height="200" src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"></a></rope-scope>\n` +
+    SCRIPT;
+  const p = await openBlog(env.browser, blogHtml(body), { viewport: { width: 900, height: 800 } });
+  const { page } = p;
+  const drawn = (id) =>
+    page.evaluate((sel) => {
+      const canvas = document.querySelector(sel).shadowRoot.querySelector('canvas');
+      return Boolean(canvas && customElements.get('rope-scope').Chart.getChart(canvas));
+    }, `#${id}`);
+  await page.waitForFunction(() => {
+    const canvas = document.querySelector('#near').shadowRoot?.querySelector('canvas');
+    return canvas && customElements.get('rope-scope')?.Chart.getChart(canvas);
+  });
+  await page.waitForTimeout(300);
+  assert.equal(await drawn('far'), false, 'the element 3000 px below the fold has not drawn');
+  const waiting = await page.evaluate(() => {
+    const far = document.querySelector('#far');
+    const img = far.querySelector('img');
+    return {
+      imgShown: img.getClientRects().length > 0 && img.getBoundingClientRect().height > 100,
+      height: far.getBoundingClientRect().height,
+    };
+  });
+  assert.ok(waiting.imgShown, 'until it draws, the element shows its own children (the picture)');
+  assert.ok(waiting.height >= 300, `it keeps about the figure's height meanwhile (${waiting.height}px)`);
+  await page.locator('#far').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const canvas = document.querySelector('#far').shadowRoot.querySelector('canvas');
+    return canvas && customElements.get('rope-scope').Chart.getChart(canvas);
+  });
+  assert.equal(
+    await page.evaluate(() => document.querySelector('#far img').getClientRects().length),
+    0,
+    'once drawn, its children are hidden behind the figure',
+  );
   await p.assertClean();
   await p.context.close();
 });

@@ -94,6 +94,53 @@ watchPrint(() =>
   ),
 );
 
+// Drawing waits until an element comes near the viewport (600 px ahead of it), and the elements
+// that come into view together are drawn one per task, so a post with several of them never
+// holds its page in one long task; until then the element shows its own children (a picture,
+// a link) at about the height it will take. Printing draws every element still waiting.
+const waiting = new Set(); // connected, not drawn yet
+const queue = new Set(); // near the viewport, to be drawn, in order
+let pumping = false;
+function pump() {
+  const [next] = queue;
+  if (!next) {
+    pumping = false;
+    return;
+  }
+  queue.delete(next);
+  waiting.delete(next);
+  next.build();
+  setTimeout(pump, 0);
+}
+function drawSoon(element) {
+  queue.add(element);
+  if (!pumping) {
+    pumping = true;
+    setTimeout(pump, 0);
+  }
+}
+const nearViewport =
+  'IntersectionObserver' in window
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting || !waiting.has(entry.target)) continue;
+            nearViewport.unobserve(entry.target);
+            drawSoon(entry.target);
+          }
+        },
+        { rootMargin: '600px 0px' },
+      )
+    : null;
+window.addEventListener('beforeprint', () => {
+  for (const element of [...waiting]) {
+    nearViewport?.unobserve(element);
+    queue.delete(element);
+    waiting.delete(element);
+    element.build();
+  }
+});
+
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
     return [...ATTRIBUTES, 'explorer'];
@@ -109,16 +156,34 @@ class RopeScope extends HTMLElement {
 
   connectedCallback() {
     elements.add(this);
-    this.build();
+    if (!nearViewport) {
+      this.build();
+      return;
+    }
+    this.showWaiting();
+    waiting.add(this);
+    nearViewport.observe(this);
   }
 
   disconnectedCallback() {
     elements.delete(this);
+    waiting.delete(this);
+    queue.delete(this);
+    nearViewport?.unobserve(this);
     this.teardown();
   }
 
   attributeChangedCallback() {
     if (this.isConnected && this.built) this.build();
+  }
+
+  // Before drawing: the element's own children (a <slot>), in a box about as tall as the figure
+  // will be (its row's height; set through the CSSOM, which a host's style-src allows).
+  showWaiting() {
+    const row = FIGURE[(this.getAttribute('view') ?? '').trim().toLowerCase()];
+    const box = el('div', { part: 'waiting' }, el('slot'));
+    box.style.minHeight = `${row ? row.height : 0}px`;
+    this.shadowRoot.replaceChildren(box);
   }
 
   teardown() {

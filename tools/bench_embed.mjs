@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Prints what six <rope-scope> elements cost the page that hosts them (`make bench`), beside the
+// goal: the host's long tasks (tasks over 50 ms, which hold up its scrolling and typing) total
+// at most 200 ms while the post loads and a reader scrolls through it.
+//
+// The host is a 700 px blog column with six elements of different views between paragraphs,
+// three screens apart, on a server of its own (dist/ropescope-embed.js beside the post). Each run
+// is a fresh browser context: the post loads, waits 1.5 s, then scrolls to the end a screen at a
+// time (one step every 250 ms), then waits until every element has drawn. Long tasks are read
+// with a PerformanceObserver (buffered, so the first ones count too). Median of RUNS runs.
+// It measures and reports; it never fails on a slow figure.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from '../tests/browser/harness.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
+const RUNS = 5;
+const GOAL_MS = 200;
+const VIEWS = ['flatness', 'cat', 'clock', 'slow', 'decay', 'marks'];
+
+const filler = (n) =>
+  Array.from(
+    { length: n },
+    (_, j) =>
+      `<p>Paragraph ${j + 1} of the post: a few lines of prose between the figures, as a reader` +
+      ' scrolls past them on the way to the next one. Nothing here is measured; it is only' +
+      ' the distance between the figures, so that most of them start below the fold.</p>',
+  ).join('\n');
+
+const POST = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Six live figures</title><link rel="icon" href="data:,">
+<style>body { margin: 0; font: 18px/1.6 Georgia, serif; } main { max-width: 700px; margin: 0 auto; padding: 0 16px; }</style>
+</head><body><main>
+<h1>Six live figures in one post</h1>
+${VIEWS.map((view) => `${filler(8)}\n<rope-scope view="${view}"></rope-scope>`).join('\n')}
+${filler(8)}
+</main><script src="/ropescope-embed.js"></script></body></html>`;
+
+function startHost() {
+  return new Promise((done) => {
+    const server = createServer((req, res) => {
+      const path = new URL(req.url, 'http://localhost').pathname;
+      if (path === '/ropescope-embed.js') {
+        res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+        return res.end(readFileSync(ELEMENT_JS));
+      }
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return res.end(POST);
+    });
+    server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${server.address().port}/` }));
+  });
+}
+
+// Runs before the post's scripts: every long task from the start, buffered; and a count of the
+// elements that have drawn a chart.
+function observeLongTasks() {
+  window.__longTasks = [];
+  window.__drawn = () =>
+    [...document.querySelectorAll('rope-scope')].filter((element) =>
+      [...(element.shadowRoot?.querySelectorAll('canvas') ?? [])].some((c) =>
+        customElements.get('rope-scope').Chart.getChart(c),
+      ),
+    ).length;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, ms: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+async function run(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.addInitScript(observeLongTasks);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(1500);
+  const atLoad = await page.evaluate(() => ({ tasks: window.__longTasks.slice(), drawn: 0 }));
+  atLoad.drawn = await page.evaluate(() => window.__drawn());
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y <= height; y += 800) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(250);
+  }
+  await page.waitForFunction((n) => window.__drawn() >= n, VIEWS.length, { timeout: 30000 });
+  await page.waitForTimeout(500);
+  const tasks = await page.evaluate(() => window.__longTasks);
+  await context.close();
+  const sum = (list) => list.reduce((s, t) => s + t.ms, 0);
+  return {
+    loadMs: sum(atLoad.tasks),
+    loadCount: atLoad.tasks.length,
+    drawnAtLoad: atLoad.drawn,
+    totalMs: sum(tasks),
+    count: tasks.length,
+    longest: Math.max(0, ...tasks.map((t) => t.ms)),
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+const host = await startHost();
+const browser = await launchBrowser();
+try {
+  console.log(`ropescope embed bench: six <rope-scope> (${VIEWS.join(', ')}) in one post, headless Chromium ${browser.version()}`);
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const runs = [];
+  for (let j = 0; j < RUNS; j++) runs.push(await run(browser, host.url));
+  for (const r of runs) {
+    console.log(
+      `  run: long tasks ${r.totalMs.toFixed(0)} ms in ${r.count} (longest ${r.longest.toFixed(0)} ms);` +
+        ` before scrolling ${r.loadMs.toFixed(0)} ms in ${r.loadCount}, ${r.drawnAtLoad} of ${VIEWS.length} drawn`,
+    );
+  }
+  const total = median(runs.map((r) => r.totalMs));
+  const verdict = total <= GOAL_MS ? 'meets' : 'misses';
+  console.log(
+    `six elements: the host's long tasks total ${total.toFixed(0)} ms (median of ${RUNS}; goal <= ${GOAL_MS} ms: ${verdict})`,
+  );
+} finally {
+  await browser.close();
+  host.server.close();
+}
