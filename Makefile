@@ -59,6 +59,7 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
+            web/gen/version.js \
             web/style.min.css
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
@@ -172,8 +173,12 @@ web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
 web/gen/models.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
 	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
 
+# The release's version (package.json): the embed snippets name dist/v<version>/.
+web/gen/version.js: package.json | web/gen
+	$(NODE) -e 'const { version } = JSON.parse(require("fs").readFileSync("package.json", "utf8")); require("fs").writeFileSync("$@", "// Generated from package.json by make.\nexport const VERSION = " + JSON.stringify(version) + ";\n")'
+
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
-web/ropescope.js: $(WEB_MODULES) web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/vendor/inflate.js
+web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 

@@ -6,17 +6,25 @@
 //                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
 //   dist/ropescope-resize.js  the host page's resizer for iframe embeds (web/ropescope-resize.js),
 //                       also in dist/ropescope/, beside each page whose snippets name it
+//   dist/pictures/      every view at its default settings, light and dark, PNG at 2x, rendered
+//                       from dist/ropescope/ in embed mode (tools/pictures.mjs), and pictures.json
+//   dist/v<version>/    all of the above again, the version from package.json: the snippets name
+//                       these paths, so a published post keeps showing the release it was made with
 
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { inlinePage } from './inline.mjs';
+import { writePictures } from './pictures.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const out = join(root, 'dist');
 const folder = join(out, 'ropescope');
+const pictures = join(out, 'pictures');
+// What dist/v<version>/ holds: every file the snippets name, and the pages beside them.
+const RELEASED = ['ropescope', 'ropescope.html', 'ropescope-embed.js', 'ropescope-resize.js', 'pictures'];
 // 450 KB since the lesson (its C and its eleven chapter figures), NumPy's sampler and the model-aware config reader joined
 // the core (docs/PERFORMANCE.md); it was 350 KB before them.
 const BUDGET = 450 * 1024;
@@ -93,6 +101,27 @@ async function main() {
   const elementBytes = size(elementJs);
   console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
   if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);
+
+  // The pictures are files of their own: nothing of them goes into the page or its budget.
+  const started = Date.now();
+  const { rendered, manifest } = await writePictures(folder, pictures);
+  const views = Object.values(manifest.views);
+  const bytes = await Promise.all(
+    views.flatMap((v) => [v.light.file, v.dark.file]).map(async (f) => (await readFile(join(pictures, f))).length),
+  );
+  console.log(
+    `${kb(bytes.reduce((a, b) => a + b, 0)).padStart(9)}  dist/pictures/: ${bytes.length} pictures ` +
+      (rendered ? `rendered in ${((Date.now() - started) / 1000).toFixed(1)} s` : 'kept (the page did not change)'),
+  );
+
+  const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  if (!/^\d+\.\d+\.\d+$/.test(version))
+    throw new Error(`package.json: version ${JSON.stringify(version)} is not x.y.z`);
+  const release = join(out, `v${version}`);
+  await rm(release, { recursive: true, force: true });
+  await mkdir(release);
+  for (const name of RELEASED) await cp(join(out, name), join(release, name), { recursive: true });
+  console.log(`           ${relative(root, release)}/: ${RELEASED.join(', ')}`);
 }
 
 main().catch((err) => {

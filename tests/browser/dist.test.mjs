@@ -1,9 +1,11 @@
 // The single-file builds opened straight from disk (file://, no server):
 // dist/ropescope.html and dist/ropescope/index.html draw the same numbers as
-// the reference, answer a slider, and log no errors. `make dist` writes them.
+// the reference, answer a slider, and log no errors. `make dist` writes them, and the package
+// npm pack makes of them.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -64,3 +66,58 @@ for (const file of ['dist/ropescope.html', 'dist/ropescope/index.html']) {
     await p.close();
   });
 }
+
+// npm pack (a dry run): the package holds the element's classic script, the resizer, the single
+// file its credit links to and every picture, and its exports name them where they are.
+test('npm_pack_should_ship_the_element_the_resizer_and_the_pictures', () => {
+  const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  assert.equal(run.status, 0, `npm pack --dry-run: ${run.stderr}`);
+  const [{ files }] = JSON.parse(run.stdout);
+  const paths = files.map((f) => f.path).sort();
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/pictures/pictures.json'), 'utf8'));
+  const pictures = Object.values(manifest.views).flatMap((v) => [v.light.file, v.dark.file]);
+  assert.deepEqual(
+    paths,
+    [
+      'README.md',
+      ...[...pictures, 'pictures.json'].map((f) => `dist/pictures/${f}`),
+      'dist/ropescope-embed.js',
+      'dist/ropescope-resize.js',
+      'dist/ropescope.html',
+      'package.json',
+    ].sort(),
+    'the package holds these files and no others',
+  );
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  for (const [name, target] of Object.entries(pkg.exports)) {
+    const file = target.replace('./', '').replace('*', pictures[0]);
+    assert.ok(paths.includes(file), `exports["${name}"] -> ${target}: ${file} is in the package`);
+  }
+  // The element is a classic script: no import or export statement at its top level.
+  const element = readFileSync(join(ROOT, 'dist/ropescope-embed.js'), 'utf8');
+  assert.match(element, /^\/\*! ropescope-embed\.js/);
+  assert.doesNotMatch(element.slice(0, 2000), /^\s*(import|export)\s/m);
+  assert.ok(pkg.exports['.'] === './dist/ropescope-embed.js', 'the package itself is the element');
+});
+
+// README.md's "Embedding" names files of a served dist/ (https://example.org/rs/ stands for it):
+// every one of them is there, the release folder's included.
+test('readme_embed_section_should_name_only_files_that_make_dist_writes', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Embedding'), readme.indexOf('## Development'));
+  const paths = [...section.matchAll(/https:\/\/example\.org\/rs\/([^"\s?<>`)]*)/g)].map((m) => m[1]);
+  assert.ok(paths.length >= 8, `the section names its files (${paths.length} addresses)`);
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+  assert.ok(
+    paths.some((p) => p.startsWith(`v${version}/`)),
+    `the addresses name the release folder v${version}/`,
+  );
+  for (const path of paths.filter((p) => p !== '')) {
+    const file = join(ROOT, 'dist', path.endsWith('/') ? `${path}index.html` : path);
+    assert.ok(existsSync(file), `README names https://example.org/rs/${path}: dist/${path} exists`);
+  }
+});

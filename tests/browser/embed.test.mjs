@@ -97,8 +97,8 @@ for (const width of WIDTHS) {
       const { auto } = snippets[view];
       assert.match(
         auto,
-        /^<iframe data-ropescope [^>]*><\/iframe>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
-        'the auto snippet: the iframe and the resizer',
+        /^<iframe data-ropescope [^>]*><\/iframe>\n<noscript><a [^>]+>.*<\/a><\/noscript>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
+        'the auto snippet: the iframe, its picture for readers without JavaScript, and the resizer',
       );
       const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`), {
         viewport: { width, height: 900 },

@@ -116,8 +116,12 @@ async function collectCsp(page, problems) {
  * error, dialog and failed request is recorded in `problems`; call
  * assertClean() (or close()) at the end of each test.
  */
-export async function openPage(browser, url, { viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+export async function openPage(
+  browser,
+  url,
+  { viewport = { width: 1280, height: 900 }, javaScriptEnabled = true } = {},
+) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, javaScriptEnabled });
   // Every Content-Security-Policy violation from the first byte on, for the clean check.
   await context.addInitScript(() => {
     window.__cspViolations = [];

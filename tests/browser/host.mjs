@@ -61,18 +61,19 @@ after(async () => {
 /**
  * Opens `html` at http://localhost:PORT/post-N.html (openPage's recorder: any console error, page
  * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
- * init: a function run in the page before any of its scripts.
+ * init: a function run in the page before any of its scripts; javaScriptEnabled: false for a
+ * reader with JavaScript off (no CSP listener then: read `problems`, not assertClean).
  */
 export async function openBlog(
   browser,
   html,
-  { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null } = {},
+  { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null, javaScriptEnabled = true } = {},
 ) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
   const { url } = await startBlog();
   const path = `/post-${pages.size + 1}.html`;
   pages.set(path, html);
-  const p = await openPage(browser, null, { viewport });
+  const p = await openPage(browser, null, { viewport, javaScriptEnabled });
   await p.page.emulateMedia({ colorScheme });
   if (init) await p.page.addInitScript(init);
   await p.page.goto(url + path);

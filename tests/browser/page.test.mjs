@@ -379,11 +379,15 @@ test('served_page_should_be_one_response_with_its_code_inline', async () => {
   const served = await (await page.reload()).text();
   await waitReady(page);
   assert.deepEqual(responses, ['/'], 'one response');
-  const policyFree = (html) => html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/, '');
+  // Its policy and, added by serve.mjs only, the oEmbed discovery link (the oembed tests check it).
+  const policyFree = (html) =>
+    html
+      .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/, '')
+      .replace(/ {2}<link rel="alternate" type="application\/json\+oembed" [^>]+>\n/, '');
   assert.equal(
     policyFree(served),
     policyFree(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8')),
-    'the single file, byte for byte but its policy (security.test.mjs checks that)',
+    'the single file, byte for byte but its policy (security.test.mjs checks that) and the discovery link',
   );
   assert.equal(await page.evaluate(() => document.querySelectorAll('script[src], link[rel="stylesheet"]').length), 0);
   await p.close();

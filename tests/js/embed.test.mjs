@@ -95,8 +95,8 @@ test('readme_should_show_the_resizer_snippet_and_the_resizer_should_use_the_embe
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   assert.match(
     readme,
-    /<iframe data-ropescope src="[^"]+"[^>]* frameborder="0" loading="lazy"><\/iframe>\n<script src="[^"]+\/ropescope-resize\.js" async><\/script>/,
-    'README.md "Embedding" shows the snippet the page writes',
+    /<iframe data-ropescope src="[^"]+"[^>]* frameborder="0" loading="lazy"><\/iframe>\n<noscript><a href="[^"]+"><img\s+src="[^"]+\/pictures\/[a-z]+-light\.png" alt="[^"]+" width="100%"><\/a><\/noscript>\n<script src="[^"]+\/ropescope-resize\.js" async><\/script>/,
+    'README.md "Embedding" shows the snippet the page writes: the iframe, its picture, the resizer',
   );
   assert.doesNotMatch(readme.slice(readme.indexOf('## Embedding')), /style="/, 'no style= in the snippets');
   const resizer = readFileSync(new URL('../../web/ropescope-resize.js', import.meta.url), 'utf8');

@@ -36,7 +36,9 @@ const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS.replace(
   .replace(/:root/g, '.rs-root')
   .replace(/(^|[\s,>+~(}])(?:html|body)(?=[\s.{:[,)])/g, '$1.rs-body')}
 :host { display: block; }
-:host([hidden]) { display: none; }`;
+:host([hidden]) { display: none; }
+.figures[hidden], slot[hidden] { display: none; }
+slot { display: block; margin: 8px 0; }`;
 
 // One constructed stylesheet shared by every element: a host's style-src does not apply to it
 // (it is not a <style> element), so the element needs no style-src at all. A <style> element
@@ -234,7 +236,11 @@ class RopeScope extends HTMLElement {
     this.link = el('a', { target: '_blank', rel: 'noopener' }, 'open the full explorer ↗');
     const attribution = el('p', { class: 'attribution' }, 'Live figure by ropescope · ');
     if (explorer) attribution.append(this.link);
-    wrapper.append(this.notice, panel, figures, attribution);
+    // The element's children (the snippet's picture) stay unseen while it draws, as a shadow
+    // root without a <slot> keeps them; where it cannot draw, this slot shows them.
+    this.fallback = el('slot', { hidden: '' });
+    this.figures = figures;
+    wrapper.append(this.notice, this.fallback, panel, figures, attribution);
     adoptStyles(this.shadowRoot);
     this.shadowRoot.append(wrapper);
     this.rows = rows;
@@ -281,9 +287,11 @@ class RopeScope extends HTMLElement {
       model = computeModel(this.state);
     } catch (err) {
       this.showNotice([wasmRefused(err) ? WASM_REFUSED : `Could not update the figures: ${err.message}`]);
+      this.showFallback(true);
       return;
     }
     this.showNotice();
+    this.showFallback(false);
     const $ = (id) => this.shadowRoot.getElementById(id);
     for (const row of this.rows) {
       const data = row.data(model, this.state);
@@ -301,6 +309,13 @@ class RopeScope extends HTMLElement {
       $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
       $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
     }
+  }
+
+  // The snippet's picture in place of figures that cannot be drawn (when it has one).
+  showFallback(on) {
+    const picture = on && this.children.length > 0;
+    this.fallback.hidden = !picture;
+    this.figures.hidden = picture;
   }
 
   redrawAll() {

@@ -2,13 +2,17 @@
 //   In an embed: the theme= colours, the controls= sliders (the page's own, the rest hidden),
 //   title=0 (no headings), no figure numbers, an attribution line linking to the full
 //   explorer at the same settings, and the content height posted to the host page.
-//   On the page: the "Embed on your page" builder: figure, sliders, title, theme, auto-height,
-//   the snippet and a live preview.
+//   On the page: the "Embed on your page" builder: the way (iframe or <rope-scope>), figure,
+//   sliders, title, theme, auto-height, the snippet (the live embed around its picture, every
+//   address in the release's folder dist/v<version>/) and a live preview.
 
+import { VERSION } from '../../gen/version.js';
 import { FIGURE, FIGURES } from '../figures/index.js';
 import { el } from '../lib/dom.js';
-import { presetValuesDropped } from '../model/long.js';
-import { EMBED_CONTROLS, PARAM, THEMES, writeQuery } from '../state/state.js';
+import { fillFromPreset, presetValuesDropped } from '../model/long.js';
+import { apart, computeModel } from '../model/model.js';
+import { EMBED_CONTROLS, PARAM, readQuery, THEMES, writeQuery } from '../state/state.js';
+import { pictureAlt, pictureHtml, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,10 +25,10 @@ export const MAX_HEIGHT = 20000;
 /** The page's address without query or hash. */
 export const pageAddress = () => window.location.href.split(/[?#]/)[0];
 
-/** The full explorer at the numbers of `state` (embed options dropped). */
-export function explorerLink(state) {
+/** The full explorer at the numbers of `state` (embed options dropped); `page`: its address. */
+export function explorerLink(state, page = pageAddress()) {
   return (
-    pageAddress() +
+    page +
     writeQuery({
       ...presetValuesDropped(state),
       embed: false,
@@ -140,19 +144,75 @@ export function fixedHeight(view, { controls = [], title = true } = {}) {
 
 // ---- the snippet builder (on the page) ----
 
-const escapeAttr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+/**
+ * The release's folder for a page at `page`: make dist writes dist/v<version>/ beside
+ * dist/ropescope/ and dist/ropescope.html, with the same files, and the snippets name those, so
+ * a published post keeps the release it was made with. The page is <root>/ropescope/index.html
+ * (or <root>/v<version>/ropescope/index.html, or <root>/ropescope.html); make serve answers the
+ * same paths from web/ and dist/ (tools/serve.mjs).
+ */
+export function releaseBase(page = pageAddress()) {
+  const url = new URL(page);
+  const root = new URL(url.pathname.endsWith('/ropescope.html') ? './' : '../', url);
+  const folder = `v${VERSION}/`;
+  return root.pathname.endsWith(`/${folder}`) ? root.href : new URL(folder, root).href;
+}
 
-/** The iframe snippet for the page's state and the builder's options. */
-export function snippet(state, { view, controls, title, theme, auto }) {
+/** The explorer page in a release folder. */
+export const releasePage = (release) => `${release}ropescope/index.html`;
+
+const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+// Each view's alt text at the default settings, which its picture shows (tools/pictures.mjs
+// writes the same text into pictures.json): computed once, apart from the page's numbers.
+const alts = new Map();
+export function defaultAlt(view) {
+  const row = FIGURE[pictureView(view)];
+  if (!alts.has(row.name)) {
+    const text = apart(() => {
+      const { state } = readQuery('');
+      fillFromPreset(state);
+      const model = computeModel(state);
+      return pictureAlt(row.title, row.caption(state, model, row.data(model, state)));
+    });
+    alts.set(row.name, text);
+  }
+  return alts.get(row.name);
+}
+
+/**
+ * The snippet for the page's state and the builder's options, around the view's picture:
+ *   way 'iframe': the iframe, the picture in <noscript> after it, and (auto) the resizer;
+ *   way 'element': <rope-scope> holding the picture (shown until the element draws, and again
+ *   where the host refuses WebAssembly), then the element's script.
+ * `page`: the explorer's address (tools/serve.mjs's oEmbed passes the one it was asked about);
+ * `height`: the iframe's, in place of fixedHeight's (oEmbed's maxheight).
+ */
+export function snippet(state, { view, controls, title, theme, auto, way = 'iframe', height }, page = pageAddress()) {
+  const release = releaseBase(page);
+  const settings = presetValuesDropped(state);
   const options = { view, controls, title, theme };
-  const src = pageAddress() + writeQuery({ ...presetValuesDropped(state), ...options, embed: true });
+  const picture = pictureHtml({
+    base: release,
+    view,
+    theme,
+    alt: defaultAlt(view),
+    href: explorerLink(state, releasePage(release)),
+  });
+  if (way === 'element') {
+    const query = new URLSearchParams(writeQuery({ ...settings, ...options, embed: false }));
+    const attributes = [...query].map(([name, value]) => ` ${name}="${escapeAttr(value)}"`).join('');
+    return `<rope-scope${attributes}>${picture}</rope-scope>\n<script src="${escapeAttr(`${release}ropescope-embed.js`)}"></script>`;
+  }
+  const src = releasePage(release) + writeQuery({ ...settings, ...options, embed: true });
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
   // No style= (a host's style-src may refuse it): width and frameborder as attributes.
   const frame =
     `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
-    ` width="100%" height="${fixedHeight(view, options)}" frameborder="0" loading="lazy"></iframe>`;
+    ` width="100%" height="${height ?? fixedHeight(view, options)}" frameborder="0" loading="lazy"></iframe>` +
+    `\n<noscript>${picture}</noscript>`;
   // The resizer once per page: a second copy of the script on the page does nothing.
-  return auto ? `${frame}\n<script src="${escapeAttr(resizerAddress())}" async></script>` : frame;
+  return auto ? `${frame}\n<script src="${escapeAttr(`${release}ropescope-resize.js`)}" async></script>` : frame;
 }
 
 function checkbox(id, text, checked) {
@@ -169,6 +229,21 @@ export function setupEmbedBuilder(getState) {
     'fieldset',
     { class: 'embed-options' },
     el('legend', {}, 'Embed options'),
+    el(
+      'div',
+      { class: 'checks' },
+      el(
+        'label',
+        { for: 'embed-way', class: 'opt' },
+        'way ',
+        el(
+          'select',
+          { id: 'embed-way' },
+          el('option', { value: 'iframe' }, 'iframe'),
+          el('option', { value: 'element' }, 'script tag, <rope-scope>'),
+        ),
+      ),
+    ),
     el(
       'div',
       { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
@@ -215,13 +290,17 @@ export function builderOptions() {
     title: $('embed-title').checked,
     theme: $('embed-theme').value,
     auto: $('embed-auto').checked,
+    way: $('embed-way').value,
   };
 }
 
 /** Rewrites the snippet (and, soon after, the preview) for the page's state and the options. */
 export function updateEmbedCode() {
   if (!builder) return;
-  $('embed-code').value = snippet(builder.getState(), builderOptions());
+  const options = builderOptions();
+  // The auto-height script is the iframe's.
+  $('embed-auto').disabled = options.way !== 'iframe';
+  $('embed-code').value = snippet(builder.getState(), options);
   schedulePreview();
 }
 

@@ -36,7 +36,7 @@ export const HEAT_PAIRS = 64;
 // The unit circle of the rotating-pair figure: CIRCLE_POINTS + 1 points, 2π/CIRCLE_POINTS apart.
 const CIRCLE_POINTS = 96;
 
-const memos = new Map();
+let memos = new Map();
 /**
  * fn() for these key values, computed once while they stay the same (one slot per name). A
  * figures-table row may keep its data here too (under its own name).
@@ -48,6 +48,21 @@ export function memo(name, keys, fn) {
   const value = fn();
   memos.set(name, { key, value });
   return value;
+}
+
+/**
+ * fn() with results of its own: the page's remembered ones stay as they are. For numbers at
+ * other settings than the page's (the embed builder's alt texts, at the defaults), which would
+ * otherwise push the page's results out of their one slot each.
+ */
+export function apart(fn) {
+  const kept = memos;
+  memos = new Map();
+  try {
+    return fn();
+  } finally {
+    memos = kept;
+  }
 }
 
 /** q and k: the demo vectors (seed 0) or random ones from the seed. */
