@@ -108,8 +108,14 @@ const median = (values) => {
 const host = await startHost();
 const browser = await launchBrowser();
 try {
-  console.log(`ropescope embed bench: six <rope-scope> (${VIEWS.join(', ')}) in one post, headless Chromium ${browser.version()}`);
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `ropescope embed bench: six <rope-scope> (${VIEWS.join(', ')}) in one post, headless Chromium ${browser.version()}`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const runs = [];
   for (let j = 0; j < RUNS; j++) runs.push(await run(browser, host.url));
   for (const r of runs) {
