@@ -156,6 +156,7 @@ export const CHAPTER_FIGURES = Object.freeze([
   'proof',
   'planes',
   'clock',
+  'weights',
 ]);
 
 let postById = null;
