@@ -51,6 +51,7 @@ SIGNATURES = {
     "clock": [I, I, D, D, D, PD],
     "clock_theta": [D, D, D, PD],
     "rebase": [I, I, D, D, D, D, PD],
+    "weights": [I, I, D, D, D, D, PD],
     "post_table": [PD, I],
     "post_row": [I, PD],
 }
@@ -60,6 +61,7 @@ LENGTHS = {
     "marks": lambda a: len(a[0]) * a[1], "marked": lambda a: len(a[0]),
     "extrapolate": lambda a: 4 * a[1], "identity": lambda a: 14, "cat": lambda a: 30,
     "proof": lambda a: 27, "clock": lambda a: 5, "clock_theta": lambda a: 5, "rebase": lambda a: 7,
+    "weights": lambda a: 15,
 }
 
 
@@ -160,6 +162,14 @@ def check_claims(lib, rng, t):
         rc2, c2 = call(lib, "cat", [q0, q1, k0, k1, m + shift, n2 + shift, theta])
         t.check(rc2 == 0 and testlib.close(c2[26], c[26], 1e-9, 1e-9),
                 "cat score moved when both slid: %r vs %r" % (c[26], c2[26]))
+    # A larger base brings more gaps' angles into the training wedge; the gaps training had stay.
+    for _ in range(20):
+        train, widest = float(rng.randint(1, 20000)), float(rng.randint(20000, 200000))
+        rc, w = call(lib, "weights", [255, 512, 10000.0, 10000.0, train, widest])
+        rc2, w2 = call(lib, "weights", [255, 512, 10000.0, rng.uniform(2e4, 1e7), train, widest])
+        t.check(rc == rc2 == 0 and w[9] == w[10] and w2[10] >= w2[9] and w2[11] == w[11]
+                and w[11] == min(train, widest) + 1,
+                "weights: base change %r -> %r, seen %r -> %r" % (w[9:11], w2[9:11], w[11], w2[11]))
     # The additive score moves with a slide of both words; RoPE's stays (the post's cat).
     rc, c = call(lib, "cat", [0.9, 0.4, 0.9, 0.4, 3, 7, 0.1])
     rc2, c2 = call(lib, "cat", [0.9, 0.4, 0.9, 0.4, 10, 14, 0.1])
@@ -255,6 +265,13 @@ def check_bad_inputs(lib, t):
         ("rebase new base", L.rope_lesson_rebase(255, 512, 1e4, -5, 1, 1, o), E_BASE),
         ("rebase far gap", L.rope_lesson_rebase(0, 512, 1e4, 5e5, far, 1, o), E_FAR),
         ("rebase far gap, slow pair", L.rope_lesson_rebase(255, 512, 1e4, 5e5, far, 1, o), 0),
+        ("weights pair", L.rope_lesson_weights(256, 512, 1e4, 5e5, 8192, 5e4, o), E_DIM),
+        ("weights new base", L.rope_lesson_weights(255, 512, 1e4, 1, 8192, 5e4, o), E_BASE),
+        ("weights negative gap", L.rope_lesson_weights(255, 512, 1e4, 5e5, 8192, -1, o), E_POSITION),
+        ("weights NaN train", L.rope_lesson_weights(255, 512, 1e4, 5e5, nan, 5e4, o), E_POSITION),
+        ("weights far gap", L.rope_lesson_weights(0, 512, 1e4, 5e5, 8192, far, o), E_FAR),
+        ("weights turns", L.rope_lesson_weights(0, 512, 1e4, 5e5, 1, 1e9, o), E_WORK),
+        ("weights NULL", L.rope_lesson_weights(255, 512, 1e4, 5e5, 8192, 5e4, null), E_NULL),
     ]
     for what, got, want in cases:
         t.check(got == want, "%s: expected code %d, got %d" % (what, want, got))

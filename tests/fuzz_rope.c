@@ -215,6 +215,7 @@ static void fuzz_core(input *in)
     CHECKED(ROPE_CLOCK_LEN, rope_lesson_clock(count, d, base, pos, m, o));
     CHECKED(ROPE_CLOCK_LEN, rope_lesson_clock_theta(base, pos, m, o));
     CHECKED(ROPE_REBASE_LEN, rope_lesson_rebase(count, d, base, m, pos, q[2], o));
+    CHECKED(ROPE_WEIGHTS_LEN, rope_lesson_weights(count, d, base, m, q[2], pos, o));
     CHECKED(ROPE_POST_FIELDS, rope_lesson_post_row(count, o));
 #undef CHECKED
     int one_int, *slow = malloc(c > 0 ? (size_t)c * sizeof(int) : 1);

@@ -182,6 +182,25 @@ def rebase(pair, dim, old, new, gap, train):
             math.degrees(train * to), math.degrees(train * tn)]
 
 
+def weights(pair, dim, old, new, train, widest):
+    """Gap by gap: each whole gap's angle reduced by whole turns against the wedge training
+    reached (a relative 1e-9 lets the training length itself in), and the gaps within train."""
+    to, tn = freq(pair, dim, old), freq(pair, dim, new)
+    wedge = train * to
+    last = math.floor(widest)
+    gaps = range(last + 1)
+
+    def inside(t):
+        return sum(1 for g in gaps if math.fmod(g * t, 2 * PI) <= wedge * (1 + 1e-9))
+
+    n_old, n_new = inside(to), inside(tn)
+    seen = sum(1 for g in gaps if g <= train)
+    total = last + 1
+    return [to, tn, math.degrees(wedge), wedge / tn, 2 * PI / to, 2 * PI / tn,
+            math.degrees(last * to) % 360.0, math.degrees(last * tn) % 360.0,
+            total, n_old, n_new, seen, n_old / total, n_new / total, seen / total]
+
+
 # ---- random cases ----
 
 def vec(rng, n):
@@ -218,12 +237,20 @@ def make_case(rng, fn):
         dim = 2 * rng.randint(1, 512)
         return [rng.randrange(dim // 2), dim, rng.choice(BASES), rng.uniform(2, 1e7),
                 rng.uniform(0, 1e5), rng.uniform(0, 1e5)]
+    if fn == "weights":
+        dim = 2 * rng.randint(1, 512)
+        pair = rng.choice([dim // 2 - 1, rng.randrange(dim // 2), rng.randrange(dim // 8 + 1)])
+        # Small training lengths leave a wedge under one turn that faster pairs pass many times.
+        train = rng.choice([8192.0, float(rng.randint(0, 20000)), rng.uniform(0, 2e4), rng.uniform(0, 60)])
+        return [pair, dim, rng.choice(BASES + (rng.uniform(2, 1e6),)), rng.uniform(2, 1e7),
+                train, rng.choice([50000.0, rng.uniform(0, 6e4)])]
     raise ValueError(fn)
 
 
 FUNCTIONS = {"order": order, "slot": slot, "normalized": normalized, "marks": marks,
              "marked": marked, "extrapolate": extrapolate, "identity": identity, "cat": cat,
-             "proof": proof, "clock": clock, "clock_theta": clock_theta, "rebase": rebase}
+             "proof": proof, "clock": clock, "clock_theta": clock_theta, "rebase": rebase,
+             "weights": weights}
 
 
 def periodic(fn, args, expect):
@@ -240,6 +267,9 @@ def periodic(fn, args, expect):
     if fn == "rebase":
         return [[3, 360.0, math.degrees(abs(args[4] * expect[0]))],
                 [4, 360.0, math.degrees(abs(args[4] * expect[1]))]]
+    if fn == "weights":
+        last = math.floor(args[5])
+        return [[6, 360.0, math.degrees(last * expect[0])], [7, 360.0, math.degrees(last * expect[1])]]
     return []
 
 

@@ -203,6 +203,37 @@ int rope_lesson_clock_theta(double theta, double position, double divide, double
 int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, double gap,
                        double train, double *out);
 
+/* ---- weights: what a base change fixes, and what it cannot ---- */
+
+#define ROPE_WEIGHTS_THETA_OLD 0 /* the pair's theta at each base */
+#define ROPE_WEIGHTS_THETA_NEW 1
+#define ROPE_WEIGHTS_WEDGE 2    /* train x theta_old in degrees: the angles training reached */
+#define ROPE_WEIGHTS_REACH 3    /* wedge / theta_new: up to this gap the new base stays inside */
+#define ROPE_WEIGHTS_TURN_OLD 4 /* positions per whole turn at each base */
+#define ROPE_WEIGHTS_TURN_NEW 5
+#define ROPE_WEIGHTS_FAR_OLD 6 /* dial degrees [0, 360) at gap floor(widest), each base */
+#define ROPE_WEIGHTS_FAR_NEW 7
+#define ROPE_WEIGHTS_GAPS 8        /* whole gaps 0 .. floor(widest): how many */
+#define ROPE_WEIGHTS_INSIDE_OLD 9  /* of them, how many put the pair inside the wedge, */
+#define ROPE_WEIGHTS_INSIDE_NEW 10 /* at the old base and at the new */
+#define ROPE_WEIGHTS_SEEN 11       /* how many are at most train: gaps training had */
+#define ROPE_WEIGHTS_SHARE_OLD 12  /* INSIDE_OLD / GAPS, INSIDE_NEW / GAPS, SEEN / GAPS */
+#define ROPE_WEIGHTS_SHARE_NEW 13
+#define ROPE_WEIGHTS_SHARE_SEEN 14
+#define ROPE_WEIGHTS_LEN 15
+
+/* Pair `pair` of a dim-vector trained on sequences of train positions at
+ * old_base, then given new_base: of the whole gaps 0 .. floor(widest), the
+ * ones whose angle (reduced by whole turns) lies in the wedge of angles
+ * training reached, 0 .. train x theta_old (inside, with a relative 1e-9 so
+ * the training length itself counts), under each base; and the ones no
+ * longer than train, which no base changes. train and widest finite and
+ * >= 0 (else ROPE_E_POSITION), within ROPE_MAX_POSITION as angles
+ * (ROPE_E_FAR); more than ROPE_MAX_WORK whole turns over widest is
+ * ROPE_E_WORK. out: ROPE_WEIGHTS_LEN doubles. */
+int rope_lesson_weights(int pair, int dim, double old_base, double new_base, double train,
+                        double widest, double *out);
+
 /* ---- the post, checked ---- */
 
 /* Per row of rope_lesson_post_table: */

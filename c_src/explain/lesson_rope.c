@@ -1,6 +1,6 @@
 /* ropescope lesson, the chapters on rotation: the cat pair, the proof step by
- * step and the clock of one pair. Meanings in lesson.h, formulas in
- * docs/LESSON.md. */
+ * step, the clock of one pair and what a base change leaves undone.
+ * Meanings in lesson.h, formulas in docs/LESSON.md. */
 #include <math.h>
 #include <stddef.h>
 
@@ -191,4 +191,61 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
         out[ROPE_REBASE_TRAIN_OLD + s] = c[ROPE_CLOCK_DEGREES];
     }
     return rope_check_results(out, ROPE_REBASE_LEN);
+}
+
+/* Whole gaps g in [0, last] whose angle g theta, reduced by whole turns, is
+ * at most wedge radians: turn k holds the gaps from 2 pi k / theta to
+ * (2 pi k + wedge) / theta, so the count needs one step per turn, not per
+ * gap. */
+static double gaps_inside(double theta, double wedge, double last, long long turns)
+{
+    if (wedge >= ROPE_TWO_PI) return last + 1.0;
+    double count = 0.0;
+    for (long long k = 0; k <= turns; k++) {
+        double lo = ceil(ROPE_TWO_PI * (double)k / theta);
+        double hi = fmin(last, floor((ROPE_TWO_PI * (double)k + wedge) / theta));
+        if (hi >= lo) count += hi - lo + 1.0;
+    }
+    return count;
+}
+
+/* A base change moves where a gap's angle lands; which gaps the weights were
+ * trained on is a fact of the training data, so SEEN reads no base. */
+int rope_lesson_weights(int pair, int dim, double old_base, double new_base, double train,
+                        double widest, double *out)
+{
+    double old_t = 0.0, new_t = 0.0;
+    int rc = pair_theta(pair, dim, old_base, &old_t);
+    if (rc == ROPE_OK) rc = pair_theta(pair, dim, new_base, &new_t);
+    if (rc == ROPE_OK) rc = rope_check_angle(train, fmax(old_t, new_t));
+    if (rc == ROPE_OK) rc = rope_check_angle(widest, fmax(old_t, new_t));
+    if (rc == ROPE_OK && (train < 0.0 || widest < 0.0)) rc = ROPE_E_POSITION;
+    if (rc != ROPE_OK) return rc;
+    double last = floor(widest), turns_old = floor(last * old_t / ROPE_TWO_PI);
+    double turns_new = floor(last * new_t / ROPE_TWO_PI);
+    if (fmax(turns_old, turns_new) > (double)ROPE_MAX_WORK) return ROPE_E_WORK;
+    if (out == NULL) return ROPE_E_NULL;
+    double wedge = train * old_t, slack = wedge * (1.0 + 1e-9);
+    double c[ROPE_CLOCK_LEN];
+    out[ROPE_WEIGHTS_THETA_OLD] = old_t;
+    out[ROPE_WEIGHTS_THETA_NEW] = new_t;
+    out[ROPE_WEIGHTS_WEDGE] = wedge * ROPE_DEG_PER_RAD;
+    out[ROPE_WEIGHTS_REACH] = wedge / new_t;
+    out[ROPE_WEIGHTS_TURN_OLD] = ROPE_TWO_PI / old_t;
+    out[ROPE_WEIGHTS_TURN_NEW] = ROPE_TWO_PI / new_t;
+    const double thetas[2] = {old_t, new_t};
+    for (int s = 0; s < 2; s++) {
+        rc = rope_lesson_clock_theta(thetas[s], last, 1.0, c);
+        if (rc != ROPE_OK) return rc;
+        out[ROPE_WEIGHTS_FAR_OLD + s] = c[ROPE_CLOCK_DIAL];
+    }
+    double gaps = last + 1.0;
+    out[ROPE_WEIGHTS_GAPS] = gaps;
+    out[ROPE_WEIGHTS_INSIDE_OLD] = gaps_inside(old_t, slack, last, (long long)turns_old);
+    out[ROPE_WEIGHTS_INSIDE_NEW] = gaps_inside(new_t, slack, last, (long long)turns_new);
+    out[ROPE_WEIGHTS_SEEN] = fmin(last, floor(train)) + 1.0;
+    out[ROPE_WEIGHTS_SHARE_OLD] = out[ROPE_WEIGHTS_INSIDE_OLD] / gaps;
+    out[ROPE_WEIGHTS_SHARE_NEW] = out[ROPE_WEIGHTS_INSIDE_NEW] / gaps;
+    out[ROPE_WEIGHTS_SHARE_SEEN] = out[ROPE_WEIGHTS_SEEN] / gaps;
+    return rope_check_results(out, ROPE_WEIGHTS_LEN);
 }

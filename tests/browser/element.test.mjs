@@ -4,8 +4,10 @@
 // theme= against both OS schemes.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { chartData, checkCharts, DEFAULTS, settle, useServerAndBrowser } from './harness.mjs';
+import { rng, seed } from '../testlib.mjs';
+import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -431,6 +433,74 @@ test('elements_should_draw_only_near_the_viewport_showing_their_children_until_t
     0,
     'once drawn, its children are hidden behind the figure',
   );
+  await p.assertClean();
+  await p.context.close();
+});
+
+/** ref_lesson.py's function fn on args (the independent reference of the lesson's chapters). */
+function lessonReference(fn, args) {
+  const script =
+    'import sys, json; sys.path.insert(0, "tests"); sys.dont_write_bytecode = True\n' +
+    'import ref_lesson as r\n' +
+    'fn, args = json.load(sys.stdin)\n' +
+    'print(json.dumps(getattr(r, fn)(*args)))';
+  const run = spawnSync('python3', ['-c', script], { cwd: ROOT, input: JSON.stringify([fn, args]), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+test('chapter_inputs_inside_elements_should_redraw_every_copy_with_its_caption_and_label', async () => {
+  const SEED = seed('element chapters');
+  const random = rng(SEED);
+  const p = await openBlog(
+    env.browser,
+    blogHtml(
+      '<rope-scope id="a" view="normalized"></rope-scope>\n<p>The same chapter again:</p>\n' +
+        `<rope-scope id="b" view="normalized" theme="dark"></rope-scope>\n<rope-scope id="c" view="clock"></rope-scope>\n${SCRIPT}`,
+    ),
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const shown = (host, name) =>
+    page.evaluate(
+      ([id, view]) => {
+        const root = document.getElementById(id).shadowRoot;
+        const canvas = root.getElementById(`chart-${view}`);
+        return {
+          data: customElements.get('rope-scope').Chart.getChart(canvas).data.datasets[0].data,
+          caption: root.getElementById(`caption-${view}`).textContent,
+          label: canvas.getAttribute('aria-label'),
+        };
+      },
+      [host, name],
+    );
+  // The slider inside the first element: both copies of the chapter follow it.
+  const slot = 1 + Math.floor(random() * 512);
+  await page.locator('#a').locator('#normalized-slot').fill(String(slot));
+  await settle(page);
+  const [trained] = lessonReference('normalized', [slot, 512]);
+  const [now] = lessonReference('normalized', [slot, 1024]);
+  for (const host of ['a', 'b']) {
+    const { data, caption, label } = await shown(host, 'normalized');
+    const what = `element #${host} after #a's slot moved to ${slot}`;
+    assert.ok(close(data[0], trained) && close(data[1], now), `${what}: chart ${data}, reference ${trained}, ${now}`);
+    assert.match(caption, new RegExp(`^Slot ${slot} is `), `${what}: caption ${caption}`);
+    assert.match(label, new RegExp(`^Bar chart: slot ${slot} as `), `${what}: label ${label}`);
+    assert.equal(await page.locator(`#${host}`).locator('#normalized-slot-num').inputValue(), String(slot), what);
+  }
+  // A box typed in the second element, and a checkbox in another chapter.
+  await page.locator('#b').locator('#normalized-length-num').fill('2048');
+  await page.locator('#b').locator('#normalized-length-num').press('Enter');
+  await settle(page);
+  for (const host of ['a', 'b']) {
+    assert.match((await shown(host, 'normalized')).caption, /but [0-9.]+ of a 2048-long one/, `#${host} length 2048`);
+  }
+  assert.match((await shown('c', 'clock')).caption, /^The dot is outside the wedge: (?!.* with divided by 8 )/);
+  await page.locator('#c').locator('#clock-divide').check();
+  await settle(page);
+  const clock = await shown('c', 'clock');
+  assert.match(clock.caption, /^The dot is inside the wedge: .* with divided by 8 /, clock.caption);
+  assert.match(clock.label, /inside the wedge/, clock.label);
   await p.assertClean();
   await p.context.close();
 });

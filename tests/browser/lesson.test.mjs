@@ -23,6 +23,7 @@ const CHAPTERS = [
   'proof',
   'planes',
   'clock',
+  'weights',
   'post',
 ];
 const SEED = seed('lesson (browser)');
@@ -350,6 +351,66 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   await p.close();
 });
 
+test('weights_should_lift_the_angle_share_but_never_the_share_training_had', async () => {
+  const { p, page } = await openLesson();
+  const W = (name) => C[`ROPE_WEIGHTS_${name}`];
+  const pct = (share) => `${Number((100 * share).toPrecision(3))}%`;
+  // The chart's two datasets (before, after) against the reference, as percentages.
+  async function check(widest, base, train, what) {
+    const [want] = reference([['weights', [255, 512, 10000, base, train, widest]]]).results;
+    const [before, after] = await datasets(page, 'weights');
+    near(before[0], 100 * want[W('SHARE_OLD')], `${what}: angle share before`);
+    near(after[0], 100 * want[W('SHARE_NEW')], `${what}: angle share after`);
+    near(before[1], 100 * want[W('SHARE_SEEN')], `${what}: share seen in training, before`);
+    near(after[1], 100 * want[W('SHARE_SEEN')], `${what}: share seen in training, after`);
+    const caption = await page.textContent('#caption-weights');
+    for (const slot of ['SHARE_OLD', 'SHARE_NEW', 'SHARE_SEEN']) {
+      assert.ok(caption.includes(pct(want[W(slot)])), `${what}: caption shows ${pct(want[W(slot)])}: ${caption}`);
+    }
+    const label = await page.getAttribute('#chart-weights', 'aria-label');
+    assert.ok(label.includes(pct(want[W('SHARE_NEW')])), `${what}: label ${label}`);
+    const counts = await page.textContent('#weights-readout');
+    const grouped = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    assert.ok(
+      counts.includes(`${grouped(want[W('INSIDE_OLD')])} → ${grouped(want[W('INSIDE_NEW')])}`) &&
+        counts.includes(`${grouped(want[W('SEEN')])} under either base`),
+      `${what}: readout ${counts}`,
+    );
+    return want;
+  }
+  // The post's case: 16.4% of the gaps up to 50,000 before, all of them after; 16.4% seen either way.
+  let want = await check(50000, 500000, 8192, 'defaults');
+  assert.equal((100 * want[W('SHARE_OLD')]).toFixed(1), '16.4');
+  assert.equal(want[W('SHARE_NEW')], 1);
+  assert.match(await page.textContent('#caption-weights'), /^The raised base lifts the first pair of bars/);
+  assert.match(await page.textContent('#weights-text'), /800 ÷ 10 = 80, is the post’s “80× cheaper” ✓/);
+
+  // Move the slider (a random widest gap past one turn of the pair) and type a random base.
+  const widest = 1000 * pick(61, 400);
+  await page.fill('#weights-widest', String(widest));
+  await settle(page);
+  assert.equal(await page.inputValue('#weights-widest-num'), String(widest));
+  want = await check(widest, 500000, 8192, `widest gap ${widest}`);
+  assert.ok(want[W('SHARE_OLD')] > want[W('SHARE_SEEN')], 'past a whole turn some far gaps come round again');
+  assert.match(await page.textContent('#weights-readout'), /whole turn/);
+  const base = 10000 * pick(2, 1000);
+  await setNumber(page, 'weights-base', base);
+  await check(widest, base, 8192, `widest gap ${widest}, base ${base}`);
+  const train = pick(1, 20000);
+  await setNumber(page, 'weights-train', train);
+  const before = await check(widest, base, train, `widest gap ${widest}, base ${base}, training ${train}`);
+
+  // A bad value names the input's label and changes nothing.
+  await setNumber(page, 'weights-base', 'lots');
+  assert.equal(await page.textContent('#weights-base-msg'), 'raised base must be a number from 10000 to 10000000');
+  assert.equal(await page.getAttribute('#weights-base-num', 'aria-invalid'), 'true');
+  await setNumber(page, 'weights-base', 5);
+  assert.match(await page.textContent('#weights-base-msg'), /^raised base must be/);
+  const after = await check(widest, base, train, 'after the refused values');
+  assert.deepEqual(after, before);
+  await p.close();
+});
+
 test('post_table_should_list_every_number_with_its_recomputed_value_and_check', async () => {
   const { p, page } = await openLesson();
   const rows = await page.$$eval('#post-checked tbody tr', (trs) =>
@@ -390,7 +451,18 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
     assert.ok(row.cells[4].startsWith('✗'));
   }
   const links = rows.filter((r) => r.link).map((r) => r.link);
-  for (const name of ['slot', 'normalized', 'marks', 'extrapolate', 'identity', 'cat', 'proof', 'planes', 'clock']) {
+  for (const name of [
+    'slot',
+    'normalized',
+    'marks',
+    'extrapolate',
+    'identity',
+    'cat',
+    'proof',
+    'planes',
+    'clock',
+    'weights',
+  ]) {
     assert.ok(links.includes(`#fig-${name}`), `a row links to ${name}`);
   }
   await p.close();

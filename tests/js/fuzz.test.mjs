@@ -184,6 +184,10 @@ const SPECS = {
     ['pair', 'dim', 'old base', 'new base', 'gap', 'train'],
     [3, 8, 500, 5000, 100, 50],
   ],
+  lesson_weights: [
+    ['pair', 'dim', 'old base', 'new base', 'train', 'widest gap'],
+    [3, 8, 500, 5000, 50, 1000],
+  ],
   lesson_chapters: [[], []],
   lesson_post: [[], []],
 };

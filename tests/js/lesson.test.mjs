@@ -53,6 +53,7 @@ const SPEC = {
   clock: ['iiddd', () => C.ROPE_CLOCK_LEN],
   clock_theta: ['ddd', () => C.ROPE_CLOCK_LEN],
   rebase: ['iidddd', () => C.ROPE_REBASE_LEN],
+  weights: ['iidddd', () => C.ROPE_WEIGHTS_LEN],
 };
 // rope_lesson_cat's slots computed with atan2 (lesson.h: START .. AFTER_DEG).
 const ATAN2_SLOTS = new Set([

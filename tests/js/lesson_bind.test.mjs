@@ -79,6 +79,7 @@ const FLAT = {
   clock_theta: ([theta, position, divide]) =>
     flatBy('ROPE_CLOCK_', rope.lesson_clock_theta(theta, position, divide), C.ROPE_CLOCK_LEN),
   rebase: (args) => flatBy('ROPE_REBASE_', rope.lesson_rebase(...args), C.ROPE_REBASE_LEN),
+  weights: (args) => flatBy('ROPE_WEIGHTS_', rope.lesson_weights(...args), C.ROPE_WEIGHTS_LEN),
 };
 
 function wrap(x, period) {
@@ -162,6 +163,10 @@ test('lesson_bindings_should_refuse_bad_input_naming_the_parameter', () => {
     [() => rope.lesson_clock(0, 512, 10000, 1, 0), /divide must be a finite number > 0, got 0/],
     [() => rope.lesson_clock_theta(0.1, 1, -8), /divide must be a finite number > 0, got -8/],
     [() => rope.lesson_rebase(255, 512, 10000, 0, 50000, 8192), /new base must be a finite number > 0, got 0/],
+    [() => rope.lesson_weights(255, 512, 10000, 1, 8192, 50000), /new base must be a finite number > 1, got 1/],
+    [() => rope.lesson_weights(255, 512, 10000, 5e5, 8192, -1), /widest gap must be a finite number >= 0, got -1/],
+    [() => rope.lesson_weights(255, 512, 10000, 5e5, NaN, 5e4), /train must be a finite number, got NaN/],
+    [() => rope.lesson_weights(0, 512, 10000, 5e5, 1, 1e9), /lesson_weights: .*work|turn/i],
   ];
   for (const [call, message] of refusals) assert.throws(call, message);
 });

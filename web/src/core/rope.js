@@ -1216,6 +1216,7 @@ const ID_NAMES = slotNames('ROPE_ID_', ['LEN']);
 const CAT_NAMES = slotNames('ROPE_CAT_', ['LEN']);
 const CLOCK_NAMES = slotNames('ROPE_CLOCK_', ['LEN']);
 const REBASE_NAMES = slotNames('ROPE_REBASE_', ['LEN']);
+const WEIGHTS_NAMES = slotNames('ROPE_WEIGHTS_', ['LEN']);
 const POST_NAMES = slotNames('ROPE_POST_', ['FIELDS']);
 
 /** "a b" against "b a" with no learned grids, for each scheme (plain, added: sinusoidal marks,
@@ -1525,6 +1526,47 @@ export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
     },
   )[0];
   return named(v, REBASE_NAMES);
+}
+
+/** What a base change fixes and what it cannot, for one pair trained on train positions at
+ * oldBase: of the whole gaps 0 .. floor(widest), how many land inside the wedge of angles training
+ * reached under each base, and how many are no longer than train (lesson.h's ROPE_WEIGHTS_*, lower
+ * case: theta_old, theta_new, wedge (degrees), reach, turn_old, turn_new, far_old, far_new, gaps,
+ * inside_old, inside_new, seen, share_old, share_new, share_seen). */
+export function lesson_weights(pair, dim, oldBase, newBase, train, widest) {
+  checkInt('dim', dim, 2, MAX_DIM);
+  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
+  for (const [name, b] of [
+    ['old base', oldBase],
+    ['new base', newBase],
+  ]) {
+    checkNumber(name, b);
+    if (!Number.isFinite(b) || b <= 1) throw new RangeError(`${name} must be a finite number > 1, got ${show(b)}`);
+  }
+  for (const [name, x] of [
+    ['train', train],
+    ['widest gap', widest],
+  ]) {
+    checkFiniteNear('lesson_weights', name, x);
+    if (x < 0) throw new RangeError(`${name} must be a finite number >= 0, got ${show(x)}`);
+  }
+  const v = run(
+    'lesson_weights',
+    [],
+    [[C.ROPE_WEIGHTS_LEN, 'f64']],
+    (out) => wasm.rope_lesson_weights(pair, dim, oldBase, newBase, train, widest, out),
+    {
+      args: [
+        ['pair', pair],
+        ['dim', dim],
+        ['old base', oldBase],
+        ['new base', newBase],
+        ['train', train],
+        ['widest gap', widest],
+      ],
+    },
+  )[0];
+  return named(v, WEIGHTS_NAMES);
 }
 
 /** The lesson's chapter names in order ("order", "slot", ...). */

@@ -56,6 +56,7 @@ import scaling from './scaling.js';
 import slot from './slot.js';
 import slow from './slow.js';
 import terms from './terms.js';
+import weights from './weights.js';
 
 // The figures in page order.
 // The lesson's chapters first, in the blog post's order, then the post checked, then the explorer.
@@ -73,6 +74,7 @@ const ROWS = [
   proof,
   planes,
   clock,
+  weights,
   post,
   circle,
   terms,

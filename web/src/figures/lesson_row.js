@@ -2,7 +2,9 @@
 // row.controls) rather than the page's settings. chapterRow() turns a chapter's defaults and
 // compute(inputs) (wasm calls through rope.js) into the row fields app.js reads: data() hands
 // back the same object until an input changes, so app.js's render() never redraws it; an input
-// of the chapter redraws its own chart and rewrites its caption and label at once.
+// of the chapter redraws its own chart and rewrites its caption and label at once. The inputs are
+// one per page: where the chapter is drawn more than once (several <rope-scope> elements), every
+// copy follows, each caption found from its own canvas (a shadow root hides it from document).
 
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
@@ -19,7 +21,8 @@ export function chapterRow(spec) {
   const { inputs: defaults, compute, make, controls, caption, label, ...row } = spec;
   const inputs = { ...defaults };
   let data = null;
-  let handle = null;
+  // Every drawing of the chapter still on a page: { canvas, handle }.
+  let views = [];
   const current = () => (data ??= compute(inputs));
   const chapter = {
     inputs,
@@ -28,10 +31,13 @@ export function chapterRow(spec) {
     set(values) {
       Object.assign(inputs, values);
       data = compute(inputs);
-      handle?.update(data, true);
-      const text = document.getElementById(`caption-${row.name}`);
-      if (text) text.textContent = caption(data, inputs);
-      document.getElementById(`chart-${row.name}`)?.setAttribute('aria-label', label(data, inputs));
+      views = views.filter((view) => view.canvas.isConnected);
+      for (const { canvas, handle } of views) {
+        handle.update(data, true);
+        const text = canvas.getRootNode().getElementById?.(`caption-${row.name}`);
+        if (text) text.textContent = caption(data, inputs);
+        canvas.setAttribute('aria-label', label(data, inputs));
+      }
       prune();
       for (const { listener } of listeners) listener(data, inputs);
       return data;
@@ -58,7 +64,8 @@ export function chapterRow(spec) {
     chapter,
     make: (canvas, first) => {
       build++;
-      handle = make(canvas, first, chapter);
+      const handle = make(canvas, first, chapter);
+      views = [...views.filter((view) => view.canvas.isConnected && view.canvas !== canvas), { canvas, handle }];
       return handle;
     },
     data: () => current(),
@@ -156,6 +163,7 @@ export const CHAPTER_FIGURES = Object.freeze([
   'proof',
   'planes',
   'clock',
+  'weights',
 ]);
 
 let postById = null;

@@ -12,6 +12,7 @@ export const FIGURE_NAMES = Object.freeze([
   'proof',
   'planes',
   'clock',
+  'weights',
   'post',
   'circle',
   'terms',

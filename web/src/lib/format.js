@@ -152,3 +152,6 @@ export const subscript = (i) =>
     .split('')
     .map((d) => SUBSCRIPT[Number(d)])
     .join('');
+
+/** An integer count or position with its thousands grouped: 50001 -> "50,001". */
+export const thousands = (x) => groupThousands(String(x));
