@@ -23,4 +23,6 @@ export const FIGURE_NAMES = Object.freeze([
   'heatmap',
   'range',
   'scaling',
+  'precision',
+  'layout',
 ]);
