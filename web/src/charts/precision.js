@@ -28,8 +28,6 @@ function fill(target, data, c) {
   });
   sets[5].data = data.theta.slice();
   sets[5].borderColor = c.muted;
-  const radius = data.theta.length > 128 ? 1.5 : 2.5;
-  for (const set of sets) set.pointRadius = radius;
   Object.assign(
     target.options.scales.y,
     decadeRange([...CASES.map(([key]) => data.errors[key].map(shown)), data.theta], [TURN_SHARE]),
@@ -58,7 +56,16 @@ export function createPrecisionChart(canvas, data) {
         x: pairAxis(c, 'pair i  (fast pairs left, slow pairs right)'),
         y: logAxis(c, 'angle error (radians, log scale)'),
       };
-      const line = (label, extra = {}) => ({ label, data: [], borderWidth: 1.5, pointHoverRadius: 4, ...extra });
+      // Lines only, as the scaling figure draws them; a missing value (exact, or lost) is stepped over.
+      const line = (label, extra = {}) => ({
+        label,
+        data: [],
+        borderWidth: 1.5,
+        pointRadius: 0,
+        pointHoverRadius: 4,
+        spanGaps: true,
+        ...extra,
+      });
       const config = {
         type: 'line',
         data: { labels: [], datasets: [...CASES.map(([, label]) => line(label)), line('θᵢ', { borderDash: [6, 4] })] },

@@ -1587,8 +1587,8 @@ function checkLayout(layout) {
 }
 
 /** |pos × theta_i in a lower precision − pos × theta_i| per pair (radians), as port.h's cases:
- * { f32, bf16, f16, theta_bf16, theta_f16 }, each theta.length values; Infinity where float16
- * overflows. */
+ * { f32, bf16, f16, theta_bf16, theta_f16 }, each theta.length values; null where the angle is
+ * lost (float16 overflows past 65504). */
 export function precision_errors(theta, pos) {
   theta = checkFreqs(theta);
   checkFinite('pos', pos);
@@ -1605,7 +1605,8 @@ export function precision_errors(theta, pos) {
       ],
     },
   )[0];
-  return Object.fromEntries(PREC_NAMES.map(([name, c]) => [name, v.slice(c * n, (c + 1) * n)]));
+  const finite = (x) => (Number.isFinite(x) ? x : null);
+  return Object.fromEntries(PREC_NAMES.map(([name, c]) => [name, v.slice(c * n, (c + 1) * n).map(finite)]));
 }
 
 /** The pair each of the 2n dimensions belongs to under layout ('rotate_half' or 'interleaved'). */
@@ -1629,7 +1630,20 @@ export function layout_scores(q, k, theta, layout, gap, start0, step, count) {
     throw new RangeError(`q and k must have 2 × theta.length = ${2 * theta.length} entries, got ${q.length}`);
   }
   const code = checkLayout(layout);
-  checkSweep('layout_scores', q, gap, start0, step, count, THETA_BASE);
+  checkFinite('gap', gap);
+  checkFinite('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkWork('layout_scores', 'q.length', q.length, 'count', count);
+  const last = start0 + Math.max(count - 1, 0) * step;
+  for (const [what, at] of [
+    ['start0', start0],
+    ['start0 + gap', start0 + gap],
+    ['start0 + (count - 1) * step', last],
+    ['start0 + (count - 1) * step + gap', last + gap],
+  ]) {
+    checkNear('layout_scores', what, at);
+  }
   const v = run(
     'layout_scores',
     [q, k, theta],
