@@ -35,13 +35,17 @@ CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
 # The lesson's chapters and the post's numbers checked (docs/LESSON.md).
 CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
 CORE_HDR += c_src/explain/lesson.h
+# How a port may compute RoPE differently (number formats, pairing layouts): verify's rules,
+# which the page's precision and layout figures draw (docs/VERIFY.md).
+CORE_SRC += c_src/port/precision.c c_src/port/layout.c
+CORE_HDR += c_src/port/port.h
 # `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
 VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c)
 CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
 CLI_HDR += c_src/verify/verify.h
 # jansson (c_src/vendor/jansson, the strict JSON parser of config files) is a system folder:
 # the warning flags judge our code, not its.
-INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify \
+INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify -Ic_src/port \
       -isystem c_src/vendor/jansson
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
@@ -142,8 +146,8 @@ build/wasm/core/batch.o build/wasm/core/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HO
 build/wasm/report/%.o build/wasm/scaling/%.o build/wasm/core/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 # One token of a few hundred draws per call: cold code too.
 build/wasm/explain/nprandom.o build/wasm/explain/np_ziggurat.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
-# The lesson's functions are cold code, like the report.
-build/wasm/explain/lesson%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+# The lesson's functions are cold code, like the report; so are a port's formats and layouts.
+build/wasm/explain/lesson%.o build/wasm/port/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
@@ -165,7 +169,8 @@ web/gen/formulas.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
-CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h c_src/explain/lesson.h
+CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h c_src/explain/lesson.h \
+            c_src/port/port.h
 web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
 	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
 

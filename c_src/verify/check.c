@@ -45,14 +45,7 @@ const char *rope_verify_tolerance_text(int dtype, int is_table)
 /* The angle the model computes at position p (offset included). */
 static double model_angle(const rope_model *m, double p, double theta)
 {
-    int t = m->angle_dtype;
-    if (m->theta_only) {
-        double th = rope_round_to(t, theta);
-        return m->native == ROPE_DT_F64 ? p * th : (double)((float)p * (float)th);
-    }
-    if (t == ROPE_DT_F64) return p * theta;
-    if (t == ROPE_DT_F32) return (double)((float)p * (float)theta);
-    return rope_round_to(t, rope_round_to(t, p) * rope_round_to(t, theta));
+    return rope_angle_in(m->angle_dtype, m->theta_only, m->native, p, theta);
 }
 
 static void note(rope_verify_err *o, double err, double tol, double rel, long row, int pair)
@@ -111,8 +104,8 @@ int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, 
         double p = d->from + (double)r + m->offset;
         size_t row = (size_t)(r * w);
         for (long i = 0; i < n; i++) {
-            long a = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
-            long b = m->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i + 1 : i + n;
+            int a, b;
+            rope_layout_dims(m->layout, (int)n, (int)i, &a, &b);
             double th = m->theta[i], exact = p * th;
             double ang = model_angle(m, p, th);
             double ec = m->amp * cos(ang), es = m->sign * m->amp * sin(ang);
@@ -139,8 +132,8 @@ static int duplicated(const rope_table *t, int layout)
     for (long r = 0; r < t->rows; r++) {
         size_t row = (size_t)(r * w);
         for (long i = 0; i < h; i++) {
-            long a = layout == ROPE_LAYOUT_HALF ? i : 2 * i,
-                 b = layout == ROPE_LAYOUT_HALF ? i + h : 2 * i + 1;
+            int a, b;
+            rope_layout_dims(layout, (int)h, (int)i, &a, &b);
             double x = rope_table_at(t, row + (size_t)a), y = rope_table_at(t, row + (size_t)b);
             if (x != y) return 0;
         }

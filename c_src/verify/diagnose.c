@@ -85,7 +85,8 @@ static void read_off(context *x)
     int n = x->n_dump, negative = 0;
     double radius = 0.0;
     for (int i = 0; i < n; i++) {
-        long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
+        int col, unused;
+        rope_layout_dims(x->layout, n, i, &col, &unused);
         double sum = 0.0, prev = atan2(AT(s, col), AT(c, col));
         radius += hypot(AT(s, col), AT(c, col));
         for (long r = 1; r < rows; r++) {
@@ -109,7 +110,8 @@ static double read_offset(const context *x, const double *theta, int n)
     double p0 = x->d->from, o = 0.0;
     /* theta falls with the pair index: the slowest pair is the last. */
     for (int i = n - 1; i >= 0; i--) {
-        long col = x->layout == ROPE_LAYOUT_INTERLEAVED ? 2 * i : i;
+        int col, unused;
+        rope_layout_dims(x->layout, n, i, &col, &unused);
         double ph = x->sign * atan2(AT(s, col), AT(c, col)), th = theta[i];
         if (!(th > 0.0)) continue;
         o += wrap(ph - (p0 + o) * th) / th;

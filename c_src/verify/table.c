@@ -37,27 +37,6 @@ const char *rope_dtype_name(int dtype)
     return dtype >= 0 && dtype < 4 ? names[dtype] : "?";
 }
 
-/* Nearest with ties to even at bits of precision, subnormals below 2^min_exp. */
-static double round_bits(double v, int bits, int min_exp, double max)
-{
-    if (v == 0.0 || !isfinite(v)) return v;
-    int ex;
-    frexp(v, &ex);
-    int e = ex - 1 < min_exp ? min_exp : ex - 1;
-    double r = ldexp(nearbyint(ldexp(v, bits - 1 - e)), e - (bits - 1));
-    return fabs(r) > max ? copysign(INFINITY, v) : r;
-}
-
-double rope_round_to(int dtype, double v)
-{
-    /* Torch casts float32 to the half types: round through float32 first. */
-    double f = (double)(float)v;
-    if (dtype == ROPE_DT_F32) return f;
-    if (dtype == ROPE_DT_F16) return round_bits(f, 11, -14, 65504.0);
-    if (dtype == ROPE_DT_BF16) return round_bits(f, 8, -126, 3.3895313892515355e38);
-    return v;
-}
-
 int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg)
 {
     *buf = NULL;

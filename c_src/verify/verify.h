@@ -12,23 +12,16 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "port.h"
 
-/* Stored dtypes. Text files are F32 when every value is an exact float32. */
-#define ROPE_DT_F64 0
-#define ROPE_DT_F32 1
-#define ROPE_DT_F16 2
-#define ROPE_DT_BF16 3
+/* Stored dtypes are port.h's ROPE_DT_*. Text files are F32 when every value
+ * is an exact float32. */
 
 /* Hard limits: a file's bytes, a header's bytes, one table's values. */
 #define ROPE_VERIFY_MAX_FILE (1L << 30)
 #define ROPE_VERIFY_MAX_HEADER (1L << 20)
 #define ROPE_VERIFY_MAX_VALUES (1L << 25)
 #define ROPE_VERIFY_MSG 256
-
-/* Pairing layouts of a cos/sin row: (i, i + d/2) or (2i, 2i + 1). */
-#define ROPE_LAYOUT_HALF 0
-#define ROPE_LAYOUT_INTERLEAVED 1
-#define ROPE_LAYOUT_UNKNOWN 2
 
 typedef struct {
     int dtype;        /* ROPE_DT_* as stored */
@@ -54,10 +47,6 @@ typedef struct {
 
 void rope_table_free(rope_table *t);
 const char *rope_dtype_name(int dtype);
-
-/* Rounds v to float32, float16 or bfloat16 (nearest, ties to even) and back;
- * F64 returns v. */
-double rope_round_to(int dtype, double v);
 
 /* Maps a whole file (at most ROPE_VERIFY_MAX_FILE bytes) read-only; an empty
  * file gives *buf NULL, *len 0. Release it with rope_verify_unslurp. */

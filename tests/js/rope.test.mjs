@@ -578,6 +578,10 @@ test('every_export_should_be_checked_for_bad_input', () => {
     '_callCore',
     // The lesson's bindings: their bad-input tests are in tests/js/lesson_bind.test.mjs.
     ...Object.keys(rope).filter((key) => key.startsWith('lesson_')),
+    // A port's formats and layouts: tests/js/port.test.mjs.
+    'precision_errors',
+    'layout_pairs',
+    'layout_scores',
   ]);
   assert.deepEqual(
     functions.filter((f) => !covered.has(f)),

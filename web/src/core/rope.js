@@ -1603,3 +1603,106 @@ export function lesson_post() {
     };
   });
 }
+
+// ---- a port's number formats and pairing layouts (c_src/port/port.h, docs/VERIFY.md) ----
+
+const PREC_NAMES = slotNames('ROPE_PREC_', ['CASES']);
+const MIX_NAMES = slotNames('ROPE_MIX_', ['CASES']);
+const LAYOUTS = Object.freeze(
+  Object.assign(Object.create(null), { rotate_half: C.ROPE_LAYOUT_HALF, interleaved: C.ROPE_LAYOUT_INTERLEAVED }),
+);
+
+// Pair frequencies (radians per position): 1 to MAX_DIM / 2 of them, each finite and > 0.
+function checkFreqs(theta) {
+  const t = checkList('theta', theta, MAX_DIM / 2, 1);
+  t.forEach((v, j) => {
+    if (!(v > 0)) throw new RangeError(`theta[${j}] must be > 0, got ${show(v)}`);
+  });
+  return t;
+}
+
+function checkLayout(layout) {
+  if (typeof layout !== 'string' || !Object.hasOwn(LAYOUTS, layout)) {
+    throw new RangeError(`layout must be 'rotate_half' or 'interleaved', got ${show(layout)}`);
+  }
+  return LAYOUTS[layout];
+}
+
+/** |pos × theta_i in a lower precision − pos × theta_i| per pair (radians), as port.h's cases:
+ * { f32, bf16, f16, theta_bf16, theta_f16 }, each theta.length values; null where the angle is
+ * lost (float16 overflows past 65504). */
+export function precision_errors(theta, pos) {
+  theta = checkFreqs(theta);
+  checkFinite('pos', pos);
+  const n = theta.length;
+  const v = run(
+    'precision_errors',
+    [theta],
+    [[C.ROPE_PREC_CASES * n, 'f64']],
+    (pt, out) => wasm.rope_precision_errors(pt, n, pos, out),
+    {
+      args: [
+        ['theta', theta],
+        ['pos', pos],
+      ],
+    },
+  )[0];
+  const finite = (x) => (Number.isFinite(x) ? x : null);
+  return Object.fromEntries(PREC_NAMES.map(([name, c]) => [name, v.slice(c * n, (c + 1) * n).map(finite)]));
+}
+
+/** The pair each of the 2n dimensions belongs to under layout ('rotate_half' or 'interleaved'). */
+export function layout_pairs(layout, n) {
+  const code = checkLayout(layout);
+  checkInt('n', n, 1, MAX_DIM / 2);
+  return run('layout_pairs', [], [[2 * n, 'i32']], (out) => wasm.rope_layout_pairs(code, n, out), {
+    args: [
+      ['layout', layout],
+      ['n', n],
+    ],
+  })[0];
+}
+
+/** The score of q at start + gap against k at start, starts start0 + j × step (j < count), when
+ * the model's layout meets the other: { same, swapped, table } (port.h's ROPE_MIX_*). */
+export function layout_scores(q, k, theta, layout, gap, start0, step, count) {
+  [q, k] = checkVectors(q, k);
+  theta = checkFreqs(theta);
+  if (q.length !== 2 * theta.length) {
+    throw new RangeError(`q and k must have 2 × theta.length = ${2 * theta.length} entries, got ${q.length}`);
+  }
+  const code = checkLayout(layout);
+  checkFinite('gap', gap);
+  checkFinite('start0', start0);
+  checkFinite('step', step);
+  checkInt('count', count, 0, MAX_COUNT);
+  checkWork('layout_scores', 'q.length', q.length, 'count', count);
+  const last = start0 + Math.max(count - 1, 0) * step;
+  for (const [what, at] of [
+    ['start0', start0],
+    ['start0 + gap', start0 + gap],
+    ['start0 + (count - 1) * step', last],
+    ['start0 + (count - 1) * step + gap', last + gap],
+  ]) {
+    checkNear('layout_scores', what, at);
+  }
+  const v = run(
+    'layout_scores',
+    [q, k, theta],
+    [[C.ROPE_MIX_CASES * count, 'f64']],
+    (pq, pk, pt, out) => wasm.rope_layout_scores(pq, pk, theta.length, pt, code, gap, start0, step, count, out),
+    {
+      args: [
+        ['q', q],
+        ['k', k],
+        ['theta', theta],
+        ['layout', layout],
+        ['gap', gap],
+        ['start0', start0],
+        ['step', step],
+        ['count', count],
+      ],
+    },
+  )[0];
+  return Object.fromEntries(MIX_NAMES.map(([name, c]) => [name, v.slice(c * count, (c + 1) * count)]));
+}

@@ -24,7 +24,7 @@
 //   caption  (state, model, data) -> the caption's plain text (data: what `data` returned)
 //   label    (state, model, data) -> the canvas's aria-label
 // Optional fields:
-//   controls () -> an element of the figure's own settings, above the chart
+//   controls () -> an element above the chart: the figure's own settings, or a diagram it needs
 //   notes    () -> an element beside the chart (formulas), after the caption
 //   after    () -> an element placed right after the figure's section
 //   before   id of the element the section goes before; default 'take'
@@ -43,6 +43,7 @@ import extrapolate from './extrapolate.js';
 import flatness from './flatness.js';
 import heatmap from './heatmap.js';
 import identity from './identity.js';
+import layout from './layout.js';
 import length from './length.js';
 import marks from './marks.js';
 import { FIGURE_NAMES } from './names.js';
@@ -50,6 +51,7 @@ import normalized from './normalized.js';
 import order from './order.js';
 import planes from './planes.js';
 import post from './post.js';
+import precision from './precision.js';
 import proof from './proof.js';
 import range from './range.js';
 import scaling from './scaling.js';
@@ -86,6 +88,8 @@ const ROWS = [
   heatmap,
   range,
   scaling,
+  precision,
+  layout,
 ];
 
 const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];

@@ -24,4 +24,6 @@ export const FIGURE_NAMES = Object.freeze([
   'heatmap',
   'range',
   'scaling',
+  'precision',
+  'layout',
 ]);

@@ -33,9 +33,16 @@ export function parseDecimal(text, { integer = false } = {}) {
 // slider: { step, log } when the setting has a range input (log: the slider holds log10).
 // optional: left out of the URL while it holds its default (the explainer's settings).
 // Messages name a setting by its label (LABELS, the words beside its box), not its URL key.
-function numberRow(name, def, min, max, { integer = false, even = false, relation, slider, optional = false } = {}) {
+// A figure's own setting that stays out of the URL (the precision figure's position) is a
+// number row too, with its label given.
+export function numberRow(
+  name,
+  def,
+  min,
+  max,
+  { integer = false, even = false, relation, slider, optional = false, label = LABELS[name] ?? name } = {},
+) {
   const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
-  const label = LABELS[name] ?? name;
   const rule = `${label} must be ${kind} from ${min} to ${max}`;
   return {
     name,

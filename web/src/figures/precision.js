@@ -1,0 +1,144 @@
+// Figure (long context): how far each pair's angle p·θᵢ lands from the exact one when a port
+// computes it in float32, bfloat16 or float16, at the figure's own position slider (not in the
+// URL: one position shared by every copy of the figure, as a lesson chapter's inputs are).
+
+import { CASES, createPrecisionChart, TURN_SHARE } from '../charts/precision.js';
+import { controlFor, controlParts } from '../controls/controls.js';
+import { wireSetting } from '../controls/wire.js';
+import { precision_errors } from '../core/rope.js';
+import { el } from '../lib/dom.js';
+import { num, position } from '../lib/format.js';
+import { longModel } from '../model/long.js';
+import { methodPhrase } from '../model/methods.js';
+import { numberRow } from '../state/state.js';
+
+const POS = numberRow('precision-pos', 8191, 1, 1e6, {
+  integer: true,
+  label: 'position',
+  slider: { step: 0.001, keyStep: 0.05, log: true, integer: true },
+});
+let pos = POS.default;
+const cache = new WeakMap(); // long model -> its data at pos
+const live = new Map(); // canvas -> { handle, data } of each copy drawn
+let syncs = []; // each copy's slider and box
+
+function dataFor(long) {
+  if (!long) return null;
+  const hit = cache.get(long);
+  if (hit?.pos === pos) return hit;
+  const theta = long.main.pairs.map((p) => p.inv_freq_scaled);
+  const data = { long, pos, theta, errors: precision_errors(theta, pos) };
+  cache.set(long, data);
+  return data;
+}
+
+// One case in words: its worst error, and how many pairs pass θᵢ and 1% of a turn.
+function summary(data, key) {
+  const e = data.errors[key];
+  if (!e.every(Number.isFinite)) return 'lost: float16 holds no number past 65504';
+  const worst = e.indexOf(Math.max(...e));
+  const past = e.filter((v, i) => v > data.theta[i]).length;
+  const turn = e.filter((v) => v > TURN_SHARE).length;
+  return `off by ≤ ${num(e[worst])} rad (pair ${worst}), ${past} pairs past θᵢ, ${turn} past 1% of a turn`;
+}
+
+export function precisionCaption(state, model, data) {
+  if (!data) return '';
+  const { long } = data;
+  const cases = CASES.map(([key, label]) => `${label}: ${summary(data, key)}`).join('; ');
+  return (
+    'Rounding the angle p·θᵢ to a port’s number format moves it; past θᵢ, position p takes a neighbour’s' +
+    ` angle. ${long.preset.name}, ${long.main.pairs.length} pairs ${methodPhrase(long)}, position` +
+    ` ${position(data.pos)}: ${cases}.`
+  );
+}
+
+export function precisionLabel(state, model, data) {
+  if (!data) return '';
+  return (
+    `Chart, log scale: the angle error of each of ${data.theta.length} pairs at position ${position(data.pos)}` +
+    ` in five number formats, against θᵢ and 1% of a turn; float32 ${summary(data, 'f32')}.`
+  );
+}
+
+// Every copy: the new data, its caption and label, its slider (except the one moved).
+function setPos(value, moved) {
+  pos = value;
+  for (const [canvas, copy] of live) {
+    const data = dataFor(copy.data?.long);
+    if (!data) continue;
+    copy.handle.update(data);
+    const figure = canvas.closest('figure');
+    figure.querySelector('figcaption').textContent = precisionCaption(null, null, data);
+    canvas.setAttribute('aria-label', precisionLabel(null, null, data));
+  }
+  syncs = syncs.filter((entry) => entry.range.isConnected);
+  for (const entry of syncs) entry.sync(entry.range !== moved);
+}
+
+function make(canvas, data) {
+  const handle = createPrecisionChart(canvas, data);
+  const copy = { handle, data };
+  live.set(canvas, copy);
+  const { update, destroy } = handle;
+  handle.update = (next, draw) => {
+    copy.data = next;
+    update(next, draw);
+  };
+  handle.destroy = () => {
+    live.delete(canvas);
+    destroy();
+  };
+  return handle;
+}
+
+function controls() {
+  const parts = controlParts(POS.name, { label: 'position p', hint: '1 to 1,000,000', kind: 'slider', integer: true });
+  const [range, box] = parts.widget.children;
+  const control = controlFor(POS);
+  const problem = (message) => {
+    parts.msg.textContent = message;
+    box.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  wireSetting(
+    POS,
+    control,
+    { box, range, msg: parts.msg },
+    {
+      current: () => pos,
+      context: () => ({}),
+      apply: (value, source) => {
+        problem('');
+        setPos(value, source === 'range' ? range : null);
+      },
+      problem,
+    },
+  );
+  const sync = (moveThumb) => {
+    if (moveThumb) range.value = String(control.toRange(pos));
+    range.setAttribute('aria-valuetext', `position ${pos}`);
+    if (box.getAttribute('aria-invalid') !== 'true') box.value = String(pos);
+  };
+  sync(true);
+  syncs.push({ range, sync });
+  return el('div', { class: 'fig-controls' }, el('div', { class: 'control' }, parts.label, parts.widget, parts.msg));
+}
+
+export default {
+  name: 'precision',
+  part: 'long',
+  title: 'How exact is position × inv_freq?',
+  lookfor:
+    'Each line is one way a port may compute the angle p·θᵢ in a smaller number format; the dashed grey ' +
+    'line is θᵢ, the step from one position to the next. Look for: where a line passes θᵢ, the pair can no ' +
+    'longer tell neighbouring positions apart.',
+  fallback: 'Per pair: the angle error of position × inv_freq in float32, bfloat16 and float16.',
+  embed: 'angle error in float32, bf16, fp16',
+  height: 700,
+  before: 'check',
+  make,
+  data: (model, state) => dataFor(longModel(state)),
+  caption: precisionCaption,
+  label: precisionLabel,
+  controls,
+};
