@@ -387,17 +387,17 @@ async function main() {
       row(
         `page weight (${files.length} responses, ${fmtKB(gzip)} gzipped)`,
         fmtKB(total),
-        '<= 450 KB',
-        total <= 450 * KB,
+        '<= 470 KB',
+        total <= 470 * KB,
       ),
     );
 
     const dist = join(ROOT, 'dist/ropescope.html');
     if (existsSync(dist)) {
       const bytes = statSync(dist).size;
-      rows.push(row('dist/ropescope.html', fmtKB(bytes), '<= 450 KB', bytes <= 450 * KB));
+      rows.push(row('dist/ropescope.html', fmtKB(bytes), '<= 470 KB', bytes <= 470 * KB));
     } else {
-      rows.push(row('dist/ropescope.html', 'not built', '<= 450 KB', null));
+      rows.push(row('dist/ropescope.html', 'not built', '<= 470 KB', null));
     }
   } finally {
     await browser.close();

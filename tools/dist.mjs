@@ -25,9 +25,10 @@ const folder = join(out, 'ropescope');
 const pictures = join(out, 'pictures');
 // What dist/v<version>/ holds: every file the snippets name, and the pages beside them.
 const RELEASED = ['ropescope', 'ropescope.html', 'ropescope-embed.js', 'ropescope-resize.js', 'pictures'];
-// 450 KB since the lesson (its C and its eleven chapter figures), NumPy's sampler and the model-aware config reader joined
-// the core (docs/PERFORMANCE.md); it was 350 KB before them.
-const BUDGET = 450 * 1024;
+// 470 KB since the weights chapter, the precision and layout figures and the embed builder's
+// pictures joined (450 KB before them; 350 KB before the lesson, NumPy's sampler and the
+// model-aware config reader): docs/PERFORMANCE.md.
+const BUDGET = 470 * 1024;
 const EMBED_BUDGET = 450 * 1024;
 
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
