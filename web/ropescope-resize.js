@@ -12,7 +12,7 @@
   if (window.ropescopeResize) return; // loaded twice: the first copy already listens
   var HEIGHT_MESSAGE = 'height';
   var MIN_HEIGHT = 100;
-  var MAX_HEIGHT = 20000;
+  var MAX_HEIGHT = 40000;
   window.ropescopeResize = Object.freeze({ message: HEIGHT_MESSAGE, min: MIN_HEIGHT, max: MAX_HEIGHT });
 
   function frameOf(source) {

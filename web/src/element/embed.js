@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 export const HEIGHT_MESSAGE = 'height';
 // Heights the host accepts: anything else is a page that is not ours or a broken one.
 export const MIN_HEIGHT = 100;
-export const MAX_HEIGHT = 20000;
+export const MAX_HEIGHT = 40000;
 
 /** The page's address without query or hash. */
 export const pageAddress = () => window.location.href.split(/[?#]/)[0];

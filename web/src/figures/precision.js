@@ -120,6 +120,8 @@ function controls() {
     if (box.getAttribute('aria-invalid') !== 'true') box.value = String(pos);
   };
   sync(true);
+  // The sliders of copies taken off the page go (an element's rebuild), so none keeps its old tree.
+  syncs = syncs.filter((entry) => entry.range.isConnected);
   syncs.push({ range, sync });
   return el('div', { class: 'fig-controls' }, el('div', { class: 'control' }, parts.label, parts.widget, parts.msg));
 }
