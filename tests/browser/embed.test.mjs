@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { MAX_HEIGHT } from '../../web/src/element/embed.js';
 import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
@@ -167,7 +168,7 @@ test('host_lines_should_take_heights_only_from_their_iframe_within_bounds', asyn
       }),
   );
   // From the iframe, but not a number within bounds.
-  for (const height of ['300', 1e9, -5, 99, 20001, null, Number.NaN]) {
+  for (const height of ['300', 1e9, -5, 99, MAX_HEIGHT + 1, null, Number.NaN]) {
     await frame.evaluate((h) => parent.postMessage({ ropescope: 'height', height: h }, '*'), height);
   }
   await frame.evaluate(() => parent.postMessage({ height: 300 }, '*'));
