@@ -92,7 +92,7 @@ export default chapterRow({
     'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
-  height: 1505, // embed.js's fixedHeight: the content at 390 px, less its NARROW_EXTRA
+  height: 900, // measured by tools/embed_heights.mjs
   inputs: { pos: 10000, train: 512, width: 8 },
   compute,
   make: createExtrapolateChart,

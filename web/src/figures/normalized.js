@@ -48,7 +48,7 @@ export default chapterRow({
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
-  height: 1291, // embed.js's fixedHeight: the content at 390 px, less its NARROW_EXTRA
+  height: 705, // measured by tools/embed_heights.mjs
   inputs: { slot: 256, train: 512, length: 1024 },
   compute,
   make: createNormalizedChart,
