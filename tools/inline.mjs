@@ -17,8 +17,8 @@ const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').di
 
 // V8's compile hint on a file's first line (web/vendor/chart.js): compile every function now.
 // It pays while a file streams in, compiled off the main thread; an inline script is compiled on
-// the main thread, where compiling every function, used or not, cost the first chart about 60 ms
-// of a cold load (make bench, 2-core machine) against compiling each on its first call.
+// the main thread, where compiling every function, used or not, cost the first chart 50–60 ms of
+// main-thread time (2-core machine) against compiling each on its first call.
 const COMPILE_HINT = /^\/\/# allFunctionsCalledOnLoad\r?\n/;
 
 // Inline JS must not close its own <script> element or open an HTML comment state.
