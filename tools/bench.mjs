@@ -18,6 +18,9 @@
 //                  #target-gap sweep with the long-context figures on screen (defaults, blog d 512)
 //   page weight    bytes of every response of the served page (and dist/ropescope.html)
 //   wasm size      build/rope.wasm
+// Chromium runs without the address bar's popup renderer (harness.mjs, QUIET_UI_ARGS): it starts
+// with every new browser context, so with every cold load here, and takes a core for a second or
+// two, which a reader's browser pays once per window rather than per page.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -261,7 +264,7 @@ function printTable(rows) {
 async function main() {
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/index.html is missing');
   const server = await startServer(WEB);
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ quietUi: true });
   const rows = [];
   try {
     console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);

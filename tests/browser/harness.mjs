@@ -98,8 +98,41 @@ export function useServerAndBrowser() {
   return env;
 }
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+// Chromium 156 starts, for every new browser context (a window), a renderer for the address
+// bar's dropdown (the omnibox popup, a WebUI page of about 300 modules) that keeps a core busy for
+// one to two seconds: on a 2-core machine, through every cold load make bench times, the floor's
+// as well as the page's. A reader's browser pays it once per window, not per page loaded.
+// Chromium keeps only the last --disable-features, so this one repeats Playwright's own list
+// (playwright-core's chromiumSwitches, 1.65) before the popup's three features.
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+export const QUIET_UI_ARGS = [
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`,
+];
+
+/** Headless Chromium; quietUi: without the address bar's popup renderer (make bench). */
+export function launchBrowser({ quietUi = false } = {}) {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [...LAUNCH_ARGS, ...(quietUi ? QUIET_UI_ARGS : [])],
+  });
 }
 
 // CSP violations the page has seen (window.__cspViolations, filled by the init script).

@@ -75,6 +75,17 @@ test('inlinePage_should_write_in_each_local_file_and_list_its_hash', () => {
   }
 });
 
+// The hint pays only while a file streams in (compiled off the main thread): inline, it is dropped.
+test('inlinePage_should_drop_the_compile_hint_on_a_scripts_first_line_only', () => {
+  const HINT = '//# allFunctionsCalledOnLoad';
+  const body = text(40);
+  const files = { 's.css': 'p{}', 'a.js': `${HINT}\n${body}`, 'sub/b.js': `${body}\n${HINT}\n` };
+  const { html, policy } = inlinePage(page(), (path) => files[path]);
+  const scripts = inlineTexts(html, 'script').map(unescapeInline);
+  assert.deepEqual(scripts, [body, files['sub/b.js']], 'the first line of a.js goes; a hint further in stays');
+  assert.deepEqual(directive(policy, 'script-src').slice(0, 2), inlineTexts(html, 'script').map(hash));
+});
+
 test('inlinePage_without_a_meta_should_take_the_given_policy_keep_self_if_asked_and_refuse_none', () => {
   const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2' };
   const { html, policy } = inlinePage(page({ meta: false }), (path) => files[path], { policy: POLICY, keepSelf: true });

@@ -63,7 +63,7 @@ export function setupEmbed(state) {
   for (const name of state.controls) $(name).closest('.control').classList.add('embed-control');
   document.body.classList.toggle('embed-controls', state.controls.length > 0);
   document.body.classList.toggle('embed-notitle', !state.title);
-  for (const num of document.querySelectorAll('.fig-num')) num.remove();
+  for (const figure of document.querySelectorAll('.fig')) embedFigure(figure);
 
   attribution = document.createElement('p');
   attribution.className = 'attribution';
@@ -75,6 +75,11 @@ export function setupEmbed(state) {
   document.body.append(attribution);
   updateEmbed(state);
   reportHeight();
+}
+
+/** A figure section in an embed: without its number (the embed shows it apart from the page). */
+export function embedFigure(section) {
+  for (const num of section.querySelectorAll('.fig-num')) num.remove();
 }
 
 /** After every accepted change: the attribution link follows the settings. */

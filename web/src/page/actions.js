@@ -34,7 +34,10 @@ function dimBasePresets() {
   });
 }
 
-/** Wires #reset, #dim-preset, #randomize, #demo-vectors, #lock and #play; afterPaint() fills the presets. */
+/**
+ * Wires #reset, #dim-preset, #randomize, #demo-vectors and #play; afterPaint() fills the presets,
+ * wireLock() wires #lock once its figure is built.
+ */
 export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('reset').addEventListener('click', () => {
     stop();
@@ -66,9 +69,11 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('randomize').addEventListener('click', () => accept('seed', newSeed(), 'preset'));
   $('demo-vectors').addEventListener('click', () => accept('seed', 0, 'preset'));
 
-  const lock = $('lock');
-  lock.checked = state.lock;
-  lock.addEventListener('change', () => acceptAll({ lock: lock.checked }));
+  const wireLock = () => {
+    const lock = $('lock');
+    lock.checked = state.lock;
+    lock.addEventListener('change', () => acceptAll({ lock: lock.checked }));
+  };
 
   // ---- play: sweep the gap ----
   const play = $('play');
@@ -100,7 +105,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   });
   // A typed or dragged gap takes over from play.
   for (const id of ['gap', 'gap-num']) $(id).addEventListener('input', stop);
-  return { afterPaint: fillPresets };
+  return { afterPaint: fillPresets, wireLock };
 }
 
 let shownSeed = null;

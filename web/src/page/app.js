@@ -7,7 +7,14 @@ import { controlFor } from '../controls/controls.js';
 import { buildPanels } from '../controls/panels.js';
 import { showPending, wireSetting } from '../controls/wire.js';
 import { ready as coreReady } from '../core/rope.js';
-import { applyTheme, setupEmbed, setupEmbedBuilder, updateEmbed, updateEmbedCode } from '../element/embed.js';
+import {
+  applyTheme,
+  embedFigure,
+  setupEmbed,
+  setupEmbedBuilder,
+  updateEmbed,
+  updateEmbedCode,
+} from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
 import { boundedLines } from '../lib/dom.js';
@@ -72,6 +79,20 @@ const inViewport = (el) => {
   return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
 };
 
+// Before the first paint: the names of the figures whose section meets the viewport. Asked of
+// the <figure> sections, not their canvases: while the page loads, style.css lays the sections
+// below figure 1 out only near the viewport (content-visibility), and asking where something
+// inside such a section is lays that section out, one forced layout per figure (a third of the
+// page script's time before the first chart); the sections' own boxes come from one layout.
+// A figure not built yet (buildRest) is not on screen.
+const onFirstScreen = () =>
+  new Set(
+    FIGURES.filter((row) => {
+      const section = $(`fig-${row.name}`);
+      return section !== null && inViewport(section);
+    }).map((row) => row.name),
+  );
+
 // ---- render: state -> wasm -> charts ----
 
 /**
@@ -96,7 +117,8 @@ function render({ budget = false } = {}) {
     showNotice(...linkProblems);
   }
   // Before the first paint only the figures on screen (and any already made) are computed.
-  const rows = painted ? FIGURES : FIGURES.filter((row) => charts[row.name] || inViewport($(`chart-${row.name}`)));
+  const shown = painted ? null : onFirstScreen();
+  const rows = painted ? FIGURES : FIGURES.filter((row) => charts[row.name] || shown.has(row.name));
   const data = Object.create(null);
   for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
@@ -109,7 +131,7 @@ function render({ budget = false } = {}) {
     if (!hidden.has(name)) scheduler.mark(name);
   }
   scheduler.draw(budget ? started : null);
-  ensureCharts(false);
+  ensureCharts(false, shown);
   for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
@@ -146,8 +168,13 @@ function showNotice(...all) {
   notice.hidden = lines.length === 0;
 }
 
+// The settings whose widgets are on the page and wired. Those of a figure built after the first
+// chart (buildRest) are not yet: they take the state when they are wired (wireBuilt).
+const wired = new Set();
+
 // A rejected value: the rule, and what the figures show meanwhile.
 function setMessage(name, message) {
+  if (!wired.has(name)) return;
   const shown = `${PARAM[name].label} = ${PARAM[name].serialize(state[name])}`;
   $(`${name}-msg`).textContent = message ? `${message}. The figures still show ${shown}.` : '';
   $(`${name}-num`).setAttribute('aria-invalid', message ? 'true' : 'false');
@@ -161,7 +188,7 @@ function setPending(name, text) {
 
 function syncRange(name, moveThumb = true) {
   const control = CONTROLS[name];
-  if (!control.range) return;
+  if (!control.range || !wired.has(name)) return;
   const range = $(name);
   if (moveThumb) range.value = String(control.toRange ? control.toRange(state[name]) : state[name]);
   // Log sliders (base, gap) hold log10 of the value: screen readers should hear the value itself.
@@ -169,13 +196,14 @@ function syncRange(name, moveThumb = true) {
 }
 
 function syncBox(name) {
+  if (!wired.has(name)) return;
   $(`${name}-num`).value = String(state[name]);
   setPending(name, '');
 }
 
 // The pair slider reaches dim/2 - 1 only.
 function syncPairRange() {
-  $('pair').max = String(state.dim / 2 - 1);
+  if (wired.has('pair')) $('pair').max = String(state.dim / 2 - 1);
 }
 
 // Several settings at once (reset, presets, lock): one URL write and one render.
@@ -190,7 +218,8 @@ function acceptAll(values) {
   }
   syncPairRange();
   syncRange('pair');
-  $('lock').checked = state.lock;
+  const lock = $('lock');
+  if (lock) lock.checked = state.lock;
   writeUrl();
   render({ budget: true });
   updateEmbedCode();
@@ -198,6 +227,7 @@ function acceptAll(values) {
 
 // Printing: every figure made and drawn at the current settings, on screen or not.
 function drawAll() {
+  buildRest();
   fillFormulas();
   ensureCharts(true);
   scheduler.clear();
@@ -207,14 +237,16 @@ function drawAll() {
   }
 }
 
-// Makes the charts that do not exist yet: at the first render only those on screen (the
-// first figure appears sooner), the rest (all: true) right after that first paint.
-function ensureCharts(all) {
+// Makes the charts that do not exist yet: at the first render only those on screen (`shown`,
+// the names onFirstScreen gave: the first figure appears sooner), the rest (all: true) right
+// after that first paint; later, any whose data has come since, once on screen.
+function ensureCharts(all, shown = null) {
   for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
     // A row's data is null until its part is ready (the long-context part, after the first paint;
     // the figures off screen at the first render).
-    if (charts[name] || !lastData || lastData[name] == null || (!all && !inViewport(canvas))) continue;
+    if (charts[name] || !lastData || lastData[name] == null) continue;
+    if (!all && !(shown ? shown.has(name) : inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
     addExportMenu(charts[name], {
       figure: name,
@@ -353,39 +385,90 @@ function togglePlay(on) {
 
 // ---- start ----
 
-// The figure sections, embed options and the guide's figure numbers, from the figures table
-// (index.html lists no figure).
-function buildFigures() {
-  // A row's section goes before the element its `before` names (the long-context rows), else
-  // into the lesson: the claim first (before the two methods and the reading guide), the others
-  // before #lesson-end; a row's `after` adds the element that follows its figure.
-  for (const row of FIGURES) {
-    const place = row.before && row.before !== 'take' ? row.before : row.part === 'claim' ? 'methods' : 'lesson-end';
-    $(place).before(figureElement(row), ...(row.after ? [row.after()] : []));
+// Where a row's section goes: before the element its `before` names (the long-context rows),
+// else into the lesson: the claim before the two methods and the reading guide, the others
+// before #lesson-end.
+const placeOf = (row) =>
+  row.before && row.before !== 'take' ? row.before : row.part === 'claim' ? 'methods' : 'lesson-end';
+
+// The figure sections of `rows`, each in its place in table order (before the next figure of
+// its place already built, else before the place's element); a row's `after` adds the element
+// that follows its figure. index.html lists no figure.
+function buildFigures(rows) {
+  for (const row of rows) {
+    const place = placeOf(row);
+    const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && $(`fig-${other.name}`));
+    const section = figureElement(row);
+    (next ? $(`fig-${next.name}`) : $(place)).before(section, ...(row.after ? [row.after()] : []));
+    if (state.embed) embedFigure(section);
   }
-  $('embed-view').append(...FIGURES.map(embedOption));
-  numberGuide();
-  // state.view is 'all' or a name from the table (state.js checks it).
-  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
 }
 
-function start() {
-  buildPanels();
-  applyTheme(state.theme);
-  buildFigures();
-  if (state.embed) setupEmbed(state);
-  if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
-  markIdle();
-  showNotice(...linkProblems);
+// The figures the first chart waits for: figure 1 (the claim, on the first screen) and the one a
+// link's view= asks for. The others, with their own controls and the numbers their readouts
+// compute, come after the first chart is on screen (buildRest).
+const FIRST_ROWS = FIGURES.filter((row) => row.part === 'claim' || row.name === state.view);
+let restBuilt = false;
+let actions = null; // wireActions' hooks, once start() has wired the buttons
+let lockWired = false;
 
+/** Wires the settings whose widgets are on the page and not wired yet, and the gap lock. */
+function wireBuilt() {
   for (const name of Object.keys(CONTROLS)) {
+    if (wired.has(name) || !$(`${name}-num`)) continue;
     wireControl(name); // sets the slider's range first
+    wired.add(name);
     syncRange(name);
     syncBox(name);
   }
   syncPairRange();
   syncRange('pair');
-  const actions = wireActions({ state, accept, acceptAll, togglePlay });
+  if (actions && $('lock') && !lockWired) {
+    actions.wireLock();
+    lockWired = true;
+  }
+}
+
+// The element a link's #fragment names, if it is on the page.
+function fragmentTarget() {
+  const hash = window.location.hash.slice(1);
+  if (!hash) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash));
+  } catch {
+    return null; // not a valid escape: names nothing
+  }
+}
+
+/**
+ * The figures start() left for after the first chart, their controls wired. Returns the element
+ * a link's #fragment names among them (#fig-circle): the browser found nothing to scroll to as
+ * the page loaded.
+ */
+function buildRest() {
+  if (restBuilt) return null;
+  restBuilt = true;
+  const found = fragmentTarget();
+  buildFigures(FIGURES.filter((row) => !FIRST_ROWS.includes(row)));
+  wireBuilt();
+  return found ? null : fragmentTarget();
+}
+
+function start() {
+  buildPanels();
+  applyTheme(state.theme);
+  buildFigures(FIRST_ROWS);
+  $('embed-view').append(...FIGURES.map(embedOption));
+  numberGuide();
+  // state.view is 'all' or a name from the table (state.js checks it).
+  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
+  if (state.embed) setupEmbed(state);
+  if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
+  markIdle();
+  showNotice(...linkProblems);
+
+  actions = wireActions({ state, accept, acceptAll, togglePlay });
+  wireBuilt();
   window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
@@ -422,10 +505,13 @@ function start() {
   render();
   requestAnimationFrame(() =>
     setTimeout(() => {
+      const target = buildRest();
       painted = true;
       document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
       render();
       ensureCharts(true);
+      // Where the browser would have gone had it been there, unless the reader has scrolled.
+      if (target && window.scrollX === 0 && window.scrollY === 0) target.scrollIntoView();
       watchVisibility();
       actions.afterPaint();
       // The embed builder is below the figures: built after the first chart is on screen.
