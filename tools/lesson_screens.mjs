@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Every lesson chapter's figure in headless Chromium, as a reader sees it: desktop (1280 wide)
 // and phone (390 wide), light and dark, into docs/screens/lesson/<chapter>-<width>-<scheme>.png.
-// Rerun after changing a chapter: node tools/lesson_screens.mjs (after make web). Throws on any
+// On a phone the main sliders' bar steps aside over a chapter (app.js's markBar), so no shot is
+// covered. Rerun after changing a chapter: node tools/lesson_screens.mjs (after make web). Throws on any
 // page error, console error or CSP violation.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -30,19 +31,13 @@ try {
       await page.goto(server.url);
       await page.waitForFunction(() => window.ropescope?.drawAll, null, { timeout: 20000 });
       await page.evaluate(() => window.ropescope.drawAll());
-      // On a phone the main sliders' bar sticks to the top of the screen and would cover the top of
-      // each chapter's shot: it stays in its place for these pictures (a CSSOM change, which the
-      // page's style-src allows).
-      await page.evaluate(() => {
-        for (const bar of document.querySelectorAll('.panel-main')) bar.style.setProperty('position', 'static');
-      });
       // The chapters drawn as figures (figures/lesson_row.js), and the post's checked numbers.
       const chapters = [...CHAPTER_FIGURES, 'post'];
       for (const view of chapters) {
         const fig = page.locator(`figure.fig[data-view="${view}"]`).first();
         await fig.scrollIntoViewIfNeeded();
         await page.evaluate(
-          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 250)))),
+          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 400)))),
         );
         await fig.screenshot({ path: join(OUT, `${view}-${width}-${colorScheme}.png`) });
       }

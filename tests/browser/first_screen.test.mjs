@@ -164,3 +164,43 @@ test('phone_controls_should_be_reachable_without_a_scrolling_strip', async () =>
   assert.doesNotMatch(layout.guide, /on the left/, 'the guide does not point to the left on a phone');
   await p.close();
 });
+
+test('phone_slider_bar_should_step_aside_for_the_chapters_and_return_for_its_figures', async () => {
+  const p = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
+  const { page } = p;
+  await waitReady(page, ['flatness']);
+  await page.evaluate(() => window.ropescope.drawAll());
+  const bar = () => page.evaluate(() => document.querySelector('.panel-main').getBoundingClientRect().toJSON());
+  const scrollTo = (view) =>
+    page.evaluate(
+      (v) => document.querySelector(`figure.fig[data-view="${v}"]`).scrollIntoView({ block: 'start' }),
+      view,
+    );
+  const barAt = (where) =>
+    page.waitForFunction(
+      (w) => {
+        const r = document.querySelector('.panel-main').getBoundingClientRect();
+        return w === 'away' ? r.bottom <= 0 : r.top === 0 && r.height > 100;
+      },
+      where,
+      { timeout: 5000 },
+    );
+  // A chapter: its inputs are its own, and the bar leaves the top of the screen to it.
+  await scrollTo('cat');
+  await barAt('away');
+  const heading = await page.evaluate(() => {
+    const h = document.querySelector('figure.fig[data-view="cat"] h2, figure.fig[data-view="cat"] h3');
+    const r = h.getBoundingClientRect();
+    return h.contains(document.elementFromPoint(r.left + 10, r.top + r.height / 2));
+  });
+  assert.ok(heading, `the chapter's heading is uncovered (bar at ${JSON.stringify(await bar())})`);
+  // A figure that reads gap, dim and base: the bar is back at the top.
+  await scrollTo('circle');
+  await barAt('shown');
+  // Back in a chapter, a key taking the focus into the bar brings it back.
+  await scrollTo('weights');
+  await barAt('away');
+  await page.focus('#gap-num');
+  await barAt('shown');
+  await p.close();
+});

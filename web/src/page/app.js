@@ -262,13 +262,16 @@ function watchVisibility() {
       for (const entry of entries) {
         const { name } = entry.target.dataset;
         if (entry.isIntersecting) {
+          near.add(name);
           hidden.delete(name);
           charts[name]?.redraw();
         } else {
+          near.delete(name);
           hidden.add(name);
         }
       }
       markIdle();
+      markBar();
     },
     { rootMargin: '100px' },
   );
@@ -277,6 +280,17 @@ function watchVisibility() {
     canvas.dataset.name = name;
     observer.observe(canvas);
   }
+}
+
+// On a narrow screen the gap/dim/base bar stays at the top of the lesson (style.css) for the
+// figures that read it; while none of them is on screen (a chapter, with its own inputs, or the
+// guide) it slides away rather than covering the top of what is read (body.bar-away).
+const BAR_USERS = FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name);
+// near: the figures within 100 px of the screen, as the observer last said (`hidden` is also
+// emptied by drawAll, for printing).
+const near = new Set();
+function markBar() {
+  document.body.classList.toggle('bar-away', !BAR_USERS.some((name) => near.has(name)));
 }
 
 // The start positions and points drawn act on the figures whose row `uses` them: while none
