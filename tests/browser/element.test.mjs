@@ -290,6 +290,45 @@ test('element_theme_inherit_should_take_the_posts_colours_and_font', async () =>
   }
 });
 
+// A host restyles the element with --rs-NAME custom properties (element.js's hostTokens): the
+// accent, the RoPE line's colour and the font change, inside the shadow root and on the chart,
+// and an element without them keeps the palette.
+test('element_should_take_rs_custom_properties_from_its_host', async () => {
+  const css =
+    'rope-scope.branded { --rs-c-rope: rgb(1, 2, 3); --rs-accent: rgb(200, 10, 20); --rs-font: Georgia, serif; }';
+  const p = await openBlog(
+    env.browser,
+    blogHtml(
+      `<rope-scope class="branded" id="a" view="flatness" theme="light"></rope-scope>\n<rope-scope id="b" view="flatness" theme="light"></rope-scope>\n${SCRIPT}`,
+      css,
+    ),
+    { viewport: { width: 800, height: 900 } },
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const read = (id) =>
+    page.evaluate((x) => {
+      const host = document.getElementById(x);
+      const root = host.shadowRoot;
+      const chart = host.charts.flatness.chart;
+      return {
+        lines: chart.data.datasets.map((d) => d.borderColor),
+        accent: getComputedStyle(root.querySelector('.caption')).borderLeftColor,
+        font: getComputedStyle(root.querySelector('.rs-body')).fontFamily,
+      };
+    }, id);
+  const branded = await read('a');
+  const plain = await read('b');
+  assert.ok(branded.lines.includes('rgb(1, 2, 3)'), `the RoPE line takes --rs-c-rope: ${branded.lines}`);
+  assert.ok(!plain.lines.includes('rgb(1, 2, 3)'), `an element without it keeps the palette: ${plain.lines}`);
+  assert.equal(branded.accent, 'rgb(200, 10, 20)', "the caption's rule takes --rs-accent");
+  assert.equal(plain.accent, 'rgb(40, 86, 216)', "the palette's accent (#2856d8) otherwise");
+  assert.match(branded.font, /^Georgia/, 'the font takes --rs-font');
+  assert.doesNotMatch(plain.font, /Georgia/);
+  await p.assertClean();
+  await p.context.close();
+});
+
 // The element under a host's strictest policy: its own script and 'wasm-unsafe-eval', no
 // style-src at all (its stylesheet is a constructed one), and nothing else: it draws, with no
 // violation. Without 'wasm-unsafe-eval' it says so in one line and links to the explorer.

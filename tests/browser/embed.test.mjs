@@ -304,6 +304,27 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   await p.close();
 });
 
+// The builder's theme follows the way until the blogger picks one: the element inherits the
+// post's look, an iframe follows the reader's scheme; a picked theme stays whatever the way.
+test('builder_theme_should_default_to_inherit_for_the_element_until_one_is_picked', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  const theme = async () => ({
+    select: await page.inputValue('#embed-theme'),
+    code: /theme[=]"?([a-z]+)/.exec((await page.inputValue('#embed-code')).replace(/&amp;/g, '&'))?.[1] ?? 'auto',
+  });
+  assert.deepEqual(await theme(), { select: 'auto', code: 'auto' }, "an iframe: the reader's scheme");
+  await page.selectOption('#embed-way', 'element');
+  assert.deepEqual(await theme(), { select: 'inherit', code: 'inherit' }, "the element: the post's look");
+  await page.selectOption('#embed-way', 'iframe');
+  assert.deepEqual(await theme(), { select: 'auto', code: 'auto' }, 'back to an iframe');
+  await page.selectOption('#embed-theme', 'dark');
+  await page.selectOption('#embed-way', 'element');
+  assert.deepEqual(await theme(), { select: 'dark', code: 'dark' }, 'a picked theme stays');
+  await p.close();
+});
+
 // theme=inherit in an iframe: the page cannot read its host's colours, so the reader's scheme
 // picks the palette, and the background is transparent for the post's to show through.
 test('iframe_theme_inherit_should_have_a_transparent_background', async () => {

@@ -29,10 +29,23 @@ useChartLib(Chart);
 // first resets every inherited property (all: initial), so nothing of the host's text styles
 // gets in through inheritance, and rem (relative to the host's root font size) becomes px at
 // the browser's default 16 px.
-const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${CSS.replace(
-  /(\d*\.?\d+)rem\b/g,
-  (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`,
-)
+// A host restyles the element through custom properties, which cross the shadow boundary by
+// inheritance: --rs-NAME set on rope-scope (or any ancestor) replaces the token --NAME of
+// style.css's first :root block (--rs-accent, --rs-font, --rs-c-rope...; web/README.md lists them).
+export const hostTokens = (css) =>
+  css.replace(
+    /:root\s*\{([^}]*)\}/,
+    (_, body) =>
+      `:root{${body
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(
+          /(^|;)\s*--([\w-]+)\s*:([^;]*)/g,
+          (__, sep, name, value) => `${sep}--${name}: var(--rs-${name}, ${value.trim()})`,
+        )}}`,
+  );
+
+const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${hostTokens(CSS)
+  .replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`)
   .replace(/:root/g, '.rs-root')
   .replace(/(^|[\s,>+~(}])(?:html|body)(?=[\s.{:[,)])/g, '$1.rs-body')}
 :host { display: block; }

@@ -275,6 +275,16 @@ export function setupEmbedBuilder(getState) {
     el('p', { class: 'hint' }, 'Preview (live):'),
   );
   $('copy-embed').closest('.buttons').after(preview);
+  // Until the blogger picks a theme, each way has its own default: the element takes the post's
+  // colours and font (inherit), an iframe (a page of its own) the reader's scheme. Set before
+  // the listeners below write the snippet.
+  let themePicked = false;
+  $('embed-theme').addEventListener('change', () => {
+    themePicked = true;
+  });
+  $('embed-way').addEventListener('change', () => {
+    if (!themePicked) $('embed-theme').value = $('embed-way').value === 'element' ? 'inherit' : 'auto';
+  });
   for (const input of options.querySelectorAll('input, select'))
     input.addEventListener('change', () => updateEmbedCode());
   $('embed-view').addEventListener('change', () => updateEmbedCode());

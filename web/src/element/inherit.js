@@ -22,6 +22,8 @@ export function inheritHost(host, wrapper) {
   const light = luminance(css.color);
   wrapper.dataset.theme = light !== null && light > 0.2 ? 'dark' : 'light';
   wrapper.dataset.inherit = '';
-  if (light !== null) wrapper.style.setProperty('--ink', css.color);
-  if (css.fontFamily) wrapper.style.setProperty('--font', css.fontFamily);
+  // A host's own --rs-ink or --rs-font (element.js's hostTokens) says more than its text does.
+  const own = (name) => css.getPropertyValue(name).trim() !== '';
+  if (light !== null && !own('--rs-ink')) wrapper.style.setProperty('--ink', css.color);
+  if (css.fontFamily && !own('--rs-font')) wrapper.style.setProperty('--font', css.fontFamily);
 }
