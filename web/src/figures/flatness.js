@@ -12,8 +12,8 @@ export function flatnessCaption(state, model) {
       : `all ${sweep.starts} starts, drawn as the least and greatest score in each of ${sweep.bins} bins`;
   let text =
     'The RoPE line is flat: its score depends only on the gap, so every start gives the same one. The' +
-    ' additive band wanders: its cross terms q·P[n] and P[m]·k each hold one absolute position (the' +
-    ` four-term figure further down takes them apart). Scored at ${every} from ${position(state.from)}` +
+    ' additive band wanders: its cross terms q·P[n] and P[m]·k each hold one absolute position.' +
+    ` Scored at ${every} from ${position(state.from)}` +
     ` to ${position(state.to)}; spread (the greatest score minus the least): RoPE ${num(spreads.rope)},` +
     ` additive ${num(spreads.add)}. At the four marked starts ${list(REPORT_STARTS)}: RoPE spread` +
     ` ${num(spreads.reportRope)}, additive spread ${num(spreads.reportAdd)}.`;
