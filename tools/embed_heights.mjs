@@ -1,66 +1,68 @@
 #!/usr/bin/env node
-// The height a figure row needs for the iframe snippet with no auto-height script: each view is
-// opened in an iframe as tall as embed.js's fixedHeight makes it, at iframe widths 358 (a 390 px
-// phone in a blog's padded column), 390 and 680, with and without its heading; the content's
-// height is read and the row's `height` that fits the tallest, with MARGIN to spare (a message
-// under an input, a readout a line longer after the reader moves a slider), is printed.
-//   node tools/embed_heights.mjs [view,view,...]   (after make web; default: the lesson's chapters)
-// It edits nothing: copy a printed height into its row in web/src/figures/NAME.js.
+// The content height of every view's embed (and of view=all), heading shown and hidden, with no
+// sliders, at column widths from 320 to 800 px, written to web/src/element/heights.js, which
+// embed.js's fixedHeight reads: the fixed-height snippet's iframe height for a column at least
+// N px wide is the tallest content at any measured width from N up, plus a margin.
+// Content is not always shorter in a wider column: a square chart (the circle, the cat, the
+// clock) grows with the column up to its largest size.
+//   node tools/embed_heights.mjs   (after make web; about ten minutes)
+// Rerun after changing a figure's text or layout: tests/browser/embed.test.mjs checks the
+// fixed heights against the content in real iframes at 320, 480 and 680 px.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openPage, ROOT, startServer } from '../tests/browser/harness.mjs';
-import { fixedHeight } from '../web/src/element/embed.js';
-import { FIGURE } from '../web/src/figures/index.js';
-import { CHAPTER_FIGURES } from '../web/src/figures/lesson_row.js';
+import { FIGURES } from '../web/src/figures/index.js';
 
-const WIDTHS = [358, 390, 680];
-const MARGIN = 60;
-const views = process.argv[2]?.split(',') ?? [...CHAPTER_FIGURES, 'post'];
-for (const view of views) if (!FIGURE[view]) throw new Error(`embed_heights: no figure ${view}`);
+const WIDTHS = [320, 390, 480, 560, 640, 720, 800];
+const OUT = join(ROOT, 'web/src/element/heights.js');
+const views = [...FIGURES.map((row) => row.name), 'all'];
 
 const server = await startServer(join(ROOT, 'web'));
 const browser = await launchBrowser();
 
-/** The embed's content height (its body, as tests/browser/embed.test.mjs reads it). */
-async function content(view, width, title) {
-  const height = fixedHeight(view, { title });
-  const p = await openPage(browser, null, { viewport: { width, height: 900 } });
-  try {
-    const src = `${server.url}?embed=1&view=${view}${title ? '' : '&title=0'}`;
-    await p.page.setContent(
-      `<!doctype html><body style="margin:0"><iframe src="${src}" width="${width}" height="${height}" frameborder="0"></iframe></body>`,
-    );
-    const frame = await (await p.page.locator('iframe').elementHandle()).contentFrame();
-    await frame.waitForFunction(
-      () =>
-        [...document.querySelectorAll('canvas')]
-          .filter((c) => c.closest('.fig').getClientRects().length)
-          .every((c) => window.Chart.getChart(c)),
-      null,
-      { timeout: 20000 },
-    );
-    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    return Math.ceil(await frame.evaluate(() => document.body.getBoundingClientRect().height));
-  } finally {
-    await p.page.close();
-  }
+/** The embed's content height at a viewport `width` wide (the iframe's width in a post). */
+async function content(page, view, title) {
+  await page.goto(`${server.url}?embed=1&view=${view}${title ? '' : '&title=0'}`);
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      [...document.querySelectorAll('canvas')]
+        .filter((c) => c.closest('.fig').getClientRects().length)
+        .every((c) => window.Chart.getChart(c)),
+    null,
+    { timeout: 60000 },
+  );
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return Math.ceil(await page.evaluate(() => document.body.getBoundingClientRect().height));
 }
 
+const table = Object.fromEntries(views.map((view) => [view, []]));
 try {
-  for (const view of views) {
-    let need = Number.NEGATIVE_INFINITY;
-    const seen = [];
-    for (const title of [true, false]) {
-      for (const width of WIDTHS) {
-        const h = await content(view, width, title);
-        seen.push(`${title ? '' : 'title=0 '}${width}: ${h}`);
-        need = Math.max(need, FIGURE[view].height + h - fixedHeight(view, { title }));
-      }
+  for (const width of WIDTHS) {
+    const p = await openPage(browser, null, { viewport: { width, height: 900 } });
+    for (const view of views) {
+      table[view].push([await content(p.page, view, true), await content(p.page, view, false)]);
     }
-    const height = need + MARGIN;
-    const note = height > FIGURE[view].height ? 'TOO SHORT' : '';
-    console.log(`${view}: height ${FIGURE[view].height} -> ${height} ${note} (content ${seen.join(', ')})`);
+    await p.close(); // throws on any page error, console error or CSP violation
+    console.log(`embed_heights: ${views.length} views at ${width} px`);
   }
 } finally {
   await browser.close();
   await server.stop();
 }
+
+const rows = views.map((view) => `  ${view}: ${JSON.stringify(table[view])},`).join('\n');
+writeFileSync(
+  OUT,
+  `// Written by tools/embed_heights.mjs; do not edit. Each view's embed content height in CSS px at
+// each width of EMBED_WIDTHS (the iframe's width), as [with its heading, with title=0], no sliders.
+export const EMBED_WIDTHS = ${JSON.stringify(WIDTHS)};
+export const EMBED_CONTENT = {
+${rows}
+};
+`,
+);
+// In the house style (biome.json), so make lint passes on the written file.
+execFileSync('npx', ['--no-install', 'biome', 'format', '--write', OUT], { cwd: ROOT, stdio: 'ignore' });
+console.log(`embed_heights: wrote ${OUT}`);

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_HEIGHT } from '../../web/src/element/embed.js';
+import { COLUMNS, MAX_HEIGHT } from '../../web/src/element/embed.js';
 import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
@@ -13,12 +13,14 @@ const WIDTHS = [700, 390];
 // style.css's --surface: the embed's background in each palette.
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
 
-/** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults. */
-async function builderSnippets() {
+/** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults, the
+ *  fixed ones for a post column at least `column` px wide. */
+async function builderSnippets(column = COLUMNS[0]) {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
   await holdPreview(page);
+  await page.selectOption('#embed-column', String(column));
   const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
   const out = {};
   for (const view of views) {
@@ -122,23 +124,39 @@ for (const width of WIDTHS) {
       await p.context.close();
     }
   });
+}
 
-  test(`fixed_height_iframes_should_show_the_whole_figure_at_${width}px`, async () => {
-    snippets ??= await builderSnippets();
-    for (const view of Object.keys(snippets)) {
-      const { fixed } = snippets[view];
+// The fixed-height snippet (no script) for each column choice of the builder, in a post column
+// that wide: the whole embed shows, with no scrollbar; in a 680 px column with the 640 px choice,
+// at most 15% of the iframe is blank. The blog's column is its viewport less 32 px of padding.
+const FIXED = [
+  { width: 320, column: 320 },
+  { width: 480, column: 480 },
+  { width: 680, column: 640, blank: 0.15 },
+];
+for (const { width, column, blank } of FIXED) {
+  test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_at_${width}px`, async () => {
+    const fixedSnippets = await builderSnippets(column);
+    for (const view of Object.keys(fixedSnippets)) {
+      const { fixed } = fixedSnippets[view];
       assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe alone');
       const height = Number(/height="(\d+)"/.exec(fixed)[1]);
-      const p = await openBlog(env.browser, blogHtml(fixed), { viewport: { width, height: 900 } });
+      const p = await openBlog(env.browser, blogHtml(fixed), { viewport: { width: width + 32, height: 900 } });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
       await settle(page);
       const m = await measure(page, frame);
-      const what = `view=${view} at ${width}px, fixed height ${height}`;
+      const what = `view=${view} in a ${width}px column, fixed height ${height} (column ${column})`;
+      const frameWidth = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width);
+      assert.equal(Math.round(frameWidth), width, `${what}: the iframe is the column's width`);
       assert.equal(Math.round(m.iframe), height, `${what}: the iframe keeps the snippet's height`);
       console.log(`# ${what}: content ${m.content}px`);
-      assert.ok(m.content <= height, `${what}: content ${m.content}px fits`);
+      assert.ok(m.content <= height, `${what}: content ${m.content}px fits (rerun tools/embed_heights.mjs)`);
+      if (blank) {
+        const share = (height - m.content) / height;
+        assert.ok(share <= blank, `${what}: ${(100 * share).toFixed(1)}% blank, at most ${100 * blank}%`);
+      }
       assertNoInnerScroll(m, what);
       await p.assertClean(what);
       await p.context.close();

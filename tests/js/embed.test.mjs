@@ -115,3 +115,36 @@ test('palette_should_give_every_colour_a_light_and_a_dark_value', async () => {
   for (const line of colours) assert.match(line, /^--[\w-]+: var\(--light, .+\) var\(--dark, .+\);$/, line);
   assert.equal((css.match(/#101216/g) ?? []).length, 1, 'the dark background is written once');
 });
+
+// The fixed heights come from measurements (element/heights.js, tools/embed_heights.mjs): every
+// view and view=all has one per measured width, with and without its heading; a wider column
+// never asks for more, the heading and each slider row add to it.
+test('fixed_heights_should_be_measured_for_every_view_and_follow_the_options', async () => {
+  const { COLUMNS, fixedHeight } = await import('../../web/src/element/embed.js');
+  const { EMBED_CONTENT, EMBED_WIDTHS } = await import('../../web/src/element/heights.js');
+  const { FIGURES } = await import('../../web/src/figures/index.js');
+  const views = [...FIGURES.map((row) => row.name), 'all'];
+  const r = rng(seed('fixed_heights'));
+  assert.deepEqual(Object.keys(EMBED_CONTENT).sort(), [...views].sort(), 'one entry per view, none stale');
+  assert.equal(EMBED_WIDTHS[0], COLUMNS[0], 'measured from the narrowest column offered');
+  for (const view of views) {
+    const pairs = EMBED_CONTENT[view];
+    assert.equal(pairs.length, EMBED_WIDTHS.length, `${view}: one pair per width`);
+    for (const [withTitle, noTitle] of pairs) {
+      assert.ok(
+        Number.isInteger(noTitle) && noTitle > 100 && withTitle > noTitle,
+        `${view}: ${withTitle} > ${noTitle}`,
+      );
+    }
+    const controls = ['gap', 'dim', 'base'].slice(0, Math.floor(r() * 4));
+    for (let c = 1; c < COLUMNS.length; c++) {
+      const narrow = fixedHeight(view, { controls, column: COLUMNS[c - 1] });
+      const wide = fixedHeight(view, { controls, column: COLUMNS[c] });
+      assert.ok(wide <= narrow, `${view}: column ${COLUMNS[c]} (${wide}) <= column ${COLUMNS[c - 1]} (${narrow})`);
+    }
+    const base = fixedHeight(view, { column: COLUMNS[0] });
+    assert.ok(fixedHeight(view, { title: false }) < base, `${view}: title=0 is shorter`);
+    assert.ok(base >= Math.max(...pairs.map((p) => p[0])), `${view}: the default height covers every width measured`);
+    assert.equal(fixedHeight(view, { controls }) - base, 56 * controls.length, `${view}: a row per slider`);
+  }
+});

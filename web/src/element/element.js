@@ -20,6 +20,7 @@ import { addExportMenu } from '../page/export.js';
 import { fillFormulas } from '../page/mathml.js';
 import { watchPrint } from '../page/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { EMBED_CONTENT, EMBED_WIDTHS } from './heights.js';
 import { inheritHost } from './inherit.js';
 
 useChartLib(Chart);
@@ -29,6 +30,17 @@ useChartLib(Chart);
 // first resets every inherited property (all: initial), so nothing of the host's text styles
 // gets in through inheritance, and rem (relative to the host's root font size) becomes px at
 // the browser's default 16 px.
+/** A view's embed height (heights.js, heading shown) at the measured width nearest `width`. */
+function waitingHeight(view, width) {
+  const measured = EMBED_CONTENT[view];
+  if (!measured) return 0;
+  let near = 0;
+  EMBED_WIDTHS.forEach((w, i) => {
+    if (Math.abs(w - width) < Math.abs(EMBED_WIDTHS[near] - width)) near = i;
+  });
+  return measured[near][0];
+}
+
 // A host restyles the element through custom properties, which cross the shadow boundary by
 // inheritance: --rs-NAME set on rope-scope (or any ancestor) replaces the token --NAME of
 // style.css's first :root block (--rs-accent, --rs-font, --rs-c-rope...; web/README.md lists them).
@@ -193,11 +205,11 @@ class RopeScope extends HTMLElement {
   }
 
   // Before drawing: the element's own children (a <slot>), in a box about as tall as the figure
-  // will be (its row's height; set through the CSSOM, which a host's style-src allows).
+  // will be (its embed's measured height; set through the CSSOM, which a host's style-src allows).
   showWaiting() {
     const row = FIGURE[(this.getAttribute('view') ?? '').trim().toLowerCase()];
     const box = el('div', { part: 'waiting' }, el('slot'));
-    box.style.minHeight = `${row ? row.height : 0}px`;
+    box.style.minHeight = `${row ? waitingHeight(row.name, this.getBoundingClientRect().width) : 0}px`;
     this.shadowRoot.replaceChildren(box);
   }
 

@@ -7,11 +7,12 @@
 //   address in the release's folder dist/v<version>/) and a live preview.
 
 import { VERSION } from '../../gen/version.js';
-import { FIGURE, FIGURES } from '../figures/index.js';
+import { FIGURE } from '../figures/index.js';
 import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
 import { EMBED_CONTROLS, PARAM, readQuery, THEMES, writeQuery } from '../state/state.js';
+import { EMBED_CONTENT, EMBED_WIDTHS } from './heights.js';
 import { pictureAlt, pictureHtml, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
@@ -132,19 +133,23 @@ export function followHeight(frame, on = () => true) {
 
 // ---- the fixed height ----
 
-// Extra height over the figures table's `height` (a figure at 700 px) so that, with no host
-// script, the whole embed shows at 390 px too: the heading, look-for line and caption wrap to
-// more lines there. Measured by tests/browser/embed.test.mjs at 700 and 390 px.
-const NARROW_EXTRA = 220;
+// The snippet's iframe height where no script resizes it: the tallest content measured for the
+// view (heights.js, by tools/embed_heights.mjs) at any width from the post's column up to 800 px,
+// with room to spare for a caption a line longer at other settings, and a slider row per slider.
+// One height for every column from 320 px leaves much blank in a wide one: the builder asks
+// the column's width (COLUMNS), and tests/browser/embed.test.mjs checks each choice.
+export const COLUMNS = [320, 480, 640];
+const SLACK = 1.02;
+const MARGIN = 30;
 const CONTROL_ROW = 56; // one slider row (one per line): 53 px at 390 px, measured
-const ATTRIBUTION = 36;
-const NO_TITLE = 90; // what the heading and look-for line take at 390 px, at least
 
-/** The snippet's fixed iframe height for a view and options. */
-export function fixedHeight(view, { controls = [], title = true } = {}) {
-  const rows = view === 'all' ? FIGURES : [FIGURE[view]];
-  const figures = rows.reduce((sum, row) => sum + row.height + NARROW_EXTRA - (title ? 0 : NO_TITLE), 0);
-  return figures + controls.length * CONTROL_ROW + ATTRIBUTION;
+/** The snippet's fixed iframe height for a view and options; column: the post's column is at least that wide. */
+export function fixedHeight(view, { controls = [], title = true, column = COLUMNS[0] } = {}) {
+  const measured = EMBED_CONTENT[view] ?? EMBED_CONTENT.all;
+  const from = EMBED_WIDTHS.findIndex((width) => width >= column);
+  const pairs = measured.slice(from < 0 ? -1 : from);
+  const tallest = Math.max(...pairs.map(([withTitle, noTitle]) => (title ? withTitle : noTitle)));
+  return Math.ceil(tallest * SLACK) + MARGIN + controls.length * CONTROL_ROW;
 }
 
 // ---- the snippet builder (on the page) ----
@@ -193,7 +198,11 @@ export function defaultAlt(view) {
  * `page`: the explorer's address (tools/serve.mjs's oEmbed passes the one it was asked about);
  * `height`: the iframe's, in place of fixedHeight's (oEmbed's maxheight).
  */
-export function snippet(state, { view, controls, title, theme, auto, way = 'iframe', height }, page = pageAddress()) {
+export function snippet(
+  state,
+  { view, controls, title, theme, auto, way = 'iframe', height, column },
+  page = pageAddress(),
+) {
   const release = releaseBase(page);
   const settings = presetValuesDropped(state);
   const options = { view, controls, title, theme };
@@ -214,7 +223,7 @@ export function snippet(state, { view, controls, title, theme, auto, way = 'ifra
   // No style= (a host's style-src may refuse it): width and frameborder as attributes.
   const frame =
     `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
-    ` width="100%" height="${height ?? fixedHeight(view, options)}" frameborder="0" loading="lazy"></iframe>` +
+    ` width="100%" height="${height ?? fixedHeight(view, { ...options, column })}" frameborder="0" loading="lazy"></iframe>` +
     `\n<noscript>${picture}</noscript>`;
   // The resizer once per page: a second copy of the script on the page does nothing.
   return auto ? `${frame}\n<script src="${escapeAttr(`${release}ropescope-resize.js`)}" async></script>` : frame;
@@ -266,6 +275,23 @@ export function setupEmbedBuilder(getState) {
         'theme ',
         el('select', { id: 'embed-theme' }, ...THEMES.map((t) => el('option', { value: t }, t))),
       ),
+      el(
+        'label',
+        { for: 'embed-column', class: 'opt' },
+        'post column ',
+        el(
+          'select',
+          { id: 'embed-column', 'aria-describedby': 'embed-column-hint' },
+          ...COLUMNS.map((width, i) =>
+            el('option', { value: String(width) }, `${width} px ${i ? 'or wider' : 'and up (any)'}`),
+          ),
+        ),
+      ),
+    ),
+    el(
+      'p',
+      { class: 'hint', id: 'embed-column-hint' },
+      "Without the auto-height script an iframe keeps the snippet's height: the narrowest your post's column gets sets it.",
     ),
   );
   $('embed-view').after(options);
@@ -306,6 +332,7 @@ export function builderOptions() {
     theme: $('embed-theme').value,
     auto: $('embed-auto').checked,
     way: $('embed-way').value,
+    column: Number($('embed-column').value),
   };
 }
 
@@ -315,6 +342,7 @@ export function updateEmbedCode() {
   const options = builderOptions();
   // The auto-height script is the iframe's.
   $('embed-auto').disabled = options.way !== 'iframe';
+  $('embed-column').disabled = options.way !== 'iframe';
   $('embed-code').value = snippet(builder.getState(), options);
   schedulePreview();
 }

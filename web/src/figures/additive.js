@@ -38,7 +38,6 @@ export default {
     'terms move with every start, the other two stay put.',
   fallback: 'The four terms of the additive score across start positions.',
   embed: 'the additive score’s four terms',
-  height: 730,
   make: createAdditiveChart,
   data: (model) => model.explain.additive,
   caption: additiveCaption,

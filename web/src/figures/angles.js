@@ -48,7 +48,6 @@ export default {
     'nothing depends on where the pair sits.',
   fallback: 'Rotation angle of every pair at the current gap.',
   embed: 'angle of every pair',
-  height: 480,
   make: createAnglesChart,
   data: (model) => ({ angles: model.angles, turns: model.turns }),
   caption: anglesCaption,

@@ -234,7 +234,6 @@ export default chapterRow({
     'keeps it and the score; the additive score moves.',
   fallback: 'The query and the key of one pair, rotated to their positions.',
   embed: 'the cat, rotated',
-  height: 1013, // measured by tools/embed_heights.mjs
   inputs: { ...DEFAULTS, q: DEFAULTS.q.slice(), k: DEFAULTS.k.slice() },
   compute,
   make: createCatChart,

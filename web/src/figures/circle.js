@@ -34,7 +34,6 @@ export default {
     'it never changes.',
   fallback: 'Pair i of q and k on the plane, rotated to positions m and n.',
   embed: 'one pair, rotating',
-  height: 980,
   make: createCircleChart,
   data: (model) => ({
     circle: model.explain.circle,

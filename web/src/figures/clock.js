@@ -169,7 +169,6 @@ export default chapterRow({
     'Look for: at a gap of 50,000 the dot lands far outside the wedge; dividing by 8, or a larger base, brings it back in.',
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
-  height: 981, // measured by tools/embed_heights.mjs
   inputs: { gap: 50000, train: 8192, divided: false, rebased: false },
   compute,
   make: createClockChart,

@@ -37,7 +37,6 @@ export default {
     'grows. Look for: the mean and RoFormer’s bound fall on this log axis up to a million positions.',
   fallback: 'Score against distance on a log axis: these vectors, the mean over random vectors, RoFormer’s bound.',
   embed: 'long-range decay',
-  height: 700,
   make: createDecayChart,
   data: (model) => model.explain.decay,
   caption: decayCaption,

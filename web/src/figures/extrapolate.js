@@ -92,7 +92,6 @@ export default chapterRow({
     'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
-  height: 900, // measured by tools/embed_heights.mjs
   inputs: { pos: 10000, train: 512, width: 8 },
   compute,
   make: createExtrapolateChart,

@@ -42,7 +42,6 @@ export default {
     'Look for: the RoPE line stays flat, the additive band wanders with the absolute position.',
   fallback: 'Score against start position for RoPE and additive embedding.',
   embed: 'same gap, anywhere',
-  height: 610,
   make: createFlatnessChart,
   data: (model, state) => ({ ...model.sweep, marked: model.marked, from: state.from, to: state.to }),
   caption: flatnessCaption,

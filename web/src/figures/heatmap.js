@@ -45,7 +45,6 @@ export default {
     'top, slow pairs as wide bands at the bottom.',
   fallback: 'Heatmap of cos(p·θᵢ), pairs by positions.',
   embed: 'pair × position heatmap',
-  height: 600,
   make: createHeatmapChart,
   data: (model) => model.explain.heat,
   caption: heatmapCaption,

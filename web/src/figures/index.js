@@ -15,8 +15,6 @@
 //   lookfor  the line under the heading: what to look for
 //   fallback text inside the canvas (shown when canvas is not supported)
 //   embed    the embed menu's short description (after "figure N: ")
-//   height   the figure's height in px in an embed 700 px wide (embed.js's fixedHeight adds
-//            what narrower screens, slider rows and the credit line take)
 //   make     the chart module's create function (canvas, data) -> handle
 //   data     (model, state) -> the chart's data (plain arrays and numbers); return the same
 //            object while its inputs stay (model.js's memo), so a chart is redrawn only when
@@ -93,7 +91,7 @@ const ROWS = [
 ];
 
 const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];
-const FIELDS = ['name', 'part', 'title', 'lookfor', 'fallback', 'embed', 'height', 'make', 'data', 'caption', 'label'];
+const FIELDS = ['name', 'part', 'title', 'lookfor', 'fallback', 'embed', 'make', 'data', 'caption', 'label'];
 
 function checkRow(row, index) {
   for (const field of FIELDS) {

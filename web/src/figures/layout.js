@@ -81,7 +81,6 @@ export default {
     'it is not.',
   fallback: 'The score at a fixed gap across start positions, with the pairing layouts matched and mixed.',
   embed: 'pairing layouts and a mismatch',
-  height: 620,
   before: 'check',
   make: createLayoutChart,
   data: (model, state) => layoutData(longModel(state), state.seed),

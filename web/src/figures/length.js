@@ -46,7 +46,6 @@ export default {
     'Look for: the RoPE length stays level, the additive length rises and falls from one position to the next.',
   fallback: 'Length of the query at each position: turned by RoPE, and with the additive position mark added.',
   embed: 'length of the query at each position',
-  height: 540,
   make: createLengthChart,
   // Every position from `from`, 256 of them; q scored against itself at offset 0 is its
   // squared length, for both methods at once.

@@ -10,7 +10,6 @@ export function longRow(key, make, caption, label) {
   };
   return {
     part: 'long',
-    height: 520,
     before: 'check',
     make,
     data: (model, state) => longModel(state)?.[key] ?? null,

@@ -124,7 +124,6 @@ export default chapterRow({
     'own speed. Look for: the left columns change colour from row to row, the right ones hardly change; no two rows match.',
   fallback: 'Sinusoidal position marks as coloured cells, position by dimension.',
   embed: 'the sinusoidal marks',
-  height: 805, // measured by tools/embed_heights.mjs
   inputs: { width: 4, count: 12 },
   compute,
   make: createMarksChart,

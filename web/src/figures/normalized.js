@@ -48,7 +48,6 @@ export default chapterRow({
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
-  height: 705, // measured by tools/embed_heights.mjs
   inputs: { slot: 256, train: 512, length: 1024 },
   compute,
   make: createNormalizedChart,

@@ -99,7 +99,6 @@ const row = chapterRow({
     'Look for: the two bars of every pair are the same height, so “nolan ended” and “ended nolan” look identical.',
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
-  height: 676, // measured by tools/embed_heights.mjs
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
   compute,
   make: createOrderChart,

@@ -82,7 +82,6 @@ export default chapterRow({
     'Look for: moving both positions along leaves every plane’s share, and so the total, where it was.',
   fallback: 'Each rotation plane’s share of the score of a 512-dimension token.',
   embed: '512 dimensions, 256 planes',
-  height: 907, // measured by tools/embed_heights.mjs
   inputs: { seed: 42, m: 3, n: 7, shift: 7 },
   compute,
   make: createPlanesChart,

@@ -172,7 +172,6 @@ export default {
     '(right at the post’s rounding); the crosses above it are the post’s slips, listed with their true values below.',
   fallback: 'How far each of the post’s numbers is from its true value.',
   embed: 'the post, checked',
-  height: 643, // measured by tools/embed_heights.mjs
   make: createPostChart,
   data,
   caption: (state, model, d) => {

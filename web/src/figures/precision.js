@@ -136,7 +136,6 @@ export default {
     'longer tell neighbouring positions apart.',
   fallback: 'Per pair: the angle error of position × inv_freq in float32, bfloat16 and float16.',
   embed: 'angle error in float32, bf16, fp16',
-  height: 700,
   before: 'check',
   make,
   data: (model, state) => dataFor(longModel(state)),

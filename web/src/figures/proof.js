@@ -86,7 +86,6 @@ export default chapterRow({
     'same height, and the last step holds m and n only as the gap m − n.',
   fallback: 'The score at each step of the proof.',
   embed: 'the proof in numbers',
-  height: 1002, // measured by tools/embed_heights.mjs
   inputs: { m: 3, n: 7, theta: 0.1 },
   compute,
   make: createProofChart,

@@ -57,7 +57,6 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  height: 623, // measured by tools/embed_heights.mjs
   inputs: { slot: 5 },
   compute,
   make: createSlotChart,

@@ -37,7 +37,6 @@ export default {
     'past a turn repeats itself. Look for: as the gap grows, pairs wrap one by one, fastest first.',
   fallback: 'Number of pairs not yet wrapped against the gap.',
   embed: 'unwrapped pairs by gap',
-  height: 480,
   make: createSlowChart,
   data: (model, state) => ({ ...model.slow, pairs: model.pairs, gap: state.gap }),
   caption: slowCaption,

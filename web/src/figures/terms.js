@@ -36,7 +36,6 @@ export default {
     'Look for: the caption’s sum of the bars equals the rotated dot product.',
   fallback: 'Each pair’s term of the RoPE score at the current gap.',
   embed: 'the proof, per pair',
-  height: 710,
   make: createTermsChart,
   data: (model) => ({
     terms: model.explain.terms.terms,

@@ -117,7 +117,6 @@ export default chapterRow({
     'the base lifts the first pair of bars, but the second pair never moves.',
   fallback: 'Share of gaps whose angle was seen in training, and share that occurred in training, before and after.',
   embed: 'what a larger base cannot fix',
-  height: 1569, // measured by tools/embed_heights.mjs
   inputs: { widest: 50000, base: 500000, train: 8192 },
   compute,
   make: createWeightsChart,
