@@ -291,7 +291,7 @@ export function setupEmbedBuilder(getState) {
     el(
       'p',
       { class: 'hint', id: 'embed-column-hint' },
-      "Without the auto-height script an iframe keeps the snippet's height: the narrowest your post's column gets sets it.",
+      'Without the auto-height script an iframe keeps the snippet’s height: the narrowest your post’s column gets sets it.',
     ),
   );
   $('embed-view').after(options);
