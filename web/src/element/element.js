@@ -25,11 +25,6 @@ import { inheritHost } from './inherit.js';
 
 useChartLib(Chart);
 
-// The page's stylesheet in the shadow root: the document's html/:root and body become the
-// element's wrapper, so the same rules (palette, theme, embed layout) apply inside. The wrapper
-// first resets every inherited property (all: initial), so nothing of the host's text styles
-// gets in through inheritance, and rem (relative to the host's root font size) becomes px at
-// the browser's default 16 px.
 /** A view's embed height (heights.js, heading shown) at the measured width nearest `width`. */
 function waitingHeight(view, width) {
   const measured = EMBED_CONTENT[view];
@@ -44,7 +39,7 @@ function waitingHeight(view, width) {
 // A host restyles the element through custom properties, which cross the shadow boundary by
 // inheritance: --rs-NAME set on rope-scope (or any ancestor) replaces the token --NAME of
 // style.css's first :root block (--rs-accent, --rs-font, --rs-c-rope...; web/README.md lists them).
-export const hostTokens = (css) =>
+const hostTokens = (css) =>
   css.replace(
     /:root\s*\{([^}]*)\}/,
     (_, body) =>
@@ -56,6 +51,11 @@ export const hostTokens = (css) =>
         )}}`,
   );
 
+// The page's stylesheet in the shadow root: the document's html/:root and body become the
+// element's wrapper, so the same rules (palette, theme, embed layout) apply inside. The wrapper
+// first resets every inherited property (all: initial), so nothing of the host's text styles
+// gets in through inheritance, and rem (relative to the host's root font size) becomes px at
+// the browser's default 16 px.
 const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${hostTokens(CSS)
   .replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`)
   .replace(/:root/g, '.rs-root')
