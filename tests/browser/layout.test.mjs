@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { FIGURE } from '../../web/src/figures/index.js';
 import {
   afterUpdate,
   checkCharts,
@@ -136,6 +137,11 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
     await page.locator(`#fig-${name}`).scrollIntoViewIfNeeded();
     await page.locator(`#chart-${name}`).evaluate((c) => c.scrollIntoView({ block: 'end' }));
     await settle(page);
+    // The bar slides away over the chapters and back for the figures that read it (app.js's
+    // markBar): wait until that slide is over.
+    await page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0, null, {
+      timeout: 5000,
+    });
     const seen = await page.evaluate((n) => {
       const reachable = (id) => {
         const r = document.getElementById(id).getBoundingClientRect();
@@ -144,15 +150,19 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
       };
       const chart = document.getElementById(`chart-${n}`).getBoundingClientRect();
       return {
+        away: document.body.classList.contains('bar-away'),
         // The main sliders drive the main figures; the long-context figures (after the main
-        // part, since that branch) have their own settings beside them.
-        sliders: document.getElementById('figures').contains(document.getElementById(`fig-${n}`))
-          ? ['gap', 'dim', 'base'].map((id) => [id, reachable(id)])
-          : [
-              ['gap', true],
-              ['dim', true],
-              ['base', true],
-            ],
+        // part, since that branch) and the lesson's chapters (while the bar is away) have their
+        // own settings beside them.
+        sliders:
+          document.getElementById('figures').contains(document.getElementById(`fig-${n}`)) &&
+          !document.body.classList.contains('bar-away')
+            ? ['gap', 'dim', 'base'].map((id) => [id, reachable(id)])
+            : [
+                ['gap', true],
+                ['dim', true],
+                ['base', true],
+              ],
         chartVisible:
           chart.bottom <= innerHeight + 1 &&
           chart.top >= document.querySelector('.panel-main').getBoundingClientRect().bottom - 1,
@@ -166,6 +176,9 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
         legends: [...document.querySelectorAll('.legend')].filter((l) => l.scrollWidth > l.clientWidth + 1).length,
       };
     }, name);
+    if (['claim', 'why', 'gap'].includes(FIGURE[name].part)) {
+      assert.equal(seen.away, false, `${name} reads gap, dim and base: the bar stays`);
+    }
     assert.deepEqual(
       seen.sliders,
       [
