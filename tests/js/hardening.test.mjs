@@ -278,3 +278,18 @@ test('the_flatness_caption_should_warn_when_to_plus_gap_passes_4096', async () =
     /reaches position 69632/,
   );
 });
+
+// An object whose prototype is a Uint8Array passes `instanceof Uint8Array` but is no typed array:
+// the config reader reads it as an object of keys (found by the rope.js fuzzer, seed 3249165417).
+test('config_with_a_typed_array_prototype_should_be_read_as_an_object', async () => {
+  await rope.ready();
+  const config = JSON.parse('{"head_dim": 64, "rope_theta": 10000}');
+  Object.setPrototypeOf(config, new Uint8Array(5));
+  for (const fn of ['scaling_csv', 'scaling_json_text']) {
+    const text = rope[fn](config, {});
+    assert.match(text, /10000/, `${fn}: the object's keys are read`);
+  }
+  const missing = {};
+  Object.setPrototypeOf(missing, new Uint8Array(5));
+  assert.throws(() => rope.scaling_csv(missing, {}), { name: 'TypeError', message: /hidden_size|head_dim/ });
+});

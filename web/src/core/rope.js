@@ -793,8 +793,16 @@ const SCALING_DEFAULTS = Object.freeze(
 
 // The config as the C reader takes it: a file's bytes, a text, or an object the page built
 // (as JSON text; a non-finite number, which JSON cannot hold, is refused naming its key).
+// The kind of a real typed array, read from its internal slot: undefined for anything else, even
+// an object whose prototype is a Uint8Array (which instanceof takes for one).
+const typedArrayKind = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype),
+  Symbol.toStringTag,
+).get;
+
 function configBytes(config) {
-  if (config instanceof Uint8Array) return config.slice(); // a snapshot: no later change reaches C
+  // A snapshot: no later change reaches C.
+  if (typedArrayKind.call(config) === 'Uint8Array') return Uint8Array.prototype.slice.call(config);
   if (typeof config === 'string') return new TextEncoder().encode(config);
   if (config === null || typeof config !== 'object' || Array.isArray(config) || ArrayBuffer.isView(config)) {
     throw new TypeError(`config must be config.json text, its bytes, or an object of config keys, got ${show(config)}`);
