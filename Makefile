@@ -4,7 +4,7 @@ CLANG ?= clang
 CLANG_FORMAT ?= clang-format
 EMCC ?= emcc
 PYTHON ?= python3
-# The reference NumPy for tests/test_nprandom.py: Debian's python3-numpy.
+# The reference NumPy for tests/diff/test_nprandom.py: Debian's python3-numpy.
 NUMPY_PYTHON ?= /usr/bin/python3
 NODE ?= node
 
@@ -100,41 +100,41 @@ build/librope_noint128.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR)
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
-build/test_rope: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+build/test_rope: tests/c/test_rope.c tests/c/testlib.h $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
 FUZZ_CFLAGS = $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN)
 # Three fuzz targets: the core (and report writer); the CLI's argv with no files (thousands of
 # runs a second); the CLI's files (report pairs in a temp folder, --config files).
-build/fuzz_rope: tests/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ tests/fuzz_rope.c $(CORE_SRC) -lm
+build/fuzz_rope: tests/fuzz/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ tests/fuzz/fuzz_rope.c $(CORE_SRC) -lm
 
 # The CLI is linked in without its main(): the fuzzers call rope_cli_run themselves.
-build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz_%.c tests/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
-build/test_scaling: tests/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
+build/test_scaling: tests/c/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+	$(CC) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_scaling.c $(CORE_SRC) $(SCALING_SRC) -lcmocka -lm
 
 # The config reader under ASan + UBSan: random key/value sequences, and random text through
 # rope_config_read_json as the CLI and the page read a file (and the JSON written parsed back).
-build/fuzz_config: tests/fuzz_config.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+build/fuzz_config: tests/fuzz/fuzz_config.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  $(INC) -o $@ tests/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lm
+	  $(INC) -o $@ tests/fuzz/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lm
 
-build/test_math: tests/test_math.c tests/testlib.h c_src/core/rope_math.c c_src/core/rope_math.h | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_math.c c_src/core/rope_math.c -lm
+build/test_math: tests/c/test_math.c tests/c/testlib.h c_src/core/rope_math.c c_src/core/rope_math.h | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_math.c c_src/core/rope_math.c -lm
 
 # clang's UBSan also catches arithmetic on a NULL pointer (NULL + 0), which gcc's misses.
-build/test_rope_asan: tests/test_rope.c tests/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+build/test_rope_asan: tests/c/test_rope.c tests/c/testlib.h $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
 
-build/test_explain: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+build/test_explain: tests/c/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(CORE_SRC) -lcmocka -lm
 
-build/test_explain_asan: tests/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/test_explain.c $(CORE_SRC) -lcmocka -lm
+build/test_explain_asan: tests/c/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(CORE_SRC) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p $(dir $@)
@@ -247,7 +247,7 @@ test-asan: build/test_rope_asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_rope_asan
 
 # Random bytes as every function's arguments, as the CLI's argv and as its files, under
-# ASan + UBSan, FUZZ_SECONDS per target. The committed seeds in tests/fuzz-corpus are read
+# ASan + UBSan, FUZZ_SECONDS per target. The committed seeds in tests/fuzz/corpus are read
 # by all three; what a run finds is written under build/, never into the repository. Each
 # target's line gives its runs, execs/s and coverage (edges "cov", features "ft").
 FUZZ_TARGETS = fuzz_rope fuzz_cli fuzz_files
@@ -255,7 +255,7 @@ test-fuzz: $(addprefix build/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build/fuzz-corpus/$$t; \
 	  build/$$t -max_total_time=$(FUZZ_SECONDS) -seed=$(ROPE_TEST_SEED) -print_final_stats=1 \
-	    -artifact_prefix=build/$$t- build/fuzz-corpus/$$t tests/fuzz-corpus \
+	    -artifact_prefix=build/$$t- build/fuzz-corpus/$$t tests/fuzz/corpus \
 	    > build/$$t.log 2>&1 || { tail -40 build/$$t.log; exit 1; }; \
 	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' build/$$t.log); \
 	  rate=$$(sed -n 's/^stat::average_exec_per_sec: *//p' build/$$t.log); \
@@ -269,61 +269,61 @@ fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: test-fuzz
 
 test-mutants:
-	CORE_SRC="$(CORE_SRC)" INC="$(INC)" STD="$(STD)" TEST_LDFLAGS="$(TEST_LDFLAGS)" sh tests/mutants.sh
+	CORE_SRC="$(CORE_SRC)" INC="$(INC)" STD="$(STD)" TEST_LDFLAGS="$(TEST_LDFLAGS)" sh tests/c/mutants.sh
 
 test-diff: build/librope.so
-	$(PYTHON) tests/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json
-	$(PYTHON) tests/diff_native.py build/cases.json --dump build/native_results.json
+	$(PYTHON) tests/diff/gen_cases.py --seed $(ROPE_TEST_SEED) --out build/cases.json
+	$(PYTHON) tests/diff/diff_native.py build/cases.json --dump build/native_results.json
 
-# The explainer functions against tests/ref_explain.py; the native results feed
+# The explainer functions against tests/ref/ref_explain.py; the native results feed
 # the wasm test's bit-for-bit comparison (tests/js/explain.test.mjs).
 test-explain: build/librope.so build/test_explain build/test_explain_asan
 	build/test_explain
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/test_explain_asan
-	$(PYTHON) tests/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
-	$(PYTHON) tests/diff_explain.py build/explain_cases.json --dump build/explain_native.json
+	$(PYTHON) tests/ref/ref_explain.py --seed $(ROPE_TEST_SEED) --out build/explain_cases.json
+	$(PYTHON) tests/diff/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
 # NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
 # (with and without __int128), the wasm module and web/rope.js's bindings; the blog's
 # 512-dimension example.
-# The lesson's functions against tests/ref_lesson.py (random inputs, the post's
+# The lesson's functions against tests/ref/ref_lesson.py (random inputs, the post's
 # numbers), native and wasm.
 test-lesson: build/librope.so $(WEB_BUILT)
-	$(PYTHON) tests/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
-	$(PYTHON) tests/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
+	$(PYTHON) tests/ref/ref_lesson.py --seed $(ROPE_TEST_SEED) --out build/lesson_cases.json
+	$(PYTHON) tests/diff/diff_lesson.py build/lesson_cases.json --dump build/lesson_native.json
 	$(NODE) --test tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs
 
 test-nprandom: build/librope.so build/librope_noint128.so build/rope.wasm $(WEB_BUILT)
-	$(NUMPY_PYTHON) tests/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
+	$(NUMPY_PYTHON) tests/diff/test_nprandom.py --lib build/librope.so --lib build/librope_noint128.so
 	ROPE_NUMPY_PYTHON=$(NUMPY_PYTHON) $(NODE) --test tests/js/nprandom.test.mjs
 
 test-cli: build/ropescope
-	$(PYTHON) tests/test_cli.py
+	$(PYTHON) tests/cli/test_cli.py
 
-# `ropescope verify` on dumps tests/gen_dumps.py writes fresh each run (numpy: Debian's python3),
+# `ropescope verify` on dumps tests/diff/gen_dumps.py writes fresh each run (numpy: Debian's python3),
 # then random bytes as dump files through its readers, checker and diagnosis under ASan + UBSan.
 FUZZ_VERIFY_SECONDS ?= 5
 test-verify: build/ropescope build/fuzz_verify
-	$(NUMPY_PYTHON) tests/test_verify.py
+	$(NUMPY_PYTHON) tests/cli/test_verify.py
 	mkdir -p build/fuzz-verify-corpus
 	@build/fuzz_verify -max_total_time=$(FUZZ_VERIFY_SECONDS) -seed=$(ROPE_TEST_SEED) -artifact_prefix=build/ \
-	  build/fuzz-verify-corpus tests/fuzz-verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
+	  build/fuzz-verify-corpus tests/fuzz/verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
 	@grep -E '^Done [0-9]+ runs' build/fuzz_verify.log | sed 's/^/fuzz_verify: /'
 
-build/fuzz_verify: tests/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
+build/fuzz_verify: tests/fuzz/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
 	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  $(INC) -o $@ tests/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+	  $(INC) -o $@ tests/fuzz/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
 
 # Hostile files, messages and kills at every system call of the report's writes (strace).
 test-reliability: build/ropescope
-	$(PYTHON) tests/test_reliability.py
+	$(PYTHON) tests/cli/test_reliability.py
 
 # Long context: the reference numbers of web/models/, native, CLI and wasm against
-# tests/ref_scaling.py on fresh random configs, and bad configs at every layer.
+# tests/ref/ref_scaling.py on fresh random configs, and bad configs at every layer.
 test-scaling: build/test_scaling build/librope.so build/ropescope $(WEB_BUILT)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build/test_scaling
-	$(PYTHON) tests/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
-	$(PYTHON) tests/test_scaling_cli.py
+	$(PYTHON) tests/diff/diff_scaling.py --seed $(ROPE_TEST_SEED) --cases build/scaling_cases.json
+	$(PYTHON) tests/cli/test_scaling_cli.py
 	SCALING_CASES=build/scaling_cases.json SCALING_BAD=build/scaling_bad.json \
 	  $(NODE) --test tests/js/scaling.test.mjs tests/js/hostile.test.mjs
 
@@ -344,7 +344,7 @@ test-browser: all dist
 
 # One style for the tree: .clang-format for C, biome.json (Biome: formatter and linter in one
 # npm package) for the JavaScript. `make format` rewrites; `make lint` only checks.
-C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/*.c tests/*.h)
+C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/fuzz/*.c tests/fuzz/*.h)
 format:
 	$(CLANG_FORMAT) -i $(C_FILES)
 	npx --no-install biome check --write

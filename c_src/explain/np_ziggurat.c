@@ -4,7 +4,7 @@
  * are numeric facts, and bit-identity with NumPy needs these exact doubles. The
  * construction below, evaluated in doubles, misses them by up to ~3e-10 relative
  * (NumPy's were made with other rounding), so they are kept as data;
- * tests/test_nprandom.py checks them against the construction to that tolerance.
+ * tests/diff/test_nprandom.py checks them against the construction to that tolerance.
  *
  * The normal density f(x) = exp(-x^2 / 2) is covered by 256 layers of equal area
  * v = 0.00492867323399 (the base layer holds the tail beyond r = ROPE_NP_ZIG_R).

@@ -1,5 +1,5 @@
 // The report downloads: byte-for-byte what `build/ropescope report` writes for
-// the dim, base and gap on screen, and accepted by tests/check_report.py.
+// the dim, base and gap on screen, and accepted by tests/diff/check_report.py.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -30,10 +30,10 @@ async function download(page, button, filename) {
 function checkReport(jsonPath, mdPath, flags) {
   const run = spawnSync(
     'python3',
-    [join(ROOT, 'tests/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
+    [join(ROOT, 'tests/diff/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
     { encoding: 'utf8' },
   );
-  assert.equal(run.status, 0, `tests/check_report.py ${flags.join(' ')}:\n${run.stdout}${run.stderr}`);
+  assert.equal(run.status, 0, `tests/diff/check_report.py ${flags.join(' ')}:\n${run.stdout}${run.stderr}`);
 }
 
 async function expectCliBytes(page, flags) {

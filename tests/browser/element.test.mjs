@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
@@ -479,7 +479,7 @@ test('elements_should_draw_only_near_the_viewport_showing_their_children_until_t
 /** ref_lesson.py's function fn on args (the independent reference of the lesson's chapters). */
 function lessonReference(fn, args) {
   const script =
-    'import sys, json; sys.path.insert(0, "tests"); sys.dont_write_bytecode = True\n' +
+    'import sys, json; sys.path.insert(0, "tests/ref"); sys.dont_write_bytecode = True\n' +
     'import ref_lesson as r\n' +
     'fn, args = json.load(sys.stdin)\n' +
     'print(json.dumps(getattr(r, fn)(*args)))';

@@ -1,7 +1,7 @@
 // Shared pieces of the browser tests: a static server for web/, headless
 // Chromium through playwright-core, a page wrapper that records every console
 // error/warning, page error and dialog, chart-data readers, and the Python
-// reference (tests/reference.py --batch) for expected values.
+// reference (tests/ref/reference.py --batch) for expected values.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import {
   ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS,
 } from '../../web/gen/rope_consts.js';
-import { ABS_TOL, close } from '../testlib.mjs';
+import { ABS_TOL, close } from '../lib/testlib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB = join(ROOT, 'web');
@@ -26,7 +26,7 @@ export {
   ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS,
 } from '../../web/gen/rope_consts.js';
-export { ABS_TOL, cliReport, close, REL_TOL } from '../testlib.mjs';
+export { ABS_TOL, cliReport, close, REL_TOL } from '../lib/testlib.mjs';
 
 const TWO_PI = 2 * Math.PI;
 
@@ -315,12 +315,12 @@ export const text = (page, selector) => page.locator(selector).innerText();
 // ---- the reference ----
 
 export function reference(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/reference.py'), '--batch'], {
+  const run = spawnSync('python3', [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
-  if (run.status !== 0) throw new Error(`tests/reference.py --batch failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/reference.py --batch failed: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
   out.forEach((r, i) => {
     if (r && typeof r === 'object' && !Array.isArray(r) && r.error) {

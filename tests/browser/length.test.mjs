@@ -1,13 +1,13 @@
 // Figure "length": the length of the query q at consecutive positions m, turned by RoPE
 // (‖R(m)q‖) and with the additive mark (‖q + P[m]‖), against the Python reference
-// (tests/reference.py apply_rope and sin_pos, tests/ref_explain.py random_vectors) on random
+// (tests/ref/reference.py apply_rope and sin_pos, tests/ref/ref_explain.py random_vectors) on random
 // settings; its caption's numbers and agreement; and the figure alone in an embed.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed as testSeed } from '../testlib.mjs';
+import { rng, seed as testSeed } from '../lib/testlib.mjs';
 import {
   assertShows,
   chartData,
@@ -28,11 +28,11 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const COUNT = 256;
 
 function randomVectors(dim, seed) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref_explain.py'), '--batch'], {
+  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
     input: JSON.stringify([{ fn: 'random_vectors', args: [dim, seed] }]),
     encoding: 'utf8',
   });
-  if (run.status !== 0) throw new Error(`tests/ref_explain.py --batch failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/ref_explain.py --batch failed: ${run.stderr}`);
   return JSON.parse(run.stdout)[0];
 }
 

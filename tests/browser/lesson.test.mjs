@@ -1,5 +1,5 @@
 // The lesson's chapters on the page (web/src/figures/order.js ... post.js), driven as a reader
-// would and compared with the independent reference tests/ref_lesson.py (and NumPy for the
+// would and compared with the independent reference tests/ref/ref_lesson.py (and NumPy for the
 // 512-dimension token): each chapter's chart after its own inputs change, dragging the cat's
 // arrows with the pointer and turning them with the keyboard, "slide both words", the clock's
 // two fixes, and the post-checked table row by row. Random inputs print ROPE_TEST_SEED.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 import { close, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -33,7 +33,7 @@ const pick = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
 /** ref_lesson.py's functions on [fn, args] calls, in one Python process. */
 function reference(calls) {
   const script =
-    'import sys, json; sys.path.insert(0, "tests"); sys.dont_write_bytecode = True\n' +
+    'import sys, json; sys.path.insert(0, "tests/ref"); sys.dont_write_bytecode = True\n' +
     'import ref_lesson as r\n' +
     'calls = json.load(sys.stdin)\n' +
     'out = {"results": [getattr(r, fn)(*args) for fn, args in calls],\n' +

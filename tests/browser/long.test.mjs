@@ -1,4 +1,4 @@
-// The long-context part: every preset's figures against tests/ref_scaling.py, the blog's
+// The long-context part: every preset's figures against tests/ref/ref_scaling.py, the blog's
 // numbers in the captions, the config checker's downloads byte for byte the CLI's, bad
 // pasted text named while the page keeps working, the URL round trip of the new controls,
 // and the main gap slider's log range.
@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 import {
   afterUpdate,
   assertShows,
@@ -42,13 +42,13 @@ const BLOG = { config: { head_dim: 512, rope_theta: 10000, max_position_embeddin
 // ---- the reference ----
 
 function reference(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref_scaling_batch.py')], {
+  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_scaling_batch.py')], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,
-    cwd: join(ROOT, 'tests'),
+    cwd: join(ROOT, 'tests', 'ref'),
   });
-  if (run.status !== 0) throw new Error(`tests/ref_scaling_batch.py failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/ref_scaling_batch.py failed: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
   out.forEach((r, i) => {
     if (r.error) throw new Error(`reference for ${JSON.stringify(calls[i].config).slice(0, 200)}: ${r.error}`);

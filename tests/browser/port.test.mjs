@@ -1,5 +1,5 @@
-// The model part's precision and layout figures, live: their charts against tests/ref_port.py
-// (numpy) and tests/ref_scaling_batch.py on a random preset and position each run, as the
+// The model part's precision and layout figures, live: their charts against tests/ref/ref_port.py
+// (numpy) and tests/ref/ref_scaling_batch.py on a random preset and position each run, as the
 // position slider and box move them; a bad position named; both in the iframe embed and in
 // <rope-scope>.
 
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 import { assertShows, chartData, close, openPage, ROOT, settle, text, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
@@ -23,13 +23,13 @@ const INTERLEAVED_CLASSES = ['cohere', 'llama4', 'llama4_text', 'deepseek_v2', '
 const CASES = ['f32', 'theta_bf16', 'theta_f16', 'bf16', 'f16'];
 
 function python(exe, script, calls) {
-  const run = spawnSync(exe, [join(ROOT, 'tests', script)], {
+  const run = spawnSync(exe, [join(ROOT, 'tests', 'ref', script)], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 26,
-    cwd: join(ROOT, 'tests'),
+    cwd: join(ROOT, 'tests', 'ref'),
   });
-  if (run.status !== 0) throw new Error(`tests/${script} failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/${script} failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
 

@@ -1,4 +1,4 @@
-// The explainer figures on the page against the independent reference (tests/ref_explain.py):
+// The explainer figures on the page against the independent reference (tests/ref/ref_explain.py):
 // the blog's worked numbers, the per-pair terms, the additive terms, the decay bound, the
 // heatmap, the rotating pair and its gap lock, figure 1 without aliasing, typed values that
 // apply only when committed, plurals, reset / presets / random vectors / play, and printing.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed as testSeed } from '../testlib.mjs';
+import { rng, seed as testSeed } from '../lib/testlib.mjs';
 import {
   afterUpdate,
   chartData,
@@ -28,12 +28,12 @@ import {
 const env = useServerAndBrowser();
 
 function refExplain(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref_explain.py'), '--batch'], {
+  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
-  if (run.status !== 0) throw new Error(`tests/ref_explain.py --batch failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/ref_explain.py --batch failed: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
   out.forEach((r, i) => {
     if (r?.error) throw new Error(`reference ${calls[i].fn}: ${r.error}`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dataRows, exportName, plotSettings, toCsv, toJson } from '../../web/src/page/export.js';
 import { PARAM, readQuery, writeQuery } from '../../web/src/state/state.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 test('embed_options_should_read_strictly_and_write_canonically', () => {
   const good = readQuery('?theme=dark&controls=base,gap&title=0');

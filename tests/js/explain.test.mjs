@@ -1,6 +1,6 @@
 // Tests of the explainer bindings of web/rope.js (c_src/explain/explain.h in wasm):
 //  - every case of build/explain_cases.json (from the independent Python
-//    reference tests/ref_explain.py) agrees to the contract tolerance, and is
+//    reference tests/ref/ref_explain.py) agrees to the contract tolerance, and is
 //    bit for bit what the native build gave (build/explain_native.json);
 //  - the blog's worked numbers to 4 decimals, the per-pair terms summing to
 //    rope_score, the additive terms summing to add_score, heatmap cells
@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
-import { close, rng, seed } from '../testlib.mjs';
+import { close, rng, seed } from '../lib/testlib.mjs';
 
 const cases = JSON.parse(readFileSync('build/explain_cases.json', 'utf8'));
 const native = JSON.parse(readFileSync('build/explain_native.json', 'utf8'));

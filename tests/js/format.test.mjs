@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Ticks } from 'chart.js';
 import { linearTick } from '../../web/src/lib/format.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 const chartJs = (value, index, ticks) =>
   Ticks.formatters.numeric.call(

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 const SECONDS = Number(process.env.ROPE_FUZZ_SECONDS || 10);
 const REPORT_PARAMS = ['options', 'dim', 'base', 'offset', 'gap', 'starts', 'deltas', 'norm_positions'];

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decimal_form } from '../../web/src/core/rope.js';
 import { parseDecimal } from '../../web/src/state/state.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 // The C grammar's verdict on text, with the page's reading of the value.
 function cAccepts(text) {

@@ -1,6 +1,6 @@
 // The lesson's functions (c_src/explain/lesson.h) in the page's wasm module:
 //  - every case of build/lesson_cases.json (the independent reference
-//    tests/ref_lesson.py) agrees to the contract tolerance, and with what the
+//    tests/ref/ref_lesson.py) agrees to the contract tolerance, and with what the
 //    native build gave (build/lesson_native.json) bit for bit, except the
 //    angles measured with atan2, whose last bit is the C library's;
 //  - the post's table: same rows, values and match flags as the reference,
@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
-import { close, rng, seed } from '../testlib.mjs';
+import { close, rng, seed } from '../lib/testlib.mjs';
 
 const instances = [];
 const RealInstance = WebAssembly.Instance;

@@ -1,5 +1,5 @@
 // rope.js's lesson bindings (web/src/core/rope.js, "the lesson's chapters") against the
-// independent reference tests/ref_lesson.py: every random case of build/lesson_cases.json
+// independent reference tests/ref/ref_lesson.py: every random case of build/lesson_cases.json
 // (made by `make test-lesson` on a fresh seed, printed) goes through the binding, whose named
 // result is laid back out by lesson.h's slot macros and compared at the contract's tolerance;
 // the post's table row by row; and each binding's refusals name the parameter.
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
-import { close } from '../testlib.mjs';
+import { close } from '../lib/testlib.mjs';
 
 const cases = JSON.parse(readFileSync('build/lesson_cases.json', 'utf8'));
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boundedLines, NOTICE_LINES } from '../../web/src/lib/dom.js';
 import { MAX_LINK_PARAMS, readQuery, unknownViewLine, VIEWS } from '../../web/src/state/state.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 const r = rng(seed('limits'));
 

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
-import { close, ROOT, rng, seed } from '../testlib.mjs';
+import { close, ROOT, rng, seed } from '../lib/testlib.mjs';
 
 const PYTHON = process.env.ROPE_NUMPY_PYTHON || '/usr/bin/python3';
 const SEED = seed('nprandom.test');

@@ -12,7 +12,7 @@ import { VERSION } from '../../web/gen/version.js';
 import { defaultAlt, fixedHeight } from '../../web/src/element/embed.js';
 import { PICTURE_WIDTH } from '../../web/src/element/picture.js';
 import { FIGURE } from '../../web/src/figures/index.js';
-import { ROOT } from '../testlib.mjs';
+import { ROOT } from '../lib/testlib.mjs';
 
 let server;
 before(async () => {

@@ -8,7 +8,7 @@ import { pack } from '../../tools/pack.mjs';
 import { WASM_PACKED } from '../../web/gen/rope_wasm.js';
 import { unpackBytes, unpackBytesNative } from '../../web/src/core/packed.js';
 import * as rope from '../../web/src/core/rope.js';
-import { close, rng, seed } from '../testlib.mjs';
+import { close, rng, seed } from '../lib/testlib.mjs';
 
 // Random bytes of random length, half of them runs (which deflate shrinks), half noise.
 function randomBytes(r) {

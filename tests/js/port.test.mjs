@@ -1,5 +1,5 @@
 // The precision and layout bindings (web/src/core/rope.js over c_src/port) against
-// tests/ref_port.py (numpy, written from docs/VERIFY.md) on random frequencies, positions and
+// tests/ref/ref_port.py (numpy, written from docs/VERIFY.md) on random frequencies, positions and
 // vectors each run; the issue's numbers on Llama 3.1's scaled inv_freq; bad arguments named.
 
 import assert from 'node:assert/strict';
@@ -15,18 +15,18 @@ import {
   random_vectors,
   scaling_from_config,
 } from '../../web/src/core/rope.js';
-import { close, ROOT, rng, seed } from '../testlib.mjs';
+import { close, ROOT, rng, seed } from '../lib/testlib.mjs';
 
 const PYTHON = process.env.ROPE_NUMPY_PYTHON || '/usr/bin/python3';
 const CASES = ['f32', 'bf16', 'f16', 'theta_bf16', 'theta_f16'];
 
 export function reference(calls) {
-  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref_port.py')], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/ref_port.py')], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
-  if (run.status !== 0) throw new Error(`tests/ref_port.py failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`tests/ref/ref_port.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
 

@@ -1,5 +1,5 @@
 // Tests of web/rope.js, the JS module over the wasm core:
-//  - every case of build/cases.json (written by tests/gen_cases.py from the
+//  - every case of build/cases.json (written by tests/diff/gen_cases.py from the
 //    independent Python reference) agrees within the contract tolerance;
 //  - every export rejects bad input with a RangeError/TypeError naming the
 //    parameter and the value, and keeps working afterwards;
@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ABS_TOL, CLI, cliReport, close, rng as mulberry32, REL_TOL, ROOT, seedValue } from '../testlib.mjs';
+import { ABS_TOL, CLI, cliReport, close, rng as mulberry32, REL_TOL, ROOT, seedValue } from '../lib/testlib.mjs';
 
 const INT_FUNCTIONS = new Set(['slow_pairs', 'slow_pairs_batch']);
 
@@ -46,10 +46,10 @@ function loadCases() {
   const dir = mkdtempSync(join(tmpdir(), 'rope-cases-'));
   try {
     const out = join(dir, 'cases.json');
-    const run = spawnSync('python3', [join(ROOT, 'tests/gen_cases.py'), '--seed', String(SEED), '--out', out], {
+    const run = spawnSync('python3', [join(ROOT, 'tests/diff/gen_cases.py'), '--seed', String(SEED), '--out', out], {
       encoding: 'utf8',
     });
-    if (run.status !== 0) throw new Error(`tests/gen_cases.py failed: ${run.stderr}`);
+    if (run.status !== 0) throw new Error(`tests/diff/gen_cases.py failed: ${run.stderr}`);
     return JSON.parse(readFileSync(out, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -740,12 +740,12 @@ test('build_report_json_and_markdown_should_equal_the_cli_files', {
 test('build_report_should_match_the_reference', () => {
   const rnd = mulberry32(SEED ^ 0xbeef);
   const settings = [{}, ...Array.from({ length: 4 }, () => randomSettings(rnd))];
-  const run = spawnSync('python3', [join(ROOT, 'tests/reference.py'), '--batch'], {
+  const run = spawnSync('python3', [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
     input: JSON.stringify(settings.map((o) => ({ fn: 'build_report', args: [o] }))),
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
-  assert.equal(run.status, 0, `tests/reference.py --batch failed: ${run.stderr}`);
+  assert.equal(run.status, 0, `tests/ref/reference.py --batch failed: ${run.stderr}`);
   const expected = JSON.parse(run.stdout);
   settings.forEach((o, i) => {
     const got = rope.build_report(o);

@@ -1,5 +1,5 @@
 // The long-context binding (web/rope.js over the wasm core) against the
-// independent reference: the random cases of tests/diff_scaling.py (with the
+// independent reference: the random cases of tests/diff/diff_scaling.py (with the
 // reference's answers), SCALING.md's reference numbers, byte identity with the
 // CLI on the nine model configs, and bad configs and options.
 
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { scaling_csv, scaling_from_config, scaling_json_text } from '../../web/src/core/rope.js';
-import { close, seed } from '../testlib.mjs';
+import { close, seed } from '../lib/testlib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'build', 'ropescope');
@@ -124,7 +124,7 @@ function options(opts) {
 }
 
 test('scaling_from_config should agree with the reference on random configs', () => {
-  const { seed: caseSeed, cases } = generated('SCALING_CASES', 'diff_scaling.py', (file) => ['--cases', file]);
+  const { seed: caseSeed, cases } = generated('SCALING_CASES', 'diff/diff_scaling.py', (file) => ['--cases', file]);
   console.log(`scaling cases from ROPE_TEST_SEED=${caseSeed}: ${cases.length}`);
   const failures = [];
   let identical = 0;
@@ -169,7 +169,7 @@ function digitsTolerance(text) {
 }
 
 test("scaling_from_config should give SCALING.md's reference numbers", () => {
-  const facts = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scaling_facts.json'), 'utf8'));
+  const facts = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'data', 'scaling_facts.json'), 'utf8'));
   const problems = [];
   for (const c of facts.cases) {
     const config = c.model ? JSON.parse(fs.readFileSync(path.join(MODELS, `${c.model}.json`), 'utf8')) : c.config;
@@ -206,7 +206,7 @@ test("scaling output should be byte for byte the CLI's on every model config", (
 });
 
 test('bad configs should throw naming the key, or warn naming it, as the CLI does', () => {
-  const cases = generated('SCALING_BAD', 'test_scaling_cli.py', (file) => ['--bad-out', file]);
+  const cases = generated('SCALING_BAD', 'cli/test_scaling_cli.py', (file) => ['--bad-out', file]);
   const problems = [];
   for (const c of cases) {
     let got = null,

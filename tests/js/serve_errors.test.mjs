@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT, rng, seed } from '../testlib.mjs';
+import { ROOT, rng, seed } from '../lib/testlib.mjs';
 
 const random = rng(seed('serve errors'));
 const NOBODY = 65534;

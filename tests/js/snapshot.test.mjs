@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as rope from '../../web/src/core/rope.js';
-import { close, rng, seed } from '../testlib.mjs';
+import { close, rng, seed } from '../lib/testlib.mjs';
 
 const s = seed('snapshot');
 const r = rng(s);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Runs every case of a cases file (tests/gen_cases.py) through build/librope.so
-and compares with the expected values from tests/reference.py.
+"""Runs every case of a cases file (tests/diff/gen_cases.py) through build/librope.so
+and compares with the expected values from tests/ref/reference.py.
 
-    python3 tests/diff_native.py build/cases.json [--lib build/librope.so]
+    python3 tests/diff/diff_native.py build/cases.json [--lib build/librope.so]
 
 Floats compare as abs(got - expect) <= abs_tol + rel_tol * abs(expect) with the
 file's tolerance, never with ==; slow_pairs counts compare exactly. Every call
@@ -19,7 +19,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_LIB = os.path.join(HERE, "..", "build", "librope.so")
+DEFAULT_LIB = os.path.join(HERE, "..", "..", "build", "librope.so")
 
 # rope.h's error codes.
 E_DIM, E_BASE, E_POSITION, E_VALUE, E_LENGTH, E_COUNT = -1, -2, -3, -4, -5, -6

@@ -1,9 +1,9 @@
 """Writes RoPE dumps for `ropescope verify`, from docs/VERIFY.md, with numpy only (it shares
-nothing with the C code; the scaled frequencies come from tests/ref_scaling.py).
+nothing with the C code; the scaled frequencies come from tests/ref/ref_scaling.py).
 
 make_config(rng) draws a model config; dump(...) computes its inv_freq or cos/sin table as the
 doc says an implementation must, with any of the doc's mistakes planted; write(...) stores it in
-one of the file formats. tests/test_verify.py drives it.
+one of the file formats. tests/cli/test_verify.py drives it.
 """
 import copy
 import json
@@ -15,7 +15,8 @@ import zipfile
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/ref.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("ref",)]
 import ref_scaling  # noqa: E402
 
 NICE_BASES = [5000.0, 10000.0, 20000.0, 50000.0, 100000.0, 500000.0, 1000000.0, 2000000.0]

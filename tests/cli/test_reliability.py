@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile cases for the ropescope CLI (issue 22), each a row of a table.
 
-    ROPE_TEST_SEED=123 python3 tests/test_reliability.py
+    ROPE_TEST_SEED=123 python3 tests/cli/test_reliability.py
 
 - files: `scaling --config` refuses anything but a regular file before reading
   a byte (a FIFO must not hang, also through a link), reads /proc files to
@@ -24,7 +24,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, HERE)
+# The folders beside this one that it imports from: tests/lib, tests/diff.
+sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "diff")]
 import check_report  # noqa: E402
 import testlib  # noqa: E402
 

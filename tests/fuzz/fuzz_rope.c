@@ -1,5 +1,5 @@
 /* libFuzzer target over the whole core and the report writer (the CLI's argv
- * is tests/fuzz_cli.c's, its files tests/fuzz_files.c's).
+ * is tests/fuzz/fuzz_cli.c's, its files tests/fuzz/fuzz_files.c's).
  *
  * Any bytes become dims, bases, positions, vectors, counts and NULLs for
  * every public function (NaN, Inf, subnormals and huge values included), with

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """c_src/explain/nprandom.h against NumPy itself (Debian's python3-numpy):
 
-    python3 tests/test_nprandom.py [--lib build/librope.so ...]
+    python3 tests/diff/test_nprandom.py [--lib build/librope.so ...]
 
 The claim of that code is bit-identity with NumPy: rope_np_normal(seed) must
 give the very doubles np.random.default_rng(seed).normal(size=n) gives. So,
@@ -27,7 +27,8 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib",)]
 import testlib  # noqa: E402
 
 E_DIM, E_BASE, E_POSITION, E_VALUE, E_COUNT, E_NULL, E_FAR, E_WORK = -1, -2, -3, -4, -6, -7, -11, -12

@@ -8,7 +8,7 @@ shares no code with c_src/ and is the oracle for the differential tests.
 Bad input (a dimension outside [0, 65536], a base that is not finite or <= 1,
 a non-finite position or vector entry, mismatched lengths) raises ValueError.
 
-As a command, `python3 tests/reference.py --batch` reads a JSON list of calls
+As a command, `python3 tests/ref/reference.py --batch` reads a JSON list of calls
     [{"fn": "thetas", "args": [64, 10000]}, ...]
 on stdin (args positional, in contract order; build_report takes one dict)
 and prints a JSON list with one result per call: arrays as lists,
@@ -299,7 +299,7 @@ def run_batch(calls):
 
 def main(argv):
     if argv[1:] != ["--batch"]:
-        sys.stderr.write("usage: python3 tests/reference.py --batch < calls.json\n")
+        sys.stderr.write("usage: python3 tests/ref/reference.py --batch < calls.json\n")
         return 2
     json.dump(run_batch(json.load(sys.stdin)), sys.stdout, allow_nan=False)
     sys.stdout.write("\n")

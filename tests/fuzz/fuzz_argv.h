@@ -1,4 +1,4 @@
-/* What the two CLI fuzz targets share (tests/fuzz_cli.c, tests/fuzz_files.c):
+/* What the two CLI fuzz targets share (tests/fuzz/fuzz_cli.c, tests/fuzz/fuzz_files.c):
  * the fuzzed bytes as an input stream, and an argv made of them: a command,
  * then up to FUZZ_MAX_TOKENS tokens, each a known word or raw bytes. The
  * caller decides what --out and --config may name (fix_value). */

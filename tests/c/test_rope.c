@@ -10,7 +10,7 @@
  * - Randomized tests draw from ROPE_TEST_SEED (a time-based seed when unset).
  *   The seed is printed first; repeat a run with
  *       ROPE_TEST_SEED=<n> build/test_rope
- * - tests/mutants.sh plants the common RoPE mistakes in a copy of the core
+ * - tests/c/mutants.sh plants the common RoPE mistakes in a copy of the core
  *   and requires this file to fail on each; the comments marked
  *   "Catches mistake:" say which tests do it.
  */

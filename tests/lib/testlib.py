@@ -7,7 +7,7 @@ import random
 ABS_TOL = 1e-9
 REL_TOL = 1e-6
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.path.join(ROOT, "build", "ropescope")
 MODELS = os.path.join(ROOT, "web", "models")
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The explainer functions of build/librope.so (c_src/explain/explain.h) against the
-independent reference tests/ref_explain.py.
+independent reference tests/ref/ref_explain.py.
 
-    python3 tests/diff_explain.py build/explain_cases.json [--lib build/librope.so]
+    python3 tests/diff/diff_explain.py build/explain_cases.json [--lib build/librope.so]
 
 Runs every case of the file (random, fresh each run), then property checks on
 new random inputs from the file's seed: the blog's worked numbers to 4
@@ -22,12 +22,13 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "ref")]
 import ref_explain  # noqa: E402
 import testlib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_LIB = os.path.join(HERE, "..", "build", "librope.so")
+DEFAULT_LIB = os.path.join(HERE, "..", "..", "build", "librope.so")
 
 E_DIM, E_BASE, E_POSITION, E_VALUE, E_LENGTH, E_COUNT, E_NULL = -1, -2, -3, -4, -5, -6, -7
 E_FAR, E_WORK = -11, -12

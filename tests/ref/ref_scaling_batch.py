@@ -1,4 +1,4 @@
-"""Batch front end of tests/ref_scaling.py for the browser tests: reads a JSON list of
+"""Batch front end of tests/ref/ref_scaling.py for the browser tests: reads a JSON list of
 {"config": {...}, "seq_len": s, "train_len": L, "gap": G} on stdin and writes, for each,
 the reference's figures (or {"error": "..."}) as a JSON list on stdout."""
 import json

@@ -2,8 +2,8 @@
 """An independent pure-Python reference for the explainer functions
 (c_src/explain/explain.h, docs/EXPLAIN.md), and a generator of random cases from it.
 
-    python3 tests/ref_explain.py --out build/explain_cases.json [--seed N]
-    python3 tests/ref_explain.py --batch < calls.json > results.json
+    python3 tests/ref/ref_explain.py --out build/explain_cases.json [--seed N]
+    python3 tests/ref/ref_explain.py --batch < calls.json > results.json
 
 --batch reads [{"fn": name, "args": [...]}, ...] and writes one result per call
 (the explainer functions above, and rope_score, add_score, sin_pos, thetas).
@@ -26,7 +26,8 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib",)]
 import testlib  # noqa: E402
 
 MASK64 = (1 << 64) - 1

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks a written report (rope_report.json, rope_report.md) against
-tests/reference.py's build_report for the same settings.
+tests/ref/reference.py's build_report for the same settings.
 
-    python3 tests/check_report.py --json FILE [--md FILE] [--dim N] [--base B]
+    python3 tests/diff/check_report.py --json FILE [--md FILE] [--dim N] [--base B]
         [--gap G] [--starts a,b,...] [--deltas a,b,...] [--norm-positions a,b,...]
 
 As a module: check_report(obj, options) checks a parsed report object,
@@ -20,7 +20,8 @@ import sys
 from decimal import Decimal
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "ref")]
 import reference  # noqa: E402
 from testlib import close  # noqa: E402
 # The Markdown states numbers to at least 6 decimals.

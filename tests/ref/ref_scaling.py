@@ -1,5 +1,5 @@
 """An independent reference for RoPE scaling (docs/SCALING.md), in plain float64
-Python: shares nothing with the C core. Used by tests/diff_scaling.py.
+Python: shares nothing with the C core. Used by tests/diff/diff_scaling.py.
 
 resolve(config, seq_len) applies the key table to a parsed config.json (the
 valid cases; it raises RefError naming the key for the errors it predicts),

@@ -1,4 +1,4 @@
-"""`ropescope verify` against dumps written fresh each run by tests/gen_dumps.py (docs/VERIFY.md):
+"""`ropescope verify` against dumps written fresh each run by tests/diff/gen_dumps.py (docs/VERIFY.md):
 correct dumps of every format and dtype must match (exit 0); dumps with each diagnosis code
 planted, alone and two at a time, must be named (exit 1); bad files are refused with one line
 naming the file and the problem (exit 2, nothing on stdout)."""
@@ -11,7 +11,8 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib, tests/diff.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "diff")]
 import gen_dumps as g  # noqa: E402
 import testlib  # noqa: E402
 

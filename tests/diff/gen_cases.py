@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes fresh random differential cases, their expected values taken from
-tests/reference.py.
+tests/ref/reference.py.
 
-    python3 tests/gen_cases.py --seed N --out build/cases.json [--count 1200]
+    python3 tests/diff/gen_cases.py --seed N --out build/cases.json [--count 1200]
 
 Without --seed the seed comes from ROPE_TEST_SEED, else a random one; it is
 printed as ROPE_TEST_SEED=<n> so that any run can be reproduced. The file is
@@ -12,7 +12,7 @@ printed as ROPE_TEST_SEED=<n> so that any run can be reproduced. The file is
 limit_cases are valid numbers past a documented limit (a position beyond
 MAX_POSITION, a call whose d x count exceeds MAX_WORK): the reference raises,
 and the core must return ROPE_E_FAR or ROPE_E_WORK.
-and is read by tests/diff_native.py and the JS tests. Integers (slow_pairs,
+and is read by tests/diff/diff_native.py and the JS tests. Integers (slow_pairs,
 slow_pairs_batch) compare exactly, every float as abs(a - b) <= abs + rel * abs(b).
 """
 import argparse
@@ -23,7 +23,8 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "ref")]
 import reference  # noqa: E402
 import testlib  # noqa: E402
 

@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in = {data, size};
     fuzz_argv a;
-    fuzz_byte(&in); /* the corpus's target byte (tests/fuzz-corpus) */
+    fuzz_byte(&in); /* the corpus's target byte (tests/fuzz/corpus) */
     fuzz_make_argv(&in, &a, fix_value);
     if (strcmp(a.argv[1], "report") == 0 && !fuzz_has(&a, "--out")) {
         a.argv[a.argc++] = (char *)"--out";

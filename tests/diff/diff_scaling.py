@@ -5,11 +5,11 @@ factors, beta values, truncate on and off, sequence lengths on both sides of
 L0, training lengths and gaps) go through the native core (ctypes on
 build/librope.so, keys handed over one by one as the CLI's walker does) and
 the CLI (`ropescope scaling --format json`), and are checked against
-tests/ref_scaling.py. The cases and the reference's answers are written to
+tests/ref/ref_scaling.py. The cases and the reference's answers are written to
 --cases for tests/js/scaling.test.mjs (the wasm build). Also checks the
 reference numbers of docs/SCALING.md on the nine configs in web/models/.
 
-    python3 tests/diff_scaling.py [--seed N] [--count N] [--cases build/scaling_cases.json]
+    python3 tests/diff/diff_scaling.py [--seed N] [--count N] [--cases build/scaling_cases.json]
 
 Ends with "<n> passed, <m> failed"; exits 1 on any failure.
 """
@@ -25,7 +25,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
-sys.path.insert(0, HERE)
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "ref")]
 import ref_scaling as ref  # noqa: E402
 import testlib  # noqa: E402
 from testlib import CLI, MODELS, ROOT  # noqa: E402

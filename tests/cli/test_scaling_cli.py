@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Long-context checks of `ropescope scaling` and of tests/ref_scaling.py:
+"""Long-context checks of `ropescope scaling` and of tests/ref/ref_scaling.py:
 
-- the reference numbers of docs/SCALING.md (tests/scaling_facts.json) for the
+- the reference numbers of docs/SCALING.md (tests/data/scaling_facts.json) for the
   nine configs in web/models/ and a few synthetic ones, through the CLI and
   through the reference (so the reference itself is checked against the facts);
 - bad configs: every key of the key table missing, mistyped, null, a string,
@@ -26,12 +26,13 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
-sys.path.insert(0, HERE)
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "ref")]
 import ref_scaling as ref  # noqa: E402
 import testlib  # noqa: E402
 from testlib import CLI, MODELS, ROOT  # noqa: E402
 
-FACTS = os.path.join(HERE, "scaling_facts.json")
+FACTS = os.path.join(ROOT, "tests", "data", "scaling_facts.json")
 BAD_OUT = os.path.join(ROOT, "build", "scaling_bad.json")
 
 # Optional keys whose absence (or null) the key table fills with a default.
@@ -317,7 +318,7 @@ def test_flags(results, tmp):
     results.record("--help", [] if code == 0 and "--config" in out and not err else ["exit %d" % code])
 
 
-CONFIGS = os.path.join(HERE, "data", "configs")
+CONFIGS = os.path.join(ROOT, "tests", "data", "configs")
 
 
 def test_real_configs(results, tmp):

@@ -2,8 +2,8 @@
  * Unit tests of the scaling math (c_src/scaling/scaling.c) called directly, and of
  * the config reader's C contract (c_src/scaling/config.c): the identities every
  * method must keep, the bands' edges, the return codes and NULL rules of the
- * header. The numbers themselves are checked against tests/ref_scaling.py by
- * tests/diff_scaling.py; here only identities and hand-worked cases.
+ * header. The numbers themselves are checked against tests/ref/ref_scaling.py by
+ * tests/diff/diff_scaling.py; here only identities and hand-worked cases.
  */
 #include <math.h>
 #include <setjmp.h>

@@ -3,7 +3,7 @@
 (c_src/explain/lesson.h), written from docs/LESSON.md, and a generator of
 random cases from it.
 
-    python3 tests/ref_lesson.py --out build/lesson_cases.json [--seed N]
+    python3 tests/ref/ref_lesson.py --out build/lesson_cases.json [--seed N]
 
 The cases file is
     {"seed": N, "tolerance": {"abs": .., "rel": ..},
@@ -27,7 +27,8 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib",)]
 import testlib  # noqa: E402
 
 PI = math.pi

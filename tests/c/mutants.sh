@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves that tests/test_rope.c can fail: each of the common RoPE mistakes is
+# Proves that tests/c/test_rope.c can fail: each of the common RoPE mistakes is
 # planted in a copy of the core under build/mutants/<name>/, build/test_rope is
 # built against the copy, and the tests must FAIL ("killed"). An edit whose sed
 # pattern no longer matches the source stops the script ("did not apply"), so
@@ -30,8 +30,8 @@ fi
 export ROPE_TEST_SEED
 command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
 
-if [ ! -f tests/test_rope.c ] || [ ! -f c_src/core/rope.c ]; then
-    echo "mutants: run from the repository root (tests/test_rope.c not found)" >&2
+if [ ! -f tests/c/test_rope.c ] || [ ! -f c_src/core/rope.c ]; then
+    echo "mutants: run from the repository root (tests/c/test_rope.c not found)" >&2
     exit 1
 fi
 
@@ -133,7 +133,7 @@ mutant() {
 # The control: the unmutated copy must build and pass.
 build_copy original
 : >"$OUT/original/build.log"
-if ! object "$OUT/original" tests/test_rope.c || ! compile original; then
+if ! object "$OUT/original" tests/c/test_rope.c || ! compile original; then
     echo "mutants: the unmutated core did not compile with the tests (see $OUT/original/build.log)"
     exit 1
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The lesson's functions of build/librope.so (c_src/explain/lesson.h) against
-the independent reference tests/ref_lesson.py.
+the independent reference tests/ref/ref_lesson.py.
 
-    python3 tests/diff_lesson.py build/lesson_cases.json [--lib build/librope.so] [--dump F]
+    python3 tests/diff/diff_lesson.py build/lesson_cases.json [--lib build/librope.so] [--dump F]
 
 Runs every random case of the file (fresh each run), then, on new random
 inputs from the file's seed, the lesson's claims: without position the two
@@ -24,12 +24,13 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The folders beside this one that it imports from: tests/lib, tests/ref.
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "ref")]
 import ref_lesson  # noqa: E402
 import testlib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_LIB = os.path.join(HERE, "..", "build", "librope.so")
+DEFAULT_LIB = os.path.join(HERE, "..", "..", "build", "librope.so")
 
 E_DIM, E_POSITION, E_VALUE, E_LENGTH, E_COUNT, E_NULL, E_SPACE = -1, -3, -4, -5, -6, -7, -9
 E_FAR, E_WORK, E_SCALING, E_BASE = -11, -12, -13, -2

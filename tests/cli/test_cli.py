@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Tests of the ropescope command line against tests/reference.py.
+"""Tests of the ropescope command line against tests/ref/reference.py.
 
-    ROPE_TEST_SEED=123 python3 tests/test_cli.py      (ROPESCOPE=path/to/ropescope)
+    ROPE_TEST_SEED=123 python3 tests/cli/test_cli.py      (ROPESCOPE=path/to/ropescope)
 
-Covers `report` (files checked by tests/check_report.py), `scan` (CSV rows
+Covers `report` (files checked by tests/diff/check_report.py), `scan` (CSV rows
 against offset_scan), `--help`, and bad input: every flag of both commands
 with garbage, non-finite, out-of-range, empty and missing values must exit 2
 with exactly one line on stderr naming the flag and the value, print nothing
@@ -20,13 +20,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep tests/ free of __pycache__
-sys.path.insert(0, HERE)
+# The folders beside this one that it imports from: tests/lib, tests/ref, tests/diff.
+sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "ref", "diff")]
 import check_report  # noqa: E402
 import reference  # noqa: E402
 import testlib  # noqa: E402
 from testlib import close  # noqa: E402
 
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 ROPESCOPE = os.path.abspath(os.environ.get("ROPESCOPE", os.path.join(ROOT, "build", "ropescope")))
 TIMEOUT = 120
 
