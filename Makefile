@@ -25,9 +25,9 @@ CORE_HDR = $(addprefix c_src/core/,rope.h rope_internal.h rope_math.h) \
            $(addprefix c_src/report/,report.h writer.h) c_src/explain/explain.h
 CLI_SRC = $(addprefix c_src/cli/,main.c args.c scan.c report.c files.c scaling.c)
 CLI_HDR = $(addprefix c_src/cli/,cli.h files.h cli_scaling.h)
-SCALING_SRC = $(addprefix c_src/scaling/,scaling.c config.c resolve.c method.c model.c write.c write_model.c \
-                read_json.c json_parser.c)
-SCALING_HDR = $(addprefix c_src/scaling/,scaling.h config.h config_internal.h write_model.h) \
+SCALING_SRC = $(addprefix c_src/scaling/,scaling.c methods.c config.c resolve.c method.c model.c write.c \
+                write_model.c read_json.c json_parser.c)
+SCALING_HDR = $(addprefix c_src/scaling/,scaling.h methods.h config.h config_internal.h write_model.h) \
               $(wildcard c_src/vendor/jansson/*.h c_src/vendor/jansson/*.c)
 # NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
 CORE_SRC += c_src/explain/nprandom.c c_src/explain/np_ziggurat.c
@@ -63,7 +63,7 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
-            web/gen/version.js \
+            web/gen/version.js web/gen/methods.js \
             web/style.min.css
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
@@ -174,6 +174,15 @@ CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src
 web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
 	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
 
+# The scaling methods' table (c_src/scaling/methods.c) as a module: the page's menu, each
+# method's parameters (config key, default) and comparison lines. A native program prints it
+# from the table itself, so no parser reads C.
+build/methods_js: tools/methods_js.c c_src/scaling/methods.c $(SCALING_HDR) $(CORE_HDR) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -DROPE_METHODS_PAGE -o $@ tools/methods_js.c c_src/scaling/methods.c -lm
+
+web/gen/methods.js: build/methods_js | web/gen
+	build/methods_js > $@.tmp && mv $@.tmp $@
+
 # The model configs as a module: the page cannot fetch JSON from file://.
 web/gen/models.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
 	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
@@ -183,7 +192,8 @@ web/gen/version.js: package.json | web/gen
 	$(NODE) -e 'const { version } = JSON.parse(require("fs").readFileSync("package.json", "utf8")); require("fs").writeFileSync("$@", "// Generated from package.json by make.\nexport const VERSION = " + JSON.stringify(version) + ";\n")'
 
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
-web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/vendor/inflate.js
+web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
+                  web/gen/methods.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 

@@ -13,11 +13,13 @@
 
 #include "cli.h"
 #include "config.h"
+#include "methods.h"
 #include "rope.h"
 
 #define MAX_CONFIG_BYTES ((long)ROPE_CONFIG_MAX_BYTES)
 
-static const char usage[] =
+/* The usage, in two parts around the rope_type names (the methods' table). */
+static const char usage_head[] =
     "usage: ropescope scaling --config FILE.json [--seq-len N] [--train-len N --gap N]\n"
     "                         [--format table|json|csv] [--layer-type NAME]\n"
     "       ropescope scaling --dim D [--base B] [--rope-type T] [--factor F] ... (no file)\n"
@@ -29,11 +31,14 @@ static const char usage[] =
     "\n"
     "Instead of --config, flags named after the config keys:\n"
     "  --dim (head_dim) --base (rope_theta) --partial-rotary-factor\n"
-    "  --max-position-embeddings --rope-type (default linear dynamic yarn longrope\n"
-    "  llama3 ntk base_change) --factor --original-max-position-embeddings\n"
+    "  --max-position-embeddings --rope-type T --factor\n"
+    "  --original-max-position-embeddings\n"
     "  --low-freq-factor --high-freq-factor --beta-fast --beta-slow --mscale\n"
     "  --mscale-all-dim --attention-factor --truncate true|false\n"
     "  --short-factor a,b,... --long-factor a,b,... --new-base (base_change)\n"
+    "  T, the rope_type:";
+static const char usage_tail[] =
+    "\n"
     "A multimodal config's text model (text_config, llm_config, language_config)\n"
     "is read when the top level has none. --layer-type full_attention or\n"
     "sliding_attention picks the layer type whose pairs the CSV lists.\n"
@@ -300,7 +305,10 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     if ((code = rope_cli_parse_flags("scaling", flags, N_FLAGS, argc, argv, &help)) != 0)
         return code;
     if (help) {
-        return rope_cli_usage(usage);
+        char text[sizeof usage_head + sizeof usage_tail + 160], names[160];
+        snprintf(text, sizeof text, "%s %s%s", usage_head,
+                 rope_method_list(names, sizeof names, " ", -1), usage_tail);
+        return rope_cli_usage(text);
     }
     const char *config = flags[OPT_CONFIG].text;
     if (flags[OPT_FORMAT].text && (code = format_named(flags[OPT_FORMAT].text, &format)) != 0)

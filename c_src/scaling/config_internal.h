@@ -93,17 +93,11 @@ void rope_config_warn(rope_config *c, const char *fmt, ...)
 
 #define ROPE_CONFIG_BIT(k) (1u << (k))
 
-/* One rope_type's row of the key table: bit masks of block members. */
-typedef struct {
-    const char *name;
-    int type;
-    unsigned required, optional;
-} rope_config_rule;
-
-/* One resolution in progress. */
+/* One resolution in progress; rule is the rope_type's row of the methods'
+ * table (methods.h), whose bit masks of block members are the key table's. */
 typedef struct {
     rope_config *c;
-    const rope_config_rule *rule;
+    const struct rope_method *rule;
     const char *blk;
 } rope_config_ctx;
 

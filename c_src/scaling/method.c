@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "config_internal.h"
+#include "methods.h"
 
 /* The two factor lists of longrope: lists of d/2 positive numbers. */
 static int factor_list(const rope_config_ctx *x, int j, int pairs)
@@ -40,20 +41,25 @@ static int yarn(const rope_config_ctx *x, rope_scaling *s, int l0_from)
 {
     rope_config *c = x->c;
     char fast[96], slow[96];
-    double truncate = 1.0;
+    /* The defaults of the optional keys are the page's too: the methods' table holds them. */
+    const rope_method_param *p = rope_method_params;
+    double truncate = p[ROPE_P_TRUNCATE].fallback;
     int rc = ROPE_OK;
     if (rc == ROPE_OK)
         rc = rope_config_block_number(x, B_ATTENTION_FACTOR, ROPE_CONFIG_OPTIONAL, NAN, 1,
                                       &s->attention_factor);
     if (rc == ROPE_OK)
-        rc = rope_config_block_number(x, B_BETA_FAST, ROPE_CONFIG_OPTIONAL, 32.0, 1, &s->beta_fast);
+        rc = rope_config_block_number(x, B_BETA_FAST, ROPE_CONFIG_OPTIONAL,
+                                      p[ROPE_P_BETA_FAST].fallback, 1, &s->beta_fast);
     if (rc == ROPE_OK)
-        rc = rope_config_block_number(x, B_BETA_SLOW, ROPE_CONFIG_OPTIONAL, 1.0, 1, &s->beta_slow);
+        rc = rope_config_block_number(x, B_BETA_SLOW, ROPE_CONFIG_OPTIONAL,
+                                      p[ROPE_P_BETA_SLOW].fallback, 1, &s->beta_slow);
     if (rc == ROPE_OK)
-        rc = rope_config_block_number(x, B_MSCALE, ROPE_CONFIG_OPTIONAL, 0.0, 0, &s->mscale);
+        rc = rope_config_block_number(x, B_MSCALE, ROPE_CONFIG_OPTIONAL, p[ROPE_P_MSCALE].fallback,
+                                      0, &s->mscale);
     if (rc == ROPE_OK)
-        rc = rope_config_block_number(x, B_MSCALE_ALL_DIM, ROPE_CONFIG_OPTIONAL, 0.0, 0,
-                                      &s->mscale_all_dim);
+        rc = rope_config_block_number(x, B_MSCALE_ALL_DIM, ROPE_CONFIG_OPTIONAL,
+                                      p[ROPE_P_MSCALE_ALL_DIM].fallback, 0, &s->mscale_all_dim);
     if (rc != ROPE_OK) return rc;
     /* g(s, m) must stay >= 1: a negative m could make the attention factor divide by zero. */
     if (s->mscale < 0.0 || s->mscale_all_dim < 0.0)
@@ -175,7 +181,7 @@ static int longrope(const rope_config_ctx *x, rope_scaling *s, int l0_from)
 int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
 {
     rope_config *c = x->c;
-    const rope_config_rule *r = x->rule;
+    const rope_method *r = x->rule;
     int t = r->type, rc;
     char name[96], other[96];
     if (ROPE_CONFIG_BIT(B_FACTOR) & (r->required | r->optional)) {

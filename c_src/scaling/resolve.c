@@ -6,36 +6,21 @@
 
 #include "config.h"
 #include "config_internal.h"
+#include "methods.h"
 
 #define BIT(k) ROPE_CONFIG_BIT(k)
 
-static const rope_config_rule rules[] = {
-    {"default", ROPE_SCALING_DEFAULT, 0, 0},
-    {"linear", ROPE_SCALING_LINEAR, BIT(B_FACTOR), 0},
-    {"dynamic", ROPE_SCALING_DYNAMIC, BIT(B_FACTOR), BIT(B_ORIGINAL_MAX)},
-    {"yarn", ROPE_SCALING_YARN, BIT(B_FACTOR),
-     BIT(B_ATTENTION_FACTOR) | BIT(B_BETA_FAST) | BIT(B_BETA_SLOW) | BIT(B_ORIGINAL_MAX) |
-         BIT(B_MSCALE) | BIT(B_MSCALE_ALL_DIM) | BIT(B_TRUNCATE)},
-    {"longrope", ROPE_SCALING_LONGROPE, BIT(B_SHORT_FACTOR) | BIT(B_LONG_FACTOR),
-     BIT(B_FACTOR) | BIT(B_ATTENTION_FACTOR) | BIT(B_ORIGINAL_MAX)},
-    {"llama3", ROPE_SCALING_LLAMA3,
-     BIT(B_FACTOR) | BIT(B_ORIGINAL_MAX) | BIT(B_LOW_FREQ) | BIT(B_HIGH_FREQ), 0},
-    {"ntk", ROPE_SCALING_NTK, BIT(B_FACTOR), 0},
-    {"base_change", ROPE_SCALING_BASE, BIT(B_NEW_ROPE_THETA), 0},
-};
-#define N_RULES ((int)(sizeof rules / sizeof rules[0]))
-/* Keys every block may hold. */
+/* Each rope_type's keys (required, optional) are its row of the methods'
+ * table (methods.c); its first row, default, applies without a block.
+ * Keys every block may hold: */
 static const unsigned always = BIT(B_ROPE_TYPE) | BIT(B_TYPE) | BIT(B_ROPE_THETA) | BIT(B_PARTIAL) |
                                BIT(B_MROPE_SECTION) | BIT(B_MROPE_INTERLEAVED) | BIT(B_LLAMA4_BETA);
 
-/* Old names transformers still reads: "mrope" (Qwen2-VL, Qwen2.5-VL) is the
- * default frequencies split into sections; "su" (early Phi-3) is longrope. */
-static const char *const aliases[][2] = {{"mrope", "default"}, {"su", "longrope"}};
-
+/* Old names transformers still reads (methods.c's aliases) as their rope_type. */
 static const char *canonical(const char *name)
 {
-    for (int j = 0; j < 2; j++)
-        if (strcmp(name, aliases[j][0]) == 0) return aliases[j][1];
+    for (int j = 0; j < rope_method_alias_count; j++)
+        if (strcmp(name, rope_method_aliases[j][0]) == 0) return rope_method_aliases[j][1];
     return name;
 }
 
@@ -105,7 +90,7 @@ int rope_config_block_number(const rope_config_ctx *x, int j, int mode, double f
 static int find_rule(rope_config_ctx *x)
 {
     rope_config *c = x->c;
-    x->rule = &rules[0];
+    x->rule = &rope_methods[0];
     if (c->top[K_ROPE_SCALING].kind != ROPE_CONFIG_OBJECT &&
         c->top[K_ROPE_PARAMETERS].kind != ROPE_CONFIG_OBJECT)
         return ROPE_OK;
@@ -126,17 +111,19 @@ static int find_rule(rope_config_ctx *x)
         return rope_config_fail(c, ROPE_E_CONFIG, "%s.type disagrees with %s.rope_type %s", x->blk,
                                 x->blk, shown);
     const char *wanted = canonical(v->text);
-    for (int j = 0; j < N_RULES; j++)
-        if (strcmp(rules[j].name, wanted) == 0) x->rule = &rules[j];
+    const rope_method *m = rope_method_named(wanted);
     if (wanted != v->text)
         rope_config_warn(c, "%s.%s %s is the old name of %s: read as %s", x->blk, key, shown,
                          wanted, wanted);
-    if (strcmp(x->rule->name, wanted) != 0)
+    if (m == NULL) {
+        char known[96], own[48];
         return rope_config_fail(c, ROPE_E_CONFIG,
-                                "%s.%s %s is not a rope_type (default, linear, dynamic, yarn, "
-                                "longrope, llama3; ropescope adds ntk, base_change)",
-                                x->blk, key, shown);
-    if (x->rule->type == ROPE_SCALING_NTK || x->rule->type == ROPE_SCALING_BASE)
+                                "%s.%s %s is not a rope_type (%s; ropescope adds %s)", x->blk, key,
+                                shown, rope_method_list(known, sizeof known, ", ", 0),
+                                rope_method_list(own, sizeof own, ", ", 1));
+    }
+    x->rule = m;
+    if (x->rule->own)
         rope_config_warn(c, "%s.%s %s is ropescope's own: transformers does not know it", x->blk,
                          key, shown);
     char name[96];
@@ -385,7 +372,7 @@ int rope_config_resolve(rope_config *c, double seq_len)
     s->factor = s->attention_factor = NAN;
     c->factor_shown = NAN;
     rope_config_pick_level(c);
-    rope_config_ctx x = {c, &rules[0], rope_config_block_name(c)};
+    rope_config_ctx x = {c, &rope_methods[0], rope_config_block_name(c)};
     const rope_config_class *k = model_class(c);
     c->softmax_applies = k == NULL || k->softmax;
     int l0_from = 0, rc = find_rule(&x);

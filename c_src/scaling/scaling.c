@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "methods.h"
 #include "rope.h"
 #include "rope_internal.h"
 #include "rope_math.h"
@@ -15,12 +16,11 @@ typedef struct {
     const double *list; /* LONGROPE: the factor list in use */
 } plan;
 
-static const char *const type_names[ROPE_SCALING_TYPES] = {
-    "default", "linear", "dynamic", "yarn", "longrope", "llama3", "ntk", "base_change"};
-
+/* The names live in the methods' table (methods.c). */
 const char *rope_scaling_name(int type)
 {
-    return type >= 0 && type < ROPE_SCALING_TYPES ? type_names[type] : NULL;
+    const rope_method *m = rope_method_of_type(type);
+    return m ? m->name : NULL;
 }
 
 const char *rope_band_name(int band)

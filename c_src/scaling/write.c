@@ -57,29 +57,13 @@ static int compute(const rope_config *c, const rope_scaling *s, double train_len
     return rc;
 }
 
-/* A JSON string: warnings hold only printable ASCII or UTF-8, but quotes and
- * backslashes (from echoed values) need escaping. */
-static void put_string(rope_writer *w, const char *text)
-{
-    rope_put(w, "\"");
-    for (const char *p = text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            rope_put(w, "\\%c", *p);
-        else if ((unsigned char)*p < 0x20)
-            rope_put(w, "\\u%04x", (unsigned)(unsigned char)*p);
-        else
-            rope_put(w, "%c", *p);
-    }
-    rope_put(w, "\"");
-}
-
 static void write_resolved(rope_writer *w, const rope_config *c, const figures *f)
 {
     const rope_scaling *s = &c->scaling;
     rope_put(w, "  \"resolved\": {\"head_dim\": ");
     rope_put_number(w, c->head_dim);
     rope_put(w, ", \"head_dim_from\": ");
-    put_string(w, c->dim_source);
+    rope_put_json_text(w, c->dim_source);
     rope_put_field(w, ", ", "partial_rotary_factor", c->partial_rotary_factor);
     rope_put_field(w, ", ", "max_position_embeddings", s->max_position);
     int uses_l0 = s->type == ROPE_SCALING_YARN || s->type == ROPE_SCALING_LONGROPE ||
@@ -122,7 +106,7 @@ static int write_json(rope_writer *w, const rope_config *c, const figures *f)
     rope_put(w, "  \"warnings\": [");
     for (int j = 0; j < c->n_warnings; j++) {
         rope_put(w, "%s\n    ", j > 0 ? "," : "");
-        put_string(w, c->warnings[j]);
+        rope_put_json_text(w, c->warnings[j]);
     }
     if (c->n_dropped > 0) rope_put(w, ",\n    \"(%d more warnings not shown)\"", c->n_dropped);
     rope_put(w, "%s],\n  \"pairs\": [", c->n_warnings > 0 ? "\n  " : "");

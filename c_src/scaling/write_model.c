@@ -27,7 +27,7 @@ static int put_layers(rope_writer *w, const rope_config *c, int want)
     return n;
 }
 
-static void put_text(rope_writer *w, const char *text)
+void rope_put_json_text(rope_writer *w, const char *text)
 {
     if (text == NULL) {
         rope_put(w, "null");
@@ -85,14 +85,14 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
 {
     int rc = ROPE_OK;
     rope_put(w, ",\n  \"model\": {\"read_from\": ");
-    put_text(w, c->use_nest ? c->nest : "top level");
+    rope_put_json_text(w, c->use_nest ? c->nest : "top level");
     rope_put(w, ", \"model_type\": ");
-    put_text(w, c->model_class);
+    rope_put_json_text(w, c->model_class);
     rope_put(w, ", \"class_known\": %s", rope_config_class_of(c->model_class) ? "true" : "false");
     rope_put(w, ",\n    \"layout\": ");
-    put_text(w, c->layout);
+    rope_put_json_text(w, c->layout);
     rope_put(w, ", \"layout_from\": ");
-    put_text(w, c->layout_from);
+    rope_put_json_text(w, c->layout_from);
     const rope_config_value *sec = &c->block[B_MROPE_SECTION];
     rope_put(w, ",\n    \"mrope_section\": ");
     if (sec->kind == ROPE_CONFIG_LIST) {
@@ -112,7 +112,7 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
     for (int i = 0; i < c->n_layers; i++)
         if (c->layer_kind[i] & ROPE_LAYER_NOPE) rope_put(w, "%s%d", n++ > 0 ? ", " : "", i);
     rope_put(w, "], \"nope_from\": ");
-    put_text(w, c->nope_from);
+    rope_put_json_text(w, c->nope_from);
     rope_put(w, ",\n    \"layer_types\": ");
     if (isnan(c->local_base)) {
         rope_put(w, "null");
@@ -131,7 +131,7 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
         rope_put(w, "]");
     }
     rope_put(w, ", \"layer_pattern_from\": ");
-    put_text(w, c->local_from);
+    rope_put_json_text(w, c->local_from);
     rope_put(w, ",\n    \"query_scale\": ");
     if (isnan(c->query_scale_beta)) {
         rope_put(w, "null");

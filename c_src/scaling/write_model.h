@@ -5,6 +5,10 @@
 #include "config.h"
 #include "writer.h"
 
+/* A JSON string (quotes and backslashes escaped, control bytes as \u00XX:
+ * messages echo config values), or null for NULL. */
+void rope_put_json_text(rope_writer *w, const char *text);
+
 /* "full_attention" (local 0) or "sliding_attention" (local 1). */
 const char *rope_layer_type_name(int local);
 

@@ -6,13 +6,14 @@
 // The bands are drawn from the core's band of each pair, not stored as data.
 
 import { num } from '../lib/format.js';
+import { METHOD } from '../model/methods.js';
 import { chartLib } from './lib.js';
 import { decadeRange, liveLegendChart } from './long_common.js';
 import { baseOptions, colors, logAxis, pairAxis } from './theme.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
-// Comparison line colours, by method, from the theme.
-const COMPARE_COLOR = { linear: 'add', ntk: 'mark', dynamic: 'slow', yarn: 'fast', llama3: 'turn' };
+// Comparison line colours, by method: theme colour names from the methods' table.
+const compareColor = (method) => METHOD[method]?.compare;
 
 const lineSet = (label) => ({
   label,
@@ -30,7 +31,7 @@ function fill(target, data, c) {
     { ...lineSet(data.method), data: data.ratio.slice(), borderColor: c.rope, backgroundColor: c.rope, order: 0 },
   ];
   for (const other of data.compare) {
-    const color = c[COMPARE_COLOR[other.method]] ?? c.muted;
+    const color = c[compareColor(other.method)] ?? c.muted;
     sets.push({
       ...lineSet(other.method),
       data: other.ratio.slice(),
@@ -87,7 +88,7 @@ function drawBands(chart, bands) {
 function legendItems(data) {
   const items = [{ text: `${data.method}: θ′/θ`, mark: 'line', color: 'var(--c-rope)' }];
   for (const other of data.compare) {
-    items.push({ text: other.method, mark: 'dash', color: `var(--c-${COMPARE_COLOR[other.method]})` });
+    items.push({ text: other.method, mark: 'dash', color: `var(--c-${compareColor(other.method)})` });
   }
   const shown = new Set(data.bands);
   for (const band of SHADED) {

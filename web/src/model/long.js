@@ -5,7 +5,7 @@
 
 import { modelTexts } from '../../gen/models.js';
 import * as rope from '../core/rope.js';
-import { COMPARABLE, METHOD } from './methods.js';
+import { COMPARABLE, METHOD, PARAM_ROW } from './methods.js';
 
 // The blog's example: its settings (inputs), not its results.
 export const BLOG = Object.freeze({
@@ -18,37 +18,10 @@ export const BLOG = Object.freeze({
   factor: 8,
 });
 
-// Each method parameter's config key (inside the rope_scaling block).
-const KEY = Object.freeze({
-  factor: 'factor',
-  'new-base': 'new_rope_theta',
-  'orig-max': 'original_max_position_embeddings',
-  'low-freq': 'low_freq_factor',
-  'high-freq': 'high_freq_factor',
-  'beta-fast': 'beta_fast',
-  'beta-slow': 'beta_slow',
-  truncate: 'truncate',
-  mscale: 'mscale',
-  'mscale-all-dim': 'mscale_all_dim',
-});
-// mscale and mscale_all_dim: 0 stands for "not given".
-const ZERO_IS_ABSENT = new Set(['mscale', 'mscale-all-dim']);
-// Methods that read the current sequence length: the page passes the gap.
-const READS_SEQ_LEN = new Set(['dynamic', 'longrope']);
-
-// YaRN's optional keys as the config reader fills them when a config leaves them out.
-let yarnDefaults = null;
-function readerYarnDefaults() {
-  if (!yarnDefaults) {
-    yarnDefaults = rope.scaling_from_config({
-      head_dim: 64,
-      rope_theta: 10000,
-      max_position_embeddings: 4096,
-      rope_scaling: { rope_type: 'yarn', factor: 2 },
-    }).resolved;
-  }
-  return yarnDefaults;
-}
+// Each method parameter's config key (inside the rope_scaling block), its fallback where the
+// config has none, and whether 0 stands for "not given" (mscale): the methods' table's rows.
+// Methods that read the current sequence length get the gap.
+const readsSeqLen = (method) => METHOD[method].seqLen;
 
 const presets = new Map();
 
@@ -76,27 +49,24 @@ export function preset(name) {
     Array.isArray(block.short_factor) && Array.isArray(block.long_factor)
       ? Object.freeze({ short: block.short_factor, long: block.long_factor })
       : null;
-  const y = readerYarnDefaults();
   // Training length: the original context where the config names one, else its maximum.
   const train = blog ? BLOG.train : (r.original_max_position_embeddings ?? r.max_position_embeddings);
   const maxPos = r.max_position_embeddings;
+  // Each parameter: the config's value as the reader resolved it, else the table's fallback
+  // (the reader's own default where the key is optional: yarn's beta_fast 32, ...).
+  const params = Object.fromEntries(
+    Object.entries(PARAM_ROW).map(([param, { key, fallback }]) => [param, r[key] ?? fallback]),
+  );
   const defaults = Object.freeze({
     method: blog ? BLOG.method : read.rope_type,
     'train-len': train,
     // The context the model claims, or four times the training length where it claims no more.
     'target-gap': blog ? BLOG.gap : maxPos > train ? maxPos : 4 * train,
+    ...params,
     factor: read.factor ?? BLOG.factor,
     // A base change's starting point: Llama 3's step, 10000 -> 500000 (×50).
     'new-base': blog ? BLOG.newBase : 50 * read.base,
     'orig-max': r.original_max_position_embeddings ?? train,
-    // Meta's Llama 3 values where the config has none (llama3 requires both keys).
-    'low-freq': r.low_freq_factor ?? 1,
-    'high-freq': r.high_freq_factor ?? 4,
-    'beta-fast': r.beta_fast ?? y.beta_fast,
-    'beta-slow': r.beta_slow ?? y.beta_slow,
-    truncate: r.truncate ?? y.truncate,
-    mscale: r.mscale ?? y.mscale,
-    'mscale-all-dim': r.mscale_all_dim ?? y.mscale_all_dim,
   });
   const entry = Object.freeze({ name, text, config, read, lists, defaults });
   presets.set(name, entry);
@@ -134,8 +104,8 @@ export function configFor(p, state, method = state.method) {
   if (method === 'default') return config;
   const block = { rope_type: method };
   for (const param of METHOD[method].params) {
-    if (ZERO_IS_ABSENT.has(param) && state[param] === 0) continue;
-    block[KEY[param]] = state[param];
+    if (PARAM_ROW[param].zeroAbsent && state[param] === 0) continue;
+    block[PARAM_ROW[param].key] = state[param];
   }
   if (method === 'longrope' && p.lists) {
     block.short_factor = p.lists.short;
@@ -147,7 +117,7 @@ export function configFor(p, state, method = state.method) {
 
 function scalingOf(p, state, method) {
   const opts = { train_len: state['train-len'], gap: state['target-gap'] };
-  if (READS_SEQ_LEN.has(method)) opts.seq_len = state['target-gap'];
+  if (readsSeqLen(method)) opts.seq_len = state['target-gap'];
   return rope.scaling_from_config(configFor(p, state, method), opts);
 }
 
@@ -167,7 +137,7 @@ function roundExample(base, state) {
   };
 }
 
-const LONG_KEYS = ['preset', 'train-len', 'target-gap', 'method', ...Object.keys(KEY), 'compare'];
+const LONG_KEYS = ['preset', 'train-len', 'target-gap', 'method', ...Object.keys(PARAM_ROW), 'compare'];
 const cache = new Map();
 const compareCache = new Map();
 const CACHE_SIZE = 32;
@@ -181,7 +151,7 @@ function remember(table, key, value) {
 // ratios depend on the gap only where the method reads the sequence length (dynamic), so a
 // gap sweep reads the others from the cache.
 function comparison(p, state, method) {
-  const seqLen = READS_SEQ_LEN.has(method) ? state['target-gap'] : null;
+  const seqLen = readsSeqLen(method) ? state['target-gap'] : null;
   const key = [p.name, method, state.factor, seqLen].join('|');
   if (!compareCache.has(key)) {
     const config = configFor(p, { ...p.defaults, factor: state.factor }, method);
@@ -197,7 +167,7 @@ const scalingCache = new Map();
 function scalingData(state, main, compare) {
   const key = [
     ...LONG_KEYS.filter((k) => k !== 'train-len' && k !== 'target-gap').map((k) => String(state[k])),
-    READS_SEQ_LEN.has(state.method) || compare.some((c) => READS_SEQ_LEN.has(c.method)) ? state['target-gap'] : '',
+    readsSeqLen(state.method) || compare.some((c) => readsSeqLen(c.method)) ? state['target-gap'] : '',
   ].join('|');
   if (!scalingCache.has(key)) {
     remember(

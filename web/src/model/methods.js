@@ -1,25 +1,23 @@
 // The long-context part's menus: the presets and the scaling methods, with the parameters
-// each method shows. Method values are the rope_type names the C config reader knows
-// (c_src/scaling/resolve.c); the page only lists them, the reader applies every rule.
+// each method shows. The methods are the rows of the C methods' table (c_src/scaling/methods.c,
+// generated into gen/methods.js): the page only lists them, the reader applies every rule.
+import { METHOD_ROWS, PARAM_ROWS } from '../../gen/methods.js';
 import { MODEL_NAMES } from '../../gen/models.js';
 import { num } from '../lib/format.js';
 
-// params: the page's controls for the method, in the order shown (web/README.md).
+// value (the rope_type), label, params (the page's controls, in the order shown: web/README.md),
+// seqLen (reads the sequence length), compare (its comparison line's theme colour, or null).
 export const METHODS = Object.freeze(
-  [
-    { value: 'default', label: 'none (plain RoPE)', params: [] },
-    { value: 'base_change', label: 'base change (a new rope_theta)', params: ['new-base'] },
-    { value: 'linear', label: 'linear (Position Interpolation)', params: ['factor'] },
-    { value: 'ntk', label: 'NTK-aware, static', params: ['factor'] },
-    { value: 'dynamic', label: 'dynamic NTK', params: ['factor'] },
-    {
-      value: 'yarn',
-      label: 'YaRN',
-      params: ['factor', 'orig-max', 'beta-fast', 'beta-slow', 'truncate', 'mscale', 'mscale-all-dim'],
-    },
-    { value: 'longrope', label: 'LongRoPE (factor lists)', params: ['orig-max'] },
-    { value: 'llama3', label: 'Llama 3 bands', params: ['factor', 'orig-max', 'low-freq', 'high-freq'] },
-  ].map(Object.freeze),
+  METHOD_ROWS.map(([value, label, params, seqLen, compare]) =>
+    Object.freeze({ value, label, params: params.map((i) => PARAM_ROWS[i][0]), seqLen, compare }),
+  ),
+);
+
+/** Each method parameter by control name: its config key, its fallback, whether 0 is "not given". */
+export const PARAM_ROW = Object.freeze(
+  Object.fromEntries(
+    PARAM_ROWS.map(([param, key, fallback, zeroAbsent]) => [param, Object.freeze({ key, fallback, zeroAbsent })]),
+  ),
 );
 
 /** Method row by value (null prototype). */
@@ -36,7 +34,7 @@ export const METHOD_PARAMS = Object.freeze([...new Set(METHODS.flatMap((m) => m.
 export const usesParam = (method, param) => Object.hasOwn(METHOD, method) && METHOD[method].params.includes(param);
 
 // Methods the scaling figure can draw as comparison lines at the same factor.
-export const COMPARABLE = Object.freeze(['linear', 'ntk', 'dynamic', 'yarn', 'llama3']);
+export const COMPARABLE = Object.freeze(METHODS.filter((m) => m.compare).map((m) => m.value));
 
 /** The preset menu's values: the blog's example, then the model files' names. */
 export const PRESETS = Object.freeze(['blog', ...MODEL_NAMES]);
