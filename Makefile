@@ -354,7 +354,7 @@ test-browser: all dist
 
 # One style for the tree: .clang-format for C, biome.json (Biome: formatter and linter in one
 # npm package) for the JavaScript. `make format` rewrites; `make lint` only checks.
-C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/fuzz/*.c tests/fuzz/*.h)
+C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/fuzz/*.c tests/fuzz/*.h tools/*.c)
 format:
 	$(CLANG_FORMAT) -i $(C_FILES)
 	npx --no-install biome check --write
