@@ -4,12 +4,12 @@
 // angle, the starting angle plus (m - n) theta. "Slide both words" moves m and n together:
 // the RoPE score stays, the additive score (the same pair marked with sinusoids) does not.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
+import { chartConfig } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_cat, rotate_pair } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { degrees as deg, num } from '../lib/format.js';
-import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
+import { catInputs, chapterControls, chapterRow, d4, keptChart, readout } from './lesson_row.js';
 
 const REACH = 1.5; // the axes run from -REACH to REACH
 const MAX_LENGTH = 1.2; // a dragged word is kept within this length
@@ -174,19 +174,8 @@ function createCatChart(canvas, data, chapter) {
     { text: 'query, turned by m·θ (drag its tip)', mark: 'line', color: 'var(--c-rope)' },
     { text: 'key, turned by n·θ (drag its tip)', mark: 'line', color: 'var(--c-add)' },
   ];
-  let chart;
-  const handle = makeChart(canvas, {
-    config,
-    data,
-    fill,
-    legend,
-    onData: (next) => {
-      if (chart) chart.$cat = next;
-    },
-  });
-  chart = handle.chart;
-  chart.$cat = data;
-  chart.update('none');
+  const handle = keptChart(canvas, '$cat', { config, data, fill, legend });
+  const { chart } = handle;
   canvas.setAttribute('tabindex', '0');
   canvas.setAttribute('aria-keyshortcuts', 'Q K ArrowLeft ArrowRight ArrowUp ArrowDown');
   canvas.classList.add('draggable');
@@ -226,7 +215,6 @@ const gapDeg = (d) => degrees(d.angle_gap);
 
 export default chapterRow({
   name: 'cat',
-  part: 'lesson',
   title: 'Rotate instead of add: the cat at 3 and at 7',
   lookfor:
     'The word “cat” = [0.9, 0.4] as a query at position m and a key at position n, each turned by its position ' +
@@ -237,16 +225,9 @@ export default chapterRow({
   inputs: { ...DEFAULTS, q: DEFAULTS.q.slice(), k: DEFAULTS.k.slice() },
   compute,
   make: createCatChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'm', 'cat-m', 'query position m', { min: 0, max: 1000, step: 1 }),
-      numberInput(chapter, 'n', 'cat-n', 'key position n', { min: 0, max: 1000, step: 1 }),
-      numberInput(chapter, 'theta', 'cat-theta', 'θ (radians per position)', {
-        min: -3.14,
-        max: 3.14,
-        step: 0.01,
-        slider: false,
-      }),
+      ...catInputs(input),
       slideButton(chapter),
       el(
         'p',

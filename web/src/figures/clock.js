@@ -3,12 +3,12 @@
 // it. "Divide by 8" and "base 10000 -> 500000" pull the dot back inside the wedge; the thin
 // second hand is the fast pair (theta = 0.1), which has turned through every angle in training.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
+import { chartConfig } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, numberInput, printed, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, keptChart, printed, readout } from './lesson_row.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;
@@ -128,20 +128,7 @@ function createClockChart(canvas, data) {
     { text: 'slow pair at the gap (blue inside, orange outside)', mark: 'disc', color: 'var(--c-add)' },
     { text: 'fast pair (θ = 0.1), second hand', mark: 'line', color: 'var(--ink-muted)' },
   ];
-  let chart;
-  const handle = makeChart(canvas, {
-    config,
-    data,
-    fill: () => {},
-    legend,
-    onData: (next) => {
-      if (chart) chart.$clock = next;
-    },
-  });
-  chart = handle.chart;
-  chart.$clock = data;
-  chart.update('none');
-  return handle;
+  return keptChart(canvas, '$clock', { config, data, fill: () => {}, legend });
 }
 
 function toggle(chapter, key, id, text) {
@@ -162,7 +149,6 @@ const fixName = (d) =>
 
 export default chapterRow({
   name: 'clock',
-  part: 'lesson',
   title: 'Long context: the slow pair leaves its training range',
   lookfor:
     'The slow pair’s angle as a clock hand. The shaded wedge is every angle it reached in training. ' +
@@ -172,10 +158,10 @@ export default chapterRow({
   inputs: { gap: 50000, train: 8192, divided: false, rebased: false },
   compute,
   make: createClockChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'gap', 'clock-gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
-      numberInput(chapter, 'train', 'clock-train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
+      input('gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
+      input('train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
       toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
       toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
       readout(

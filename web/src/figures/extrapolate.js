@@ -2,10 +2,9 @@
 // took over the training positions, and the value at the reader's position: every single value
 // is inside a band the model has seen, yet the combination at a far position never occurred.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis, colors } from '../charts/theme.js';
 import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
-import { chapterControls, chapterRow, d4, numberInput, readout, said } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, indexChart, readout, said } from './lesson_row.js';
 
 function compute(i) {
   const r = lesson_extrapolate(i.pos, i.width, i.train);
@@ -56,35 +55,30 @@ const bands = {
 };
 
 function createExtrapolateChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: axis(c, 'dimension j of the mark (pair j / 2, rounded down)'),
-    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
-  };
   const edge = { showLine: false, pointStyle: 'line', pointRadius: 14, pointHoverRadius: 14, borderWidth: 2 };
-  const config = chartConfig(
-    'line',
-    [
+  return indexChart(canvas, data, fill, {
+    type: 'line',
+    scales: (c) => ({
+      x: axis(c, 'dimension j of the mark (pair j / 2, rounded down)'),
+      y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
+    }),
+    datasets: [
       { label: 'least value in training', data: [], ...edge },
       { label: 'greatest value in training', data: [], ...edge },
       { label: 'mark at the position', data: [], showLine: false, pointRadius: 6, pointHoverRadius: 7 },
     ],
-    options,
-    { labels: [], plugins: [bands] },
-  );
-  const legend = [
-    { text: 'values seen over the training positions (least to greatest)', mark: 'box', color: 'var(--c-fill)' },
-    { text: 'the mark at the chosen position (orange: outside what training saw)', mark: 'dot', color: 'var(--ink)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+    plugins: [bands],
+    legend: [
+      { text: 'values seen over the training positions (least to greatest)', mark: 'box', color: 'var(--c-fill)' },
+      { text: 'the mark at the chosen position (orange: outside what training saw)', mark: 'dot', color: 'var(--ink)' },
+    ],
+  });
 }
 
 const outsideCount = (d) => d.outside.filter((o) => o).length;
 
 export default chapterRow({
   name: 'extrapolate',
-  part: 'lesson',
   title: 'Past the training length, the marks are new',
   lookfor:
     'The shaded bars are the values each dimension of the mark took during training; the dot is its value at ' +
@@ -95,16 +89,16 @@ export default chapterRow({
   inputs: { pos: 10000, train: 512, width: 8 },
   compute,
   make: createExtrapolateChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'pos', 'extrapolate-pos', 'position', { min: 0, max: 20000, step: 1 }),
-      numberInput(chapter, 'train', 'extrapolate-train', 'training length', {
+      input('pos', 'position', { min: 0, max: 20000, step: 1 }),
+      input('train', 'training length', {
         min: 2,
         max: 8192,
         step: 1,
         slider: false,
       }),
-      numberInput(chapter, 'width', 'extrapolate-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
+      input('width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
       readout(
         chapter,
         'extrapolate-readout',

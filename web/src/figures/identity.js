@@ -1,10 +1,9 @@
 // Chapter: the trig identity. sin(a + b) worked from a and b as the post does for 47 and 4:
 // the mark of position a + b follows from the mark of a and the gap b alone.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
+import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_identity } from '../core/rope.js';
-import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
 
 const compute = (i) => ({ a: i.a, b: i.b, ...lesson_identity(i.a, i.b) });
 
@@ -22,23 +21,21 @@ function fill(target, data, c) {
 }
 
 function createIdentityChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: categoryAxis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),
-    y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
-  };
-  const config = chartConfig('bar', [{ label: 'value', data: [], borderWidth: 1 }], options, { labels: [] });
-  const legend = [
-    { text: 'the two products and their sum', mark: 'box', color: 'var(--c-rope)' },
-    { text: 'sin(a + b) computed directly', mark: 'box', color: 'var(--c-add)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: categoryAxis(c, 'the identity sin(a + b) = sin a cos b + cos a sin b, term by term'),
+      y: axis(c, 'value', { type: 'linear', min: -1.1, max: 1.1, ticks: { includeBounds: false } }),
+    }),
+    datasets: [{ label: 'value', data: [], borderWidth: 1 }],
+    legend: [
+      { text: 'the two products and their sum', mark: 'box', color: 'var(--c-rope)' },
+      { text: 'sin(a + b) computed directly', mark: 'box', color: 'var(--c-add)' },
+    ],
+  });
 }
 
 export default chapterRow({
   name: 'identity',
-  part: 'lesson',
   title: 'The mark of a + b from the mark of a and the gap b',
   lookfor:
     'sin(a + b) built from sin a, cos a, sin b and cos b. Look for: the sum bar is the same height as the direct ' +
@@ -48,10 +45,10 @@ export default chapterRow({
   inputs: { a: 47, b: 4 },
   compute,
   make: createIdentityChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'a', 'identity-a', 'position a', { min: 0, max: 1000, step: 1 }),
-      numberInput(chapter, 'b', 'identity-b', 'gap b', { min: 0, max: 100, step: 1 }),
+      input('a', 'position a', { min: 0, max: 1000, step: 1 }),
+      input('b', 'gap b', { min: 0, max: 100, step: 1 }),
       readout(
         chapter,
         'identity-readout',

@@ -6,8 +6,11 @@
 // one per page: where the chapter is drawn more than once (several <rope-scope> elements), every
 // copy follows, each caption found from its own canvas (a shadow root hides it from document).
 
+import { chartConfig, makeChart } from '../charts/figure.js';
+import { baseOptions, colors } from '../charts/theme.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
+import { FIGURE_NAMES } from './names.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -15,10 +18,13 @@ import { el } from '../lib/dom.js';
  *   compute  (inputs) -> the chart's data (numbers from the core)
  *   caption, label  (data, inputs) -> text
  *   make     (canvas, data, chapter) -> chart handle; chapter.set() lets the chart change inputs
- *   controls (chapter) -> the element of the chapter's own inputs (optional)
+ *   controls (chapter, input) -> the element of the chapter's own inputs (optional);
+ *            input(key, text, options) is numberInput() of inputs[key], id `${name}-${key}`
+ *   part     'lesson' unless given
  */
 export function chapterRow(spec) {
-  const { inputs: defaults, compute, make, controls, caption, label, ...row } = spec;
+  const { inputs: defaults, compute, make, controls, caption, label, ...fields } = spec;
+  const row = { part: 'lesson', ...fields };
   const inputs = { ...defaults };
   let data = null;
   // Every drawing of the chapter still on a page: { canvas, handle }.
@@ -75,7 +81,9 @@ export function chapterRow(spec) {
       ? {
           controls: () => {
             build++;
-            return controls(chapter);
+            return controls(chapter, (key, text, options) =>
+              numberInput(chapter, key, `${row.name}-${key}`, text, options),
+            );
           },
         }
       : {}),
@@ -133,6 +141,50 @@ export function numberInput(chapter, key, id, text, { min, max, step = 1, slider
   return el('div', { class: 'control' }, head, slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
 }
 
+/**
+ * A chapter's chart whose tooltip lists every dataset at the hovered index (bars by default).
+ * fill(target, data, c) fills it in, labels too; spec: { type, scales: (c) -> { x, y },
+ * datasets, plugins, legend }.
+ */
+export function indexChart(canvas, data, fill, { type = 'bar', scales, datasets, plugins, legend }) {
+  const c = colors(canvas);
+  const options = baseOptions(c, 'index');
+  options.scales = scales(c);
+  const config = chartConfig(type, datasets, options, { labels: [], plugins });
+  return makeChart(canvas, { config, data, fill, legend });
+}
+
+/**
+ * makeChart(canvas, spec) for a chart whose plugins and pointer handlers read its data:
+ * chart[key] ($cat, say) holds the data it last drew.
+ */
+export function keptChart(canvas, key, spec) {
+  let chart;
+  const handle = makeChart(canvas, {
+    ...spec,
+    onData: (next) => {
+      if (chart) chart[key] = next;
+    },
+  });
+  chart = handle.chart;
+  chart[key] = spec.data;
+  chart.update('none');
+  return handle;
+}
+
+/** The inputs of a chapter on the rotated cat (input: its controls' second argument): query
+ *  position m, key position n and θ. */
+export const catInputs = (input) => [
+  input('m', 'query position m', { min: 0, max: 1000, step: 1 }),
+  input('n', 'key position n', { min: 0, max: 1000, step: 1 }),
+  input('theta', 'θ (radians per position)', {
+    min: -3.14,
+    max: 3.14,
+    step: 0.01,
+    slider: false,
+  }),
+];
+
 /** The row of a chapter's inputs, above its chart. */
 export const chapterControls = (...children) => el('div', { class: 'fig-controls chapter-controls' }, ...children);
 
@@ -151,20 +203,11 @@ export const d4 = (x, decimals = 4) => {
   return (/^-0\.0+$/.test(text) ? text.slice(1) : text).replace('-', '−');
 };
 
-/** The chapters drawn as figures (the post's table links these; the others are named only). */
-export const CHAPTER_FIGURES = Object.freeze([
-  'order',
-  'slot',
-  'normalized',
-  'marks',
-  'extrapolate',
-  'identity',
-  'cat',
-  'proof',
-  'planes',
-  'clock',
-  'weights',
-]);
+/** The chapters drawn as figures (the post's table links these; the others are named only):
+ *  the figures from the first chapter up to the post's table. */
+export const CHAPTER_FIGURES = Object.freeze(
+  FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')),
+);
 
 let postById = null;
 /** The post's row `id` as lesson_post() gives it (its printed text and the true value). */

@@ -2,11 +2,11 @@
 // column per dimension: blue for positive values, orange for negative, stronger the larger.
 // The fast pairs (left) change colour from row to row, the slow ones (right) barely move.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
+import { chartConfig } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_marked, lesson_marks } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, keptChart, readout } from './lesson_row.js';
 
 const NOLAN = [2, 1, 1, 0];
 
@@ -97,27 +97,13 @@ function createMarksChart(canvas, data) {
     { text: 'positive value', mark: 'box', color: 'var(--c-rope)' },
     { text: 'negative value (stronger colour: larger size)', mark: 'box', color: 'var(--c-add)' },
   ];
-  let chart;
-  const handle = makeChart(canvas, {
-    config,
-    data,
-    fill,
-    legend,
-    onData: (next) => {
-      if (chart) chart.$marks = next;
-    },
-  });
-  chart = handle.chart;
-  chart.$marks = data;
-  chart.update('none');
-  return handle;
+  return keptChart(canvas, '$marks', { config, data, fill, legend });
 }
 
 const vec = (v) => `[${v.map((x) => d4(x, 4)).join(', ')}]`;
 
 export default chapterRow({
   name: 'marks',
-  part: 'lesson',
   title: 'A mark for each position: waves at many speeds',
   lookfor:
     'Each row is the mark of one position: one sine and one cosine per pair of dimensions, each pair at its ' +
@@ -127,10 +113,10 @@ export default chapterRow({
   inputs: { width: 4, count: 12 },
   compute,
   make: createMarksChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'width', 'marks-width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
-      numberInput(chapter, 'count', 'marks-count', 'positions shown', { min: 5, max: 64, step: 1 }),
+      input('width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
+      input('count', 'positions shown', { min: 5, max: 64, step: 1 }),
       readout(
         chapter,
         'marks-readout',

@@ -1,11 +1,10 @@
 // Chapter: the normalised scalar. slot / length is bounded, but the same slot gets a different
 // mark when the sequence is longer than the ones trained on.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors } from '../charts/theme.js';
+import { axis } from '../charts/theme.js';
 import { lesson_normalized } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, numberInput } from './lesson_row.js';
+import { chapterControls, chapterRow, indexChart } from './lesson_row.js';
 
 function compute(i) {
   return {
@@ -25,23 +24,21 @@ function fill(target, data, c) {
 }
 
 function createNormalizedChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: axis(c, 'the sequence the slot sits in'),
-    y: axis(c, 'mark = slot / length', { type: 'linear', min: 0, max: 1 }),
-  };
-  const config = chartConfig('bar', [{ label: 'mark of the slot', data: [] }], options, { labels: [] });
-  const legend = [
-    { text: 'the mark the model learned for this slot', mark: 'box', color: 'var(--c-rope)' },
-    { text: 'the mark the same slot gets in a longer sequence', mark: 'box', color: 'var(--c-add)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: axis(c, 'the sequence the slot sits in'),
+      y: axis(c, 'mark = slot / length', { type: 'linear', min: 0, max: 1 }),
+    }),
+    datasets: [{ label: 'mark of the slot', data: [] }],
+    legend: [
+      { text: 'the mark the model learned for this slot', mark: 'box', color: 'var(--c-rope)' },
+      { text: 'the mark the same slot gets in a longer sequence', mark: 'box', color: 'var(--c-add)' },
+    ],
+  });
 }
 
 export default chapterRow({
   name: 'normalized',
-  part: 'lesson',
   title: 'Dividing by the length: bounded, but it moves',
   lookfor:
     'The slot divided by the sequence length, so the mark stays between 0 and 1. Look for: the same slot gets ' +
@@ -51,15 +48,15 @@ export default chapterRow({
   inputs: { slot: 256, train: 512, length: 1024 },
   compute,
   make: createNormalizedChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'slot', 'normalized-slot', 'slot', { min: 1, max: 512, step: 1 }),
-      numberInput(chapter, 'length', 'normalized-length', 'length of the sequence now', {
+      input('slot', 'slot', { min: 1, max: 512, step: 1 }),
+      input('length', 'length of the sequence now', {
         min: 512,
         max: 8192,
         step: 1,
       }),
-      numberInput(chapter, 'train', 'normalized-train', 'training length', { min: 1, max: 8192, slider: false }),
+      input('train', 'training length', { min: 1, max: 8192, slider: false }),
     ),
   caption: (d) =>
     `Slot ${d.slot} is ${num(d.trained)} of a ${d.train}-long training sequence but ${num(d.now)} of a ` +

@@ -2,12 +2,11 @@
 // products, in "nolan ended" and in "ended nolan": with no position anywhere, every score is
 // the same in both orders. The sticks are the reader's to edit.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
+import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_order } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, indexChart, readout } from './lesson_row.js';
 
 const MAX_WIDTH = 16;
 
@@ -39,26 +38,20 @@ function fill(target, data, c) {
 }
 
 function createOrderChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: categoryAxis(c, 'which word looks at which'),
-    y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
-  };
-  const config = chartConfig(
-    'bar',
-    [
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: categoryAxis(c, 'which word looks at which'),
+      y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
+    }),
+    datasets: [
       { label: '', data: [] },
       { label: '', data: [] },
     ],
-    options,
-    { labels: [] },
-  );
-  const legend = [
-    { text: 'the words in their first order', mark: 'box', color: 'var(--c-rope)' },
-    { text: 'the words swapped', mark: 'box', color: 'var(--c-add)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+    legend: [
+      { text: 'the words in their first order', mark: 'box', color: 'var(--c-rope)' },
+      { text: 'the words swapped', mark: 'box', color: 'var(--c-add)' },
+    ],
+  });
 }
 
 function stickInput(chapter, key, nameKey, id) {
@@ -92,7 +85,6 @@ function stickInput(chapter, key, nameKey, id) {
 
 const row = chapterRow({
   name: 'order',
-  part: 'lesson',
   title: 'Attention alone cannot see word order',
   lookfor:
     'Two words, each a short list of numbers (its stick), score each other with a dot product. ' +

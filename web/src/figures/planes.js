@@ -3,11 +3,10 @@
 // 3 vs 7 and at 10 vs 14: each plane's share of the score, the same at both pairs of positions.
 // The post prints 22.3814 for that score; the true value is shown beside it.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, colors, pairAxis } from '../charts/theme.js';
+import { axis, pairAxis } from '../charts/theme.js';
 import { pair_terms, planes_example } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
 
 const DIM = 512;
 /** The score the post prints for both pairs of positions (its "Sample output"). */
@@ -49,33 +48,26 @@ function fill(target, data, c) {
 }
 
 function createPlanesChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: pairAxis(c, 'rotation plane i (dimensions 2i and 2i + 1): fast on the left, slow on the right'),
-    y: axis(c, 'the plane’s share of the score', { type: 'linear' }),
-  };
-  const config = chartConfig(
-    'bar',
-    [
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: pairAxis(c, 'rotation plane i (dimensions 2i and 2i + 1): fast on the left, slow on the right'),
+      y: axis(c, 'the plane’s share of the score', { type: 'linear' }),
+    }),
+    datasets: [
       { type: 'bar', label: '', data: [], order: 2 },
       { type: 'line', label: '', data: [], showLine: false, pointRadius: 2, pointHoverRadius: 4, order: 1 },
     ],
-    options,
-    { labels: [] },
-  );
-  const legend = [
-    { text: 'each plane’s share, query at m, key at n', mark: 'box', color: 'var(--c-rope)' },
-    { text: 'the same with both moved along (dots)', mark: 'dot', color: 'var(--c-add)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+    legend: [
+      { text: 'each plane’s share, query at m, key at n', mark: 'box', color: 'var(--c-rope)' },
+      { text: 'the same with both moved along (dots)', mark: 'dot', color: 'var(--c-add)' },
+    ],
+  });
 }
 
 const verdict = (d) => (postScoreMatches(d.score) ? '✓' : `✗ (true value ${d4(d.score)})`);
 
 export default chapterRow({
   name: 'planes',
-  part: 'lesson',
   title: '512 dimensions: 256 planes, each turning at its own speed',
   lookfor:
     'A random 512-number token scored against itself, the query at m and the key at n: one bar per rotation plane. ' +
@@ -85,12 +77,12 @@ export default chapterRow({
   inputs: { seed: 42, m: 3, n: 7, shift: 7 },
   compute,
   make: createPlanesChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'seed', 'planes-seed', 'random seed', { min: 0, max: 2 ** 32 - 1, slider: false }),
-      numberInput(chapter, 'm', 'planes-m', 'query position m', { min: 0, max: 10000, slider: false }),
-      numberInput(chapter, 'n', 'planes-n', 'key position n', { min: 0, max: 10000, slider: false }),
-      numberInput(chapter, 'shift', 'planes-shift', 'move both by', { min: 0, max: 10000, slider: false }),
+      input('seed', 'random seed', { min: 0, max: 2 ** 32 - 1, slider: false }),
+      input('m', 'query position m', { min: 0, max: 10000, slider: false }),
+      input('n', 'key position n', { min: 0, max: 10000, slider: false }),
+      input('shift', 'move both by', { min: 0, max: 10000, slider: false }),
       readout(
         chapter,
         'planes-readout',

@@ -2,11 +2,10 @@
 // products, collected by pairs, turned into cos and sin of (m - n) theta by the identities: each
 // step's total at the reader's m, n and theta, all equal, and every step written out beside it.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
+import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_proof } from '../core/rope.js';
 import { el } from '../lib/dom.js';
-import { chapterControls, chapterRow, d4, numberInput, readout } from './lesson_row.js';
+import { catInputs, chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
 
 const Q = [0.9, 0.4];
 const STEPS = [
@@ -29,19 +28,18 @@ function fill(target, data, c) {
 }
 
 function createProofChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: categoryAxis(c, 'step of the proof'),
-    y: axis(c, 'q_m · k_n at that step', { type: 'linear', min: -1, max: 1 }),
-  };
-  const config = chartConfig('bar', [{ label: 'score', data: [], borderWidth: 1 }], options, { labels: [] });
-  const legend = [
-    { text: 'rotated vectors dotted', mark: 'box', color: 'var(--c-add)' },
-    { text: 'the steps of the algebra', mark: 'box', color: 'var(--c-fill)' },
-    { text: 'the result: only the gap is left', mark: 'box', color: 'var(--c-rope)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: categoryAxis(c, 'step of the proof'),
+      y: axis(c, 'q_m · k_n at that step', { type: 'linear', min: -1, max: 1 }),
+    }),
+    datasets: [{ label: 'score', data: [], borderWidth: 1 }],
+    legend: [
+      { text: 'rotated vectors dotted', mark: 'box', color: 'var(--c-add)' },
+      { text: 'the steps of the algebra', mark: 'box', color: 'var(--c-fill)' },
+      { text: 'the result: only the gap is left', mark: 'box', color: 'var(--c-rope)' },
+    ],
+  });
 }
 
 const list = (values) =>
@@ -79,7 +77,6 @@ function steps(d) {
 
 export default chapterRow({
   name: 'proof',
-  part: 'lesson',
   title: 'The proof, step by step, in numbers',
   lookfor:
     'The dot product of the rotated cat, rewritten step by step as in the post. Look for: every bar is the ' +
@@ -89,18 +86,7 @@ export default chapterRow({
   inputs: { m: 3, n: 7, theta: 0.1 },
   compute,
   make: createProofChart,
-  controls: (chapter) =>
-    chapterControls(
-      numberInput(chapter, 'm', 'proof-m', 'query position m', { min: 0, max: 1000, step: 1 }),
-      numberInput(chapter, 'n', 'proof-n', 'key position n', { min: 0, max: 1000, step: 1 }),
-      numberInput(chapter, 'theta', 'proof-theta', 'θ (radians per position)', {
-        min: -3.14,
-        max: 3.14,
-        step: 0.01,
-        slider: false,
-      }),
-      readout(chapter, 'proof-readout', steps),
-    ),
+  controls: (chapter, input) => chapterControls(...catInputs(input), readout(chapter, 'proof-readout', steps)),
   caption: (d) =>
     `All five are ${d4(d.result)}: rotating and dotting, expanding, collecting, using the identities ` +
     `and the final formula give the same score. The final form needs only q·k = ${d4(d.dot)}, q×k = ${d4(d.cross)} and ` +

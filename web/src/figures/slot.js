@@ -2,11 +2,10 @@
 // show the word's own stick against the stick with the slot added: past a few slots the word
 // is a sliver on top of the slot.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
+import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, numberInput, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, indexChart, readout } from './lesson_row.js';
 
 const STICK = [2, 1, 1, 0];
 
@@ -24,33 +23,26 @@ function fill(target, data, c) {
 }
 
 function createSlotChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: categoryAxis(c, 'component of the stick'),
-    y: axis(c, 'value', { type: 'linear', beginAtZero: true }),
-  };
-  const config = chartConfig(
-    'bar',
-    [
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: categoryAxis(c, 'component of the stick'),
+      y: axis(c, 'value', { type: 'linear', beginAtZero: true }),
+    }),
+    datasets: [
       { label: 'the word “nolan” [2, 1, 1, 0]', data: [] },
       { label: 'the word plus the slot number', data: [] },
     ],
-    options,
-    { labels: [] },
-  );
-  const legend = [
-    { text: 'the word “nolan” alone', mark: 'box', color: 'var(--c-rope)' },
-    { text: 'the word plus its slot number', mark: 'box', color: 'var(--c-add)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+    legend: [
+      { text: 'the word “nolan” alone', mark: 'box', color: 'var(--c-rope)' },
+      { text: 'the word plus its slot number', mark: 'box', color: 'var(--c-add)' },
+    ],
+  });
 }
 
 const share = (d) => `${num(100 * d.share, 3)}%`;
 
 export default chapterRow({
   name: 'slot',
-  part: 'lesson',
   title: 'Adding the slot number drowns the word',
   lookfor:
     'The word “nolan” = [2, 1, 1, 0] with its slot number added to every component. ' +
@@ -60,9 +52,9 @@ export default chapterRow({
   inputs: { slot: 5 },
   compute,
   make: createSlotChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'slot', 'slot-slot', 'slot number', { min: 0, max: 50000, step: 1, hint: 'up to 50,000' }),
+      input('slot', 'slot number', { min: 0, max: 50000, step: 1, hint: 'up to 50,000' }),
       readout(
         chapter,
         'slot-readout',

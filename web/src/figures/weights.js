@@ -4,12 +4,11 @@
 // short enough to have occurred inside one training sequence (no base can move it). Then the
 // post's recipe and its token counts, marked as the post's claims.
 
-import { chartConfig, makeChart } from '../charts/figure.js';
-import { axis, baseOptions, categoryAxis, colors } from '../charts/theme.js';
+import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_normalized, lesson_weights } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, thousands } from '../lib/format.js';
-import { chapterControls, chapterRow, numberInput, postRow, readout } from './lesson_row.js';
+import { chapterControls, chapterRow, indexChart, postRow, readout } from './lesson_row.js';
 
 const DIM = 512;
 const PAIR = DIM / 2 - 1; // the slowest pair
@@ -38,26 +37,20 @@ function fill(target, data, c) {
 }
 
 function createWeightsChart(canvas, data) {
-  const c = colors(canvas);
-  const options = baseOptions(c, 'index');
-  options.scales = {
-    x: categoryAxis(c, 'what a gap has in common with training'),
-    y: axis(c, 'share of the gaps 0 … widest, %', { type: 'linear', min: 0, max: 100 }),
-  };
-  const config = chartConfig(
-    'bar',
-    [
+  return indexChart(canvas, data, fill, {
+    scales: (c) => ({
+      x: categoryAxis(c, 'what a gap has in common with training'),
+      y: axis(c, 'share of the gaps 0 … widest, %', { type: 'linear', min: 0, max: 100 }),
+    }),
+    datasets: [
       { label: '', data: [] },
       { label: '', data: [] },
     ],
-    options,
-    { labels: [] },
-  );
-  const legend = [
-    { text: `base ${thousands(OLD_BASE)}, the one the model was trained with`, mark: 'box', color: 'var(--c-add)' },
-    { text: 'the raised base', mark: 'box', color: 'var(--c-rope)' },
-  ];
-  return makeChart(canvas, { config, data, fill, legend });
+    legend: [
+      { text: `base ${thousands(OLD_BASE)}, the one the model was trained with`, mark: 'box', color: 'var(--c-add)' },
+      { text: 'the raised base', mark: 'box', color: 'var(--c-rope)' },
+    ],
+  });
 }
 
 // The chapter's words: what the base change cannot do, the post's recipe, and its token counts
@@ -110,7 +103,6 @@ const reach = (d) =>
 
 export default chapterRow({
   name: 'weights',
-  part: 'lesson',
   title: 'The angles are fixed; the weights still lack practice',
   lookfor:
     'Every gap from 0 up to the widest one asked about, measured two ways for the slowest pair. Look for: raising ' +
@@ -120,11 +112,11 @@ export default chapterRow({
   inputs: { widest: 50000, base: 500000, train: 8192 },
   compute,
   make: createWeightsChart,
-  controls: (chapter) =>
+  controls: (chapter, input) =>
     chapterControls(
-      numberInput(chapter, 'widest', 'weights-widest', 'widest gap', { min: 1000, max: 1000000, step: 1000 }),
-      numberInput(chapter, 'base', 'weights-base', 'raised base', { min: 10000, max: 10000000, step: 10000 }),
-      numberInput(chapter, 'train', 'weights-train', 'training length', { min: 1, max: 1000000, slider: false }),
+      input('widest', 'widest gap', { min: 1000, max: 1000000, step: 1000 }),
+      input('base', 'raised base', { min: 10000, max: 10000000, step: 10000 }),
+      input('train', 'training length', { min: 1, max: 1000000, slider: false }),
       readout(chapter, 'weights-readout', (d) => [
         `Pair ${PAIR} of d ${DIM} turns ${speed(d.theta_old)} rad per position at base ${thousands(OLD_BASE)} and ` +
           `${speed(d.theta_new)} at base ${thousands(d.base)}; over ${thousands(d.train)} positions it reached ${deg(d.wedge)}. `,

@@ -4,7 +4,7 @@
 
 import { MODEL_NAMES } from '../../gen/models.js';
 import { preset as modelPreset } from '../model/long.js';
-import { PARAM, PARAMS } from '../state/state.js';
+import { bounded, PARAM, PARAMS } from '../state/state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,7 +62,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   preset.addEventListener('change', () => {
     fillPresets();
     const p = presets[Number(preset.value)];
-    if (p) acceptAll({ dim: p.dim, base: p.base, pair: Math.min(state.pair, p.dim / 2 - 1) });
+    if (p) acceptAll({ dim: p.dim, base: p.base, ...bounded({ ...state, dim: p.dim }) });
     preset.value = '';
   });
 
@@ -128,19 +128,4 @@ export function vectorsReadout(state) {
       'The link keeps the seed, so it shows the same vectors.';
     box.replaceChildren(p);
   }
-}
-
-// ---- the gap lock ----
-
-/**
- * With the lock on, moving m (qm) or n (kn) moves the other by as much, so the gap stays;
- * the move is cut short where the other would leave its range. Returns the new { qm, kn }.
- */
-export function lockedMove(name, value, state) {
-  if (!state.lock || (name !== 'qm' && name !== 'kn')) return null;
-  const other = name === 'qm' ? 'kn' : 'qm';
-  const { min, max } = PARAM[other];
-  let delta = value - state[name];
-  delta = Math.min(Math.max(delta, min - state[other]), max - state[other]);
-  return { [name]: state[name] + delta, [other]: state[other] + delta };
 }

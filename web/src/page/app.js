@@ -20,8 +20,8 @@ import { normReadout } from '../figures/length.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
-import { defaults, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
-import { lockedMove, vectorsReadout, wireActions } from './actions.js';
+import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { vectorsReadout, wireActions } from './actions.js';
 import { addExportMenu } from './export.js';
 import { startLong } from './long.js';
 import { fillFormulas } from './mathml.js';
@@ -201,9 +201,25 @@ function syncBox(name) {
   setPending(name, '');
 }
 
-// The pair slider reaches dim/2 - 1 only.
-function syncPairRange() {
-  if (wired.has('pair')) $('pair').max = String(state.dim / 2 - 1);
+// A slider whose setting has a ceiling (state.js) reaches that far only. thumbs: the thumbs are
+// put back at their values too (after several settings changed at once).
+const CEILED = PARAMS.filter((row) => row.ceiling && row.slider).map((row) => row.name);
+function syncCeilings({ thumbs = true } = {}) {
+  for (const name of CEILED) {
+    if (!wired.has(name)) continue;
+    $(name).max = String(PARAM[name].ceiling(state));
+    if (thumbs) syncRange(name);
+  }
+}
+
+// The texts of the boxes refused now ({ name: text }): follow() reads some again.
+function refusedTexts() {
+  const texts = Object.create(null);
+  for (const name of wired) {
+    const box = $(`${name}-num`);
+    if (box.getAttribute('aria-invalid') === 'true') texts[name] = box.value;
+  }
+  return texts;
 }
 
 // Several settings at once (reset, presets, lock): one URL write and one render.
@@ -216,8 +232,7 @@ function acceptAll(values) {
       syncBox(name);
     }
   }
-  syncPairRange();
-  syncRange('pair');
+  syncCeilings();
   const lock = $('lock');
   if (lock) lock.checked = state.lock;
   writeUrl();
@@ -305,39 +320,18 @@ function markIdle() {
 }
 
 // Accept a checked value: widgets other than the one typed in follow, URL and figures update.
+// The settings that move with it (state.js's follow) are set and shown like a preset's.
 function accept(name, value, source) {
-  const linked = lockedMove(name, value, state);
-  if (linked) {
-    const other = name === 'qm' ? 'kn' : 'qm';
-    state[other] = linked[other];
-    syncRange(other);
-    syncBox(other);
-    setMessage(other, '');
-    value = linked[name];
-    if (value !== state[name] || source === 'range') source = 'preset';
-  }
-  state[name] = value;
-  setMessage(name, '');
-  syncRange(name, source !== 'range');
-  if (source !== 'box') syncBox(name);
-  if (name === 'dim') {
-    syncPairRange();
-    if (state.pair > state.dim / 2 - 1) {
-      state.pair = state.dim / 2 - 1;
-      syncRange('pair');
-      syncBox('pair');
-      setMessage('pair', '');
-    }
-  }
-  // from and to check each other: a box rejected for the other's value may now be fine.
-  for (const other of ['from', 'to']) {
-    const box = $(`${other}-num`);
-    if (other === name || box.getAttribute('aria-invalid') !== 'true') continue;
-    const retry = PARAM[other].parse(box.value, state);
-    if (retry.ok) {
-      state[other] = retry.value;
-      setMessage(other, '');
-    }
+  const changes = follow(name, value, state, refusedTexts());
+  // A value cut short is shown by every widget of it, the one moved too.
+  if (changes[name] !== value) source = 'preset';
+  Object.assign(state, changes);
+  syncCeilings({ thumbs: false });
+  for (const key of Object.keys(changes)) {
+    setMessage(key, '');
+    const own = key === name ? source : 'preset';
+    syncRange(key, own !== 'range');
+    if (own !== 'box') syncBox(key);
   }
   writeUrl();
   render({ budget: true });
@@ -435,8 +429,7 @@ function wireBuilt() {
     syncRange(name);
     syncBox(name);
   }
-  syncPairRange();
-  syncRange('pair');
+  syncCeilings();
   if (actions && $('lock') && !lockWired) {
     actions.wireLock();
     lockWired = true;

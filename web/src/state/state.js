@@ -40,7 +40,8 @@ export function numberRow(
   def,
   min,
   max,
-  { integer = false, even = false, relation, slider, optional = false, label = LABELS[name] ?? name } = {},
+  // moves: how it moves with the others (recheck, ceiling, linked; see PARAMS).
+  { integer = false, even = false, relation, slider, optional = false, label = LABELS[name] ?? name, ...moves } = {},
 ) {
   const kind = even ? 'an even integer' : integer ? 'a whole number' : 'a number';
   const rule = `${label} must be ${kind} from ${min} to ${max}`;
@@ -56,6 +57,7 @@ export function numberRow(
     optional,
     // relation(value, state) -> '' when fine, else what is wrong (e.g. 'below to (4096)').
     relation,
+    ...moves,
     parse(text, state) {
       const read = parseDecimal(typeof text === 'string' ? text : String(text ?? ''), { integer: integer || even });
       if (!read.ok) return { ok: false, message: `${rule}, got ${quote(text)} (${read.why})` };
@@ -195,16 +197,26 @@ export const THEMES = Object.freeze(['auto', 'light', 'dark', 'inherit']);
 
 // The one table of the page's settings: defaults, ranges and sliders. index.html holds no
 // range: app.js sets every slider's min, max and step from here at startup.
+// How settings move together is declared on their rows too, and follow() applies it:
+//  - recheck: a box refused for its relation is read again after any other setting changes
+//    (from and to check each other: a from refused for to's value may be fine with the next to).
+//  - ceiling(state): the highest value the others allow; when they change, the setting comes
+//    down to it, and its slider reaches no further (pair i below dim/2).
+//  - linked: { name, when(state) }: while when(state) holds, moving this setting moves `name` by
+//    as much (the gap lock: m and n move together, so the gap stays). The move is cut short
+//    where `name` would leave its range.
 export const PARAMS = [
   numberRow('dim', 64, 2, 1024, { even: true, slider: { step: 2 } }),
   numberRow('base', 10000, 10, 1e7, { slider: { step: 0.01, keyStep: 0.1, log: true } }),
   // A log slider from gap 1 to 1e6 moving by whole positions; 0 and fractions by box or preset.
   numberRow('gap', 2, 0, 1e6, { slider: { step: 0.001, keyStep: 0.05, log: true, integer: true, from: 1 } }),
   numberRow('from', 0, 0, 65536, {
+    recheck: true,
     relation: (v, s) =>
       v < s.to && Math.ceil(v) <= Math.floor(s.to) ? '' : `below to (${s.to}) with a whole start position between them`,
   }),
   numberRow('to', 4096, 0, 65536, {
+    recheck: true,
     relation: (v, s) =>
       v > s.from && Math.floor(v) >= Math.ceil(s.from)
         ? ''
@@ -219,9 +231,10 @@ export const PARAMS = [
     optional: true,
     slider: { step: 1 },
     relation: (v, s) => (v < s.dim / 2 ? '' : `below dim/2 (${s.dim / 2})`),
+    ceiling: (s) => s.dim / 2 - 1,
   }),
-  numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 } }),
-  numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 } }),
+  numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 }, linked: { name: 'kn', when: (s) => s.lock } }),
+  numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 }, linked: { name: 'qm', when: (s) => s.lock } }),
   choiceRow(
     'lock',
     false,
@@ -326,6 +339,48 @@ export const PARAM = table(Object.fromEntries(PARAMS.map((row) => [row.name, row
 
 export function defaults() {
   return Object.assign(Object.create(null), Object.fromEntries(PARAMS.map((row) => [row.name, row.default])));
+}
+
+/** The settings with a ceiling, each at most its ceiling in `state` (the others as they are). */
+export function bounded(state) {
+  return Object.fromEntries(
+    PARAMS.filter((row) => row.ceiling).map((row) => [row.name, Math.min(state[row.name], row.ceiling(state))]),
+  );
+}
+
+/**
+ * Every setting that changes when `name` is set to `value` in `state` (which is left as it
+ * was), with its new value: { [setting]: value }, `name` first. Its value can be cut short (a
+ * linked move at the end of the other's range); a linked setting is listed even when it moves
+ * by 0. refused: { [setting]: text } for the boxes whose text was refused; those of recheck
+ * rows that the new settings accept are listed with the value read.
+ */
+export function follow(name, value, state, refused = {}) {
+  const changes = Object.create(null);
+  const link = PARAM[name].linked;
+  if (link?.when(state)) {
+    const { min, max } = PARAM[link.name];
+    const other = state[link.name];
+    const delta = Math.min(Math.max(value - state[name], min - other), max - other);
+    changes[name] = state[name] + delta;
+    changes[link.name] = other + delta;
+  } else {
+    changes[name] = value;
+  }
+  const next = Object.assign(Object.create(null), state, changes);
+  for (const [key, capped] of Object.entries(bounded(next))) {
+    if (capped === next[key]) continue;
+    changes[key] = capped;
+    next[key] = capped;
+  }
+  for (const row of PARAMS) {
+    if (!row.recheck || row.name === name || !Object.hasOwn(refused, row.name)) continue;
+    const retry = row.parse(refused[row.name], next);
+    if (!retry.ok) continue;
+    changes[row.name] = retry.value;
+    next[row.name] = retry.value;
+  }
+  return changes;
 }
 
 /** The most link parameters read: a link has about 50 settings at most, and one with tens of
