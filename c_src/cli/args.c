@@ -100,6 +100,23 @@ int rope_cli_refuse(const char *flag, const char *value, int rc)
     return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s '%s': %s", flag, value, rope_strerror(rc));
 }
 
+char *rope_cli_render(rope_cli_writer write, void *ctx, size_t cap, int *len, int *rc)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        char *buf = malloc(cap);
+        if (!buf) {
+            *rc = ROPE_E_NOMEM;
+            return NULL;
+        }
+        *rc = write(ctx, buf, (int)cap, len);
+        if (*rc == ROPE_OK) return buf;
+        free(buf);
+        if (*rc != ROPE_E_SPACE) return NULL;
+        cap = (size_t)*len + 1;
+    }
+    return NULL;
+}
+
 const char *rope_cli_number(double v, char *buf, size_t cap)
 {
     /* The shortest %g that reads back to v, with the exponent as people write it (1e16). */

@@ -34,6 +34,12 @@ int rope_cli_usage(const char *text);
  * returns ROPE_CLI_EXIT_USAGE. */
 int rope_cli_refuse(const char *flag, const char *value, int rc);
 
+/* A text the core writes into buf: write(ctx, buf, cap, len) returns a ROPE_E_* code and sets
+ * *len. It is written into a malloc'd buffer of cap bytes, and on ROPE_E_SPACE (*len then the
+ * length it needs) once more into one that fits. Returns the buffer, or NULL with *rc set. */
+typedef int (*rope_cli_writer)(void *ctx, char *buf, int cap, int *len);
+char *rope_cli_render(rope_cli_writer write, void *ctx, size_t cap, int *len, int *rc);
+
 typedef enum { ROPE_FLAG_INT, ROPE_FLAG_NUMBER, ROPE_FLAG_LIST, ROPE_FLAG_TEXT } rope_flag_kind;
 
 /* One row of a command's flag table; the parser fills the last four fields. */

@@ -88,26 +88,28 @@ static int read_options(const rope_cli_flag *fl, rope_report_options *o)
     return check_limits(fl, o);
 }
 
+/* One report and its format, for rope_cli_render. */
+typedef struct {
+    const rope_report_options *o;
+    int format;
+} report_job;
+
+static int write_report(void *ctx, char *buf, int cap, int *len)
+{
+    const report_job *job = ctx;
+    return rope_report_build(job->o, job->format, buf, cap, len);
+}
+
 /* The text in a malloc'd buffer. Each build measures everything again, so
  * the first try is a buffer big enough for any report of these counts (no
  * line of it passes 256 bytes per listed number); a size query and a second
  * build only if it was not. */
 static char *render(const rope_report_options *o, int format, int *len, int *rc)
 {
-    size_t cap = 4096 + 256 * (size_t)(o->n_starts + o->n_deltas + o->n_norm_positions);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        char *buf = malloc(cap);
-        if (!buf) {
-            *rc = ROPE_E_NOMEM;
-            return NULL;
-        }
-        *rc = rope_report_build(o, format, buf, (int)cap, len);
-        if (*rc == ROPE_OK) return buf;
-        free(buf);
-        if (*rc != ROPE_E_SPACE) return NULL;
-        cap = (size_t)*len + 1;
-    }
-    return NULL;
+    report_job job = {o, format};
+    return rope_cli_render(write_report, &job,
+                           4096 + 256 * (size_t)(o->n_starts + o->n_deltas + o->n_norm_positions),
+                           len, rc);
 }
 
 static int measure_failed(const rope_cli_flag *fl, const rope_report_options *o, int rc)

@@ -252,23 +252,25 @@ static int config_error(const rope_config *c, int from_flags, const char *given)
                 : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
 }
 
+/* One config's text and its settings, for rope_cli_render. */
+typedef struct {
+    rope_config *c;
+    int format;
+    double seq_len, train_len, gap;
+} scaling_job;
+
+static int write_scaling(void *ctx, char *buf, int cap, int *len)
+{
+    const scaling_job *job = ctx;
+    return rope_scaling_write(job->c, job->format, job->seq_len, job->train_len, job->gap, buf, cap,
+                              len);
+}
+
 static char *render(rope_config *c, int format, double seq_len, double train_len, double gap,
                     int *len, int *rc)
 {
-    int cap = 1 << 16;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        char *buf = malloc((size_t)cap);
-        if (!buf) {
-            *rc = ROPE_E_NOMEM;
-            return NULL;
-        }
-        *rc = rope_scaling_write(c, format, seq_len, train_len, gap, buf, cap, len);
-        if (*rc == ROPE_OK) return buf;
-        free(buf);
-        if (*rc != ROPE_E_SPACE) return NULL;
-        cap = *len + 1;
-    }
-    return NULL;
+    scaling_job job = {c, format, seq_len, train_len, gap};
+    return rope_cli_render(write_scaling, &job, (size_t)1 << 16, len, rc);
 }
 
 static int format_named(const char *text, int *format)

@@ -51,6 +51,12 @@ int rope_check_work(int d, int count)
     return (long long)d * (long long)count > (long long)ROPE_MAX_WORK ? ROPE_E_WORK : ROPE_OK;
 }
 
+int rope_check_envelope_work(int d, double starts)
+{
+    /* Written so that a NaN count of starts is refused too. */
+    return (d > 0 ? d : 1) * starts <= ROPE_MAX_ENVELOPE_WORK ? ROPE_OK : ROPE_E_WORK;
+}
+
 /* n entries of v, n already in range: ROPE_E_NULL for a missing array, bad
  * for the first entry that is not finite. */
 static int check_finite(const double *v, int n, int bad)

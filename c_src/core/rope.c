@@ -33,7 +33,8 @@ const char *rope_strerror(int code)
                "beyond " ROPE_XSTR(
                    ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
     case ROPE_E_WORK:
-        return "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK) ")";
+        return "too much work for one call (dimension x count above " ROPE_XSTR(
+            ROPE_MAX_WORK) ", " ROPE_XSTR(ROPE_MAX_ENVELOPE_WORK) " for an envelope)";
     case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
     case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";
     default: return "unknown error";

@@ -12,7 +12,7 @@
  *   - base must be finite and > 1 (ROPE_E_BASE); the largest angle a position
  *     sets, |position| x theta_max, must be within ROPE_MAX_ANGLE (ROPE_E_FAR);
  *     a batch call's d x count must be within ROPE_MAX_WORK. The checks live
- *     in rope_check.c alone and are public below, so every caller uses them.
+ *     in core/check.c alone and are public below, so every caller (the page too) uses them.
  */
 #ifndef ROPE_H
 #define ROPE_H
@@ -56,7 +56,7 @@
 /* Text for a ROPE_E_* code (a static string; never NULL). */
 const char *rope_strerror(int code);
 
-/* ---- The limits, checked in one place (rope_check.c) for the core, the CLI
+/* ---- The limits, checked in one place (core/check.c) for the core, the CLI
  * and the page alike: each returns ROPE_OK or the code whose rope_strerror
  * says why. ---- */
 
@@ -71,6 +71,9 @@ int rope_check_base(double base);
 int rope_check_rotating(double pos, double base);
 /* ROPE_E_WORK when d x count exceeds ROPE_MAX_WORK (both already in range). */
 int rope_check_work(int d, int count);
+/* ROPE_E_WORK when max(d, 1) x starts, rope_offset_envelope's work, exceeds
+ * ROPE_MAX_ENVELOPE_WORK (d already in range). */
+int rope_check_envelope_work(int d, double starts);
 
 /* The demo vectors q[j] = cos(0.7 j + 0.3), k[j] = sin(0.4 j + 1.1).
  * out: q and k, d doubles each (NULL allowed when d is 0). */

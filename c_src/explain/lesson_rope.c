@@ -32,6 +32,19 @@ static int check_pair(double q0, double q1, double k0, double k1, double m, doub
     return rc;
 }
 
+/* (x0, x1) rotated by the angle whose cosine and sine are c and s, and the four products
+ * that make it (x0 c, x1 s, x0 s, x1 c): the cat's q_m and k_n with their working. */
+static void rotate_terms(double x0, double x1, double c, double s, double *products,
+                         double *rotated)
+{
+    products[0] = x0 * c;
+    products[1] = x1 * s;
+    products[2] = x0 * s;
+    products[3] = x1 * c;
+    rotated[0] = x0 * c - x1 * s;
+    rotated[1] = x0 * s + x1 * c;
+}
+
 /* The angle from k to q is atan2(cross(k, q), k . q); rotating q by m theta
  * and k by n theta adds (m - n) theta to it, which is why the score depends
  * on the gap alone. */
@@ -47,20 +60,10 @@ int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double
     out[ROPE_CAT_SIN_M] = sm;
     out[ROPE_CAT_COS_N] = cn;
     out[ROPE_CAT_SIN_N] = sn;
-    out[ROPE_CAT_Q0_COS_M] = q0 * cm;
-    out[ROPE_CAT_Q1_SIN_M] = q1 * sm;
-    out[ROPE_CAT_Q0_SIN_M] = q0 * sm;
-    out[ROPE_CAT_Q1_COS_M] = q1 * cm;
-    out[ROPE_CAT_K0_COS_N] = k0 * cn;
-    out[ROPE_CAT_K1_SIN_N] = k1 * sn;
-    out[ROPE_CAT_K0_SIN_N] = k0 * sn;
-    out[ROPE_CAT_K1_COS_N] = k1 * cn;
-    double qm0 = q0 * cm - q1 * sm, qm1 = q0 * sm + q1 * cm;
-    double kn0 = k0 * cn - k1 * sn, kn1 = k0 * sn + k1 * cn;
-    out[ROPE_CAT_QM0] = qm0;
-    out[ROPE_CAT_QM1] = qm1;
-    out[ROPE_CAT_KN0] = kn0;
-    out[ROPE_CAT_KN1] = kn1;
+    rotate_terms(q0, q1, cm, sm, out + ROPE_CAT_Q0_COS_M, out + ROPE_CAT_QM0);
+    rotate_terms(k0, k1, cn, sn, out + ROPE_CAT_K0_COS_N, out + ROPE_CAT_KN0);
+    double qm0 = out[ROPE_CAT_QM0], qm1 = out[ROPE_CAT_QM1];
+    double kn0 = out[ROPE_CAT_KN0], kn1 = out[ROPE_CAT_KN1];
     out[ROPE_CAT_ANGLE_M] = m * theta;
     out[ROPE_CAT_ANGLE_N] = n * theta;
     out[ROPE_CAT_ANGLE_GAP] = (m - n) * theta;

@@ -134,7 +134,7 @@ int rope_offset_envelope(const double *q, int nq, const double *k, int nk, doubl
     double first = ceil(from), last = floor(to);
     double c = last >= first ? last - first + 1.0 : 0.0;
     if (bins < 1 || bins > ROPE_MAX_COUNT || bins > c) return ROPE_E_COUNT;
-    if ((nq > 0 ? nq : 1) * c > ROPE_MAX_ENVELOPE_WORK) return ROPE_E_WORK;
+    if ((rc = rope_check_envelope_work(nq, c)) != ROPE_OK) return rc;
     if (rope_check_rotating(first + offset, base) != ROPE_OK ||
         rope_check_rotating(last + offset, base) != ROPE_OK)
         return ROPE_E_FAR;

@@ -36,49 +36,40 @@ test('the_generated_constants_should_be_those_of_rope_h', () => {
 });
 
 // [call, exact message]: far positions (ROPE_E_FAR) and too much work (ROPE_E_WORK).
-const FAR = 'where doubles can no longer resolve the angle';
+// The core's texts (rope_strerror), after the parameter and its value.
+const FAR =
+  'the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is beyond 1e10 radians, where doubles can no longer resolve it';
+const WORK = 'too much work for one call (dimension x count above 8388608, 134217728 for an envelope)';
 const LIMITS = [
-  [
-    () => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]),
-    `offset_scan: starts[0] + offset = 1e16 is beyond 1e10, ${FAR}`,
-  ],
-  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]), `offset_scan: starts[3] = 1e16 is beyond 1e10, ${FAR}`],
-  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, -2e10]), `offset_scan: starts[3] = -2e10 is beyond 1e10, ${FAR}`],
-  [() => rope.apply_rope(Q8, 1e11), `apply_rope: pos = 1e11 is beyond 1e10, ${FAR}`],
-  [() => rope.rope_score(Q8, K8, 1e10 + 1e6, 0), `rope_score: m = 1.0001e10 is beyond 1e10, ${FAR}`],
-  [() => rope.add_score(Q8, K8, 0, -1e12), `add_score: n = -1e12 is beyond 1e10, ${FAR}`],
-  [() => rope.sin_pos(3e10, 8), `sin_pos: pos = 3e10 is beyond 1e10, ${FAR}`],
-  [() => rope.pair_angles(8, 5e10), `pair_angles: gap = 5e10 is beyond 1e10, ${FAR}`],
-  [() => rope.norm_gaps(Q8, [0, 1, 2e10]), `norm_gaps: positions[2] = 2e10 is beyond 1e10, ${FAR}`],
-  [
-    () => rope.offset_sweep(Q8, K8, 2, 0, 1e8, 512),
-    `offset_sweep: start0 + (count - 1) * step = 5.11e10 is beyond 1e10, ${FAR}`,
-  ],
-  [() => rope.offset_sweep(Q8, K8, 2e10, 0, 1, 16), `offset_sweep: start0 + offset = 2e10 is beyond 1e10, ${FAR}`],
-  [() => rope.build_report({ starts: [3, 1e12] }), `build_report: starts[1] = 1e12 is beyond 1e10, ${FAR}`],
-  [
-    () => rope.build_report({ norm_positions: [0, -1e11] }),
-    `build_report: norm_positions[1] = -1e11 is beyond 1e10, ${FAR}`,
-  ],
+  [() => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]), `offset_scan: starts[0] + offset = 1e16: ${FAR}`],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]), `offset_scan: starts[3] = 1e16: ${FAR}`],
+  [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, -2e10]), `offset_scan: starts[3] = -2e10: ${FAR}`],
+  [() => rope.apply_rope(Q8, 1e11), `apply_rope: pos = 1e11: ${FAR}`],
+  [() => rope.rope_score(Q8, K8, 1e10 + 1e6, 0), `rope_score: m = 1.0001e10: ${FAR}`],
+  [() => rope.add_score(Q8, K8, 0, -1e12), `add_score: n = -1e12: ${FAR}`],
+  [() => rope.sin_pos(3e10, 8), `sin_pos: pos = 3e10: ${FAR}`],
+  [() => rope.pair_angles(8, 5e10), `pair_angles: gap = 5e10: ${FAR}`],
+  [() => rope.norm_gaps(Q8, [0, 1, 2e10]), `norm_gaps: positions[2] = 2e10: ${FAR}`],
+  [() => rope.offset_sweep(Q8, K8, 2, 0, 1e8, 512), `offset_sweep: start0 + (count - 1) * step = 5.11e10: ${FAR}`],
+  [() => rope.offset_sweep(Q8, K8, 2e10, 0, 1, 16), `offset_sweep: start0 + offset = 2e10: ${FAR}`],
+  [() => rope.build_report({ starts: [3, 1e12] }), `build_report: starts[1] = 1e12: ${FAR}`],
+  [() => rope.build_report({ norm_positions: [0, -1e11] }), `build_report: norm_positions[1] = -1e11: ${FAR}`],
   [
     () => rope.offset_sweep(WIDE, WIDE, 2, 0, 1, 65536),
-    'offset_sweep: q.length x count = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
+    `offset_sweep: q.length x count = 8192 x 65536 = 536870912: ${WORK}`,
   ],
   [
     () => rope.offset_scan(WIDE, WIDE, 2, MANY),
-    'offset_scan: q.length x starts.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
+    `offset_scan: q.length x starts.length = 8192 x 65536 = 536870912: ${WORK}`,
   ],
   [
     () => rope.slow_pairs_batch(65536, MANY),
-    'slow_pairs_batch: d x deltas.length = 65536 x 65536 = 4294967296 is above 8388608, too much work for one call',
+    `slow_pairs_batch: d x deltas.length = 65536 x 65536 = 4294967296: ${WORK}`,
   ],
-  [
-    () => rope.norm_gaps(WIDE, MANY),
-    'norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912 is above 8388608, too much work for one call',
-  ],
+  [() => rope.norm_gaps(WIDE, MANY), `norm_gaps: vec.length x positions.length = 8192 x 65536 = 536870912: ${WORK}`],
   [
     () => rope.offset_envelope(WIDE, WIDE, 2, 0, 16384, 64),
-    'offset_envelope: q.length x starts in from..to = 8192 x 16385 = 134225920 is above 134217728, too much work for one call',
+    `offset_envelope: q.length x starts in from..to = 8192 x 16385 = 134225920: ${WORK}`,
   ],
 ];
 

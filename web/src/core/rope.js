@@ -9,8 +9,8 @@
 //      getter could answer differently on a second read). Each throws a TypeError
 //      (wrong type) or RangeError (wrong value) whose message names the parameter and
 //      the value: checkInt, checkFinite, checkBase, checkVector(s), checkPositions,
-//      checkList, checkSameLength, checkNear / checkNearList (|position| <= 1e10 for
-//      anything the core rotates by), checkWork (d x count <= 2^28), checkOptions
+//      checkList, checkSameLength, checkNear / checkNearList (anything the core rotates by,
+//      at the call's base), checkWork (d x count), both asking the core's rule, checkOptions
 //      (an options object: own keys only, aliases, no key twice).
 //   2. call run(fn, ins, outs, call, { args }):
 //        ins   arrays copied into the heap as doubles (a string: NUL-terminated UTF-8);
@@ -185,38 +185,39 @@ function checkList(name, value, maxLength, minLength = 0, exact = false) {
 const checkVector = (name, value) => checkList(name, value, MAX_DIM);
 const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
 
-// A position the core rotates by must stay within MAX_POSITION (ROPE_E_FAR in the core).
-// what: how the position is written ('pos', 'starts[3] + offset'); value: the position.
-function checkNear(fn, what, value) {
-  if (Math.abs(value) > MAX_POSITION) {
-    throw new RangeError(
-      `${fn}: ${what} = ${showNumber(value)} is beyond ${showNumber(MAX_POSITION)},` +
-        ' where doubles can no longer resolve the angle',
-    );
+// The far and work rules are the core's (rope_check_rotating, rope_check_work,
+// rope_check_envelope_work in c_src/core/check.c): these helpers ask it, and turn a refusal
+// into a RangeError naming what was checked, its value and the core's text.
+function refuse(fn, what, shown, code) {
+  if (code !== C.ROPE_OK) throw new RangeError(`${fn}: ${what} = ${shown}: ${cString(wasm.rope_strerror(code))}`);
+}
+
+// A position the core rotates by at the call's base. what: how the position is written
+// ('pos', 'starts[3] + offset'). A base that is no number or that the core refuses is left to
+// checkBase and the call, which report it (the core checks the base before any angle).
+function checkNear(fn, what, value, base = THETA_BASE) {
+  if (typeof base === 'number' && core().rope_check_base(base) === C.ROPE_OK) {
+    refuse(fn, what, showNumber(value), wasm.rope_check_rotating(value, base));
   }
 }
 
-// A finite position the core rotates by, within MAX_POSITION.
-function checkFiniteNear(fn, name, value) {
+function checkFiniteNear(fn, name, value, base) {
   checkFinite(name, value);
-  checkNear(fn, name, value);
+  checkNear(fn, name, value, base);
 }
 
-function checkNearList(fn, name, values, offset = 0, offsetName = '') {
+function checkNearList(fn, name, values, base, offset = 0, offsetName = '') {
   for (let j = 0; j < values.length; j++) {
-    checkNear(fn, `${name}[${j}]`, values[j]);
-    if (offsetName) checkNear(fn, `${name}[${j}] + ${offsetName}`, values[j] + offset);
+    checkNear(fn, `${name}[${j}]`, values[j], base);
+    if (offsetName) checkNear(fn, `${name}[${j}] + ${offsetName}`, values[j] + offset, base);
   }
 }
 
-// One call's work, d x count, must stay within MAX_WORK (ROPE_E_WORK in the core).
-function checkWork(fn, dName, d, countName, count, limit = MAX_WORK) {
-  if (d * count > limit) {
-    throw new RangeError(
-      `${fn}: ${dName} x ${countName} = ${d} x ${count} = ${d * count} is above` +
-        ` ${limit}, too much work for one call`,
-    );
-  }
+// One call's work, d x count (both integers already in range). envelope: offset_envelope's
+// own limit, for a count of starts that may exceed an int.
+function checkWork(fn, dName, d, countName, count, envelope = false) {
+  const code = envelope ? core().rope_check_envelope_work(d, count) : core().rope_check_work(d, count);
+  refuse(fn, `${dName} x ${countName}`, `${d} x ${count} = ${d * count}`, code);
 }
 
 /**
@@ -275,7 +276,7 @@ function checkScan(fn, q, k, offset, starts, base) {
   const ss = checkPositions('starts', starts);
   checkBase(base);
   checkWork(fn, 'q.length', qs.length, 'starts.length', ss.length);
-  checkNearList(fn, 'starts', ss, offset, 'offset');
+  checkNearList(fn, 'starts', ss, base, offset, 'offset');
   return [qs, ks, ss];
 }
 
@@ -290,10 +291,10 @@ function checkSweep(fn, q, offset, start0, step, count, base) {
   if (count > 0) {
     // Positions are linear in j: both ends near enough means every start is.
     const last = start0 + (count - 1) * step;
-    checkNear(fn, 'start0', start0);
-    checkNear(fn, 'start0 + offset', start0 + offset);
-    checkNear(fn, 'start0 + (count - 1) * step', last);
-    checkNear(fn, 'start0 + (count - 1) * step + offset', last + offset);
+    checkNear(fn, 'start0', start0, base);
+    checkNear(fn, 'start0 + offset', start0 + offset, base);
+    checkNear(fn, 'start0 + (count - 1) * step', last, base);
+    checkNear(fn, 'start0 + (count - 1) * step + offset', last + offset, base);
   }
 }
 
@@ -498,7 +499,7 @@ export function rotate_pair(x0, x1, angle) {
 
 export function apply_rope(vec, pos, base = THETA_BASE) {
   vec = checkVector('vec', vec);
-  checkFiniteNear('apply_rope', 'pos', pos);
+  checkFiniteNear('apply_rope', 'pos', pos, base);
   checkBase(base);
   return run(
     'apply_rope',
@@ -518,8 +519,8 @@ export function apply_rope(vec, pos, base = THETA_BASE) {
 // Returns the snapshots [q, k] and the call's arguments by name.
 function checkScoreArgs(fn, q, k, m, n, base) {
   [q, k] = checkVectors(q, k);
-  checkFiniteNear(fn, 'm', m);
-  checkFiniteNear(fn, 'n', n);
+  checkFiniteNear(fn, 'm', m, base);
+  checkFiniteNear(fn, 'n', n, base);
   checkBase(base);
   return [
     q,
@@ -541,7 +542,7 @@ export function rope_score(q, k, m, n, base = THETA_BASE) {
 }
 
 export function sin_pos(pos, d, base = THETA_BASE) {
-  checkFiniteNear('sin_pos', 'pos', pos);
+  checkFiniteNear('sin_pos', 'pos', pos, base);
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
   return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out), {
@@ -611,7 +612,7 @@ export function slow_pairs(d, delta, base = THETA_BASE) {
 /** gap * theta_i for every pair, in radians. */
 export function pair_angles(d, gap, base = THETA_BASE) {
   checkPairsArgs(d, 'gap', gap, base);
-  checkNear('pair_angles', 'gap', gap);
+  checkNear('pair_angles', 'gap', gap, base);
   return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_pair_angles(d, gap, base, out), {
     args: [
       ['d', d],
@@ -672,7 +673,7 @@ export function norm_gaps(vec, positions, base = THETA_BASE) {
   positions = checkPositions('positions', positions);
   checkBase(base);
   checkWork('norm_gaps', 'vec.length', vec.length, 'positions.length', positions.length);
-  checkNearList('norm_gaps', 'positions', positions);
+  checkNearList('norm_gaps', 'positions', positions, base);
   return run(
     'norm_gaps',
     [vec, positions],
@@ -698,13 +699,33 @@ function reportOptions(options) {
   o.starts = checkList('starts', o.starts, MAX_COUNT, 1);
   o.deltas = checkPositions('deltas', o.deltas);
   o.norm_positions = checkPositions('norm_positions', o.norm_positions);
-  checkNearList('build_report', 'starts', o.starts, o.offset, 'offset');
-  checkNearList('build_report', 'norm_positions', o.norm_positions);
+  checkNearList('build_report', 'starts', o.starts, o.base, o.offset, 'offset');
+  checkNearList('build_report', 'norm_positions', o.norm_positions, o.base);
   return o;
 }
 
-// The report is written into a 64 KB buffer; a longer one (ROPE_E_SPACE, with the length
-// it needs) is written again into a buffer that fits.
+// A text the core writes (write(...ins' pointers, buf, lenPtr, cap)) into a 64 KB buffer; a
+// longer one (ROPE_E_SPACE, with the length it needs) is written again into a buffer that
+// fits. Returns the text, or the code of a refusal in tolerate (any other throws).
+function writeText(fn, ins, write, tolerate, args) {
+  for (let cap = 1 << 16; ; ) {
+    const result = run(
+      fn,
+      ins,
+      [
+        [cap, 'text'],
+        [1, 'i32'],
+      ],
+      (...p) => write(...p, cap),
+      { tolerate: [...tolerate, C.ROPE_E_SPACE], args },
+    );
+    const [text, [len]] = result;
+    if (result.code === 0) return text;
+    if (result.code !== C.ROPE_E_SPACE || !(len + 1 > cap)) return result.code;
+    cap = len + 1;
+  }
+}
+
 function reportText(format, options) {
   const o = reportOptions(options);
   const args = [
@@ -715,38 +736,30 @@ function reportText(format, options) {
     ['deltas', o.deltas],
     ['norm_positions', o.norm_positions],
   ];
-  let cap = 1 << 16;
-  for (;;) {
-    const result = run(
-      'build_report',
-      [o.starts, o.deltas, o.norm_positions],
-      [
-        [cap, 'text'],
-        [1, 'i32'],
-      ],
-      (starts, deltas, norms, buf, lenPtr) =>
-        wasm.rope_report_write(
-          format,
-          o.dim,
-          o.base,
-          o.offset,
-          starts,
-          o.starts.length,
-          deltas,
-          o.deltas.length,
-          norms,
-          o.norm_positions.length,
-          buf,
-          cap,
-          lenPtr,
-        ),
-      { tolerate: [C.ROPE_E_SPACE], args },
-    );
-    const [text, [len]] = result;
-    if (result.code === 0) return text;
-    if (!(len + 1 > cap)) throw new CoreError('build_report', result.code, args);
-    cap = len + 1;
-  }
+  const text = writeText(
+    'build_report',
+    [o.starts, o.deltas, o.norm_positions],
+    (starts, deltas, norms, buf, lenPtr, cap) =>
+      wasm.rope_report_write(
+        format,
+        o.dim,
+        o.base,
+        o.offset,
+        starts,
+        o.starts.length,
+        deltas,
+        o.deltas.length,
+        norms,
+        o.norm_positions.length,
+        buf,
+        cap,
+        lenPtr,
+      ),
+    [],
+    args,
+  );
+  if (typeof text === 'string') return text;
+  throw new CoreError('build_report', text, args);
 }
 
 /** The report of docs/SPEC.md as an object; with no options, the default report. */
@@ -866,25 +879,16 @@ function scalingText(format, config, opts) {
         args: [['config bytes', bytes.length]],
       },
     ).code;
-    // Written into a 64 KB buffer; a longer text is written again into one that fits.
-    for (let cap = 1 << 16; code === 0; ) {
-      const result = run(
+    if (code === 0) {
+      const text = writeText(
         'scaling',
         [],
-        [
-          [cap, 'text'],
-          [1, 'i32'],
-        ],
-        (buf, lenPtr) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
-        { tolerate: [...CONFIG_CODES, C.ROPE_E_SPACE], args },
+        (buf, lenPtr, cap) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
+        CONFIG_CODES,
+        args,
       );
-      const [text, [len]] = result;
-      if (result.code === 0) return text;
-      code = result.code;
-      if (code === C.ROPE_E_SPACE && len + 1 > cap) {
-        cap = len + 1;
-        code = 0;
-      }
+      if (typeof text === 'string') return text;
+      code = text;
     }
     const message = cString(wasm.rope_config_message(reader));
     if (!message) throw new CoreError('scaling', code, args);
@@ -963,8 +967,8 @@ export function pair_example(q, k, m, n, theta) {
  * product) and score (rope_score itself). */
 export function pair_terms(q, k, m, n, base = THETA_BASE) {
   [q, k] = checkVectors(q, k);
-  checkFiniteNear('pair_terms', 'm', m);
-  checkFiniteNear('pair_terms', 'n', n);
+  checkFiniteNear('pair_terms', 'm', m, base);
+  checkFiniteNear('pair_terms', 'n', n, base);
   checkBase(base);
   const h = Math.floor(q.length / 2);
   const v = run(
@@ -1014,7 +1018,7 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
  * the same { qk, q_pn, pm_k, pm_pn, total }, within ~1e-15 of add_terms. */
 export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_BASE) {
   [q, k] = checkVectors(q, k);
-  checkFiniteNear('add_terms_sweep', 'offset', offset);
+  checkFiniteNear('add_terms_sweep', 'offset', offset, base);
   checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
   const v = run(
     'add_terms_sweep',
@@ -1042,7 +1046,7 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
 export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   [q, k] = checkVectors(q, k);
   distances = checkPositions('distances', distances);
-  checkNearList('decay', 'distances', distances);
+  checkNearList('decay', 'distances', distances, base);
   checkInt('samples', samples, 1, MAX_COUNT);
   checkInt('seed', seed, 0, 2 ** 32 - 1);
   checkBase(base);
@@ -1072,7 +1076,7 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
 export function cos_grid(d, positions, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
   positions = checkPositions('positions', positions);
-  checkNearList('cos_grid', 'positions', positions);
+  checkNearList('cos_grid', 'positions', positions, base);
   checkBase(base);
   const h = Math.floor(d / 2);
   const c = positions.length;
@@ -1114,18 +1118,18 @@ const ENVELOPE = ['first', 'last', 'rope_min', 'rope_max', 'add_min', 'add_max']
  * { first, last } start and the { rope_min, rope_max, add_min, add_max } scores. */
 export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE) {
   [q, k] = checkVectors(q, k);
-  checkFiniteNear('offset_envelope', 'offset', offset);
-  checkFiniteNear('offset_envelope', 'from', from);
-  checkFiniteNear('offset_envelope', 'to', to);
+  checkFiniteNear('offset_envelope', 'offset', offset, base);
+  checkFiniteNear('offset_envelope', 'from', from, base);
+  checkFiniteNear('offset_envelope', 'to', to, base);
   checkBase(base);
   const starts = Math.floor(to) - Math.ceil(from) + 1;
   if (!(starts >= 1)) {
     throw new RangeError(`from..to must hold an integer start, got ${show(from)}..${show(to)}`);
   }
   checkInt('bins', bins, 1, Math.min(starts, MAX_COUNT));
-  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts, C.ROPE_MAX_ENVELOPE_WORK);
-  checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset);
-  checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset);
+  checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts, true);
+  checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset, base);
+  checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset, base);
   const v = run(
     'offset_envelope',
     [q, k],
@@ -1179,8 +1183,8 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
   const s = checkNpSeed(seed);
   checkInt('dim', dim, 0, MAX_DIM);
   checkBase(base);
-  checkFiniteNear('planes_example', 'm', m);
-  checkFiniteNear('planes_example', 'n', n);
+  checkFiniteNear('planes_example', 'm', m, base);
+  checkFiniteNear('planes_example', 'n', n, base);
   const [token, score] = run(
     'planes_example',
     [],
@@ -1234,8 +1238,8 @@ export function lesson_order(a, b, s0 = 0, base = THETA_BASE) {
   checkList('a', a, MAX_DIM, 1);
   checkList('b', b, MAX_DIM, 1);
   checkSameLength('a', a, 'b', b);
-  checkFiniteNear('lesson_order', 's0', s0);
-  checkNear('lesson_order', 's0 + 1', s0 + 1);
+  checkFiniteNear('lesson_order', 's0', s0, base);
+  checkNear('lesson_order', 's0 + 1', s0 + 1, base);
   checkBase(base);
   const v = run(
     'lesson_order',
@@ -1303,7 +1307,7 @@ export function lesson_normalized(slot, length) {
 /** The sinusoidal marks of width `width` at each position: one row of width values per position. */
 export function lesson_marks(positions, width, base = THETA_BASE) {
   checkPositions('positions', positions);
-  checkNearList('lesson_marks', 'positions', positions);
+  checkNearList('lesson_marks', 'positions', positions, base);
   checkInt('width', width, 0, MAX_DIM);
   checkBase(base);
   const c = positions.length;
@@ -1327,7 +1331,7 @@ export function lesson_marks(positions, width, base = THETA_BASE) {
 /** stick + the sinusoidal mark of slot (width stick.length): the word carrying its mark. */
 export function lesson_marked(stick, slot, base = THETA_BASE) {
   checkList('stick', stick, MAX_DIM, 1);
-  checkFiniteNear('lesson_marked', 'slot', slot);
+  checkFiniteNear('lesson_marked', 'slot', slot, base);
   checkBase(base);
   return run(
     'lesson_marked',
@@ -1347,7 +1351,7 @@ export function lesson_marked(stick, slot, base = THETA_BASE) {
 /** Each mark value at pos against the range over training positions 0 .. train - 1:
  * { value, min, max, outside } (arrays of width; outside 1 where value is out of [min, max]). */
 export function lesson_extrapolate(pos, width, train, base = THETA_BASE) {
-  checkFiniteNear('lesson_extrapolate', 'pos', pos);
+  checkFiniteNear('lesson_extrapolate', 'pos', pos, base);
   checkInt('width', width, 0, MAX_DIM);
   checkInt('train', train, 1, MAX_COUNT);
   checkBase(base);
