@@ -157,7 +157,7 @@ build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
-# fflate's synchronous inflate (MIT) as a plain ES module, for web/packed.js; its set-up runs
+# fflate's synchronous inflate (MIT) as a plain ES module, for web/src/core/packed.js; its set-up runs
 # at the first call (the page rarely calls it before the first chart).
 web/vendor/inflate.js: tools/vendor_inflate.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor
@@ -294,7 +294,7 @@ test-explain: build/librope.so build/test_explain build/test_explain_asan
 	$(PYTHON) tests/diff/diff_explain.py build/explain_cases.json --dump build/explain_native.json
 
 # NumPy's default_rng(seed).normal() in C against NumPy itself, bit for bit: native
-# (with and without __int128), the wasm module and web/rope.js's bindings; the blog's
+# (with and without __int128), the wasm module and web/src/core/rope.js's bindings; the blog's
 # 512-dimension example.
 # The lesson's functions against tests/ref/ref_lesson.py (random inputs, the post's
 # numbers), native and wasm.

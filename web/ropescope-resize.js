@@ -5,7 +5,7 @@
 // between the iframe and this script. A height is taken only from an iframe's own window and
 // origin, only as a number within bounds; it is set through CSSOM (frame.style), which a
 // style-src policy without 'unsafe-inline' allows, so the snippet needs no style= attribute.
-// HEIGHT_MESSAGE, MIN_HEIGHT and MAX_HEIGHT are web/embed.js's (tests/js/embed.test.mjs
+// HEIGHT_MESSAGE, MIN_HEIGHT and MAX_HEIGHT are web/src/element/embed.js's (tests/js/embed.test.mjs
 // checks that they agree). A classic script with no imports: it is served as it is.
 (function () {
   'use strict';

@@ -1,4 +1,4 @@
-// Tests of the explainer bindings of web/rope.js (c_src/explain/explain.h in wasm):
+// Tests of the explainer bindings of web/src/core/rope.js (c_src/explain/explain.h in wasm):
 //  - every case of build/explain_cases.json (from the independent Python
 //    reference tests/ref/ref_explain.py) agrees to the contract tolerance, and is
 //    bit for bit what the native build gave (build/explain_native.json);

@@ -1,4 +1,4 @@
-// web/format.js's linearTick writes the labels Chart.js's own numeric tick formatter writes
+// web/src/lib/format.js's linearTick writes the labels Chart.js's own numeric tick formatter writes
 // (en-US), without Intl.NumberFormat: compared with Chart.js itself on random tick sets.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A fuzz loop over web/rope.js: random argument shapes (numbers, NaN, infinities, huge
+// A fuzz loop over web/src/core/rope.js: random argument shapes (numbers, NaN, infinities, huge
 // and tiny values, strings, arrays of wrong lengths, typed arrays, objects with prototype
 // keys, ...) for ROPE_FUZZ_SECONDS (default 10). Every call must either return finite
 // numbers (or the report's text) or throw a RangeError/TypeError whose message names one

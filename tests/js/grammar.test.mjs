@@ -1,4 +1,4 @@
-// One number grammar: the page's URL parser (web/state.js parseDecimal) and the C core's
+// One number grammar: the page's URL parser (web/src/state/state.js parseDecimal) and the C core's
 // (c_src/core/parse.c, asked through rope.js's decimal_form, the wasm's rope_decimal_form) must accept and refuse
 // exactly the same texts. rope_decimal_form answers the grammar only (1: a nonzero
 // mantissa, 0: all zeros, < 0: refused); the size of a double is then JS's Number, as the

@@ -1,6 +1,6 @@
 // The wasm build must compute the very same doubles as the native build: the
 // page's report download is promised byte-for-byte equal to the CLI's. Every
-// case of build/cases.json (fresh each run) is run through web/rope.js and
+// case of build/cases.json (fresh each run) is run through web/src/core/rope.js and
 // compared bit for bit with the native results that test-diff wrote.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// web/packed.js's two ways to unpack what tools/pack.mjs packed: fflate (unpackBytes) and the
+// web/src/core/packed.js's two ways to unpack what tools/pack.mjs packed: fflate (unpackBytes) and the
 // runtime's DecompressionStream (unpackBytesNative, with fflate behind it where the stream is
 // missing or refuses 'deflate-raw'); and rope.js's ready(), which makes the core from the latter.
 

@@ -1,4 +1,4 @@
-// Tests of web/rope.js, the JS module over the wasm core:
+// Tests of web/src/core/rope.js, the JS module over the wasm core:
 //  - every case of build/cases.json (written by tests/diff/gen_cases.py from the
 //    independent Python reference) agrees within the contract tolerance;
 //  - every export rejects bad input with a RangeError/TypeError naming the

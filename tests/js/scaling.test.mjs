@@ -1,4 +1,4 @@
-// The long-context binding (web/rope.js over the wasm core) against the
+// The long-context binding (web/src/core/rope.js over the wasm core) against the
 // independent reference: the random cases of tests/diff/diff_scaling.py (with the
 // reference's answers), SCALING.md's reference numbers, byte identity with the
 // CLI on the nine model configs, and bad configs and options.

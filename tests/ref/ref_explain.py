@@ -13,7 +13,7 @@ take dot products; sum complex exponentials) and shares nothing with the C
 core. The cases file is
     {"seed": N, "tolerance": {"abs": .., "rel": ..},
      "cases": [{"fn": name, "args": [...], "expect": [...]}, ...]}
-with args in the order of the JS bindings in web/rope.js and expect flat
+with args in the order of the JS bindings in web/src/core/rope.js and expect flat
 (planar blocks as explain.h lays them out); random_vectors must match bit for
 bit, every other float to the tolerance.
 """

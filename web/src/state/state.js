@@ -149,7 +149,7 @@ function listRow(name, values) {
 const EMBED = table({ 0: false, 1: true, false: false, true: true });
 const TRUTH = table({ true: true, false: false });
 
-// The long-context part (web/long.js wires these, not app.js). A default of null means
+// The long-context part (web/src/page/long.js wires these, not app.js). A default of null means
 // "the preset's value": long.js fills it in after reading the URL. `when` says whether the
 // URL carries the setting: a method's parameters only while that method is chosen.
 const longRow = (row, when) => ({ ...row, part: 'long', when });
@@ -223,7 +223,7 @@ export const PARAMS = [
         : `above from (${s.from}) with a whole start position between them`,
   }),
   numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
-  // The explainer (web/teach.js). seed 0: the demo vectors; any other: random q, k from it.
+  // The explainer (web/src/page/teach.js). seed 0: the demo vectors; any other: random q, k from it.
   numberRow('seed', 0, 0, 4294967295, { integer: true, optional: true }),
   // Figure "one pair, rotating": pair i, query position m, key position n, gap lock.
   numberRow('pair', 0, 0, 511, {
@@ -316,7 +316,7 @@ export const PARAMS = [
   methodParam(numberRow('mscale-all-dim', null, 0, 100)),
   compareRow(),
 
-  // Embed options (web/embed.js): colours, sliders inside the embed, figure headings.
+  // Embed options (web/src/element/embed.js): colours, sliders inside the embed, figure headings.
   choiceRow(
     'theme',
     'auto',
