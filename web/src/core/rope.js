@@ -1397,48 +1397,32 @@ function checkCatArgs(fn, q, k, m, n, theta) {
   checkNear(fn, 'n × theta', n * theta);
 }
 
+// A chapter's pair call (lesson_cat, lesson_proof): q and k of two numbers, m, n and theta,
+// checked, then the core's rope_<fn> run into len doubles.
+function runCat(fn, len, q, k, m, n, theta) {
+  checkCatArgs(fn, q, k, m, n, theta);
+  const args = [
+    ['q', q],
+    ['k', k],
+    ['m', m],
+    ['n', n],
+    ['theta', theta],
+  ];
+  const call = (out) => wasm[`rope_${fn}`](q[0], q[1], k[0], k[1], m, n, theta, out);
+  return run(fn, [], [[len, 'f64']], call, { args })[0];
+}
+
 /** One pair q at m, k at n, turning theta rad per position: the rotated pair, its angles
  * (start, after, predicted: radians; start_deg, after_deg), the score (direct) and the additive
  * score (added), as lesson.h's ROPE_CAT_* in lower case. */
 export function lesson_cat(q, k, m, n, theta) {
-  checkCatArgs('lesson_cat', q, k, m, n, theta);
-  const v = run(
-    'lesson_cat',
-    [],
-    [[C.ROPE_CAT_LEN, 'f64']],
-    (out) => wasm.rope_lesson_cat(q[0], q[1], k[0], k[1], m, n, theta, out),
-    {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['m', m],
-        ['n', n],
-        ['theta', theta],
-      ],
-    },
-  )[0];
-  return named(v, CAT_NAMES);
+  return named(runCat('lesson_cat', C.ROPE_CAT_LEN, q, k, m, n, theta), CAT_NAMES);
 }
 
 /** q_m · k_n expanded step by step: { terms[8], expanded, brackets[4], collected, identities[4],
  * identified, dot, cross, result, direct, products[4] }. */
 export function lesson_proof(q, k, m, n, theta) {
-  checkCatArgs('lesson_proof', q, k, m, n, theta);
-  const v = run(
-    'lesson_proof',
-    [],
-    [[C.ROPE_PROOF_LEN, 'f64']],
-    (out) => wasm.rope_lesson_proof(q[0], q[1], k[0], k[1], m, n, theta, out),
-    {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['m', m],
-        ['n', n],
-        ['theta', theta],
-      ],
-    },
-  )[0];
+  const v = runCat('lesson_proof', C.ROPE_PROOF_LEN, q, k, m, n, theta);
   const at = (j, count) => v.slice(j, j + count);
   return {
     terms: at(C.ROPE_PROOF_TERMS, 8),
@@ -1507,37 +1491,39 @@ export function lesson_clock_theta(theta, position, divide = 1) {
   return named(v, CLOCK_NAMES);
 }
 
+// A base change's pair, dim, old and new base (each finite and > floor) and its two positions
+// (finite and near; >= 0 too where nonNegative), as lesson_rebase and lesson_weights take them.
+// Returns the call's arguments by name, for run().
+function checkRebase(fn, pair, dim, bases, floor, positions, nonNegative) {
+  checkInt('dim', dim, 2, MAX_DIM);
+  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
+  for (const [name, b] of bases) {
+    checkNumber(name, b);
+    if (!Number.isFinite(b) || b <= floor) {
+      throw new RangeError(`${name} must be a finite number > ${floor}, got ${show(b)}`);
+    }
+  }
+  for (const [name, x] of positions) {
+    checkFiniteNear(fn, name, x);
+    if (nonNegative && x < 0) throw new RangeError(`${name} must be a finite number >= 0, got ${show(x)}`);
+  }
+  return [['pair', pair], ['dim', dim], ...bases, ...positions];
+}
+
 /** One pair under a base change: { theta_old, theta_new, ratio, gap_old, gap_new (dial degrees
  * at gap), train_old, train_new (degrees swept over train positions) }. */
 export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
-  checkInt('dim', dim, 2, MAX_DIM);
-  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
-  for (const [name, b] of [
+  const bases = [
     ['old base', oldBase],
     ['new base', newBase],
-  ]) {
-    checkNumber(name, b);
-    if (!Number.isFinite(b) || b <= 0) throw new RangeError(`${name} must be a finite number > 0, got ${show(b)}`);
-  }
-  checkFiniteNear('lesson_rebase', 'gap', gap);
-  checkFiniteNear('lesson_rebase', 'train', train);
-  const v = run(
-    'lesson_rebase',
-    [],
-    [[C.ROPE_REBASE_LEN, 'f64']],
-    (out) => wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out),
-    {
-      args: [
-        ['pair', pair],
-        ['dim', dim],
-        ['old base', oldBase],
-        ['new base', newBase],
-        ['gap', gap],
-        ['train', train],
-      ],
-    },
-  )[0];
-  return named(v, REBASE_NAMES);
+  ];
+  const positions = [
+    ['gap', gap],
+    ['train', train],
+  ];
+  const args = checkRebase('lesson_rebase', pair, dim, bases, 0, positions, false);
+  const call = (out) => wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out);
+  return named(run('lesson_rebase', [], [[C.ROPE_REBASE_LEN, 'f64']], call, { args })[0], REBASE_NAMES);
 }
 
 /** What a base change fixes and what it cannot, for one pair trained on train positions at
@@ -1546,39 +1532,17 @@ export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
  * case: theta_old, theta_new, wedge (degrees), reach, turn_old, turn_new, far_old, far_new, gaps,
  * inside_old, inside_new, seen, share_old, share_new, share_seen). */
 export function lesson_weights(pair, dim, oldBase, newBase, train, widest) {
-  checkInt('dim', dim, 2, MAX_DIM);
-  checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
-  for (const [name, b] of [
+  const bases = [
     ['old base', oldBase],
     ['new base', newBase],
-  ]) {
-    checkNumber(name, b);
-    if (!Number.isFinite(b) || b <= 1) throw new RangeError(`${name} must be a finite number > 1, got ${show(b)}`);
-  }
-  for (const [name, x] of [
+  ];
+  const positions = [
     ['train', train],
     ['widest gap', widest],
-  ]) {
-    checkFiniteNear('lesson_weights', name, x);
-    if (x < 0) throw new RangeError(`${name} must be a finite number >= 0, got ${show(x)}`);
-  }
-  const v = run(
-    'lesson_weights',
-    [],
-    [[C.ROPE_WEIGHTS_LEN, 'f64']],
-    (out) => wasm.rope_lesson_weights(pair, dim, oldBase, newBase, train, widest, out),
-    {
-      args: [
-        ['pair', pair],
-        ['dim', dim],
-        ['old base', oldBase],
-        ['new base', newBase],
-        ['train', train],
-        ['widest gap', widest],
-      ],
-    },
-  )[0];
-  return named(v, WEIGHTS_NAMES);
+  ];
+  const args = checkRebase('lesson_weights', pair, dim, bases, 1, positions, true);
+  const call = (out) => wasm.rope_lesson_weights(pair, dim, oldBase, newBase, train, widest, out);
+  return named(run('lesson_weights', [], [[C.ROPE_WEIGHTS_LEN, 'f64']], call, { args })[0], WEIGHTS_NAMES);
 }
 
 /** The lesson's chapter names in order ("order", "slot", ...). */
