@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bounded, defaults, follow, PARAM, readQuery } from '../../web/src/state/state.js';
-import { rng, seed } from '../testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
 
 const s = seed('state relations');
 const random = rng(s);
