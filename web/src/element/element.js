@@ -12,6 +12,7 @@ import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlFor, controlParts } from '../controls/controls.js';
 import { wireSetting } from '../controls/wire.js';
+import { ready } from '../core/rope.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
 import { boundedLines, el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
@@ -128,10 +129,21 @@ watchPrint(() =>
 const waiting = new Set(); // connected, not drawn yet
 const queue = new Set(); // near the viewport, to be drawn, in order
 let pumping = false;
+// Before the first element draws, the core's bytes are inflated by the browser (off the main
+// thread) and compiled in a task of their own, so that work and the first drawing are not one
+// long task. Where the browser refuses WebAssembly, the drawing that follows says so.
+let coreAsked = false;
 function pump() {
   const [next] = queue;
   if (!next) {
     pumping = false;
+    return;
+  }
+  if (!coreAsked) {
+    coreAsked = true;
+    ready()
+      .catch(() => {})
+      .then(() => setTimeout(pump, 0));
     return;
   }
   queue.delete(next);
@@ -225,14 +237,18 @@ class RopeScope extends HTMLElement {
     const query = new URLSearchParams();
     for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
     const { state, problems } = readQuery(query);
-    // The long-context settings left out take the preset's values, as on the page.
-    try {
-      fillFromPreset(state);
-    } catch {
-      // a preset the reader refuses: the long figures stay empty
-    }
     // A view that is no figure shows none, with one line naming the views (not every figure).
     const noView = problems.some((p) => p.name === 'view');
+    // The long-context settings left out take the preset's values, as on the page, where a
+    // long-context figure is shown: reading the preset costs a first element about 90 ms
+    // (inflating the model files, reading the config), which the other views never use.
+    if (!noView && (state.view === 'all' || FIGURE[state.view]?.part === 'long')) {
+      try {
+        fillFromPreset(state);
+      } catch {
+        // a preset the reader refuses: the long figures stay empty
+      }
+    }
     const lines = problems.map((p) =>
       p.name === 'view'
         ? unknownViewLine(p)
@@ -290,9 +306,12 @@ class RopeScope extends HTMLElement {
     if (this.explorer) {
       // The settings that differ from their defaults (and the preset's values, which need the
       // core: without it, all of them); no embed options.
+      // Only the settings that default to the preset's value (null) and are set here can equal
+      // the preset's; with none, there is nothing to drop and the preset need not be read.
       let settings = this.state;
+      const set = PARAMS.some((row) => row.part === 'long' && row.default === null && this.state[row.name] !== null);
       try {
-        settings = presetValuesDropped(this.state);
+        if (set) settings = presetValuesDropped(this.state);
       } catch {
         // the core is unavailable: the notice below says why
       }
