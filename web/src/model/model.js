@@ -86,42 +86,62 @@ function flatness(q, k, { dim, base, gap, from, to, n, seed }) {
   });
 }
 
-/** Everything the figures, captions and readout show for one state. */
-export function computeModel(state) {
+/** Everything the figures, captions and readout show for one state. Each figure's part is
+ * computed when first read (a getter, through memo), so a render that shows one figure (an
+ * embed, or figure 1 before the page has painted) pays for that one only. */
+export function computeModel(live) {
+  // The settings as they are now: a getter read after the page's state has moved on still
+  // answers for this model.
+  const state = { ...live };
   const { dim, base, gap, seed } = state;
   const [q, k] = vectors(dim, seed);
-
-  const angles = memo('angles', [dim, gap, base], () => rope.pair_angles(dim, gap, base));
-  const turns = memo('turns', [dim, gap, base], () => rope.turns(dim, gap, base));
-
   // Every integer start from `from` to `to`, query at start + gap, key at start.
-  const sweep = flatness(q, k, state);
-  const report = memo('report', [dim, base, gap, seed], () => rope.offset_scan(q, k, gap, REPORT_STARTS, base));
-  const marked = report.filter(([s]) => s >= state.from && s <= state.to);
-
-  const slow = memo('slow', [dim, base], () => rope.slow_pairs_batch(dim, SLOW_GAPS, base));
-  const slowNow = memo('slowNow', [dim, base, gap], () => rope.slow_pairs(dim, gap, base));
-  const normGaps = memo('norm', [dim, base, seed], () => ({
-    q: rope.norm(q),
-    gaps: rope.norm_gaps(q, NORM_POSITIONS, base),
-  }));
+  const sweep = () => flatness(q, k, state);
+  const report = () => memo('report', [dim, base, gap, seed], () => rope.offset_scan(q, k, gap, REPORT_STARTS, base));
+  const angles = () => memo('angles', [dim, gap, base], () => rope.pair_angles(dim, gap, base));
 
   return {
-    pairs: angles.length,
+    pairs: Math.floor(dim / 2),
     q,
     k,
-    angles,
-    turns,
-    sweep,
-    marked: marked.map(([s, , add]) => ({ x: s, y: add })),
-    spreads: {
-      rope: Math.max(...sweep.rope_max) - Math.min(...sweep.rope_min),
-      add: Math.max(...sweep.add_max) - Math.min(...sweep.add_min),
-      reportRope: spread(report.map((row) => row[1])),
-      reportAdd: spread(report.map((row) => row[2])),
+    get angles() {
+      return angles();
     },
-    slow: { gaps: SLOW_GAPS, counts: slow, now: slowNow },
-    norm: { q: normGaps.q, maxGap: Math.max(...normGaps.gaps) },
+    get turns() {
+      return memo('turns', [dim, gap, base], () => rope.turns(dim, gap, base));
+    },
+    get sweep() {
+      return sweep();
+    },
+    get marked() {
+      return report()
+        .filter(([s]) => s >= state.from && s <= state.to)
+        .map(([s, , add]) => ({ x: s, y: add }));
+    },
+    get spreads() {
+      const env = sweep();
+      const rows = report();
+      return {
+        rope: Math.max(...env.rope_max) - Math.min(...env.rope_min),
+        add: Math.max(...env.add_max) - Math.min(...env.add_min),
+        reportRope: spread(rows.map((row) => row[1])),
+        reportAdd: spread(rows.map((row) => row[2])),
+      };
+    },
+    get slow() {
+      return {
+        gaps: SLOW_GAPS,
+        counts: memo('slow', [dim, base], () => rope.slow_pairs_batch(dim, SLOW_GAPS, base)),
+        now: memo('slowNow', [dim, base, gap], () => rope.slow_pairs(dim, gap, base)),
+      };
+    },
+    get norm() {
+      const normGaps = memo('norm', [dim, base, seed], () => ({
+        q: rope.norm(q),
+        gaps: rope.norm_gaps(q, NORM_POSITIONS, base),
+      }));
+      return { q: normGaps.q, maxGap: Math.max(...normGaps.gaps) };
+    },
     explain: explainModel(state, q, k),
   };
 }
