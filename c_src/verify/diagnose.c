@@ -16,6 +16,7 @@
 #define MAX_VARIANTS 24
 #define SAMPLE_ROWS 512
 #define RECOVER_ROWS 4096
+#define OFFSET_SLACK 8
 #define PI 3.14159265358979323846
 #define AT(t, k) rope_table_at((t), (size_t)(k))
 
@@ -102,21 +103,50 @@ static void read_off(context *x)
     for (int i = 0; i < n; i++) x->recovered[i] *= x->sign;
 }
 
-/* The integer offset o with row 0 at position from + o, read from the phases
+/* Row r's offset o (row r at position from + r + o), read from its phases
  * from the slowest pair to the fastest, each step narrowing it. */
-static double read_offset(const context *x, const double *theta, int n)
+static double row_offset(const context *x, const double *theta, int n, long r)
 {
     const rope_table *c = x->d->cos, *s = x->d->sin;
-    double p0 = x->d->from, o = 0.0;
+    long w = c->width;
+    double p0 = x->d->from + (double)r, o = 0.0;
     /* theta falls with the pair index: the slowest pair is the last. */
     for (int i = n - 1; i >= 0; i--) {
         int col, unused;
         rope_layout_dims(x->layout, n, i, &col, &unused);
-        double ph = x->sign * atan2(AT(s, col), AT(c, col)), th = theta[i];
+        double ph = x->sign * atan2(AT(s, r * w + col), AT(c, r * w + col)), th = theta[i];
         if (!(th > 0.0)) continue;
         o += wrap(ph - (p0 + o) * th) / th;
     }
-    return nearbyint(o);
+    return o;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
+/* The integer offset, from the sample rows: angles computed in a low
+ * precision round the position itself (bfloat16 holds only every 8th
+ * integer from 1024 to 2048), so one row can read an offset a few positions
+ * off; the rounding errors of many rows cancel. The mean of the rows within
+ * 8 positions of their median (a row read a whole turn off stays out). */
+static double read_offset(const context *x, const double *theta, int n)
+{
+    double o[SAMPLE_ROWS], sorted[SAMPLE_ROWS], sum = 0.0;
+    long m = 0;
+    for (long k = 0; k < x->n_rows; k++) {
+        double v = row_offset(x, theta, n, x->rows[k]);
+        if (isfinite(v)) o[m] = sorted[m] = v, m++;
+    }
+    if (m == 0) return 0.0;
+    qsort(sorted, (size_t)m, sizeof sorted[0], by_value);
+    double median = sorted[m / 2];
+    long kept = 0;
+    for (long k = 0; k < m; k++)
+        if (fabs(o[k] - median) <= 8.0) sum += o[k], kept++;
+    return nearbyint(sum / (double)kept);
 }
 
 static double nice(double v, int digits)
@@ -385,25 +415,32 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_fo
     for (int k = 0; k < nv; k++) {
         double af = 1.0;
         if (variant_theta(&x, &v[k], theta, x.n_dump, &af) != ROPE_OK) continue;
+        /* No offset is tried first, below: reading one off a low-precision dump can go astray. */
+        double offset = table ? read_offset(&x, theta, x.n_dump) : 0.0;
         for (int p = 0; p < 7; p++) {
             int dt = lows[p][0] < 0 ? native : lows[p][0];
             if (p > 0 && (dt == native || (native == ROPE_DT_F32 && dt == ROPE_DT_F32))) continue;
             if (!table && lows[p][1]) continue;
-            /* No offset first: reading one off a low-precision dump can go astray. */
-            double offset = table ? read_offset(&x, theta, x.n_dump) : 0.0;
-            for (int o = 0; o < (offset != 0.0 ? 2 : 1); o++) {
+            /* Tried: no offset, the offset read, and, where the angles were computed in a
+             * low precision (which rounds the positions themselves), the offsets up to 8
+             * positions either side of it, nearest first. */
+            int tries = table && p > 0 ? 2 + 2 * OFFSET_SLACK : offset != 0.0 ? 2 : 1;
+            for (int o = 0; o < tries; o++) {
+                double at = o == 0 ? 0.0 : offset + (o % 2 ? 1 : -1) * (double)(o / 2);
+                if (o > 0 && at == 0.0) continue;
                 rope_model m = {theta, x.n_dump, dt,     lows[p][1], native,
                                 1.0,   0.0,      x.sign, x.layout};
                 explanation e = {.n = 0};
                 if (v[k].code) push(&e, v[k].code, v[k].message);
                 if (v[k].code2) push(&e, v[k].code2, v[k].message2);
-                orthogonal(&x, &m, af, &e, o ? offset : 0.0);
+                orthogonal(&x, &m, af, &e, at);
                 if (e.n + (p > 0) == 0 || e.n + (p > 0) > fewest) continue;
                 rope_verify_err err;
                 if (!fits(d, &m, table ? x.rows : NULL, x.n_rows, &err)) continue;
                 if (p > 0) precision_code(&e, &m, &err, table);
                 if (e.n < fewest) fewest = e.n, n_best = 0;
                 if (n_best < 4) best[n_best++] = e;
+                if (o > 0) break; /* the nearest offset that fits */
             }
         }
     }
