@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, openPage, ROOT, startServer } from '../tests/browser/harness.mjs';
+import { launchBrowser, openPage, ROOT, startServer, waitFrameDrawn } from '../tests/browser/harness.mjs';
 import { FIGURES } from '../web/src/figures/index.js';
 
 const WIDTHS = [320, 390, 480, 560, 640, 720, 800];
@@ -25,19 +25,7 @@ const browser = await launchBrowser();
 async function content(page, view, title) {
   // The embed document, which the snippets name (web/src/element/frame.js): one <rope-scope>.
   await page.goto(`${server.url}embed.html?view=${view}${title ? '' : '&title=0'}#${view}`);
-  await page.waitForFunction(
-    () => {
-      const root = document.querySelector('rope-scope')?.shadowRoot;
-      const canvases = [...(root?.querySelectorAll('canvas') ?? [])];
-      return (
-        performance.getEntriesByName('ropescope:first-chart').length > 0 &&
-        canvases.length > 0 &&
-        canvases.every((c) => customElements.get('rope-scope').Chart.getChart(c))
-      );
-    },
-    null,
-    { timeout: 60000 },
-  );
+  await waitFrameDrawn(page, 60000);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return Math.ceil(await page.evaluate(() => document.body.getBoundingClientRect().height));
 }

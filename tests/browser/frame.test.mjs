@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { VERSION } from '../../web/gen/version.js';
-import { openPage, ROOT, settle, useServerAndBrowser } from './harness.mjs';
+import { openPage, ROOT, settle, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
 import { blogHtml, explorerFrame, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -27,22 +27,6 @@ function recordHeights() {
   });
 }
 
-async function drawn(frame) {
-  await frame.waitForFunction(
-    () => {
-      const element = document.querySelector('rope-scope');
-      const canvases = [...(element?.shadowRoot?.querySelectorAll('canvas') ?? [])];
-      return (
-        performance.getEntriesByName('ropescope:first-chart').length > 0 &&
-        canvases.length > 0 &&
-        canvases.every((c) => customElements.get('rope-scope').Chart.getChart(c))
-      );
-    },
-    null,
-    { timeout: 20000 },
-  );
-}
-
 test('embed_document_should_draw_its_view_alone_and_post_its_height_once_drawn', async () => {
   for (const [view, query] of [
     ['cat', 'view=cat&gap=5'],
@@ -57,7 +41,7 @@ test('embed_document_should_draw_its_view_alone_and_post_its_height_once_drawn',
     });
     const { page } = p;
     const frame = await explorerFrame(page);
-    await drawn(frame);
+    await waitFrameDrawn(frame);
     await page.waitForFunction(() => window.__heights.length > 0, null, { timeout: 10000 });
     await settle(page);
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -113,7 +97,7 @@ test('embed_document_theme_should_set_its_background_and_palette_for_either_os_s
       const frameTag = `<iframe src="${frameSrc(`view=slow&theme=${theme}`, 'slow').replace(/&/g, '&amp;')}" title="figure" width="100%" height="700"></iframe>`;
       const p = await openBlog(env.browser, blogHtml(frameTag), { colorScheme: scheme });
       const frame = await explorerFrame(p.page);
-      await drawn(frame);
+      await waitFrameDrawn(frame);
       const seen = await frame.evaluate(() => {
         const root = document.querySelector('rope-scope').shadowRoot;
         const wrapper = root.querySelector('.rs-body');
@@ -225,7 +209,7 @@ test('embed_document_without_javascript_should_show_the_picture_its_fragment_nam
 test('dist_embed_document_should_work_from_file_urls_with_and_without_javascript', async () => {
   const address = `${pathToFileURL(join(ROOT, `dist/v${VERSION}/ropescope/embed.html`)).href}?view=slow&gap=64#slow`;
   const live = await openPage(env.browser, address, { viewport: { width: 700, height: 900 } });
-  await drawn(live.page.mainFrame());
+  await waitFrameDrawn(live.page.mainFrame());
   const link = await live.page.evaluate(
     () => document.querySelector('rope-scope').shadowRoot.querySelector('.attribution a').href,
   );
