@@ -64,7 +64,7 @@ export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js \
-            web/style.min.css
+            web/style.min.css web/ropescope-embed.js web/embed.html
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -196,6 +196,23 @@ web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen
                   web/gen/methods.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
+
+# The <rope-scope> element, one classic script (web/src/element/element.js and what it imports):
+# Chart.js from npm (only the parts tools/chart_parts.mjs registers), the page's modules, the
+# wasm and style.css inside. make dist releases it (dist/ropescope-embed.js, within its budget).
+web/ropescope-embed.js: $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/version.js web/gen/rope_wasm.js \
+                        web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/gen/methods.js \
+                        web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
+	npx --no-install esbuild web/src/element/element.js --bundle --format=iife --minify --target=es2020 \
+	  --legal-comments=eof --loader:.css=text --log-level=warning \
+	  --banner:js="/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */" --outfile=$@
+
+# The embed document the iframe snippets name (web/src/element/frame.js), with every view's
+# picture for readers without JavaScript (and web/embed-pictures.css, which shows the one the
+# address names).
+web/embed.html: tools/embed_page.mjs $(WEB_MODULES) web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
+                web/gen/models.js web/gen/methods.js web/gen/version.js web/vendor/inflate.js
+	$(NODE) tools/embed_page.mjs $@
 
 # The stylesheet the page loads: web/style.css (the source) minified, about a fifth smaller.
 web/style.min.css: web/style.css
@@ -385,4 +402,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/ropescope.js web/style.min.css web/vendor
+	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/embed.html web/embed-pictures.css web/style.min.css web/vendor

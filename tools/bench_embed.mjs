@@ -8,19 +8,32 @@
 // is a fresh browser context: the post loads, waits 1.5 s, then scrolls to the end a screen at a
 // time (one step every 250 ms), then waits until every element has drawn. Long tasks are read
 // with a PerformanceObserver (buffered, so the first ones count too). Median of RUNS runs.
+// Then one iframe embed, as the builder's snippet puts it in a post on another origin, dist/
+// served as plain files (a static host; make dist first): the frame's first chart, from the
+// frame's own navigation start to its 'ropescope:first-chart' mark, and the bytes the frame
+// fetches, gzipped (as a host would send them), against the goals of at most 350 ms and 200 KB;
+// the embed document (embed.html) beside the explorer in embed mode (index.html?embed=1), the
+// address of the older snippets. Loads of the two take turns; median of FRAME_RUNS each, in a
+// browser without the address bar's popup renderer, as tools/bench.mjs runs the page's.
 // It measures and reports; it never fails on a slow figure.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../tests/browser/harness.mjs';
+import { serve } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 const RUNS = 5;
 const GOAL_MS = 200;
 const VIEWS = ['flatness', 'cat', 'clock', 'slow', 'decay', 'marks'];
+const FRAME_RUNS = 9;
+const FRAME_GOAL_MS = 350;
+const FRAME_GOAL_BYTES = 200 * 1024;
+const FRAME_VIEW = 'flatness';
 
 const filler = (n) =>
   Array.from(
@@ -45,7 +58,17 @@ ${filler(8)}
 function startHost() {
   return new Promise((done) => {
     const server = createServer((req, res) => {
-      const path = new URL(req.url, 'http://localhost').pathname;
+      const url = new URL(req.url, 'http://localhost');
+      const path = url.pathname;
+      if (path === '/frame') {
+        // A post with one iframe, as the builder writes it (the fixed height of a wide column).
+        const src = url.searchParams.get('src').replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>One figure</title><link rel="icon" href="data:,"></head>` +
+            `<body><p>Before the figure.</p><iframe src="${src}" title="figure" width="100%" height="700" frameborder="0"></iframe></body></html>`,
+        );
+      }
       if (path === '/ropescope-embed.js') {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
         return res.end(readFileSync(ELEMENT_JS));
@@ -105,6 +128,50 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
+// One load of a post holding one iframe of `src`: the frame's first chart (ms from its own
+// navigation start) and the bytes it fetched, each gzipped.
+async function frameRun(browser, hostUrl, src) {
+  const context = await browser.newContext({ viewport: { width: 760, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const bodies = [];
+  page.on('response', (response) => {
+    if (response.frame() !== page.mainFrame()) bodies.push(response.body().catch(() => Buffer.alloc(0)));
+  });
+  await page.goto(`${hostUrl}frame?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
+  const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
+  await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+    timeout: 30000,
+  });
+  const firstChart = await frame.evaluate(() => performance.getEntriesByName('ropescope:first-chart')[0].startTime);
+  const bytes = (await Promise.all(bodies)).reduce((sum, body) => sum + gzipSync(body).length, 0);
+  await context.close();
+  return { firstChart, bytes };
+}
+
+async function frames(browser, hostUrl) {
+  const site = await serve(join(ROOT, 'dist'), 0, { asFiles: true });
+  try {
+    const ways = {
+      'embed.html': `${site.url}ropescope/embed.html?view=${FRAME_VIEW}#${FRAME_VIEW}`,
+      'index.html?embed=1': `${site.url}ropescope/index.html?embed=1&view=${FRAME_VIEW}`,
+    };
+    const runs = Object.fromEntries(Object.keys(ways).map((way) => [way, []]));
+    for (let j = 0; j < FRAME_RUNS; j++)
+      for (const [way, src] of Object.entries(ways)) runs[way].push(await frameRun(browser, hostUrl, src));
+    for (const [way, list] of Object.entries(runs)) {
+      const ms = median(list.map((r) => r.firstChart));
+      const kb = median(list.map((r) => r.bytes)) / 1024;
+      const goals =
+        `first chart ${ms.toFixed(0)} ms (goal <= ${FRAME_GOAL_MS}: ${ms <= FRAME_GOAL_MS ? 'meets' : 'misses'}), ` +
+        `${kb.toFixed(1)} KB gzipped (goal <= ${FRAME_GOAL_BYTES / 1024}: ${kb * 1024 <= FRAME_GOAL_BYTES ? 'meets' : 'misses'})`;
+      console.log(`one iframe, view=${FRAME_VIEW}, ${way}: ${goals}; median of ${FRAME_RUNS}`);
+      console.log(`  runs: ${list.map((r) => r.firstChart.toFixed(0)).join(', ')} ms`);
+    }
+  } finally {
+    site.close();
+  }
+}
+
 const host = await startHost();
 const browser = await launchBrowser();
 try {
@@ -129,6 +196,14 @@ try {
   console.log(
     `six elements: the host's long tasks total ${total.toFixed(0)} ms (median of ${RUNS}; goal <= ${GOAL_MS} ms: ${verdict})`,
   );
+  // Without the address bar's popup renderer, which Chromium starts for every new context and a
+  // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).
+  const quiet = await launchBrowser({ quietUi: true });
+  try {
+    await frames(quiet, host.url);
+  } finally {
+    await quiet.close();
+  }
 } finally {
   await browser.close();
   host.server.close();

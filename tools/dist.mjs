@@ -1,9 +1,12 @@
 // make dist: the page as files that open from disk (file://) or any static host.
 //   dist/ropescope/     index.html + style.min.css + ropescope.js (the page's one script, built by make
-//                       from web/*.js with the wasm bytes inside) + vendor/chart.js
+//                       from web/*.js with the wasm bytes inside) + vendor/chart.js; embed.html (the
+//                       iframe snippets' page: web/src/element/frame.js) + embed.css +
+//                       embed-pictures.css + ropescope-embed.js
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
-//   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js): the wasm,
-//                       the Chart.js parts in use and style.css inside, at most EMBED_BUDGET bytes
+//   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js, bundled by
+//                       make): the wasm, the Chart.js parts in use and style.css inside, at most
+//                       EMBED_BUDGET bytes
 //   dist/ropescope-resize.js  the host page's resizer for iframe embeds (web/ropescope-resize.js),
 //                       also in dist/ropescope/, beside each page whose snippets name it
 //   dist/pictures/      every view at its default settings, light and dark, PNG at 2x, rendered
@@ -14,7 +17,6 @@
 import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { inlinePage } from './inline.mjs';
 import { writePictures } from './pictures.mjs';
 
@@ -34,32 +36,15 @@ const EMBED_BUDGET = 450 * 1024;
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
 const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 
-// The custom element: Chart.js from npm (only the parts registered in tools/chart_parts.mjs, so
-// esbuild drops the rest), the page's modules, style.css as a string.
-async function bundleElement() {
-  const result = await build({
-    entryPoints: [join(web, 'src', 'element', 'element.js')],
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    target: ['es2020'],
-    legalComments: 'eof', // keeps Chart.js's licence banner
-    loader: { '.css': 'text' },
-    write: false,
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0].text;
-}
-
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
-  const [html, css, chart, script, element, resizer] = await Promise.all([
+  const [html, css, chart, script, elementJs, resizer] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.min.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),
-    bundleElement(),
+    readFile(join(web, 'ropescope-embed.js'), 'utf8'),
     readFile(join(web, 'ropescope-resize.js'), 'utf8'),
   ]);
 
@@ -70,6 +55,11 @@ async function main() {
     [join(folder, 'style.min.css'), css],
     [join(folder, 'ropescope.js'), script],
     [join(folder, 'ropescope-resize.js'), resizer],
+    // The embed document the iframe snippets name, and what it loads beside it.
+    [join(folder, 'embed.html'), await readFile(join(web, 'embed.html'), 'utf8')],
+    [join(folder, 'embed.css'), await readFile(join(web, 'embed.css'), 'utf8')],
+    [join(folder, 'embed-pictures.css'), await readFile(join(web, 'embed-pictures.css'), 'utf8')],
+    [join(folder, 'ropescope-embed.js'), elementJs],
   ];
 
   // The single file: everything inline, each inline script and the style allowed by its
@@ -80,7 +70,6 @@ async function main() {
     throw new Error(`web/index.html: expected ${INLINE.join(', ')} inline, found ${inlined.join(', ') || 'none'}`);
   }
   written.push([join(out, 'ropescope.html'), single]);
-  const elementJs = `/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */\n${element}`;
   written.push([join(out, 'ropescope-embed.js'), elementJs]);
   written.push([join(out, 'ropescope-resize.js'), resizer]);
 

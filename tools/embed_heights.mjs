@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The content height of every view's embed (and of view=all), heading shown and hidden, with no
+// The content height of every view's embed document (and of view=all), heading shown and hidden, with no
 // sliders, at column widths from 320 to 800 px, written to web/src/element/heights.js, which
 // embed.js's fixedHeight reads: the fixed-height snippet's iframe height for a column at least
 // N px wide is the tallest content at any measured width from N up, plus a margin.
@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, openPage, ROOT, startServer } from '../tests/browser/harness.mjs';
+import { launchBrowser, openPage, ROOT, startServer, waitFrameDrawn } from '../tests/browser/harness.mjs';
 import { FIGURES } from '../web/src/figures/index.js';
 
 const WIDTHS = [320, 390, 480, 560, 640, 720, 800];
@@ -23,16 +23,9 @@ const browser = await launchBrowser();
 
 /** The embed's content height at a viewport `width` wide (the iframe's width in a post). */
 async function content(page, view, title) {
-  await page.goto(`${server.url}?embed=1&view=${view}${title ? '' : '&title=0'}`);
-  await page.waitForFunction(
-    () =>
-      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
-      [...document.querySelectorAll('canvas')]
-        .filter((c) => c.closest('.fig').getClientRects().length)
-        .every((c) => window.Chart.getChart(c)),
-    null,
-    { timeout: 60000 },
-  );
+  // The embed document, which the snippets name (web/src/element/frame.js): one <rope-scope>.
+  await page.goto(`${server.url}embed.html?view=${view}${title ? '' : '&title=0'}#${view}`);
+  await waitFrameDrawn(page, 60000);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return Math.ceil(await page.evaluate(() => document.body.getBoundingClientRect().height));
 }

@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 // header and in its <meta>, then lists the inline elements' hashes before 'self'.
 // --as-files sends every file as it is (the page as a static host serves dist/ropescope/).
 // Serving web/ (the default), it also answers the paths of the release folder make dist writes,
-// which the embed builder's snippets name: /v<version>/ropescope/… from web/, /v<version>/pictures/…
-// and /v<version>/ropescope-embed.js (also without /v<version>) from dist/.
+// which the embed builder's snippets name: /v<version>/ropescope/… and /v<version>/ropescope-embed.js
+// from web/ (make web builds it there), /v<version>/pictures/… (also without /v<version>) from dist/.
 // /oembed?url=<an explorer page here>&format=json answers oEmbed (type rich: the iframe snippet
 // of that page's view and settings, its picture as the thumbnail); each HTML page it inlines
 // names that endpoint in a discovery <link> (web/README.md, "oEmbed").
@@ -81,10 +81,10 @@ function locate(base, path, release) {
     const rest = path.startsWith(prefix) ? path.slice(prefix.length - 1) : null;
     if (rest?.startsWith('/ropescope/')) return { base, file: resolve(base, `.${rest.slice('/ropescope'.length)}`) };
     if (rest === '/ropescope.html') return { base, file: join(base, 'index.html') };
-    if (rest === '/ropescope-resize.js') return { base, file: join(base, 'ropescope-resize.js') };
+    if (rest === '/ropescope-resize.js' || rest === '/ropescope-embed.js')
+      return { base, file: resolve(base, `.${rest}`) };
     const own = rest ?? path;
-    if (own === '/ropescope-embed.js' || own.startsWith('/pictures/'))
-      return { base: DIST, file: resolve(DIST, `.${own}`) };
+    if (own.startsWith('/pictures/')) return { base: DIST, file: resolve(DIST, `.${own}`) };
   }
   return { base, file: resolve(base, `.${path}`) };
 }
@@ -268,7 +268,9 @@ export function serve(dir = WEB, port = 0, { asFiles = false } = {}) {
         console.error(`serve: 500 ${path}: could not inline: ${String(err.message).split('\n')[0]}`);
         return fail(500, `could not inline ${path}: ${err.message}`);
       }
-      const body = Buffer.from(withDiscovery(page.html, origin + requested.pathname + requested.search));
+      // The discovery <link> on the explorer's pages, which oEmbed answers for (not embed.html).
+      const pageUrl = origin + requested.pathname + requested.search;
+      const body = Buffer.from(findPage(requested.pathname) ? withDiscovery(page.html, pageUrl) : page.html);
       res.writeHead(200, {
         ...headers,
         'Content-Security-Policy': page.policy,

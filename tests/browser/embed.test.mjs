@@ -50,11 +50,22 @@ async function snippetsFor(view) {
   return snippets[view];
 }
 
+// The snippets name the embed document (embed.html: one <rope-scope>, its canvases in the
+// shadow root); the explorer in embed mode (index.html?embed=1) draws in the document itself.
+// Both set the 'ropescope:first-chart' mark.
 async function frameReady(frame) {
   await frame.waitForFunction(
-    () =>
-      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
-      [...document.querySelectorAll('canvas')].every((c) => window.Chart.getChart(c)),
+    () => {
+      const element = document.querySelector('rope-scope');
+      const root = element?.shadowRoot ?? document;
+      const Chart = element ? customElements.get('rope-scope').Chart : window.Chart;
+      const canvases = [...root.querySelectorAll('canvas')];
+      return (
+        performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+        canvases.length > 0 &&
+        canvases.every((c) => Chart.getChart(c))
+      );
+    },
     null,
     { timeout: 20000 },
   );
@@ -69,7 +80,7 @@ async function measure(page, frame) {
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
     // The figures shown (with view=NAME the others are display: none).
-    canvases: [...document.querySelectorAll('canvas')]
+    canvases: [...(document.querySelector('rope-scope')?.shadowRoot ?? document).querySelectorAll('canvas')]
       .filter((c) => c.closest('.fig').getClientRects().length)
       .map((c) => {
         const r = c.getBoundingClientRect();
@@ -127,12 +138,15 @@ for (const width of WIDTHS) {
 }
 
 // The fixed-height snippet (no script) for each column choice of the builder, in a post column
-// that wide: the whole embed shows, with no scrollbar; in a 680 px column with the 640 px choice,
-// at most 15% of the iframe is blank. The blog's column is its viewport less 32 px of padding.
+// that wide (and at 390 and 800 px, a phone and a wide column): the whole embed shows, with no
+// scrollbar; in a 680 px column with the 640 px choice, at most 15% of the iframe is blank.
+// The blog's column is its viewport less 32 px of padding.
 const FIXED = [
   { width: 320, column: 320 },
+  { width: 390, column: 320 },
   { width: 480, column: 480 },
   { width: 680, column: 640, blank: 0.15 },
+  { width: 800, column: 640 },
 ];
 for (const { width, column, blank } of FIXED) {
   test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_at_${width}px`, async () => {
@@ -141,7 +155,9 @@ for (const { width, column, blank } of FIXED) {
       const { fixed } = fixedSnippets[view];
       assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe alone');
       const height = Number(/height="(\d+)"/.exec(fixed)[1]);
-      const p = await openBlog(env.browser, blogHtml(fixed), { viewport: { width: width + 32, height: 900 } });
+      // The mock blog's column stops at 700 px: a wider one lifts that.
+      const css = width > 700 ? 'main { max-width: none; }' : '';
+      const p = await openBlog(env.browser, blogHtml(fixed, css), { viewport: { width: width + 32, height: 900 } });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
@@ -289,11 +305,13 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   await page.selectOption('#embed-theme', 'dark');
   const code = await page.inputValue('#embed-code');
   const src = new URL(/src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
+  assert.ok(src.pathname.endsWith('/ropescope/embed.html'), `the snippet names the embed document: ${src}`);
   assert.deepEqual(
     ['embed', 'view', 'controls', 'title', 'theme'].map((k) => src.searchParams.get(k)),
-    ['1', 'slow', 'gap,base', '0', 'dark'],
+    [null, 'slow', 'gap,base', '0', 'dark'],
     `the snippet's address carries the options: ${src}`,
   );
+  assert.equal(src.hash, '#slow', "the fragment names the view's picture, shown without JavaScript");
   await page.locator('#embed-preview').scrollIntoViewIfNeeded();
   const preview = page.frameLocator('#embed-preview iframe');
   await preview.locator('#chart-slow').waitFor();
@@ -302,7 +320,7 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
       const f = document.querySelector('#embed-preview iframe');
       return (
         f?.contentDocument?.documentElement?.dataset.theme === 'dark' &&
-        f.contentDocument.querySelector('#base')?.getClientRects().length > 0
+        f.contentDocument.querySelector('rope-scope')?.shadowRoot?.querySelector('#base')?.getClientRects().length > 0
       );
     },
     null,
@@ -315,7 +333,11 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   // preview reloads when it is on screen again.
   await page.locator('#embed-preview').scrollIntoViewIfNeeded();
   await page.waitForFunction(
-    () => document.querySelector('#embed-preview iframe')?.contentDocument?.querySelector('#gap-num')?.value === '64',
+    () =>
+      document
+        .querySelector('#embed-preview iframe')
+        ?.contentDocument?.querySelector('rope-scope')
+        ?.shadowRoot?.querySelector('#gap-num')?.value === '64',
     null,
     { timeout: 10000 },
   );

@@ -218,6 +218,24 @@ export async function waitReady(page, charts = CHARTS) {
   );
 }
 
+/** Waits in the embed document (embed.html), a page or a frame, until its <rope-scope> has drawn
+ *  every chart it holds. */
+export async function waitFrameDrawn(frame, timeout = 20000) {
+  await frame.waitForFunction(
+    () => {
+      const root = document.querySelector('rope-scope')?.shadowRoot;
+      const canvases = [...(root?.querySelectorAll('canvas') ?? [])];
+      return (
+        performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+        canvases.length > 0 &&
+        canvases.every((c) => customElements.get('rope-scope').Chart.getChart(c))
+      );
+    },
+    null,
+    { timeout },
+  );
+}
+
 /** Number of 'ropescope:update' measures so far. */
 export function updateCount(page) {
   return page.evaluate(() => performance.getEntriesByName('ropescope:update').length);

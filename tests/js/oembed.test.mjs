@@ -45,12 +45,17 @@ test('oembed_should_answer_rich_with_the_iframe_snippet_of_the_views_settings', 
   assert.equal(body.width, PICTURE_WIDTH);
   assert.equal(body.height, fixedHeight('slow', options));
   const src = new URL(decode(/<iframe src="([^"]+)"/.exec(body.html)[1]));
-  assert.equal(src.origin + src.pathname, `${server.url}v${VERSION}/ropescope/index.html`, 'the release page');
+  assert.equal(
+    src.origin + src.pathname,
+    `${server.url}v${VERSION}/ropescope/embed.html`,
+    "the release's embed document",
+  );
   assert.deepEqual(
     ['dim', 'base', 'gap', 'embed', 'view', 'theme', 'controls'].map((k) => src.searchParams.get(k)),
-    ['128', '500000', '16', '1', 'slow', 'dark', 'gap'],
+    ['128', '500000', '16', null, 'slow', 'dark', 'gap'],
     `the page's view and settings: ${src}`,
   );
+  assert.equal(src.hash, '#slow', "the view's picture without JavaScript");
   assert.ok(body.html.includes(`height="${body.height}"`), 'the iframe is as tall as the answer says');
   assert.doesNotMatch(body.html, /<script/, 'no script: a consumer may strip it');
   assert.ok(decode(body.html).includes(`alt="${defaultAlt('slow')}"`), 'the picture with its alt text');

@@ -21,6 +21,7 @@ import { addExportMenu } from '../page/export.js';
 import { fillFormulas } from '../page/mathml.js';
 import { watchPrint } from '../page/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
+import { DRAWN, isFrame, startFrame } from './frame.js';
 import { EMBED_CONTENT, EMBED_WIDTHS } from './heights.js';
 import { inheritHost } from './inherit.js';
 
@@ -92,7 +93,8 @@ const wasmRefused = (err) =>
 
 // Settings an element takes as attributes: the page's URL parameters, except embed (always on).
 const ATTRIBUTES = PARAMS.map((row) => row.name).filter((name) => name !== 'embed');
-const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
+// An inline copy of the script (make serve, a host that inlines it) has no src: the page's address.
+const SCRIPT_URL = document.currentScript?.src || window.location.href;
 
 /** The full explorer's address: the explorer= attribute, else ropescope.html beside this script. */
 function explorerBase(attribute) {
@@ -182,7 +184,7 @@ window.addEventListener('beforeprint', () => {
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
-    return [...ATTRIBUTES, 'explorer'];
+    return [...ATTRIBUTES, 'explorer', 'loading'];
   }
 
   constructor() {
@@ -197,6 +199,13 @@ class RopeScope extends HTMLElement {
     elements.add(this);
     if (!nearViewport) {
       this.build();
+      return;
+    }
+    // loading="eager": drawn as soon as the core is ready, wherever it is (the embed document,
+    // whose iframe is itself loaded lazily, and a host that wants it at once).
+    if (this.getAttribute('loading') === 'eager') {
+      waiting.add(this);
+      drawSoon(this);
       return;
     }
     this.showWaiting();
@@ -294,6 +303,7 @@ class RopeScope extends HTMLElement {
     this.render();
     // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
     fillFormulas();
+    this.dispatchEvent(new Event(DRAWN));
   }
 
   showNotice(extra = []) {
@@ -414,3 +424,5 @@ if (!customElements.get('rope-scope')) {
   RopeScope.EMBED_CONTROLS = EMBED_CONTROLS;
   customElements.define('rope-scope', RopeScope);
 }
+// In the embed document (embed.html, the iframe snippets' address) the script builds the page.
+if (isFrame()) startFrame(ATTRIBUTES);

@@ -1,4 +1,5 @@
-// Embeds of the page (?embed=1) and the snippet builder that writes them.
+// Embeds of the page (?embed=1, the iframe snippets' address before the embed document,
+// embed.html: frame.js) and the snippet builder that writes them.
 //   In an embed: the theme= colours, the controls= sliders (the page's own, the rest hidden),
 //   title=0 (no headings), no figure numbers, an attribution line linking to the full
 //   explorer at the same settings, and the content height posted to the host page.
@@ -88,10 +89,13 @@ export function updateEmbed(state) {
   attribution?.querySelector('a').setAttribute('href', explorerLink(state));
 }
 
-// The content's height to the host page, whenever it changes. The body is a flow root (style.css)
-// and nothing in an embed is sized by the viewport, so this height does not follow the
-// iframe's: growing the iframe to it settles at once.
-function reportHeight() {
+/**
+ * Posts the content's height to the host page, now and whenever it changes (in a frame only):
+ * the explorer's embed mode and the embed document (frame.js). The body is a flow root
+ * (style.css, embed.css) and nothing in an embed is sized by the viewport, so this height does
+ * not follow the iframe's: growing the iframe to it settles at once.
+ */
+export function reportHeight() {
   if (window.parent === window) return;
   let last = -1;
   const post = () => {
@@ -171,6 +175,16 @@ export function releaseBase(page = pageAddress()) {
 /** The explorer page in a release folder. */
 export const releasePage = (release) => `${release}ropescope/index.html`;
 
+/**
+ * The embed document's address for settings and options (web/src/element/frame.js): in the
+ * release folder, the query as the page's own, and #<view>, which picks the picture shown
+ * where JavaScript does not run.
+ */
+export function frameAddress(release, settings, options) {
+  const query = writeQuery({ ...settings, ...options, embed: false });
+  return `${release}ropescope/embed.html${query === '?' ? '' : query}#${pictureView(options.view)}`;
+}
+
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 // Each view's alt text at the default settings, which its picture shows (tools/pictures.mjs
@@ -192,7 +206,8 @@ export function defaultAlt(view) {
 
 /**
  * The snippet for the page's state and the builder's options, around the view's picture:
- *   way 'iframe': the iframe, the picture in <noscript> after it, and (auto) the resizer;
+ *   way 'iframe': the iframe of the embed document (frameAddress), the picture in <noscript>
+ *   after it, and (auto) the resizer;
  *   way 'element': <rope-scope> holding the picture (shown until the element draws, and again
  *   where the host refuses WebAssembly), then the element's script.
  * `page`: the explorer's address (tools/serve.mjs's oEmbed passes the one it was asked about);
@@ -218,7 +233,7 @@ export function snippet(
     const attributes = [...query].map(([name, value]) => ` ${name}="${escapeAttr(value)}"`).join('');
     return `<rope-scope${attributes}>${picture}</rope-scope>\n<script src="${escapeAttr(`${release}ropescope-embed.js`)}"></script>`;
   }
-  const src = releasePage(release) + writeQuery({ ...settings, ...options, embed: true });
+  const src = frameAddress(release, settings, options);
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
   // No style= (a host's style-src may refuse it): width and frameborder as attributes.
   const frame =
@@ -358,7 +373,7 @@ function schedulePreview() {
 
 function showPreview() {
   const opts = builderOptions();
-  const src = pageAddress() + writeQuery({ ...presetValuesDropped(builder.getState()), ...opts, embed: true });
+  const src = frameAddress(releaseBase(), presetValuesDropped(builder.getState()), opts);
   if (!builder.frame) {
     builder.frame = el('iframe', { title: 'embed preview', loading: 'lazy' });
     builder.preview.append(builder.frame);

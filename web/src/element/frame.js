@@ -1,0 +1,61 @@
+// The embed document, embed.html?view=…&gap=…: the address the iframe snippets name. It is one
+// <rope-scope> on a page of its own, with nothing of the explorer to load or to flash: the
+// element's script (Chart.js, the core, the figures) and a few lines of CSS (web/embed.css).
+// The query is read as the page reads its own (state.js), so an old index.html?embed=1 link's
+// query means the same here. Once the figure has drawn, the page posts its height to the host
+// (as the explorer's embed mode does: embed.js), then again whenever it changes.
+// Without JavaScript the page shows the view's picture: the snippet's address ends in #<view>,
+// and embed.css shows the <noscript> picture that carries that id (tools/embed_page.mjs).
+
+import { readQuery } from '../state/state.js';
+import { reportHeight } from './embed.js';
+
+const STABLE_MS = 500;
+
+/** The event <rope-scope> sends each time it has built its figures (element.js). */
+export const DRAWN = 'rope-scope-drawn';
+
+/** Whether this document is the embed document (embed.html marks its root). */
+export const isFrame = () => document.documentElement.hasAttribute('data-ropescope-frame');
+
+/**
+ * Puts one <rope-scope> in the embed document, its attributes from the address's query (the
+ * names in `attributes`; anything else, embed=1 included, is left out), its explorer link to
+ * index.html beside the document, and starts posting the height once it has drawn.
+ */
+export function startFrame(attributes) {
+  const query = new URLSearchParams(window.location.search);
+  const element = document.createElement('rope-scope');
+  for (const name of attributes) {
+    const value = query.get(name);
+    if (value !== null) element.setAttribute(name, value);
+  }
+  element.setAttribute('explorer', new URL('index.html', window.location.href).href);
+  element.setAttribute('loading', 'eager');
+  // The document's own background follows the theme (embed.css), below a figure shorter than
+  // its iframe; a theme the reader refuses is the element's to name, and leaves the default.
+  const { theme } = readQuery(window.location.search).state;
+  document.documentElement.dataset.theme = theme;
+  // The mark the explorer sets at its first chart (app.js), for make bench and the tests: the
+  // charts draw as they are made (no animation), so the first build has drawn them.
+  element.addEventListener(DRAWN, () => performance.mark('ropescope:first-chart'), { once: true });
+  // The height goes to the host once the layout is stable, so the iframe is resized once: not
+  // before the first drawing (the element holds only a box of about its height), and not in
+  // the drawing's own task (the formulas' boxes settle by the next frame). A frame out of sight
+  // may get no animation frames for a while: then its height goes after STABLE_MS.
+  element.addEventListener(
+    DRAWN,
+    () => {
+      let started = false;
+      const start = () => {
+        if (started) return;
+        started = true;
+        reportHeight();
+      };
+      requestAnimationFrame(start);
+      setTimeout(start, STABLE_MS);
+    },
+    { once: true },
+  );
+  document.body.append(element);
+}
