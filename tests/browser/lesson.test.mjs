@@ -132,6 +132,13 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   [want] = reference([['marks', [Array.from({ length: count }, (_, q) => q), width, 10000]]]).results;
   assert.equal(grid.length, count);
   grid.flat().forEach((x, j) => near(x, want[j], `mark cell ${j} at width ${width}`));
+  // The caption names the slowest pair's wavelength, 2π · 10000^((width − 2)/width), at 3 digits.
+  const slowest = String(Number((2 * Math.PI * 10000 ** ((width - 2) / width)).toPrecision(3)));
+  const marksCaption = await page.textContent('#caption-marks');
+  assert.ok(
+    width === 2 ? marksCaption.includes('the only pair') : marksCaption.includes(`only every ${slowest}.`),
+    `marks caption at width ${width} names the slowest wavelength ${slowest}: ${marksCaption}`,
+  );
 
   // extrapolate: a random position past the training length.
   const pos = pick(513, 20000);
@@ -372,8 +379,9 @@ test('weights_should_lift_the_angle_share_but_never_the_share_training_had', asy
     const counts = await page.textContent('#weights-readout');
     const grouped = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     assert.ok(
-      counts.includes(`${grouped(want[W('INSIDE_OLD')])} → ${grouped(want[W('INSIDE_NEW')])}`) &&
-        counts.includes(`${grouped(want[W('SEEN')])} under either base`),
+      counts.includes(`${grouped(want[W('INSIDE_OLD')])} land inside`) &&
+        counts.includes(`and ${grouped(want[W('INSIDE_NEW')])} at base ${grouped(base)}`) &&
+        counts.includes(`only ${grouped(want[W('SEEN')])} fit in a training sequence`),
       `${what}: readout ${counts}`,
     );
     return want;

@@ -328,7 +328,7 @@ test('rotating_pair_should_match_the_reference_and_keep_the_gap_when_locked', as
       [ex[9], 'pair score'],
     ]) {
       assert.ok(
-        caption.includes(Number(value.toPrecision(4)).toString()) || Math.abs(value) < 1e-3,
+        caption.includes(Number(value.toPrecision(4)).toString().replace('-', '−')) || Math.abs(value) < 1e-3,
         `#caption-circle shows ${what} = ${value}: ${caption}`,
       );
     }

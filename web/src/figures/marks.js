@@ -4,7 +4,7 @@
 
 import { chartConfig } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
-import { lesson_marked, lesson_marks } from '../core/rope.js';
+import { lesson_marked, lesson_marks, thetas } from '../core/rope.js';
 import { num } from '../lib/format.js';
 import { chapterControls, chapterRow, d4, keptChart, readout } from './lesson_row.js';
 
@@ -18,6 +18,8 @@ function compute(i) {
     grid: lesson_marks(positions, i.width),
     post: lesson_marks([3, 4], 4),
     nolan: lesson_marked(NOLAN, 3),
+    // The slowest pair's wavelength, 2π/θ, in positions (θ from the core).
+    slowest: (2 * Math.PI) / thetas(i.width).at(-1),
   };
 }
 
@@ -127,7 +129,9 @@ export default chapterRow({
     ),
   caption: (d) =>
     `Width ${d.width}: pair i turns at 10000^(−2i/${d.width}) radians per position, so the left pair ` +
-    `repeats every ${num(2 * Math.PI, 3)} positions and the right one takes far longer. At width 4 position 3 is ` +
+    `repeats every ${num(2 * Math.PI, 3)} positions` +
+    (d.width > 2 ? ` and the right one only every ${num(d.slowest, 3)}` : ' (at width 2 it is the only pair)') +
+    '. At width 4 position 3 is ' +
     `${vec(d.post[0])} and position 4 is ${vec(d.post[1])} (outlined): different in every dimension. ` +
     `Added to “nolan”, slot 3 gives ${vec(d.nolan)}: meaning and position mixed in one vector.`,
   label: (d) => `Grid of coloured cells: the sinusoidal marks of positions 0 to ${d.count - 1} at width ${d.width}.`,

@@ -33,12 +33,21 @@ function planesRows() {
   });
 }
 
+/** The core's ASCII row names as the page prints maths: "0.9 x 0.4" → "0.9 × 0.4", "q . k" →
+ * "q·k", "(3 - 7)" → "(3 − 7)", "cos -0.4" → "cos −0.4". */
+const typeset = (label) =>
+  label
+    .replace(/(\S) x (?=\S)/g, '$1 × ')
+    .replace(/ \. /g, '·')
+    .replace(/ - /g, ' − ')
+    .replace(/(^|[ (])-(?=\d)/g, '$1−');
+
 let rows = null;
 const postRows = () =>
   (rows ??= [...lesson_post(), ...planesRows()].map((row, index) => {
     // One unit of the last printed digit, read from the decimals (no pow): "1e-4" for 4 decimals.
     const unit = Number(`1e-${row.decimals}`);
-    return { ...row, index: index + 1, off: Math.abs(row.value - row.printed) / unit };
+    return { ...row, label: typeset(row.label), index: index + 1, off: Math.abs(row.value - row.printed) / unit };
   }));
 
 /** The recomputed value written as the post would print it (its decimals), real minus sign. */

@@ -60,14 +60,15 @@ export default chapterRow({
         'slot-readout',
         (d) =>
           `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
-          `the slot is ${share(d)} of the total length; direction kept from the word: cosine ${num(d.cos)}.`,
+          `the slot’s part is ${share(d)} of the two lengths added (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}); ` +
+          `direction kept from the word: cosine ${num(d.cos)}.`,
       ),
     ),
   caption: (d) =>
-    `At slot ${d.slot} the stick is [${d.sum.join(', ')}]: the added part is ` +
-    `${share(d)} of the length (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}), and the sum points ` +
-    `${num(d.cos_pos)} of the way (cosine) along [1, 1, 1, 1], whatever the word. The post’s cases: slot 1 gives [3, 2, 2, 1], ` +
+    `At slot ${d.slot} the stick is [${d.sum.join(', ')}]. The slot part is ${num(d.pos_norm)} long and the word ` +
+    `${num(d.stick_norm)}, so the slot is ${share(d)} of the two lengths added; the sum points almost straight along ` +
+    `[1, 1, 1, 1] (cosine ${num(d.cos_pos)}), whatever the word. The post’s cases: slot 1 gives [3, 2, 2, 1], ` +
     'slot 5 gives [7, 6, 6, 5]; slot 50,000 adds a number training never saw.',
   label: (d) =>
-    `Bar chart: the stick [2, 1, 1, 0] and the stick plus slot ${d.slot}; the slot is ${share(d)} of the sum.`,
+    `Bar chart: the stick [2, 1, 1, 0] and the stick plus slot ${d.slot}; the slot is ${share(d)} of the two lengths added.`,
 });

@@ -121,8 +121,9 @@ export default chapterRow({
         `Pair ${PAIR} of d ${DIM} turns ${speed(d.theta_old)} rad per position at base ${thousands(OLD_BASE)} and ` +
           `${speed(d.theta_new)} at base ${thousands(d.base)}; over ${thousands(d.train)} positions it reached ${deg(d.wedge)}. `,
         `At gap ${thousands(d.widest)} it sits at ${deg(d.far_old)} before and ${deg(d.far_new)} after. `,
-        `Of the ${thousands(d.gaps)} gaps: ${thousands(d.inside_old)} → ${thousands(d.inside_new)} land inside ` +
-          `${deg(d.wedge)}; ${thousands(d.seen)} under either base fit in a training sequence.`,
+        `Of the ${thousands(d.gaps)} gaps from 0 to ${thousands(d.widest)}, ${thousands(d.inside_old)} land inside ` +
+          `${deg(d.wedge)} at base ${thousands(OLD_BASE)} and ${thousands(d.inside_new)} at base ${thousands(d.base)}; ` +
+          `under either base only ${thousands(d.seen)} fit in a training sequence.`,
         ...(d.gaps > d.turn_old
           ? [
               ` Past ${thousands(Math.round(d.turn_old))} the pair has made a whole turn at base ${thousands(OLD_BASE)}, ` +

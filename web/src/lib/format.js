@@ -14,16 +14,20 @@ const SUPERSCRIPT = Object.assign(Object.create(null), {
   9: '⁹',
 });
 
-/** Compact: 4 significant digits, or e-notation ("6.6e-14") for very small or large values. */
+/** Compact: 4 significant digits, or e-notation ("6.6e-14") for very small or large values. A
+ * negative number leads with the minus sign (U+2212), as the text around it writes it. */
 export function num(x, digits = 4) {
   if (x === 0) return '0';
   if (!Number.isFinite(x)) return String(x);
   const mag = Math.abs(x);
+  let text;
   if (mag < 1e-3 || mag >= 1e6) {
     const [mantissa, exponent] = x.toExponential(1).split('e');
-    return `${mantissa.replace(/\.0$/, '')}e${Number(exponent)}`;
+    text = `${mantissa.replace(/\.0$/, '')}e${Number(exponent)}`;
+  } else {
+    text = String(Number(x.toPrecision(digits)));
   }
-  return String(Number(x.toPrecision(digits)));
+  return text.replace(/^-/, '−');
 }
 
 /** Fixed decimals, as the report's markdown writes them ("5.694433"). */
