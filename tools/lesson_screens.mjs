@@ -36,6 +36,14 @@ try {
       for (const view of chapters) {
         const fig = page.locator(`figure.fig[data-view="${view}"]`).first();
         await fig.scrollIntoViewIfNeeded();
+        // A chapter taller than the phone's screen is captured beyond the viewport, where the
+        // sticky gap/dim/base bar would land mid-chapter; a reader sees it slide away over a
+        // chapter (app.js markBar), so the shot leaves it out.
+        if (width < 700) {
+          await page.evaluate(() =>
+            document.querySelector('.panel-main').style.setProperty('visibility', 'hidden', 'important'),
+          );
+        }
         await page.evaluate(
           () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 400)))),
         );

@@ -458,6 +458,14 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
     assert.equal(row.cells[3], truth.toFixed(4));
     assert.ok(row.cells[4].startsWith('✗'));
   }
+  // Every point is inside the drawn axis, the farthest slip (the 512-dimension score) included.
+  const drawn = await chartOf(
+    page,
+    'post',
+    'return { max: chart.scales.y.max, ys: chart.data.datasets.flatMap((d) => d.data.map((p) => p.y)) };',
+  );
+  assert.equal(drawn.ys.length, rows.length, 'one point per row');
+  for (const y of drawn.ys) assert.ok(y <= drawn.max, `a point at ${y} is inside the axis (max ${drawn.max})`);
   const links = rows.filter((r) => r.link).map((r) => r.link);
   for (const name of [
     'slot',

@@ -66,6 +66,10 @@ function fill(target, data, c) {
   wrong.backgroundColor = c.add;
   wrong.borderColor = c.add;
   target.options.scales.x.max = data.rows.length + 1;
+  // Room for the farthest slip (the 512-dimension score is millions of units off): the next
+  // power of ten above it, and at least 10⁶.
+  const farthest = Math.max(...data.rows.map((r) => r.off));
+  target.options.scales.y.max = Math.max(1e6, 10 ** Math.ceil(Math.log10(farthest)));
 }
 
 function createPostChart(canvas, data) {
@@ -73,7 +77,7 @@ function createPostChart(canvas, data) {
   const options = baseOptions(c, 'nearest');
   options.scales = {
     x: axis(c, 'the post’s numbers, in the order it prints them', { type: 'linear', min: 0, ticks: { stepSize: 5 } }),
-    y: logAxis(c, 'how far off, in units of the post’s last digit', { min: FLOOR, max: 1e6 }),
+    y: logAxis(c, 'how far off, in units of the post’s last digit', { min: FLOOR, max: 1e6 }), // fill widens max
   };
   let shown = data;
   options.plugins.tooltip.callbacks = {
