@@ -64,7 +64,7 @@ export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js \
-            web/style.min.css web/ropescope-embed.js web/embed.html
+            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -206,6 +206,14 @@ web/ropescope-embed.js: $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/g
 	npx --no-install esbuild web/src/element/element.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=eof --loader:.css=text --log-level=warning \
 	  --banner:js="/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */" --outfile=$@
+
+# One <rope-scope> script per view, for the embed document (tools/embed_views.mjs): the same
+# bundle with the other views' figures left out.
+web/embed/.built: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/version.js \
+                  web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/gen/methods.js \
+                  web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
+	$(NODE) tools/embed_views.mjs web/embed
+	touch $@
 
 # The embed document the iframe snippets name (web/src/element/frame.js), with every view's
 # picture for readers without JavaScript (and web/embed-pictures.css, which shows the one the
@@ -402,4 +410,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/embed.html web/embed-pictures.css web/style.min.css web/vendor
+	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor

@@ -12,9 +12,11 @@
 // served as plain files (a static host; make dist first): the frame's first chart, from the
 // frame's own navigation start to its 'ropescope:first-chart' mark, and the bytes the frame
 // fetches, gzipped (as a host would send them), against the goals of at most 350 ms and 200 KB;
-// the embed document (embed.html) beside the explorer in embed mode (index.html?embed=1), the
-// address of the older snippets. Loads of the two take turns; median of FRAME_RUNS each, in a
-// browser without the address bar's popup renderer, as tools/bench.mjs runs the page's.
+// the view's own embed document (embed/<view>.html, with its one-view script: what the snippets
+// name) beside the embed document with the whole element (embed.html) and the explorer in embed
+// mode (index.html?embed=1), the addresses of older snippets. Loads of the three take turns;
+// median of FRAME_RUNS each, in a browser without the address bar's popup renderer, as
+// tools/bench.mjs runs the page's.
 // It measures and reports; it never fails on a slow figure.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -152,6 +154,7 @@ async function frames(browser, hostUrl) {
   const site = await serve(join(ROOT, 'dist'), 0, { asFiles: true });
   try {
     const ways = {
+      [`embed/${FRAME_VIEW}.html`]: `${site.url}ropescope/embed/${FRAME_VIEW}.html?view=${FRAME_VIEW}#${FRAME_VIEW}`,
       'embed.html': `${site.url}ropescope/embed.html?view=${FRAME_VIEW}#${FRAME_VIEW}`,
       'index.html?embed=1': `${site.url}ropescope/index.html?embed=1&view=${FRAME_VIEW}`,
     };

@@ -2,7 +2,8 @@
 //   dist/ropescope/     index.html + style.min.css + ropescope.js (the page's one script, built by make
 //                       from web/*.js with the wasm bytes inside) + vendor/chart.js; embed.html (the
 //                       iframe snippets' page: web/src/element/frame.js) + embed.css +
-//                       embed-pictures.css + ropescope-embed.js
+//                       embed-pictures.css + ropescope-embed.js; embed/<view>.html and .js (one
+//                       view's document and script: tools/embed_page.mjs, tools/embed_views.mjs)
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js, bundled by
 //                       make): the wasm, the Chart.js parts in use and style.css inside, at most
@@ -15,8 +16,9 @@
 //                       these paths, so a published post keeps showing the release it was made with
 
 import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIGURE_NAMES } from '../web/src/figures/names.js';
 import { inlinePage } from './inline.mjs';
 import { writePictures } from './pictures.mjs';
 
@@ -50,6 +52,7 @@ async function main() {
 
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(folder, 'vendor'), { recursive: true });
+  await mkdir(join(folder, 'embed'), { recursive: true });
   const written = [
     [join(folder, 'index.html'), html],
     [join(folder, 'style.min.css'), css],
@@ -60,6 +63,16 @@ async function main() {
     [join(folder, 'embed.css'), await readFile(join(web, 'embed.css'), 'utf8')],
     [join(folder, 'embed-pictures.css'), await readFile(join(web, 'embed-pictures.css'), 'utf8')],
     [join(folder, 'ropescope-embed.js'), elementJs],
+    // The one-view documents the snippets name and their scripts (tools/embed_page.mjs,
+    // tools/embed_views.mjs).
+    ...(await Promise.all(
+      FIGURE_NAMES.flatMap((view) =>
+        [`${view}.html`, `${view}.js`].map(async (name) => [
+          join(folder, 'embed', name),
+          await readFile(join(web, 'embed', name), 'utf8'),
+        ]),
+      ),
+    )),
   ];
 
   // The single file: everything inline, each inline script and the style allowed by its
@@ -91,6 +104,10 @@ async function main() {
   const elementBytes = size(elementJs);
   console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
   if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);
+  const oneView = written
+    .filter(([path]) => path.startsWith(join(folder, 'embed') + sep) && path.endsWith('.js'))
+    .map(([, text]) => size(text));
+  console.log(`one-view scripts (embed/*.js): ${kb(Math.min(...oneView))} to ${kb(Math.max(...oneView))}`);
 
   // The pictures are files of their own: nothing of them goes into the page or its budget.
   const started = Date.now();

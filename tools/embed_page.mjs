@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Writes web/embed.html, the embed document (web/src/element/frame.js): the page an iframe
-// snippet names, holding one <rope-scope> that its script builds from the address's query.
+// Writes the embed documents (web/src/element/frame.js): web/embed/<view>.html, the page an
+// iframe snippet names, holding one <rope-scope> that its one-view script (embed/<view>.js:
+// tools/embed_views.mjs) builds from the address's query; and web/embed.html, the same with the
+// whole element, for view=all and the addresses earlier snippets wrote.
 // Written by make rather than by hand for its <noscript> part: one picture per view (the
 // pictures make dist renders, light and dark), each with the view's alt text and the id that
 // the snippet's #fragment names, so a reader without JavaScript sees that view's picture; and
 // embed-pictures.css beside it, which sets each picture where its id is the #fragment.
-//   node tools/embed_page.mjs OUT   (writes OUT and embed-pictures.css in its folder)
-import { writeFileSync } from 'node:fs';
+//   node tools/embed_page.mjs OUT   (writes OUT, and embed-pictures.css and embed/ in its folder)
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defaultAlt } from '../web/src/element/embed.js';
+import { defaultAlt, VIEW_DIR } from '../web/src/element/embed.js';
 import { PICTURE_DIR, pictureFile } from '../web/src/element/picture.js';
 import { FIGURE_NAMES } from '../web/src/figures/names.js';
 
@@ -44,13 +46,27 @@ const css = `/* The embed document without JavaScript: the picture the address's
 /* Reached by the address's #fragment, not by a key: no focus ring. */
 .frame-picture:focus:not(:focus-visible) { outline: none; }
 .frame-img { display: block; width: 100%; height: auto; }
-.frame-nojs { margin: 8px 12px; font-size: 14px; }
 ${FIGURE_NAMES.map(pictureRules).join('\n')}
 `;
 
-const html = `<!doctype html>
+// A one-view document's picture: an <img> (one, so only it loads), the dark one where the
+// reader's scheme is dark, as the snippets' <noscript> pictures; addresses from its own folder,
+// which hold when make serve inlines its stylesheets.
+const onePicture = (view) => {
+  const url = (theme) => `../../${PICTURE_DIR}/${pictureFile(view, theme)}`;
+  return (
+    `    <a class="frame-one" id="${view}" href="../index.html?view=${view}" target="_blank" rel="noopener"><picture>` +
+    `<source srcset="${url('dark')}" media="(prefers-color-scheme: dark)">` +
+    `<img src="${url('light')}" alt="${escapeAttr(defaultAlt(view))}"></picture></a>`
+  );
+};
+
+// The document: `up` leads from its folder to the release folder's files ('' or '../');
+// `pictures` is its <noscript> pictures' markup and `pictureCss` whether it needs
+// embed-pictures.css; `script` is the element's script.
+const page = ({ up, pictures, pictureCss, script, explorer }) => `<!doctype html>
 <!-- The embed document: written by tools/embed_page.mjs (make web). -->
-<html lang="en" data-ropescope-frame>
+<html lang="en" data-ropescope-frame${explorer ? ` data-explorer="${explorer}"` : ''}>
 <head>
   <meta charset="utf-8">
   <meta http-equiv="Content-Security-Policy" content="${POLICY}">
@@ -59,15 +75,14 @@ const html = `<!doctype html>
   <meta name="robots" content="noindex">
   <title>ropescope: a live figure</title>
   <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="embed.css">
-  <noscript><link rel="stylesheet" href="${PICTURES_CSS}"></noscript>
-</head>
+  <link rel="stylesheet" href="${up}embed.css">
+${pictureCss ? `  <noscript><link rel="stylesheet" href="${up}${PICTURES_CSS}"></noscript>\n` : ''}</head>
 <body>
   <noscript>
-    <p class="frame-nojs">This figure is live where JavaScript runs; <a href="index.html" target="_blank" rel="noopener">the explorer</a> shows every figure.</p>
-${FIGURE_NAMES.map(pictureLink).join('\n')}
+    <p class="frame-nojs">This figure is live where JavaScript runs; <a href="${up}index.html" target="_blank" rel="noopener">the explorer</a> shows every figure.</p>
+${pictures}
   </noscript>
-  <script src="ropescope-embed.js"></script>
+  <script src="${script}"></script>
 </body>
 </html>
 `;
@@ -77,5 +92,15 @@ if (!out) {
   console.error('usage: node tools/embed_page.mjs OUT');
   process.exit(2);
 }
-writeFileSync(out, html);
+// embed.html: every view, the whole element (view=all, and the addresses of earlier snippets).
+const all = FIGURE_NAMES.map(pictureLink).join('\n');
+writeFileSync(out, page({ up: '', pictures: all, pictureCss: true, script: 'ropescope-embed.js' }));
 writeFileSync(join(dirname(out), PICTURES_CSS), css);
+// embed/<view>.html: one view, its one-view script (tools/embed_views.mjs), which the snippets name.
+mkdirSync(join(dirname(out), VIEW_DIR), { recursive: true });
+for (const view of FIGURE_NAMES) {
+  writeFileSync(
+    join(dirname(out), VIEW_DIR, `${view}.html`),
+    page({ up: '../', pictures: onePicture(view), pictureCss: false, script: `${view}.js`, explorer: '../index.html' }),
+  );
+}

@@ -50,7 +50,7 @@ async function snippetsFor(view) {
   return snippets[view];
 }
 
-// The snippets name the embed document (embed.html: one <rope-scope>, its canvases in the
+// The snippets name the embed document (embed/<view>.html: one <rope-scope>, its canvases in the
 // shadow root); the explorer in embed mode (index.html?embed=1) draws in the document itself.
 // Both set the 'ropescope:first-chart' mark.
 async function frameReady(frame) {
@@ -305,7 +305,7 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   await page.selectOption('#embed-theme', 'dark');
   const code = await page.inputValue('#embed-code');
   const src = new URL(/src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
-  assert.ok(src.pathname.endsWith('/ropescope/embed.html'), `the snippet names the embed document: ${src}`);
+  assert.ok(src.pathname.endsWith('/ropescope/embed/slow.html'), `the snippet names the view's embed document: ${src}`);
   assert.deepEqual(
     ['embed', 'view', 'controls', 'title', 'theme'].map((k) => src.searchParams.get(k)),
     [null, 'slow', 'gap,base', '0', 'dark'],

@@ -5,10 +5,12 @@
 // JavaScript shows the picture its #fragment names.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { VERSION } from '../../web/gen/version.js';
+import { rng, seed } from '../lib/testlib.mjs';
 import { openPage, ROOT, settle, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
 import { blogHtml, explorerFrame, openBlog } from './host.mjs';
 
@@ -228,4 +230,98 @@ test('dist_embed_document_should_work_from_file_urls_with_and_without_javascript
   assert.ok(content.includes(`/dist/v${VERSION}/pictures/slow-light.png`), content);
   assert.deepEqual(still.problems, [], 'nothing failed without JavaScript');
   await still.context.close();
+});
+
+// esbuild writes a bundle's strings in ASCII: a title's other characters as \xHH (up to 0xff)
+// or \uHHHH escapes, in capitals.
+const asBundled = (text) =>
+  text.replace(/[^\x20-\x7e]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).toUpperCase();
+    return hex.length <= 2 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+  });
+
+test('embed_document_should_load_only_its_view_code', async () => {
+  const { FIGURES, FIGURE } = await import('../../web/src/figures/index.js');
+  const whole = readFileSync(join(ROOT, 'web', 'ropescope-embed.js'), 'utf8');
+  // Each one-view script holds its own figure's words and no other figure's (post.js quotes the
+  // 512-dimension chapter's score, so its script holds that chapter's row too), and is smaller.
+  const borrowed = { post: ['planes'] };
+  for (const row of FIGURES) {
+    const code = readFileSync(join(ROOT, 'web', 'embed', `${row.name}.js`), 'utf8');
+    assert.ok(code.includes(asBundled(row.title)), `embed/${row.name}.js holds its title "${row.title}"`);
+    assert.ok(code.length < 0.85 * whole.length, `embed/${row.name}.js (${code.length} B) is smaller than the whole`);
+    for (const other of FIGURES) {
+      if (other === row || borrowed[row.name]?.includes(other.name)) continue;
+      assert.ok(!code.includes(asBundled(other.lookfor)), `embed/${row.name}.js holds nothing of ${other.name}`);
+    }
+  }
+  for (const other of FIGURES) assert.ok(whole.includes(asBundled(other.lookfor)), `the whole has ${other.name}`);
+
+  // A view's own document (dist's, from disk: every file a request) loads its one-view script
+  // alone; embed.html, the whole element, for every view or an earlier snippet's address. The
+  // credit links to the explorer beside the documents.
+  const random = rng(seed('frame (browser)'));
+  const first = Math.floor(random() * FIGURES.length);
+  const view = FIGURES[first].name;
+  const other = FIGURES[(first + 1 + Math.floor(random() * (FIGURES.length - 1))) % FIGURES.length].name;
+  const refused = `No figure shown: this script holds one view; view="${other}" needs ropescope-embed.js.`;
+  for (const [doc, query, script, figures, notice] of [
+    [`embed/${view}.html`, `view=${view}&gap=7`, `embed/${view}.js`, [view], ''],
+    [`embed/${view}.html`, `view=%20${view.toUpperCase()}%20`, `embed/${view}.js`, [view], ''],
+    [`embed/${view}.html`, `view=${other}`, `embed/${view}.js`, [], refused],
+    ['embed.html', `view=${view}`, 'ropescope-embed.js', [view], ''],
+    ['embed.html', 'view=all', 'ropescope-embed.js', FIGURES.map((r) => r.name), ''],
+  ]) {
+    const what = `${doc}?${query}`;
+    const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
+    const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 } });
+    const scripts = [];
+    p.page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url().replace(`${folder}/`, ''));
+    });
+    await p.page.goto(`${folder}/${doc}?${query}`);
+    await p.page.waitForFunction(
+      () => document.querySelector('rope-scope')?.shadowRoot?.querySelector('.notice'),
+      null,
+      { timeout: 20000 },
+    );
+    if (figures.length) await waitFrameDrawn(p.page.mainFrame());
+    const seen = await p.page.evaluate(() => {
+      const root = document.querySelector('rope-scope').shadowRoot;
+      return {
+        shown: [...root.querySelectorAll('.fig')].map((f) => f.dataset.view),
+        notice: root.querySelector('.notice').textContent,
+        link: root.querySelector('.attribution a')?.href ?? null,
+      };
+    });
+    assert.deepEqual(scripts, [script], `${what} loads ${script} alone (${scripts})`);
+    assert.deepEqual(seen.shown, figures, `${what} shows ${figures.join(', ') || 'no figure'}`);
+    assert.equal(seen.notice, notice, `${what}: notice`);
+    assert.equal(new URL(seen.link).pathname, new URL(`${folder}/index.html`).pathname, `${what}: explorer link`);
+    await p.assertClean();
+    await p.context.close();
+  }
+  assert.ok(FIGURE[other], 'the other view is a figure');
+
+  // Without JavaScript a view's own document shows that view's picture, the only one it loads.
+  const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
+  for (const scheme of ['light', 'dark']) {
+    const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 }, javaScriptEnabled: false });
+    await p.page.emulateMedia({ colorScheme: scheme });
+    const images = [];
+    p.page.on('request', (r) => {
+      if (r.resourceType() === 'image') images.push(r.url().split('/').pop());
+    });
+    await p.page.goto(`${folder}/embed/${view}.html?view=${view}#${view}`);
+    await p.page.waitForFunction(() => document.querySelector('.frame-one img')?.complete);
+    const seen = await p.page.evaluate(() => {
+      const img = document.querySelector('.frame-one img');
+      return { natural: img.naturalWidth, width: img.getBoundingClientRect().width, alt: img.alt };
+    });
+    const what = `embed/${view}.html, ${scheme}, JavaScript off`;
+    assert.deepEqual(images, [`${view}-${scheme}.png`], `${what}: its one picture (${images})`);
+    assert.ok(seen.natural > 0 && seen.width > 600, `${what}: shown (${seen.natural}, ${seen.width} px)`);
+    assert.ok(seen.alt.startsWith(FIGURE[view].title), `${what}: alt text ${seen.alt}`);
+    await p.context.close();
+  }
 });

@@ -103,7 +103,10 @@ test('snippets_should_carry_the_views_picture_with_its_alt_text', async () => {
             /<\/iframe>\n<noscript><a href="[^"]+"><(picture>|img )/,
             `${what}: <noscript> after the iframe`,
           );
-          assert.ok(code.includes(`src="${release}ropescope/embed.html?`), `${what}: the iframe names the release`);
+          assert.ok(
+            code.includes(`src="${release}ropescope/embed/${view}.html?`),
+            `${what}: the iframe names the release's document of the view`,
+          );
           assert.ok(code.includes(`<script src="${release}ropescope-resize.js" async>`), `${what}: the resizer`);
         } else {
           assert.match(

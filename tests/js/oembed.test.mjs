@@ -47,8 +47,8 @@ test('oembed_should_answer_rich_with_the_iframe_snippet_of_the_views_settings', 
   const src = new URL(decode(/<iframe src="([^"]+)"/.exec(body.html)[1]));
   assert.equal(
     src.origin + src.pathname,
-    `${server.url}v${VERSION}/ropescope/embed.html`,
-    "the release's embed document",
+    `${server.url}v${VERSION}/ropescope/embed/slow.html`,
+    "the release's embed document of the view",
   );
   assert.deepEqual(
     ['dim', 'base', 'gap', 'embed', 'view', 'theme', 'controls'].map((k) => src.searchParams.get(k)),

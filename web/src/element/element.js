@@ -247,7 +247,12 @@ class RopeScope extends HTMLElement {
     for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
     const { state, problems } = readQuery(query);
     // A view that is no figure shows none, with one line naming the views (not every figure).
-    const noView = problems.some((p) => p.name === 'view');
+    // A one-view script (the embed document's: tools/embed_views.mjs) holds that view's code
+    // alone; any other view is not in it.
+    const elsewhere =
+      !problems.some((p) => p.name === 'view') &&
+      (state.view === 'all' ? FIGURES.some((row) => row.stub) : FIGURE[state.view].stub);
+    const noView = elsewhere || problems.some((p) => p.name === 'view');
     // The long-context settings left out take the preset's values, as on the page, where a
     // long-context figure is shown: reading the preset costs a first element about 90 ms
     // (inflating the model files, reading the config), which the other views never use.
@@ -263,6 +268,8 @@ class RopeScope extends HTMLElement {
         ? unknownViewLine(p)
         : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
     );
+    if (elsewhere)
+      lines.push(`No figure shown: this script holds one view; view="${state.view}" needs ropescope-embed.js.`);
     const explorer = explorerBase(this.getAttribute('explorer') ?? undefined);
     if (!explorer.ok) lines.push('Attribute ignored: explorer must be an http(s) address.');
     return { state, lines, noView, explorer: explorer.ok ? explorer.url : null };

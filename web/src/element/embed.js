@@ -175,14 +175,19 @@ export function releaseBase(page = pageAddress()) {
 /** The explorer page in a release folder. */
 export const releasePage = (release) => `${release}ropescope/index.html`;
 
+/** The folder of the one-view embed documents (embed/<view>.html, beside their scripts). */
+export const VIEW_DIR = 'embed';
+
 /**
  * The embed document's address for settings and options (web/src/element/frame.js): in the
- * release folder, the query as the page's own, and #<view>, which picks the picture shown
+ * release folder, the view's own document (only its code: embed/<view>.html) or, for every
+ * view, embed.html; the query as the page's own, and #<view>, which picks the picture shown
  * where JavaScript does not run.
  */
 export function frameAddress(release, settings, options) {
   const query = writeQuery({ ...settings, ...options, embed: false });
-  return `${release}ropescope/embed.html${query === '?' ? '' : query}#${pictureView(options.view)}`;
+  const doc = options.view === 'all' ? 'embed.html' : `${VIEW_DIR}/${options.view}.html`;
+  return `${release}ropescope/${doc}${query === '?' ? '' : query}#${pictureView(options.view)}`;
 }
 
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -1,6 +1,8 @@
-// The embed document, embed.html?view=…&gap=…: the address the iframe snippets name. It is one
-// <rope-scope> on a page of its own, with nothing of the explorer to load or to flash: the
-// element's script (Chart.js, the core, the figures) and a few lines of CSS (web/embed.css).
+// The embed document, embed/<view>.html?view=…&gap=…: the address the iframe snippets name. It
+// is one <rope-scope> on a page of its own, with nothing of the explorer to load or to flash:
+// the view's one-view script (Chart.js, the core, that figure: tools/embed_views.mjs) and a few
+// lines of CSS (web/embed.css). embed.html is the same with the whole element (view=all, and the
+// addresses earlier snippets wrote).
 // The query is read as the page reads its own (state.js), so an old index.html?embed=1 link's
 // query means the same here. Once the figure has drawn, the page posts its height to the host
 // (as the explorer's embed mode does: embed.js), then again whenever it changes.
@@ -30,7 +32,10 @@ export function startFrame(attributes) {
     const value = query.get(name);
     if (value !== null) element.setAttribute(name, value);
   }
-  element.setAttribute('explorer', new URL('index.html', window.location.href).href);
+  // The explorer beside the release's documents: a one-view document (embed/<view>.html) names
+  // it on its root, as ../index.html.
+  const explorer = document.documentElement.dataset.explorer ?? 'index.html';
+  element.setAttribute('explorer', new URL(explorer, window.location.href).href);
   element.setAttribute('loading', 'eager');
   // The document's own background follows the theme (embed.css), below a figure shorter than
   // its iframe; a theme the reader refuses is the element's to name, and leaves the default.

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// One <rope-scope> script per view, for the one-view embed documents (OUT/<view>.html, written
+// by tools/embed_page.mjs). OUT/<view>.js is web/src/element/element.js bundled as
+// ropescope-embed.js is (the Makefile's esbuild options), except that figures/index.js takes
+// every other figure's row as a stub (its name, no code): the view's script holds Chart.js, the
+// core, the element and that view's figure alone. The element draws nothing for a stub's view
+// and says which script has it.
+//   node tools/embed_views.mjs OUT_DIR
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { FIGURE_NAMES } from '../web/src/figures/names.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const INDEX = join(ROOT, 'web', 'src', 'figures', 'index.js');
+const IMPORT = /^import (\w+) from '\.\/([\w-]+)\.js';$/gm;
+const BANNER = '/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */';
+
+// A row with the fields figures/index.js checks, marked as a stub, drawing nothing.
+const STUB =
+  '\nfunction stubRow(name) {\n' +
+  "  return { name, part: 'lesson', title: name, lookfor: '', fallback: '', embed: name, make: null,\n" +
+  '    data: null, caption: null, label: null, stub: true };\n}\n';
+
+/** figures/index.js's source with every figure import but `view`'s replaced by a stub row. */
+function indexFor(view) {
+  const source = readFileSync(INDEX, 'utf8');
+  let stubbed = 0;
+  const out = source.replace(IMPORT, (line, name, file) => {
+    if (!FIGURE_NAMES.includes(file) || file === view) return line;
+    stubbed += 1;
+    return `const ${name} = stubRow('${file}');`;
+  });
+  if (stubbed !== FIGURE_NAMES.length - 1) {
+    throw new Error(`embed_views: ${view}: stubbed ${stubbed} figure imports, expected ${FIGURE_NAMES.length - 1}`);
+  }
+  return out + STUB;
+}
+
+const onlyView = (view) => ({
+  name: 'only-view',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]figures[\\/]index\.js$/ }, () => ({
+      contents: indexFor(view),
+      loader: 'js',
+      resolveDir: dirname(INDEX),
+    }));
+  },
+});
+
+const [out] = process.argv.slice(2);
+if (!out) {
+  console.error('usage: node tools/embed_views.mjs OUT_DIR');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+await Promise.all(
+  FIGURE_NAMES.map((view) =>
+    build({
+      entryPoints: [join(ROOT, 'web', 'src', 'element', 'element.js')],
+      bundle: true,
+      format: 'iife',
+      minify: true,
+      target: 'es2020',
+      legalComments: 'eof',
+      loader: { '.css': 'text' },
+      logLevel: 'warning',
+      banner: { js: BANNER },
+      plugins: [onlyView(view)],
+      write: false,
+    }).then((result) => writeFileSync(join(out, `${view}.js`), result.outputFiles[0].contents)),
+  ),
+);
+console.log(`embed_views: ${FIGURE_NAMES.length} one-view scripts in ${out}`);
