@@ -200,20 +200,13 @@ web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen
 # The <rope-scope> element, one classic script (web/src/element/element.js and what it imports):
 # Chart.js from npm (only the parts tools/chart_parts.mjs registers), the page's modules, the
 # wasm and style.css inside. make dist releases it (dist/ropescope-embed.js, within its budget).
-web/ropescope-embed.js: $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/version.js web/gen/rope_wasm.js \
-                        web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/gen/methods.js \
-                        web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
-	npx --no-install esbuild web/src/element/element.js --bundle --format=iife --minify --target=es2020 \
-	  --legal-comments=eof --loader:.css=text --log-level=warning \
-	  --banner:js="/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */" --outfile=$@
-
-# One <rope-scope> script per view, for the embed document (tools/embed_views.mjs): the same
-# bundle with the other views' figures left out.
-web/embed/.built: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/version.js \
-                  web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js web/gen/methods.js \
-                  web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
-	$(NODE) tools/embed_views.mjs web/embed
-	touch $@
+# With it, one script per view for the one-view embed documents: the same bundle with the other
+# views' figures left out. One tool, one set of esbuild options (tools/embed_views.mjs).
+web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs \
+                        web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
+                        web/gen/models.js web/gen/methods.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
+	$(NODE) tools/embed_views.mjs web/ropescope-embed.js web/embed
+	touch web/embed/.built
 
 # The embed document the iframe snippets name (web/src/element/frame.js), with every view's
 # picture for readers without JavaScript (and web/embed-pictures.css, which shows the one the

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// One <rope-scope> script per view, for the one-view embed documents (OUT/<view>.html, written
-// by tools/embed_page.mjs). OUT/<view>.js is web/src/element/element.js bundled as
-// ropescope-embed.js is (the Makefile's esbuild options), except that figures/index.js takes
-// every other figure's row as a stub (its name, no code): the view's script holds Chart.js, the
-// core, the element and that view's figure alone. The element draws nothing for a stub's view
-// and says which script has it.
-//   node tools/embed_views.mjs OUT_DIR
+// The <rope-scope> element's scripts, one set of esbuild options for all of them:
+// WHOLE (web/ropescope-embed.js) is web/src/element/element.js and what it imports, one classic
+// script with Chart.js (the parts tools/chart_parts.mjs registers), the wasm and style.css
+// inside; OUT/<view>.js, one per view for the one-view embed documents (OUT/<view>.html, written
+// by tools/embed_page.mjs), is the same except that figures/index.js takes every other figure's
+// row as a stub (its name, no code): the view's script holds Chart.js, the core, the element and
+// that view's figure alone. The element draws nothing for a stub's view and says which script
+// has it.
+//   node tools/embed_views.mjs WHOLE OUT_DIR
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,8 @@ import { FIGURE_NAMES } from '../web/src/figures/names.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const INDEX = join(ROOT, 'web', 'src', 'figures', 'index.js');
 const IMPORT = /^import (\w+) from '\.\/([\w-]+)\.js';$/gm;
-const BANNER = '/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */';
+const BANNER = '/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */';
+const VIEW_BANNER = '/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */';
 
 // A row with the fields figures/index.js checks, marked as a stub, drawing nothing.
 const STUB =
@@ -49,27 +52,32 @@ const onlyView = (view) => ({
   },
 });
 
-const [out] = process.argv.slice(2);
-if (!out) {
-  console.error('usage: node tools/embed_views.mjs OUT_DIR');
+/** The element bundled with the given banner and plugins, as bytes. */
+const bundle = (banner, plugins) =>
+  build({
+    entryPoints: [join(ROOT, 'web', 'src', 'element', 'element.js')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2020',
+    legalComments: 'eof',
+    loader: { '.css': 'text' },
+    logLevel: 'warning',
+    banner: { js: banner },
+    plugins,
+    write: false,
+  }).then((result) => result.outputFiles[0].contents);
+
+const [whole, out] = process.argv.slice(2);
+if (!whole || !out) {
+  console.error('usage: node tools/embed_views.mjs WHOLE OUT_DIR');
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
-await Promise.all(
-  FIGURE_NAMES.map((view) =>
-    build({
-      entryPoints: [join(ROOT, 'web', 'src', 'element', 'element.js')],
-      bundle: true,
-      format: 'iife',
-      minify: true,
-      target: 'es2020',
-      legalComments: 'eof',
-      loader: { '.css': 'text' },
-      logLevel: 'warning',
-      banner: { js: BANNER },
-      plugins: [onlyView(view)],
-      write: false,
-    }).then((result) => writeFileSync(join(out, `${view}.js`), result.outputFiles[0].contents)),
+await Promise.all([
+  bundle(BANNER, []).then((bytes) => writeFileSync(whole, bytes)),
+  ...FIGURE_NAMES.map((view) =>
+    bundle(VIEW_BANNER, [onlyView(view)]).then((bytes) => writeFileSync(join(out, `${view}.js`), bytes)),
   ),
-);
-console.log(`embed_views: ${FIGURE_NAMES.length} one-view scripts in ${out}`);
+]);
+console.log(`embed_views: ${whole}, and ${FIGURE_NAMES.length} one-view scripts in ${out}`);

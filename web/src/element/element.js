@@ -249,10 +249,9 @@ class RopeScope extends HTMLElement {
     // A view that is no figure shows none, with one line naming the views (not every figure).
     // A one-view script (the embed document's: tools/embed_views.mjs) holds that view's code
     // alone; any other view is not in it.
-    const elsewhere =
-      !problems.some((p) => p.name === 'view') &&
-      (state.view === 'all' ? FIGURES.some((row) => row.stub) : FIGURE[state.view].stub);
-    const noView = elsewhere || problems.some((p) => p.name === 'view');
+    const refused = problems.some((p) => p.name === 'view');
+    const elsewhere = !refused && (state.view === 'all' ? FIGURES.some((row) => row.stub) : FIGURE[state.view].stub);
+    const noView = refused || elsewhere;
     // The long-context settings left out take the preset's values, as on the page, where a
     // long-context figure is shown: reading the preset costs a first element about 90 ms
     // (inflating the model files, reading the config), which the other views never use.
