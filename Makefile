@@ -169,10 +169,11 @@ web/gen/formulas.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 	$(NODE) tools/formulas.mjs $@
 
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
-CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h c_src/explain/lesson.h \
-            c_src/port/port.h
-web/gen/rope_consts.js: $(CONST_HDR) tools/consts.mjs | web/gen
-	$(NODE) tools/consts.mjs $@ $(CONST_HDR)
+# The lesson's and the port's headers name the slots of flat outputs: their constants are grouped too.
+CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h
+SLOT_HDR = c_src/explain/lesson.h c_src/port/port.h
+web/gen/rope_consts.js: $(CONST_HDR) $(SLOT_HDR) tools/consts.mjs | web/gen
+	$(NODE) tools/consts.mjs $@ $(CONST_HDR) --groups $(SLOT_HDR)
 
 # The scaling methods' table (c_src/scaling/methods.c) as a module: the page's menu, each
 # method's parameters (config key, default) and comparison lines. A native program prints it

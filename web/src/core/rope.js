@@ -1208,12 +1208,10 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
 
 // ---- the lesson's chapters (c_src/explain/lesson.h, docs/LESSON.md) ----
 
-// The names of a flat output's slots, from lesson.h's macros: prefix 'ROPE_CAT_' gives
-// { qm0: 0, qm1: 1, ... } without the length and block macros listed in skip.
-function slotNames(prefix, skip) {
-  return Object.entries(C)
-    .filter(([key]) => key.startsWith(prefix) && !skip.includes(key.slice(prefix.length)))
-    .map(([key, index]) => [key.slice(prefix.length).toLowerCase(), index]);
+// The names of a flat output's slots, from lesson.h's and port.h's macros: group 'CAT' gives
+// [['qm0', 0], ['qm1', 1], ...] without the length and block macros listed in skip.
+function slotNames(group, skip) {
+  return C.ROPE_GROUPS[group].filter(([name]) => !skip.includes(name.toUpperCase()));
 }
 const named = (flat, names) => Object.fromEntries(names.map(([name, j]) => [name, flat[j]]));
 
@@ -1222,14 +1220,14 @@ const ORDER_BLOCKS = [
   ['added', C.ROPE_ORDER_ADDED],
   ['rotated', C.ROPE_ORDER_ROTATED],
 ];
-const SLOT_NAMES = slotNames('ROPE_SLOT_', ['MEASURES']);
-const EXTRA_NAMES = slotNames('ROPE_EXTRA_', ['BLOCKS']);
-const ID_NAMES = slotNames('ROPE_ID_', ['LEN']);
-const CAT_NAMES = slotNames('ROPE_CAT_', ['LEN']);
-const CLOCK_NAMES = slotNames('ROPE_CLOCK_', ['LEN']);
-const REBASE_NAMES = slotNames('ROPE_REBASE_', ['LEN']);
-const WEIGHTS_NAMES = slotNames('ROPE_WEIGHTS_', ['LEN']);
-const POST_NAMES = slotNames('ROPE_POST_', ['FIELDS']);
+const SLOT_NAMES = slotNames('SLOT', ['MEASURES']);
+const EXTRA_NAMES = slotNames('EXTRA', ['BLOCKS']);
+const ID_NAMES = slotNames('ID', ['LEN']);
+const CAT_NAMES = slotNames('CAT', ['LEN']);
+const CLOCK_NAMES = slotNames('CLOCK', ['LEN']);
+const REBASE_NAMES = slotNames('REBASE', ['LEN']);
+const WEIGHTS_NAMES = slotNames('WEIGHTS', ['LEN']);
+const POST_NAMES = slotNames('POST', ['FIELDS']);
 
 /** "a b" against "b a" with no learned grids, for each scheme (plain, added: sinusoidal marks,
  * rotated: RoPE): { plain, added, rotated }, each { ab: [aa, ab, ba, bb] scores in "a b",
@@ -1582,8 +1580,8 @@ export function lesson_post() {
 
 // ---- a port's number formats and pairing layouts (c_src/port/port.h, docs/VERIFY.md) ----
 
-const PREC_NAMES = slotNames('ROPE_PREC_', ['CASES']);
-const MIX_NAMES = slotNames('ROPE_MIX_', ['CASES']);
+const PREC_NAMES = slotNames('PREC', ['CASES']);
+const MIX_NAMES = slotNames('MIX', ['CASES']);
 const LAYOUTS = Object.freeze(
   Object.assign(Object.create(null), { rotate_half: C.ROPE_LAYOUT_HALF, interleaved: C.ROPE_LAYOUT_INTERLEAVED }),
 );
