@@ -18,7 +18,7 @@
 import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FIGURE_NAMES } from '../web/src/figures/names.js';
+import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { inlinePage } from './inline.mjs';
 import { writePictures } from './pictures.mjs';
 

@@ -10,9 +10,9 @@
 //   node tools/embed_page.mjs OUT   (writes OUT, and embed-pictures.css and embed/ in its folder)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { defaultAlt, VIEW_DIR } from '../web/src/element/embed.js';
 import { PICTURE_DIR, pictureFile } from '../web/src/element/picture.js';
-import { FIGURE_NAMES } from '../web/src/figures/names.js';
 
 // Beside the page: the pictures' rules, loaded without JavaScript only.
 const PICTURES_CSS = 'embed-pictures.css';

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { FIGURE_NAMES } from '../web/src/figures/names.js';
+import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const INDEX = join(ROOT, 'web', 'src', 'figures', 'index.js');

@@ -14,6 +14,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import {
   firstSentence,
   PICTURE_CREDIT,
@@ -23,7 +24,6 @@ import {
   pictureAlt,
   pictureFile,
 } from '../web/src/element/picture.js';
-import { FIGURE_NAMES } from '../web/src/figures/names.js';
 import { serve } from './serve.mjs';
 
 const HERE = fileURLToPath(import.meta.url);

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
 import { defaultAlt } from '../../web/src/element/embed.js';
 import { PICTURE_SCALE, PICTURE_THEMES, PICTURE_WIDTH, pictureFile } from '../../web/src/element/picture.js';
-import { FIGURE_NAMES } from '../../web/src/figures/names.js';
 import { openPage, ROOT, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, holdPreview, openBlog } from './host.mjs';
 

@@ -22,15 +22,14 @@ import { fillFormulas } from '../page/mathml.js';
 import { watchPrint } from '../page/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { DRAWN, isFrame, startFrame } from './frame.js';
-import { EMBED_CONTENT, EMBED_WIDTHS } from './heights.js';
 import { inheritHost } from './inherit.js';
+import { contentHeights, EMBED_WIDTHS } from './measured.js';
 
 useChartLib(Chart);
 
-/** A view's embed height (heights.js, heading shown) at the measured width nearest `width`. */
+/** A view's embed height (measured.js, heading shown) at the measured width nearest `width`. */
 function waitingHeight(view, width) {
-  const measured = EMBED_CONTENT[view];
-  if (!measured) return 0;
+  const measured = contentHeights(view);
   let near = 0;
   EMBED_WIDTHS.forEach((w, i) => {
     if (Math.abs(w - width) < Math.abs(EMBED_WIDTHS[near] - width)) near = i;

@@ -13,7 +13,7 @@ import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
 import { EMBED_CONTROLS, PARAM, readQuery, THEMES, writeQuery } from '../state/state.js';
-import { EMBED_CONTENT, EMBED_WIDTHS } from './heights.js';
+import { contentHeights, EMBED_WIDTHS } from './measured.js';
 import { pictureAlt, pictureHtml, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
@@ -138,7 +138,7 @@ export function followHeight(frame, on = () => true) {
 // ---- the fixed height ----
 
 // The snippet's iframe height where no script resizes it: the tallest content measured for the
-// view (heights.js, by tools/embed_heights.mjs) at any width from the post's column up to 800 px,
+// view (measured.js: heights.js, by tools/embed_heights.mjs) at any width from the post's column up to 800 px,
 // with room to spare for a caption a line longer at other settings, and a slider row per slider.
 // One height for every column from 320 px leaves much blank in a wide one: the builder asks
 // the column's width (COLUMNS), and tests/browser/embed.test.mjs checks each choice.
@@ -149,7 +149,7 @@ const CONTROL_ROW = 56; // one slider row (one per line): 53 px at 390 px, measu
 
 /** The snippet's fixed iframe height for a view and options; column: the post's column is at least that wide. */
 export function fixedHeight(view, { controls = [], title = true, column = COLUMNS[0] } = {}) {
-  const measured = EMBED_CONTENT[view] ?? EMBED_CONTENT.all;
+  const measured = contentHeights(view);
   const from = EMBED_WIDTHS.findIndex((width) => width >= column);
   const pairs = measured.slice(from < 0 ? -1 : from);
   const tallest = Math.max(...pairs.map(([withTitle, noTitle]) => (title ? withTitle : noTitle)));

@@ -5,8 +5,10 @@
 //
 // Adding a figure: write web/src/figures/<name>.js, whose default export is the figure's row
 // (its chart maker, its data from the model, its caption and label, its embed text and its
-// own controls), import it here, put it in ROWS where it belongs on the page and its name at
-// the same place in names.js (the URL reader's list, which loads no chart code). Row fields:
+// own controls), import it here (default import, named as its file) and put it in ROWS where it
+// belongs on the page; add its test. make web reads ROWS for the URL reader's list of names
+// (gen/figure_names.js, which loads no chart code), and a view whose embed heights are not yet
+// measured (element/heights.js) gets the tallest figure's. Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
 //   part     where the figure belongs: 'lesson' (the chapters that follow the blog post, built
 //            with lesson_row.js's chapterRow), 'claim', 'why' or 'gap' (the parts the guide "How to
@@ -29,6 +31,7 @@
 //   uses     settings of the panel whose hint names the figures that read them (index.html's
 //            [data-figures-using="from"]): ['from'] puts the figure's number in that hint
 
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { el } from '../lib/dom.js';
 import { list } from '../lib/format.js';
 import additive from './additive.js';
@@ -44,7 +47,6 @@ import identity from './identity.js';
 import layout from './layout.js';
 import length from './length.js';
 import marks from './marks.js';
-import { FIGURE_NAMES } from './names.js';
 import normalized from './normalized.js';
 import order from './order.js';
 import planes from './planes.js';
@@ -116,7 +118,7 @@ export const FIGURE = Object.freeze(
 export const VIEWS = Object.freeze(['all', ...FIGURES.map((row) => row.name)]);
 if (VIEWS.join() !== ['all', ...FIGURE_NAMES].join()) {
   throw new Error(
-    `figures: the rows' names (${VIEWS.slice(1).join(', ')}) are not names.js's (${FIGURE_NAMES.join(', ')})`,
+    `figures: the rows' names (${VIEWS.slice(1).join(', ')}) are not their files' (gen/figure_names.js: ${FIGURE_NAMES.join(', ')})`,
   );
 }
 

@@ -6,11 +6,11 @@
 // one per page: where the chapter is drawn more than once (several <rope-scope> elements), every
 // copy follows, each caption found from its own canvas (a shadow root hides it from document).
 
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { chartConfig, makeChart } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
-import { FIGURE_NAMES } from './names.js';
 
 /**
  * A chapter row. spec: the row's fields, plus

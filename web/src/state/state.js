@@ -1,6 +1,6 @@
 // The page's state and its URL form: one row per query parameter (web/README.md).
 // Every value is checked here, so render() only ever sees numbers it can draw.
-import { FIGURE_NAMES } from '../figures/names.js';
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { COMPARABLE, DEFAULT_PRESET, METHOD_NAMES, PRESETS, usesParam } from '../model/methods.js';
 
 /** The ?view= values: every figure's name, and 'all'. */
