@@ -17,7 +17,7 @@
 //        outs  [count, 'f64' | 'i32' | 'text'] buffers the core fills;
 //        call  (...pointers) => wasm.rope_xxx(...), ins' pointers first, then outs';
 //              it returns the core's code;
-//        args  [[name, value], ...] shown in the error if the core refuses the call.
+//        args  { name: value, ... } shown in the error if the core refuses the call.
 //      run returns the outputs as plain arrays (a 'text' output as a string) and frees
 //      every buffer, also on error. one(fn, ins, call, args) is run() for one double.
 //   Example:
@@ -25,7 +25,7 @@
 //       checkInt('d', d, 0, MAX_DIM);
 //       checkBase(base);
 //       return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_thetas(d, base, out),
-//         { args: [['d', d], ['base', base]] })[0];
+//         { args: { d, base } })[0];
 //     }
 // The limits and error codes come from c_src/core/rope.h through the generated rope_consts.js.
 
@@ -318,8 +318,10 @@ function showArg(value) {
 
 // A refusal by the core: the function, the core's text, and the call's arguments by name.
 class CoreError extends RangeError {
-  constructor(fn, code, args = []) {
-    const shown = args.map(([name, value]) => `${name} = ${showArg(value)}`).join(', ');
+  constructor(fn, code, args = {}) {
+    const shown = Object.entries(args)
+      .map(([name, value]) => `${name} = ${showArg(value)}`)
+      .join(', ');
     super(`${fn}: ${cString(wasm.rope_strerror(code))}${shown ? ` (${shown})` : ''}`);
     this.code = code;
   }
@@ -383,12 +385,12 @@ function release(fn, w, pointers) {
  * finally. Any malloc can grow memory, which detaches every earlier view of it: a view is
  * taken only after the allocation it writes into, and never kept across a call.
  */
-function run(fn, ins, outs, call, { tolerate = [], args = [] } = {}) {
+function run(fn, ins, outs, call, { tolerate = [], args = {} } = {}) {
   const w = core();
   const pointers = [];
   const alloc = (bytes) => {
     const ptr = w.malloc(Math.max(bytes, 8));
-    if (!ptr) throw new CoreError(fn, C.ROPE_E_NOMEM, [...args, ['bytes', bytes]]);
+    if (!ptr) throw new CoreError(fn, C.ROPE_E_NOMEM, { ...args, bytes });
     pointers.push(ptr);
     return ptr;
   };
@@ -454,7 +456,7 @@ export function demo_vectors(d = DIM) {
       [d, 'f64'],
     ],
     (q, k) => wasm.rope_demo_vectors(d, q, k),
-    { args: [['d', d]] },
+    { args: { d } },
   );
 }
 
@@ -462,25 +464,19 @@ export function dot(a, b) {
   a = checkVector('a', a);
   b = checkVector('b', b);
   checkSameLength('a', a, 'b', b);
-  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out), [
-    ['a', a],
-    ['b', b],
-  ]);
+  return one('dot', [a, b], (pa, pb, out) => wasm.rope_dot(pa, a.length, pb, b.length, out), { a, b });
 }
 
 export function norm(vec) {
   vec = checkVector('vec', vec);
-  return one('norm', [vec], (pv, out) => wasm.rope_norm(pv, vec.length, out), [['vec', vec]]);
+  return one('norm', [vec], (pv, out) => wasm.rope_norm(pv, vec.length, out), { vec });
 }
 
 export function thetas(d, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
   return run('thetas', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_thetas(d, base, out), {
-    args: [
-      ['d', d],
-      ['base', base],
-    ],
+    args: { d, base },
   })[0];
 }
 
@@ -489,11 +485,7 @@ export function rotate_pair(x0, x1, angle) {
   checkFinite('x1', x1);
   checkFinite('angle', angle);
   return run('rotate_pair', [], [[2, 'f64']], (out) => wasm.rope_rotate_pair(x0, x1, angle, out), {
-    args: [
-      ['x0', x0],
-      ['x1', x1],
-      ['angle', angle],
-    ],
+    args: { x0, x1, angle },
   })[0];
 }
 
@@ -507,11 +499,7 @@ export function apply_rope(vec, pos, base = THETA_BASE) {
     [[vec.length, 'f64']],
     (pv, out) => wasm.rope_apply_rope(pv, vec.length, pos, base, out),
     {
-      args: [
-        ['vec', vec],
-        ['pos', pos],
-        ['base', base],
-      ],
+      args: { vec, pos, base },
     },
   )[0];
 }
@@ -522,17 +510,7 @@ function checkScoreArgs(fn, q, k, m, n, base) {
   checkFiniteNear(fn, 'm', m, base);
   checkFiniteNear(fn, 'n', n, base);
   checkBase(base);
-  return [
-    q,
-    k,
-    [
-      ['q', q],
-      ['k', k],
-      ['m', m],
-      ['n', n],
-      ['base', base],
-    ],
-  ];
+  return [q, k, { q, k, m, n, base }];
 }
 
 export function rope_score(q, k, m, n, base = THETA_BASE) {
@@ -546,11 +524,7 @@ export function sin_pos(pos, d, base = THETA_BASE) {
   checkInt('d', d, 0, MAX_DIM);
   checkBase(base);
   return run('sin_pos', [], [[d, 'f64']], (out) => wasm.rope_sin_pos(pos, d, base, out), {
-    args: [
-      ['pos', pos],
-      ['d', d],
-      ['base', base],
-    ],
+    args: { pos, d, base },
   })[0];
 }
 
@@ -573,13 +547,7 @@ export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
     [[3 * starts.length, 'f64']],
     (pq, pk, ps, out) => wasm.rope_offset_scan(pq, q.length, pk, k.length, offset, ps, starts.length, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['offset', offset],
-        ['starts', starts],
-        ['base', base],
-      ],
+      args: { q, k, offset, starts, base },
     },
   )[0];
   return Array.from(starts, (_, j) => flat.slice(3 * j, 3 * j + 3));
@@ -588,22 +556,14 @@ export function offset_scan(q, k, offset, starts, base = THETA_BASE) {
 export function turns(d, delta, base = THETA_BASE) {
   checkPairsArgs(d, 'delta', delta, base);
   return run('turns', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_turns(d, delta, base, out), {
-    args: [
-      ['d', d],
-      ['delta', delta],
-      ['base', base],
-    ],
+    args: { d, delta, base },
   })[0];
 }
 
 export function slow_pairs(d, delta, base = THETA_BASE) {
   checkPairsArgs(d, 'delta', delta, base);
   return run('slow_pairs', [], [[1, 'i32']], (out) => wasm.rope_slow_pairs(d, delta, base, out), {
-    args: [
-      ['d', d],
-      ['delta', delta],
-      ['base', base],
-    ],
+    args: { d, delta, base },
   })[0][0];
 }
 
@@ -614,11 +574,7 @@ export function pair_angles(d, gap, base = THETA_BASE) {
   checkPairsArgs(d, 'gap', gap, base);
   checkNear('pair_angles', 'gap', gap, base);
   return run('pair_angles', [], [[Math.floor(d / 2), 'f64']], (out) => wasm.rope_pair_angles(d, gap, base, out), {
-    args: [
-      ['d', d],
-      ['gap', gap],
-      ['base', base],
-    ],
+    args: { d, gap, base },
   })[0];
 }
 
@@ -632,15 +588,7 @@ export function offset_sweep(q, k, offset, start0, step, count, base = THETA_BAS
     [[3 * count, 'f64']],
     (pq, pk, out) => wasm.rope_offset_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['offset', offset],
-        ['start0', start0],
-        ['step', step],
-        ['count', count],
-        ['base', base],
-      ],
+      args: { q, k, offset, start0, step, count, base },
     },
   )[0];
   return blocks(flat, count, ['starts', 'rope', 'add']);
@@ -658,11 +606,7 @@ export function slow_pairs_batch(d, deltas, base = THETA_BASE) {
     [[deltas.length, 'i32']],
     (pd, out) => wasm.rope_slow_pairs_batch(d, pd, deltas.length, base, out),
     {
-      args: [
-        ['d', d],
-        ['deltas', deltas],
-        ['base', base],
-      ],
+      args: { d, deltas, base },
     },
   )[0];
 }
@@ -680,11 +624,7 @@ export function norm_gaps(vec, positions, base = THETA_BASE) {
     [[positions.length, 'f64']],
     (pv, pp, out) => wasm.rope_norm_gaps(pv, vec.length, pp, positions.length, base, out),
     {
-      args: [
-        ['vec', vec],
-        ['positions', positions],
-        ['base', base],
-      ],
+      args: { vec, positions, base },
     },
   )[0];
 }
@@ -728,14 +668,14 @@ function writeText(fn, ins, write, tolerate, args) {
 
 function reportText(format, options) {
   const o = reportOptions(options);
-  const args = [
-    ['dim', o.dim],
-    ['base', o.base],
-    ['offset', o.offset],
-    ['starts', o.starts],
-    ['deltas', o.deltas],
-    ['norm_positions', o.norm_positions],
-  ];
+  const args = {
+    dim: o.dim,
+    base: o.base,
+    offset: o.offset,
+    starts: o.starts,
+    deltas: o.deltas,
+    norm_positions: o.norm_positions,
+  };
   const text = writeText(
     'build_report',
     [o.starts, o.deltas, o.norm_positions],
@@ -786,7 +726,7 @@ export function decimal_form(text) {
   if (text.includes('\0')) return C.ROPE_E_VALUE; // C would stop reading there
   return run('decimal_form', [text], [], (pt) => wasm.rope_decimal_form(pt), {
     tolerate: [1, C.ROPE_E_VALUE],
-    args: [['text', text]],
+    args: { text },
   }).code;
 }
 
@@ -855,16 +795,12 @@ const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
 function scalingText(format, config, opts) {
   const bytes = configBytes(config);
   const o = scalingOptions(opts);
-  const args = [
-    ['seq_len', o.seq_len],
-    ['train_len', o.train_len],
-    ['gap', o.gap],
-  ];
+  const args = { seq_len: o.seq_len, train_len: o.train_len, gap: o.gap };
   // The reader lives in this instance: if a call traps, the instance is dropped with it.
   const w = core();
   const size = w.rope_config_size();
   const reader = w.malloc(size);
-  if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, [['bytes', size]]);
+  if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, { bytes: size });
   try {
     wasm.rope_config_init(reader);
     // Too long a text is not copied in: the reader refuses it by its length alone.
@@ -876,7 +812,7 @@ function scalingText(format, config, opts) {
       (pt) => wasm.rope_config_read_json(reader, whole ? pt : 0, bytes.length),
       {
         tolerate: CONFIG_CODES,
-        args: [['config bytes', bytes.length]],
+        args: { 'config bytes': bytes.length },
       },
     ).code;
     if (code === 0) {
@@ -940,13 +876,7 @@ export function pair_example(q, k, m, n, theta) {
     [[C.ROPE_EX_LEN, 'f64']],
     (out) => wasm.rope_pair_example(q[0], q[1], k[0], k[1], m, n, theta, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['m', m],
-        ['n', n],
-        ['theta', theta],
-      ],
+      args: { q, k, m, n, theta },
     },
   )[0];
   return {
@@ -977,13 +907,7 @@ export function pair_terms(q, k, m, n, base = THETA_BASE) {
     [[3 * h + 2, 'f64']],
     (pq, pk, out) => wasm.rope_pair_terms(pq, q.length, pk, k.length, m, n, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['m', m],
-        ['n', n],
-        ['base', base],
-      ],
+      args: { q, k, m, n, base },
     },
   )[0];
   return { ...blocks(v, h, ['terms', 'dots', 'crosses']), sum: v[3 * h], score: v[3 * h + 1] };
@@ -1002,13 +926,7 @@ export function add_terms(q, k, offset, starts, base = THETA_BASE) {
     [[ADD_TERMS.length * c, 'f64']],
     (pq, pk, ps, out) => wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['offset', offset],
-        ['starts', starts],
-        ['base', base],
-      ],
+      args: { q, k, offset, starts, base },
     },
   )[0];
   return blocks(v, c, ADD_TERMS);
@@ -1026,15 +944,7 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
     [[ADD_TERMS.length * count, 'f64']],
     (pq, pk, out) => wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['offset', offset],
-        ['start0', start0],
-        ['step', step],
-        ['count', count],
-        ['base', base],
-      ],
+      args: { q, k, offset, start0, step, count, base },
     },
   )[0];
   return blocks(v, count, ADD_TERMS);
@@ -1059,14 +969,7 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
     [[3 * c, 'f64']],
     (pq, pk, pd, out) => wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['distances', distances],
-        ['samples', samples],
-        ['seed', seed],
-        ['base', base],
-      ],
+      args: { q, k, distances, samples, seed, base },
     },
   )[0];
   return blocks(v, c, ['score', 'mean', 'bound']);
@@ -1082,11 +985,7 @@ export function cos_grid(d, positions, base = THETA_BASE) {
   const c = positions.length;
   checkWork('cos_grid', 'd / 2', h, 'positions.length', c);
   const v = run('cos_grid', [positions], [[h * c, 'f64']], (pp, out) => wasm.rope_cos_grid(d, pp, c, base, out), {
-    args: [
-      ['d', d],
-      ['positions', positions],
-      ['base', base],
-    ],
+    args: { d, positions, base },
   })[0];
   return Array.from({ length: h }, (_, i) => v.slice(i * c, (i + 1) * c));
 }
@@ -1104,10 +1003,7 @@ export function random_vectors(d, seed) {
     ],
     (q, k) => wasm.rope_random_vectors(d, seed, q, k),
     {
-      args: [
-        ['d', d],
-        ['seed', seed],
-      ],
+      args: { d, seed },
     },
   );
 }
@@ -1136,15 +1032,7 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
     [[ENVELOPE.length * bins, 'f64']],
     (pq, pk, out) => wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['offset', offset],
-        ['from', from],
-        ['to', to],
-        ['bins', bins],
-        ['base', base],
-      ],
+      args: { q, k, offset, from, to, bins, base },
     },
   )[0];
   return blocks(v, bins, ENVELOPE);
@@ -1170,10 +1058,7 @@ export function np_normal(seed, n) {
   const s = checkNpSeed(seed);
   checkInt('n', n, 0, MAX_COUNT);
   return run('np_normal', [], [[n, 'f64']], (out) => wasm.rope_np_normal(s, out, n), {
-    args: [
-      ['seed', seed],
-      ['n', n],
-    ],
+    args: { seed, n },
   })[0];
 }
 
@@ -1194,13 +1079,7 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
     ],
     (pt, ps) => wasm.rope_planes_example(s, dim, base, m, n, pt, ps),
     {
-      args: [
-        ['seed', seed],
-        ['dim', dim],
-        ['base', base],
-        ['m', m],
-        ['n', n],
-      ],
+      args: { seed, dim, base, m, n },
     },
   );
   return { token, score: score[0] };
@@ -1215,11 +1094,7 @@ function slotNames(group, skip) {
 }
 const named = (flat, names) => Object.fromEntries(names.map(([name, j]) => [name, flat[j]]));
 
-const ORDER_BLOCKS = [
-  ['plain', C.ROPE_ORDER_PLAIN],
-  ['added', C.ROPE_ORDER_ADDED],
-  ['rotated', C.ROPE_ORDER_ROTATED],
-];
+const ORDER_BLOCKS = { plain: C.ROPE_ORDER_PLAIN, added: C.ROPE_ORDER_ADDED, rotated: C.ROPE_ORDER_ROTATED };
 const SLOT_NAMES = slotNames('SLOT', ['MEASURES']);
 const EXTRA_NAMES = slotNames('EXTRA', ['BLOCKS']);
 const ID_NAMES = slotNames('ID', ['LEN']);
@@ -1245,16 +1120,11 @@ export function lesson_order(a, b, s0 = 0, base = THETA_BASE) {
     [[C.ROPE_ORDER_LEN, 'f64']],
     (pa, pb, out) => wasm.rope_lesson_order(pa, a.length, pb, b.length, s0, base, out),
     {
-      args: [
-        ['a', a],
-        ['b', b],
-        ['s0', s0],
-        ['base', base],
-      ],
+      args: { a, b, s0, base },
     },
   )[0];
   return Object.fromEntries(
-    ORDER_BLOCKS.map(([name, block]) => {
+    Object.entries(ORDER_BLOCKS).map(([name, block]) => {
       const at = block * C.ROPE_ORDER_BLOCK;
       return [
         name,
@@ -1280,10 +1150,7 @@ export function lesson_slot(stick, slot) {
     [[n + C.ROPE_SLOT_MEASURES, 'f64']],
     (ps, out) => wasm.rope_lesson_slot(ps, n, slot, out),
     {
-      args: [
-        ['stick', stick],
-        ['slot', slot],
-      ],
+      args: { stick, slot },
     },
   )[0];
   return { sum: v.slice(0, n), ...named(v.slice(n), SLOT_NAMES) };
@@ -1295,10 +1162,7 @@ export function lesson_normalized(slot, length) {
   checkFinite('length', length);
   if (length <= 0) throw new RangeError(`length must be a finite number > 0, got ${show(length)}`);
   return run('lesson_normalized', [], [[1, 'f64']], (out) => wasm.rope_lesson_normalized(slot, length, out), {
-    args: [
-      ['slot', slot],
-      ['length', length],
-    ],
+    args: { slot, length },
   })[0][0];
 }
 
@@ -1316,11 +1180,7 @@ export function lesson_marks(positions, width, base = THETA_BASE) {
     [[width * c, 'f64']],
     (pp, out) => wasm.rope_lesson_marks(pp, c, width, base, out),
     {
-      args: [
-        ['positions', positions],
-        ['width', width],
-        ['base', base],
-      ],
+      args: { positions, width, base },
     },
   )[0];
   return Array.from({ length: c }, (_, p) => v.slice(p * width, (p + 1) * width));
@@ -1337,11 +1197,7 @@ export function lesson_marked(stick, slot, base = THETA_BASE) {
     [[stick.length, 'f64']],
     (ps, out) => wasm.rope_lesson_marked(ps, stick.length, slot, base, out),
     {
-      args: [
-        ['stick', stick],
-        ['slot', slot],
-        ['base', base],
-      ],
+      args: { stick, slot, base },
     },
   )[0];
 }
@@ -1360,12 +1216,7 @@ export function lesson_extrapolate(pos, width, train, base = THETA_BASE) {
     [[C.ROPE_EXTRA_BLOCKS * width, 'f64']],
     (out) => wasm.rope_lesson_extrapolate(pos, width, train, base, out),
     {
-      args: [
-        ['pos', pos],
-        ['width', width],
-        ['train', train],
-        ['base', base],
-      ],
+      args: { pos, width, train, base },
     },
   )[0];
   return Object.fromEntries(EXTRA_NAMES.map(([name, b]) => [name, v.slice(b * width, (b + 1) * width)]));
@@ -1377,10 +1228,7 @@ export function lesson_identity(a, b) {
   checkFiniteNear('lesson_identity', 'a', a);
   checkFiniteNear('lesson_identity', 'b', b);
   const v = run('lesson_identity', [], [[C.ROPE_ID_LEN, 'f64']], (out) => wasm.rope_lesson_identity(a, b, out), {
-    args: [
-      ['a', a],
-      ['b', b],
-    ],
+    args: { a, b },
   })[0];
   return named(v, ID_NAMES);
 }
@@ -1399,13 +1247,7 @@ function checkCatArgs(fn, q, k, m, n, theta) {
 // checked, then the core's rope_<fn> run into len doubles.
 function runCat(fn, len, q, k, m, n, theta) {
   checkCatArgs(fn, q, k, m, n, theta);
-  const args = [
-    ['q', q],
-    ['k', k],
-    ['m', m],
-    ['n', n],
-    ['theta', theta],
-  ];
+  const args = { q, k, m, n, theta };
   const call = (out) => wasm[`rope_${fn}`](q[0], q[1], k[0], k[1], m, n, theta, out);
   return run(fn, [], [[len, 'f64']], call, { args })[0];
 }
@@ -1456,13 +1298,7 @@ export function lesson_clock(pair, dim, base, position, divide = 1) {
     [[C.ROPE_CLOCK_LEN, 'f64']],
     (out) => wasm.rope_lesson_clock(pair, dim, base, position, divide, out),
     {
-      args: [
-        ['pair', pair],
-        ['dim', dim],
-        ['base', base],
-        ['position', position],
-        ['divide', divide],
-      ],
+      args: { pair, dim, base, position, divide },
     },
   )[0];
   return named(v, CLOCK_NAMES);
@@ -1479,11 +1315,7 @@ export function lesson_clock_theta(theta, position, divide = 1) {
     [[C.ROPE_CLOCK_LEN, 'f64']],
     (out) => wasm.rope_lesson_clock_theta(theta, position, divide, out),
     {
-      args: [
-        ['theta', theta],
-        ['position', position],
-        ['divide', divide],
-      ],
+      args: { theta, position, divide },
     },
   )[0];
   return named(v, CLOCK_NAMES);
@@ -1495,30 +1327,24 @@ export function lesson_clock_theta(theta, position, divide = 1) {
 function checkRebase(fn, pair, dim, bases, floor, positions, nonNegative) {
   checkInt('dim', dim, 2, MAX_DIM);
   checkInt('pair', pair, 0, Math.floor(dim / 2) - 1);
-  for (const [name, b] of bases) {
+  for (const [name, b] of Object.entries(bases)) {
     checkNumber(name, b);
     if (!Number.isFinite(b) || b <= floor) {
       throw new RangeError(`${name} must be a finite number > ${floor}, got ${show(b)}`);
     }
   }
-  for (const [name, x] of positions) {
+  for (const [name, x] of Object.entries(positions)) {
     checkFiniteNear(fn, name, x);
     if (nonNegative && x < 0) throw new RangeError(`${name} must be a finite number >= 0, got ${show(x)}`);
   }
-  return [['pair', pair], ['dim', dim], ...bases, ...positions];
+  return { pair, dim, ...bases, ...positions };
 }
 
 /** One pair under a base change: { theta_old, theta_new, ratio, gap_old, gap_new (dial degrees
  * at gap), train_old, train_new (degrees swept over train positions) }. */
 export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
-  const bases = [
-    ['old base', oldBase],
-    ['new base', newBase],
-  ];
-  const positions = [
-    ['gap', gap],
-    ['train', train],
-  ];
+  const bases = { 'old base': oldBase, 'new base': newBase };
+  const positions = { gap, train };
   const args = checkRebase('lesson_rebase', pair, dim, bases, 0, positions, false);
   const call = (out) => wasm.rope_lesson_rebase(pair, dim, oldBase, newBase, gap, train, out);
   return named(run('lesson_rebase', [], [[C.ROPE_REBASE_LEN, 'f64']], call, { args })[0], REBASE_NAMES);
@@ -1530,14 +1356,8 @@ export function lesson_rebase(pair, dim, oldBase, newBase, gap, train) {
  * case: theta_old, theta_new, wedge (degrees), reach, turn_old, turn_new, far_old, far_new, gaps,
  * inside_old, inside_new, seen, share_old, share_new, share_seen). */
 export function lesson_weights(pair, dim, oldBase, newBase, train, widest) {
-  const bases = [
-    ['old base', oldBase],
-    ['new base', newBase],
-  ];
-  const positions = [
-    ['train', train],
-    ['widest gap', widest],
-  ];
+  const bases = { 'old base': oldBase, 'new base': newBase };
+  const positions = { train, 'widest gap': widest };
   const args = checkRebase('lesson_weights', pair, dim, bases, 1, positions, true);
   const call = (out) => wasm.rope_lesson_weights(pair, dim, oldBase, newBase, train, widest, out);
   return named(run('lesson_weights', [], [[C.ROPE_WEIGHTS_LEN, 'f64']], call, { args })[0], WEIGHTS_NAMES);
@@ -1615,10 +1435,7 @@ export function precision_errors(theta, pos) {
     [[C.ROPE_PREC_CASES * n, 'f64']],
     (pt, out) => wasm.rope_precision_errors(pt, n, pos, out),
     {
-      args: [
-        ['theta', theta],
-        ['pos', pos],
-      ],
+      args: { theta, pos },
     },
   )[0];
   const finite = (x) => (Number.isFinite(x) ? x : null);
@@ -1630,10 +1447,7 @@ export function layout_pairs(layout, n) {
   const code = checkLayout(layout);
   checkInt('n', n, 1, MAX_DIM / 2);
   return run('layout_pairs', [], [[2 * n, 'i32']], (out) => wasm.rope_layout_pairs(code, n, out), {
-    args: [
-      ['layout', layout],
-      ['n', n],
-    ],
+    args: { layout, n },
   })[0];
 }
 
@@ -1666,16 +1480,7 @@ export function layout_scores(q, k, theta, layout, gap, start0, step, count) {
     [[C.ROPE_MIX_CASES * count, 'f64']],
     (pq, pk, pt, out) => wasm.rope_layout_scores(pq, pk, theta.length, pt, code, gap, start0, step, count, out),
     {
-      args: [
-        ['q', q],
-        ['k', k],
-        ['theta', theta],
-        ['layout', layout],
-        ['gap', gap],
-        ['start0', start0],
-        ['step', step],
-        ['count', count],
-      ],
+      args: { q, k, theta, layout, gap, start0, step, count },
     },
   )[0];
   return Object.fromEntries(MIX_NAMES.map(([name, c]) => [name, v.slice(c * count, (c + 1) * count)]));
