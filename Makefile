@@ -40,9 +40,9 @@ CORE_HDR += c_src/explain/lesson.h
 CORE_SRC += c_src/port/precision.c c_src/port/layout.c
 CORE_HDR += c_src/port/port.h
 # `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
-VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c)
+VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c run.c)
 CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
-CLI_HDR += c_src/verify/verify.h
+CLI_HDR += c_src/verify/verify.h c_src/verify/run.h
 # jansson (c_src/vendor/jansson, the strict JSON parser of config files) is a system folder:
 # the warning flags judge our code, not its.
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify -Ic_src/port \

@@ -111,6 +111,10 @@ typedef struct {
  * The tolerance is docs/VERIFY.md's, from the dump's dtype. */
 int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                      rope_verify_err *out);
+/* The same, and each pair's worst |error| / tolerance in pair_worst (m->n
+ * doubles; NULL: not wanted), for the page's per-pair chart. */
+int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                           double *pair_worst, rope_verify_err *out);
 
 /* The tolerance rule in words, for the output. */
 const char *rope_verify_tolerance_text(int dtype, int is_table);
