@@ -74,11 +74,12 @@ int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *
  * none (msg says so), -2 for several (msg lists them). */
 int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg);
 
-/* Fills t from shape (leading 1s dropped, at most 2 dims left) and n values
+/* Fills t from shape (long long: a file may claim dimensions past a 32-bit
+ * long; leading 1s dropped, at most 2 dims left) and n values
  * of dtype dt at raw (little-endian) with elem bytes each; fortran: column-
  * major 2-D. Refuses NaN/infinity. */
-int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
-                    size_t raw_len, int fortran, char *msg);
+int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
+                    const unsigned char *raw, size_t raw_len, int fortran, char *msg);
 
 /* How the dump was computed, as a model: the per-pair inv_freq theta (n
  * doubles, owned by the caller), the precision of the angles, the amplitude,
