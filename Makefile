@@ -64,7 +64,8 @@ export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js \
-            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html
+            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
+            web/gen/verify_wasm.js web/ropescope-verify.js
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -153,8 +154,21 @@ WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
+# The page's `ropescope verify` is a module of its own, which the page loads only when the
+# verify panel is used, so the page does not grow: run.c's steps, the readers and the checker
+# with the core they call, exporting c_src/verify_exports.txt. Its comparison loop is hot.
+VERIFY_WASM_OBJ = $(WASM_OBJ) $(patsubst c_src/%.c,build/wasm/%.o,$(VERIFY_SRC) c_src/verify/page.c)
+build/wasm/verify/%.o: c_src/verify/verify.h c_src/verify/run.h
+build/wasm/verify/check.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
+build/verify.wasm: EXPORTS = $(shell sed -e 's/^/_/' c_src/verify_exports.txt | paste -sd, -)
+build/verify.wasm: $(VERIFY_WASM_OBJ) c_src/verify_exports.txt
+	$(EMCC) $(EMFLAGS_LINK) -o $@ $(VERIFY_WASM_OBJ)
+
 # The wasm bytes inlined (deflated, base64), so importing rope.js needs no server and no fetch.
 web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
+	$(NODE) tools/pack.mjs wasm $< $@
+
+web/gen/verify_wasm.js: build/verify.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
 # fflate's synchronous inflate (MIT) as a plain ES module, for web/src/core/packed.js; its set-up runs
@@ -195,6 +209,13 @@ web/gen/version.js: package.json | web/gen
 web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
                   web/gen/methods.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
+	  --legal-comments=none --log-level=warning --outfile=$@
+
+# The verify panel (web/src/verify/, its UI, chart and module, the verify wasm inside): a classic
+# script the page loads at the panel's first use, so the page itself does not grow and the
+# script also loads from file://.
+web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflate.js
+	npx --no-install esbuild web/src/verify/panel.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # The <rope-scope> element, one classic script (web/src/element/element.js and what it imports):
@@ -403,4 +424,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor
+	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor
