@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
 import { rng, seed } from '../lib/testlib.mjs';
 import { CLI, openPage, ROOT, useServerAndBrowser } from './harness.mjs';
 
@@ -169,6 +170,17 @@ test('the_panel_should_say_what_the_cli_says_of_random_dumps', async () => {
   );
   assert.ok(named.wrong_base.includes('wrong_base'), `a wrong base is named: ${named.wrong_base}`);
   assert.ok(named.interleaved.includes('layout_interleaved'), `the layout is named: ${named.interleaved}`);
+  // The panel with a result, in both colour schemes: nothing serious for axe-core.
+  for (const scheme of ['light', 'dark']) {
+    await p.page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page: p.page }).include('#verify').analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+      `axe, ${scheme}`,
+    );
+  }
   await p.close();
 });
 

@@ -2,7 +2,7 @@
 // panel's first use: web/src/page/verify_loader.js): a config.json and a dumped inv_freq, cos and
 // sin, or one .npz cache, by picker or drop, checked by the CLI's own C code (module.js), shown as
 // the CLI's verdict, its numbers and diagnoses, and each pair's worst error over its tolerance.
-import { colors, refreshColors } from '../charts/theme.js';
+import { colors, logAxis, pairAxis, refreshColors } from '../charts/theme.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
 import { ROLES, verifyFiles } from './module.js';
@@ -80,6 +80,15 @@ function build(section, opener) {
   );
   opener.replaceWith(
     el(
+      'p',
+      { class: 'hint' },
+      'A config.json and what your code computed: its inv_freq, its cos and sin tables, or one .npz ',
+      'cache holding both (.npy, .npz, safetensors, JSON or CSV text), each by its picker or dropped on ',
+      'its row. The C code of ',
+      el('code', {}, 'ropescope verify'),
+      ' checks them at the dump’s own precision; nothing leaves the page.',
+    ),
+    el(
       'div',
       { class: 'check-grid' },
       el('div', {}, ...FILES.map(fileRow)),
@@ -93,6 +102,7 @@ function build(section, opener) {
     ),
     el('p', { id: 'verify-verdict', role: 'status', 'aria-live': 'polite' }, 'Choose a config.json and a dump.'),
   );
+  $('verify-verdict').style.fontWeight = '600';
   section.querySelector('.msg').id = 'verify-msg';
   section.append(result);
   $('verify-config').focus();
@@ -212,20 +222,7 @@ function draw(pairs) {
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: {
-        x: {
-          title: { display: true, text: 'pair i', color: c.muted },
-          ticks: { color: c.muted },
-          grid: { color: c.grid },
-        },
-        y: {
-          type: 'logarithmic',
-          min: FLOOR,
-          title: { display: true, text: 'worst |error| / tolerance', color: c.muted },
-          ticks: { color: c.muted },
-          grid: { color: c.grid },
-        },
-      },
+      scales: { x: pairAxis(c, 'pair i'), y: logAxis(c, 'worst |error| / tolerance', { min: FLOOR }) },
       plugins: {
         tooltip: {
           callbacks: {
