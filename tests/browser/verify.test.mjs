@@ -85,14 +85,17 @@ function makeCase(name, kind) {
   }
   for (const [file, bytes] of Object.values(files)) writeFileSync(join(dir, file), bytes);
   const positions = kind === 'positions' ? `${from}:${rows}` : '';
-  return { files, positions, what: `${kind} (dim ${dim}, base ${base}, ${rows} rows)` };
+  // A bad value typed in a field: the CLI's flag grammar refuses it in its own words.
+  const seqLen = kind === 'bad_seq_len' ? pick(['1e', '-', ' 5', '0x10', 'abc']) : '';
+  return { files, positions, seqLen, what: `${kind} (dim ${dim}, base ${base}, ${rows} rows)` };
 }
 
 /** What the CLI says of a case: exit code, stdout, stderr, run in the folder so names match. */
-function cli({ files, positions }) {
+function cli({ files, positions, seqLen }) {
   const args = ['verify', '--config', files.config[0], '--format', 'json'];
   for (const [role, flag] of Object.entries(ROLE_FLAGS)) if (files[role]) args.push(flag, files[role][0]);
   if (positions) args.push('--positions', positions);
+  if (seqLen) args.push('--seq-len', seqLen);
   const run = spawnSync(CLI, args, { cwd: dir, encoding: 'utf8' });
   return { code: run.status, out: run.stdout, err: run.stderr.trim() };
 }
@@ -102,12 +105,29 @@ async function openChecker(page) {
   await page.waitForSelector('#verify-config', { timeout: 15000 });
 }
 
-/** Feeds a case through the panel's inputs and checks it shows what the CLI printed. */
-async function checkCase(page, c) {
+/** Drops a file on its input's row, as a reader drags it from a file manager. */
+async function drop(page, role, name, bytes) {
+  const row = await page.evaluateHandle((id) => document.getElementById(id).parentElement, `verify-${role}`);
+  await page.evaluate(
+    ([target, fileName, data]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(data)], fileName));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    },
+    [row, name, [...bytes]],
+  );
+}
+
+/** Feeds a case through the panel's inputs (pickers, or drops) and checks it shows what the CLI printed. */
+async function checkCase(page, c, { dropped = false } = {}) {
   const want = cli(c);
   await page.click('#verify-clear');
   await page.fill('#verify-positions', c.positions);
-  for (const [role, [file]] of Object.entries(c.files)) await page.setInputFiles(`#verify-${role}`, join(dir, file));
+  await page.fill('#verify-seq', c.seqLen);
+  for (const [role, [file, bytes]] of Object.entries(c.files)) {
+    if (dropped) await drop(page, role, file, bytes);
+    else await page.setInputFiles(`#verify-${role}`, join(dir, file));
+  }
   const shown = () =>
     page.evaluate(() => ({
       verdict: document.getElementById('verify-verdict').textContent,
@@ -150,7 +170,7 @@ async function checkCase(page, c) {
   return want;
 }
 
-const KINDS = ['match', 'wrong_base', 'interleaved', 'inv_freq', 'positions', 'truncated'];
+const KINDS = ['match', 'wrong_base', 'interleaved', 'inv_freq', 'positions', 'truncated', 'bad_seq_len'];
 
 test('the_panel_should_say_what_the_cli_says_of_random_dumps', async () => {
   const p = await openPage(env.browser, env.server.url);
@@ -165,11 +185,13 @@ test('the_panel_should_say_what_the_cli_says_of_random_dumps', async () => {
   // The planted mistakes are mistakes, the right dumps match, the truncated file is refused.
   assert.deepEqual(
     seen,
-    { match: 0, wrong_base: 1, interleaved: 1, inv_freq: 0, positions: 0, truncated: 2 },
+    { match: 0, wrong_base: 1, interleaved: 1, inv_freq: 0, positions: 0, truncated: 2, bad_seq_len: 2 },
     'exit codes',
   );
   assert.ok(named.wrong_base.includes('wrong_base'), `a wrong base is named: ${named.wrong_base}`);
   assert.ok(named.interleaved.includes('layout_interleaved'), `the layout is named: ${named.interleaved}`);
+  // Files dropped on the rows instead of picked.
+  await checkCase(p.page, makeCase('dropped', pick(['match', 'wrong_base', 'interleaved'])), { dropped: true });
   // The panel with a result, in both colour schemes: nothing serious for axe-core.
   for (const scheme of ['light', 'dark']) {
     await p.page.emulateMedia({ colorScheme: scheme });
