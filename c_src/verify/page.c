@@ -9,6 +9,7 @@
 
 #include "rope.h"
 #include "run.h"
+#include "writer.h"
 
 /* The files by role: config first, then the dump's roles (run.h). */
 enum { FILES = 1 + ROPE_VERIFY_ROLES };
@@ -92,20 +93,36 @@ static char *result(rope_verify_job *j)
     return NULL;
 }
 
+/* The config's warnings as the CLI prints them on stderr, a line each; NULL for none. */
+static char *warnings_of(const rope_config *c)
+{
+    static const char line[] = "ropescope: warning: %s\n";
+    int n = rope_config_warning_count(c);
+    rope_writer w = {NULL, 0, 0};
+    for (int k = 0; k < n; k++) rope_put(&w, line, rope_config_warning(c, k));
+    char *text = w.len ? malloc(w.len + 1) : NULL;
+    if (!text) return NULL;
+    w = (rope_writer){text, w.len + 1, 0};
+    for (int k = 0; k < n; k++) rope_put(&w, line, rope_config_warning(c, k));
+    return text;
+}
+
 /* names[0..FILES), bufs and lens: the config (its text NUL-terminated) and the dump's files
  * by role (a NULL name: not given). positions, seq_len: as typed (NULL: empty). Sets *code
  * (0 match, 1 mismatch, 2 bad input, 3 out of memory) and returns a malloc'd text: the JSON
  * of `ropescope verify --format json`, or the line it prints for bad input (without
  * "ropescope: "); NULL when even that could not be made. When compared, *pairs is a malloc'd
- * copy of each pair's worst |error| / tolerance and *n_pairs their count (else NULL, 0). */
+ * copy of each pair's worst |error| / tolerance and *n_pairs their count (else NULL, 0);
+ * *warnings the config's warnings as the CLI prints them with a result (else NULL). */
 char *rope_verify_page(const char *const *names, unsigned char *const *bufs, const int *lens,
                        const char *positions, const char *seq_len, int *code, double **pairs,
-                       int *n_pairs);
+                       int *n_pairs, char **warnings);
 
 char *rope_verify_page(const char *const *names, unsigned char *const *bufs, const int *lens,
                        const char *positions, const char *seq_len, int *code, double **pairs,
-                       int *n_pairs)
+                       int *n_pairs, char **warnings)
 {
+    *warnings = NULL;
     *pairs = NULL;
     *n_pairs = 0;
     *code = ROPE_VERIFY_REFUSED;
@@ -121,6 +138,7 @@ char *rope_verify_page(const char *const *names, unsigned char *const *bufs, con
     char *text = *code >= ROPE_VERIFY_REFUSED ? line_of("%s", j.msg) : result(&j);
     if (!text) *code = ROPE_VERIFY_FAILED;
     int n = j.c ? j.c->scaling.dim / 2 : 0;
+    if (text && *code <= ROPE_VERIFY_MISMATCH) *warnings = warnings_of(j.c);
     if (text && j.compared && n > 0 && (*pairs = malloc((size_t)n * sizeof(double))) != NULL) {
         memcpy(*pairs, j.pair_worst, (size_t)n * sizeof(double));
         *n_pairs = n;

@@ -73,6 +73,8 @@ function makeCase(name, kind) {
   const rows = 4 + Math.floor(random() * 40);
   const from = kind === 'positions' ? Math.floor(random() * 1000) : 0;
   const config = { hidden_size: dim * 4, num_attention_heads: 4, head_dim: dim, rope_theta: base };
+  // A key the reader does not know: a warning, which the CLI prints on stderr and the panel shows.
+  if (kind === 'match') config.rope_scaling = { rope_type: 'default', [pick(['colour', 'mood'])]: 1 };
   const dumpBase = kind === 'wrong_base' ? base * pick([2, 10, 0.5]) : base;
   const theta = invFreq(dim, dumpBase);
   const files = { config: [`${name}.config.json`, Buffer.from(JSON.stringify(config))] };
@@ -150,6 +152,14 @@ async function checkCase(page, c, { dropped = false } = {}) {
     `${c.what}: the panel shows ${JSON.stringify(s)}; the CLI said exit ${want.code} ${want.err || want.out}`,
   );
   if (want.code === 2) return want;
+  const warnings = await page.$$eval('#verify-fields dt', (terms) =>
+    terms.filter((t) => t.textContent === 'warning').map((t) => t.nextElementSibling.textContent),
+  );
+  const said = want.err
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.replace(/^ropescope: warning: /, ''));
+  assert.deepEqual(warnings, said, `${c.what}: the config's warnings`);
   const r = JSON.parse(want.out);
   assert.equal(s.verdict, `result: ${r.verdict} (exit ${want.code})`, `${c.what}: verdict`);
   const codes = await page.$$eval('#verify-diagnoses code', (list) => list.map((e) => e.textContent));

@@ -30,7 +30,8 @@ function instance(compiledModule) {
  * Checks files: { config, inv, cos, sin, cache }, each { name, bytes: Uint8Array } or absent;
  * positions and seqLen as typed ('' for none). Returns { code: 0 match | 1 mismatch | 2 bad
  * input | 3 out of memory, verdict (those words), json (the CLI's text, codes 0 and 1), line
- * (the CLI's stderr line, codes 2 and 3), pairs (each pair's worst |error| / tolerance) }.
+ * (the CLI's stderr line, codes 2 and 3), pairs (each pair's worst |error| / tolerance), warnings
+ * (the config's, as the CLI's stderr lines) }.
  */
 export async function verifyFiles(files, { positions = '', seqLen = '' } = {}) {
   const w = instance(await module());
@@ -51,19 +52,20 @@ export async function verifyFiles(files, { positions = '', seqLen = '' } = {}) {
     const file = files[role];
     return file ? [text(file.name), put(file.bytes), file.bytes.length] : [0, 0, 0];
   });
-  const table = w.malloc(4 * (3 * n + 3));
+  const table = w.malloc(4 * (3 * n + 4));
   const u32 = new Uint32Array(w.memory.buffer);
   for (let k = 0; k < n; k++) for (let j = 0; j < 3; j++) u32[table / 4 + j * n + k] = slots[3 * k + j];
-  const out = table + 12 * n; // code, pairs, n_pairs
+  const out = table + 12 * n; // code, pairs, n_pairs, warnings
   const [from, seq] = [text(positions), text(seqLen)];
-  const result = w.rope_verify_page(table, table + 4 * n, table + 8 * n, from, seq, out, out + 4, out + 8);
-  const [code, pairsPtr, nPairs] = new Uint32Array(w.memory.buffer, out, 3);
+  const result = w.rope_verify_page(table, table + 4 * n, table + 8 * n, from, seq, out, out + 4, out + 8, out + 12);
+  const [code, pairsPtr, nPairs, warned] = new Uint32Array(w.memory.buffer, out, 4);
   const pairs = Array.from(new Float64Array(w.memory.buffer, pairsPtr, nPairs));
-  let said = 'out of memory';
-  if (result) {
-    const bytes = new Uint8Array(w.memory.buffer, result);
-    said = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-  }
+  const cString = (ptr) => {
+    const bytes = new Uint8Array(w.memory.buffer, ptr);
+    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  };
+  const said = result ? cString(result) : 'out of memory';
+  const warnings = warned ? cString(warned).split('\n').filter(Boolean) : [];
   const json = code <= 1 ? said : null;
-  return { code, verdict: CODES[code], json, line: json === null ? `ropescope: ${said}` : null, pairs };
+  return { code, verdict: CODES[code], json, line: json === null ? `ropescope: ${said}` : null, pairs, warnings };
 }

@@ -151,10 +151,10 @@ async function check() {
   }
   const r = JSON.parse(out.json);
   say(`result: ${r.verdict} (exit ${out.code})`, '');
-  show(r, out.json, out.pairs);
+  show(r, out);
 }
 
-function show(r, json, pairs) {
+function show(r, { json, pairs, warnings }) {
   const rows = [
     ['dump', `${r.kind}, ${r.rows} × ${r.width}, ${r.dtype}`],
     ['positions', r.positions ? `${r.positions.from} to ${r.positions.from + r.positions.count - 1}` : '—'],
@@ -175,6 +175,7 @@ function show(r, json, pairs) {
       ['worst / tolerance', num(r.worst_ratio)],
       ['over tolerance', `${r.values_over_tolerance} of ${r.values} values`],
     );
+  for (const line of warnings) rows.push(['warning', line.replace(/^ropescope: warning: /, '')]);
   $('verify-fields').replaceChildren(...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
   const diagnoses = r.diagnoses.map((d) => el('li', {}, el('code', {}, d.code), `: ${d.message}`));
   $('verify-diagnoses').replaceChildren(...(diagnoses.length ? diagnoses : [el('li', {}, 'none: it matches')]));
@@ -195,6 +196,7 @@ function draw(pairs) {
   );
   chart?.destroy();
   chart = null;
+  canvas.parentElement.hidden = !pairs.length;
   if (!pairs.length) return;
   // Drawn within [FLOOR, 1e12]: an exact pair (0) has no place on a log axis.
   const shown = pairs.map((x) => (Number.isFinite(x) ? Math.min(Math.max(x, FLOOR), 1e12) : 1e12));
