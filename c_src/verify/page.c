@@ -79,6 +79,14 @@ static int steps(rope_verify_job *j, const files *f, const char *positions, cons
     return code;
 }
 
+/* The refusal as the CLI prints it (rope_line_cut: one safe line, its middle cut when long). */
+static char *refusal(char *msg)
+{
+    size_t head, tail;
+    if (!rope_line_cut(msg, &head, &tail)) return line_of("%s", msg);
+    return line_of("%.*s ... %s", (int)head, msg, msg + tail);
+}
+
 /* The JSON, written once more into a buffer that fits if the first was short. */
 static char *result(rope_verify_job *j)
 {
@@ -128,14 +136,18 @@ char *rope_verify_page(const char *const *names, unsigned char *const *bufs, con
     *code = ROPE_VERIFY_REFUSED;
     double seq = 0.0;
     char *problem = seq_len ? seq_problem(seq_len, &seq) : NULL;
-    if (problem) return problem;
+    if (problem) {
+        char *line = refusal(problem);
+        free(problem);
+        return line;
+    }
     if (!names[0]) return line_of("--config FILE is required");
     files f = {names, bufs, lens};
     rope_verify_io io = {read_file, NULL, &f};
     rope_verify_job j;
     *code = rope_verify_start(&j, &io, 1);
     if (*code == ROPE_VERIFY_GOOD) *code = steps(&j, &f, positions, seq_len, seq);
-    char *text = *code >= ROPE_VERIFY_REFUSED ? line_of("%s", j.msg) : result(&j);
+    char *text = *code >= ROPE_VERIFY_REFUSED ? refusal(j.msg) : result(&j);
     if (!text) *code = ROPE_VERIFY_FAILED;
     int n = j.c ? j.c->scaling.dim / 2 : 0;
     if (text && *code <= ROPE_VERIFY_MISMATCH) *warnings = warnings_of(j.c);
