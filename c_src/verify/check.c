@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rope.h"
+#include "rope_math.h"
 #include "verify.h"
 
 /* Per dtype: theta's relative uncertainty (pow and the scaling formulas in
@@ -118,7 +119,10 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
             rope_layout_dims(m->layout, (int)n, (int)i, &a, &b);
             double th = m->theta[i], exact = p * th;
             double ang = model_angle(m, p, th);
-            double ec = m->amp * cos(ang), es = m->sign * m->amp * sin(ang);
+            /* rope_sincos, not libm's: the page's module prints the same bits as the CLI. */
+            double sa, ca;
+            rope_sincos(ang, &sa, &ca);
+            double ec = m->amp * ca, es = m->sign * m->amp * sa;
             double err = fabs(rope_table_at(c, row + (size_t)a) - ec);
             double e2 = fabs(rope_table_at(c, row + (size_t)b) - ec);
             double e3 = fabs(rope_table_at(s, row + (size_t)a) - es);
