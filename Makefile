@@ -350,10 +350,12 @@ test-cli: build/ropescope
 	$(PYTHON) tests/cli/test_cli.py
 
 # `ropescope verify` on dumps tests/diff/gen_dumps.py writes fresh each run (numpy: Debian's python3),
-# then random bytes as dump files through its readers, checker and diagnosis under ASan + UBSan.
+# the page's verify module on the same dumps against the CLI, then random bytes as dump files
+# through its readers, checker and diagnosis under ASan + UBSan.
 FUZZ_VERIFY_SECONDS ?= 5
-test-verify: build/ropescope build/fuzz_verify
+test-verify: build/ropescope build/fuzz_verify web/gen/verify_wasm.js web/vendor/inflate.js
 	$(NUMPY_PYTHON) tests/cli/test_verify.py
+	$(NODE) --test tests/js/verify_page.test.mjs
 	mkdir -p build/fuzz-verify-corpus
 	@build/fuzz_verify -max_total_time=$(FUZZ_VERIFY_SECONDS) -seed=$(ROPE_TEST_SEED) -artifact_prefix=build/ \
 	  build/fuzz-verify-corpus tests/fuzz/verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
@@ -386,7 +388,7 @@ test-fuzz-config: build/fuzz_config
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs,$(wildcard tests/js/*.test.mjs))
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs tests/js/verify_page.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs

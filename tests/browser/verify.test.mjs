@@ -34,7 +34,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function npy(shape, values) {
   const dims = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${dims}, }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  header += `${' '.repeat(63 - ((10 + header.length) % 64))}\n`;
   const head = Buffer.alloc(10);
   Buffer.from('\x93NUMPY', 'latin1').copy(head);
   head[6] = 1;
