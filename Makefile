@@ -40,9 +40,9 @@ CORE_HDR += c_src/explain/lesson.h
 CORE_SRC += c_src/port/precision.c c_src/port/layout.c
 CORE_HDR += c_src/port/port.h
 # `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
-VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c)
+VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c run.c)
 CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
-CLI_HDR += c_src/verify/verify.h
+CLI_HDR += c_src/verify/verify.h c_src/verify/run.h
 # jansson (c_src/vendor/jansson, the strict JSON parser of config files) is a system folder:
 # the warning flags judge our code, not its.
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify -Ic_src/port \
@@ -64,7 +64,8 @@ export ROPE_TEST_SEED
 
 WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js web/gen/figure_names.js \
-            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html
+            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
+            web/gen/verify_wasm.js web/ropescope-verify.js
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -153,8 +154,21 @@ WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
+# The page's `ropescope verify` is a module of its own, which the page loads only when the
+# verify panel is used, so the page does not grow: run.c's steps, the readers and the checker
+# with the core they call, exporting c_src/verify_exports.txt. Its comparison loop is hot.
+VERIFY_WASM_OBJ = $(WASM_OBJ) $(patsubst c_src/%.c,build/wasm/%.o,$(VERIFY_SRC) c_src/verify/page.c)
+build/wasm/verify/%.o: c_src/verify/verify.h c_src/verify/run.h
+build/wasm/verify/check.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
+build/verify.wasm: EXPORTS = $(shell sed -e 's/^/_/' c_src/verify_exports.txt | paste -sd, -)
+build/verify.wasm: $(VERIFY_WASM_OBJ) c_src/verify_exports.txt
+	$(EMCC) $(EMFLAGS_LINK) -o $@ $(VERIFY_WASM_OBJ)
+
 # The wasm bytes inlined (deflated, base64), so importing rope.js needs no server and no fetch.
 web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
+	$(NODE) tools/pack.mjs wasm $< $@
+
+web/gen/verify_wasm.js: build/verify.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
 # fflate's synchronous inflate (MIT) as a plain ES module, for web/src/core/packed.js; its set-up runs
@@ -199,6 +213,13 @@ web/gen/version.js: package.json | web/gen
 web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
                   web/gen/methods.js web/gen/figure_names.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
+	  --legal-comments=none --log-level=warning --outfile=$@
+
+# The verify panel (web/src/verify/, its UI, chart and module, the verify wasm inside): a classic
+# script the page loads at the panel's first use, so the page itself does not grow and the
+# script also loads from file://.
+web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflate.js
+	npx --no-install esbuild web/src/verify/panel.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # The <rope-scope> element, one classic script (web/src/element/element.js and what it imports):
@@ -333,10 +354,12 @@ test-cli: build/ropescope
 	$(PYTHON) tests/cli/test_cli.py
 
 # `ropescope verify` on dumps tests/diff/gen_dumps.py writes fresh each run (numpy: Debian's python3),
-# then random bytes as dump files through its readers, checker and diagnosis under ASan + UBSan.
+# the page's verify module on the same dumps against the CLI, then random bytes as dump files
+# through its readers, checker and diagnosis under ASan + UBSan.
 FUZZ_VERIFY_SECONDS ?= 5
-test-verify: build/ropescope build/fuzz_verify
+test-verify: build/ropescope build/fuzz_verify web/gen/verify_wasm.js web/vendor/inflate.js
 	$(NUMPY_PYTHON) tests/cli/test_verify.py
+	$(NODE) --test tests/js/verify_page.test.mjs
 	mkdir -p build/fuzz-verify-corpus
 	@build/fuzz_verify -max_total_time=$(FUZZ_VERIFY_SECONDS) -seed=$(ROPE_TEST_SEED) -artifact_prefix=build/ \
 	  build/fuzz-verify-corpus tests/fuzz/verify-corpus > build/fuzz_verify.log 2>&1 || { tail -40 build/fuzz_verify.log; exit 1; }
@@ -369,7 +392,7 @@ test-fuzz-config: build/fuzz_config
 
 # test-explain writes the explainer cases (reference and native) that tests/js/explain reads.
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
-	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs,$(wildcard tests/js/*.test.mjs))
+	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs tests/js/verify_page.test.mjs,$(wildcard tests/js/*.test.mjs))
 
 test-browser: all dist
 	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs
@@ -407,4 +430,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor
+	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor

@@ -5,6 +5,9 @@
 //                       embed-pictures.css + ropescope-embed.js; embed/<view>.html and .js (one
 //                       view's document and script: tools/embed_page.mjs, tools/embed_views.mjs)
 //   dist/ropescope.html everything inlined in one file (CSS, Chart.js, the page's script)
+//   dist/ropescope-verify.js  the verify panel's script (web/src/verify/, its wasm inside), which
+//                       the page loads beside itself at the panel's first use; also in
+//                       dist/ropescope/
 //   dist/ropescope-embed.js  one script defining <rope-scope> (web/src/element/element.js, bundled by
 //                       make): the wasm, the Chart.js parts in use and style.css inside, at most
 //                       EMBED_BUDGET bytes
@@ -28,7 +31,14 @@ const out = join(root, 'dist');
 const folder = join(out, 'ropescope');
 const pictures = join(out, 'pictures');
 // What dist/v<version>/ holds: every file the snippets name, and the pages beside them.
-const RELEASED = ['ropescope', 'ropescope.html', 'ropescope-embed.js', 'ropescope-resize.js', 'pictures'];
+const RELEASED = [
+  'ropescope',
+  'ropescope.html',
+  'ropescope-verify.js',
+  'ropescope-embed.js',
+  'ropescope-resize.js',
+  'pictures',
+];
 // 470 KB since the weights chapter, the precision and layout figures and the embed builder's
 // pictures joined (450 KB before them; 350 KB before the lesson, NumPy's sampler and the
 // model-aware config reader): docs/PERFORMANCE.md.
@@ -41,13 +51,14 @@ const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
-  const [html, css, chart, script, elementJs, resizer] = await Promise.all([
+  const [html, css, chart, script, elementJs, resizer, verifyJs] = await Promise.all([
     readFile(join(web, 'index.html'), 'utf8'),
     readFile(join(web, 'style.min.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),
     readFile(join(web, 'ropescope-embed.js'), 'utf8'),
     readFile(join(web, 'ropescope-resize.js'), 'utf8'),
+    readFile(join(web, 'ropescope-verify.js'), 'utf8'),
   ]);
 
   await rm(folder, { recursive: true, force: true });
@@ -58,6 +69,7 @@ async function main() {
     [join(folder, 'style.min.css'), css],
     [join(folder, 'ropescope.js'), script],
     [join(folder, 'ropescope-resize.js'), resizer],
+    [join(folder, 'ropescope-verify.js'), verifyJs],
     // The embed document the iframe snippets name, and what it loads beside it.
     [join(folder, 'embed.html'), await readFile(join(web, 'embed.html'), 'utf8')],
     [join(folder, 'embed.css'), await readFile(join(web, 'embed.css'), 'utf8')],
@@ -76,13 +88,15 @@ async function main() {
   ];
 
   // The single file: everything inline, each inline script and the style allowed by its
-  // hash (no 'unsafe-inline'); the rest of the policy is the page's.
+  // hash (no 'unsafe-inline'), and 'self' kept for the verify panel's script beside it; the
+  // rest of the policy is the page's.
   const files = { 'style.min.css': css, 'vendor/chart.js': chart, 'ropescope.js': script };
-  const { html: single, inlined } = inlinePage(html, (path) => files[path] ?? '');
+  const { html: single, inlined } = inlinePage(html, (path) => files[path] ?? '', { keepSelf: true });
   if (inlined.join() !== INLINE.join()) {
     throw new Error(`web/index.html: expected ${INLINE.join(', ')} inline, found ${inlined.join(', ') || 'none'}`);
   }
   written.push([join(out, 'ropescope.html'), single]);
+  written.push([join(out, 'ropescope-verify.js'), verifyJs]);
   written.push([join(out, 'ropescope-embed.js'), elementJs]);
   written.push([join(out, 'ropescope-resize.js'), resizer]);
 

@@ -7,53 +7,7 @@
 
 #include "cli.h"
 #include "rope.h"
-
-/* Bytes in the UTF-8 sequence at s, or 0 if it is not a valid one (RFC 3629:
- * no overlong forms, no surrogates, nothing past U+10FFFF). */
-static size_t utf8_length(const unsigned char *s)
-{
-    unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (size_t j = 2; j < n; j++)
-        if (s[j] < 0x80 || s[j] > 0xBF) return 0;
-    return n;
-}
-
-/* In place: control characters and bytes that are not UTF-8 become '?', so
- * the line is one line of valid UTF-8 whatever the user typed. */
-static void make_safe(char *text)
-{
-    unsigned char *p = (unsigned char *)text;
-    while (*p) {
-        size_t n = utf8_length(p);
-        if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
-            *p++ = '?';
-            continue;
-        }
-        p += n;
-    }
-}
-
-/* The last character boundary at or before at (text is valid UTF-8). */
-static size_t boundary(const char *text, size_t at)
-{
-    while (at > 0 && ((unsigned char)text[at] & 0xC0) == 0x80) at--;
-    return at;
-}
+#include "writer.h"
 
 int rope_cli_fail(int code, const char *fmt, ...)
 {
@@ -70,17 +24,11 @@ int rope_cli_fail(int code, const char *fmt, ...)
         fflush(rope_cli_err);
         return code;
     }
-    make_safe(line);
-    size_t len = (size_t)n;
-    if (len <= ROPE_CLI_LINE_MAX) {
+    size_t head, tail;
+    if (!rope_line_cut(line, &head, &tail))
         fprintf(rope_cli_err, "ropescope: %s\n", line);
-    } else {
-        /* The head says what is wrong, the tail where ("(item N 'x' is not one)"):
-         * both are kept, each cut at a character boundary. */
-        size_t head = boundary(line, ROPE_CLI_LINE_MAX * 2 / 3);
-        size_t tail = boundary(line, len - ROPE_CLI_LINE_MAX / 3);
+    else
         fprintf(rope_cli_err, "ropescope: %.*s ... %s\n", (int)head, line, line + tail);
-    }
     fflush(rope_cli_err);
     free(line);
     return code;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "writer.h"
+
 #define ROPE_CLI_EXIT_USAGE 2 /* bad input: nothing was written */
 #define ROPE_CLI_EXIT_IO 1    /* an output could not be written */
 
@@ -13,11 +15,8 @@
 extern FILE *rope_cli_out;
 extern FILE *rope_cli_err;
 
-/* Longest message, in bytes, before its middle is cut out. */
-#define ROPE_CLI_LINE_MAX 1024
-
 /* One line "ropescope: ..." on rope_cli_err: control characters and bytes that
- * are not UTF-8 shown as '?'; past ROPE_CLI_LINE_MAX bytes the middle gives way
+ * are not UTF-8 shown as '?'; past ROPE_LINE_MAX bytes (writer.h) the middle gives way
  * to " ... ", cut at character boundaries, so the end of the line (which item
  * of a list is wrong) survives. Returns code, for `return rope_cli_fail(2, ...)`. */
 #if defined(__GNUC__)

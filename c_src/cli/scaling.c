@@ -369,7 +369,7 @@ int rope_cli_scaling(int argc, char **argv)
 }
 
 /* The same config reading for `ropescope verify`: 0, or 2 with the line written. */
-int rope_cli_read_config(rope_config *c, const char *path)
+char *rope_cli_config_text(const char *path, size_t *size, int *code)
 {
-    return read_config(c, path);
+    return slurp(path, size, code);
 }

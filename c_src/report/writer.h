@@ -30,4 +30,11 @@ void rope_put_field(rope_writer *w, const char *sep, const char *key, double v);
  * The callers' limits (65536 starts, 32768 pairs) keep every text below 2 GiB. */
 int rope_writer_end(const rope_writer *w, int *len);
 
+/* A message as one line, as the CLI prints it (and the page shows it): in place, control
+ * characters and bytes that are not UTF-8 become '?'; past ROPE_LINE_MAX bytes, returns 1 with
+ * the line to show being text's first *head bytes, " ... ", then text + *tail (each cut at a
+ * character boundary, so the end of the line, which item is wrong, survives); else 0. */
+#define ROPE_LINE_MAX 1024
+int rope_line_cut(char *text, size_t *head, size_t *tail);
+
 #endif /* ROPE_WRITER_H */

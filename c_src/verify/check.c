@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rope.h"
+#include "rope_math.h"
 #include "verify.h"
 
 /* Per dtype: theta's relative uncertainty (pow and the scaling formulas in
@@ -48,10 +49,13 @@ static double model_angle(const rope_model *m, double p, double theta)
     return rope_angle_in(m->angle_dtype, m->theta_only, m->native, p, theta);
 }
 
-static void note(rope_verify_err *o, double err, double tol, double rel, long row, int pair)
+static void note(rope_verify_err *o, double *pair_worst, double err, double tol, double rel,
+                 long row, int pair)
 {
     double ratio = err / tol;
     if (!(ratio <= 1.0)) o->n_over++;
+    if (pair_worst && !(ratio <= pair_worst[pair]))
+        pair_worst[pair] = isnan(ratio) ? INFINITY : ratio;
     if (err > o->max_abs || isnan(err)) o->max_abs = isnan(err) ? INFINITY : err;
     if (rel > o->max_rel || isnan(rel)) o->max_rel = isnan(rel) ? INFINITY : rel;
     if (!(ratio <= o->worst_ratio)) {
@@ -61,7 +65,7 @@ static void note(rope_verify_err *o, double err, double tol, double rel, long ro
     }
 }
 
-static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
+static int eval_inv(const rope_dump *d, const rope_model *m, double *pair_worst, rope_verify_err *o)
 {
     const rope_table *t = d->inv;
     if (t->width != m->n || t->rows != 1) return ROPE_E_LENGTH;
@@ -76,7 +80,7 @@ static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
                                               : m->theta[i];
         double err = fabs(rope_table_at(t, (size_t)i) - e);
         double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
-        note(o, err, tol, err / fabs(e), 0, i);
+        note(o, pair_worst, err, tol, err / fabs(e), 0, i);
         double ae = fabs(e - m->theta[i]);
         if (ae > o->max_angle_error) o->max_angle_error = ae;
     }
@@ -87,12 +91,19 @@ static int eval_inv(const rope_dump *d, const rope_model *m, rope_verify_err *o)
 int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                      rope_verify_err *o)
 {
+    return rope_verify_eval_pairs(d, m, rows, n_rows, NULL, o);
+}
+
+int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                           double *pair_worst, rope_verify_err *o)
+{
     if (!d || !m || !o) return ROPE_E_NULL;
     memset(o, 0, sizeof *o);
     o->worst_pair = -1;
     o->worst_row = -1;
     o->worst_ratio = -1.0;
-    if (!d->cos) return eval_inv(d, m, o);
+    for (int i = 0; pair_worst && i < m->n; i++) pair_worst[i] = 0.0;
+    if (!d->cos) return eval_inv(d, m, pair_worst, o);
     const rope_table *c = d->cos, *s = d->sin;
     long w = c->width, n = m->n;
     if (w != 2 * n || s->width != w || s->rows != c->rows) return ROPE_E_LENGTH;
@@ -108,7 +119,10 @@ int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, 
             rope_layout_dims(m->layout, (int)n, (int)i, &a, &b);
             double th = m->theta[i], exact = p * th;
             double ang = model_angle(m, p, th);
-            double ec = m->amp * cos(ang), es = m->sign * m->amp * sin(ang);
+            /* rope_sincos, not libm's: the page's module prints the same bits as the CLI. */
+            double sa, ca;
+            rope_sincos(ang, &sa, &ca);
+            double ec = m->amp * ca, es = m->sign * m->amp * sa;
             double err = fabs(rope_table_at(c, row + (size_t)a) - ec);
             double e2 = fabs(rope_table_at(c, row + (size_t)b) - ec);
             double e3 = fabs(rope_table_at(s, row + (size_t)a) - es);
@@ -117,7 +131,7 @@ int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, 
             err = err > e3 ? err : e3;
             err = err > e4 ? err : e4;
             double tol = amp * (fabs(exact) * (tl.rel_theta + tl.u_prod) + tl.u_val) + 1e-300;
-            note(o, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
+            note(o, pair_worst, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
             double ae = fabs(ang - exact);
             if (ae > o->max_angle_error) o->max_angle_error = ae;
         }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rope.h"
+#include "rope_math.h"
 #include "verify.h"
 
 #define MAX_VARIANTS 24
@@ -163,8 +164,9 @@ static void add_base_fits(const context *x, variant *v, int *nv, const variant *
     double *th = malloc((size_t)n * sizeof(double)), af;
     if (!th) return;
     if (variant_theta(x, from, th, n, &af) == ROPE_OK && x->recovered[n - 1] > 0.0) {
-        double ratio = th[n - 1] / pow(from->s.base, -2.0 * (n - 1) / from->s.dim);
-        double fit = pow(x->recovered[n - 1] / ratio, -(double)from->s.dim / (2.0 * (n - 1)));
+        /* rope_pow: the same bits natively and in the page's module. */
+        double ratio = th[n - 1] / rope_pow(from->s.base, -2.0 * (n - 1) / from->s.dim);
+        double fit = rope_pow(x->recovered[n - 1] / ratio, -(double)from->s.dim / (2.0 * (n - 1)));
         double tried[4] = {nice(fit, 1), nice(fit, 2), nice(fit, 3), fit};
         for (int k = 0; k < 4 && isfinite(fit) && fit > 1.0; k++) {
             if (k > 0 && tried[k] == tried[k - 1]) continue;

@@ -49,7 +49,7 @@ static int parse_descr(const char *v, int *dt, char *msg)
     return ROPE_E_VALUE;
 }
 
-static int parse_shape(const char *v, long *shape, int *ndim, char *msg)
+static int parse_shape(const char *v, long long *shape, int *ndim, char *msg)
 {
     if (!v || *v != '(') return fail(msg, "npy header: no 'shape' tuple");
     v++;
@@ -59,9 +59,9 @@ static int parse_shape(const char *v, long *shape, int *ndim, char *msg)
         if (*v == ')') return ROPE_OK;
         if (*v < '0' || *v > '9')
             return fail(msg, "npy header: a shape that is not a tuple of integers");
-        long x = 0;
+        long long x = 0;
         while (*v >= '0' && *v <= '9') {
-            if (x > (1L << 40)) return fail(msg, "npy header: a dimension above 2^40");
+            if (x > (1LL << 40)) return fail(msg, "npy header: a dimension above 2^40");
             x = x * 10 + (*v++ - '0');
         }
         if (*ndim == 8) return fail(msg, "npy header: more than 8 dimensions");
@@ -110,7 +110,7 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
         return fail(msg, "npy header is not a Python dict literal");
     }
     int dt = 0, ndim = 0;
-    long shape[8];
+    long long shape[8];
     int rc = parse_descr(value_of(header, "descr"), &dt, msg);
     const char *fo = value_of(header, "fortran_order");
     int fortran = fo && strncmp(fo, "True", 4) == 0;

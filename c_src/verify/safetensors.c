@@ -51,14 +51,14 @@ static int read_entry(const char *name, const json_t *e, const unsigned char *da
                  "F16 and BF16",
                  name, json_string_value(dtype));
     else {
-        long dims[8];
+        long long dims[8];
         size_t nd = json_array_size(shape);
         if (nd > 8) return fail(msg, "safetensors: a tensor of more than 8 dimensions");
         for (size_t k = 0; k < nd; k++) {
             const json_t *x = json_array_get(shape, k);
             if (!json_is_number(x) || json_number_value(x) < 0 || json_number_value(x) > 1e12)
                 return fail(msg, "safetensors: a shape that is not a list of sizes");
-            dims[k] = (long)json_number_value(x);
+            dims[k] = (long long)json_number_value(x);
         }
         double b = json_number_value(json_array_get(offs, 0)),
                end = json_number_value(json_array_get(offs, 1));

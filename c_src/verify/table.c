@@ -191,10 +191,10 @@ static int transpose(rope_table *t, size_t n)
     return ROPE_OK;
 }
 
-int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
-                    size_t raw_len, int fortran, char *msg)
+int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
+                    const unsigned char *raw, size_t raw_len, int fortran, char *msg)
 {
-    long dims[8];
+    long long dims[8];
     int nd = 0;
     double total = 1.0;
     for (int k = 0; k < ndim; k++) {
@@ -233,8 +233,9 @@ int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const un
     }
     t->dtype = dt;
     t->ndim = nd == 0 ? 1 : nd;
-    t->rows = nd == 2 ? dims[0] : 1;
-    t->width = nd == 2 ? dims[1] : nd == 1 ? dims[0] : 1;
+    /* Each dimension is at most the total, which fits a long. */
+    t->rows = nd == 2 ? (long)dims[0] : 1;
+    t->width = nd == 2 ? (long)dims[1] : nd == 1 ? (long)dims[0] : 1;
     const uint16_t one = 1;
     if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 &&
         (uintptr_t)raw % sizeof(float) == 0 && !(fortran && nd == 2)) {

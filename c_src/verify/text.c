@@ -12,7 +12,7 @@
 
 /* Hands n doubles to rope_table_fill (which reads little-endian bytes, as
  * every host this builds for stores them) and picks the dtype. */
-static int finish(rope_table *t, const long *shape, int nd, double *v, size_t n, char *msg)
+static int finish(rope_table *t, const long long *shape, int nd, double *v, size_t n, char *msg)
 {
     int rc = rope_table_fill(t, shape, nd, ROPE_DT_F64, (const unsigned char *)v,
                              n * sizeof(double), 0, msg);
@@ -25,19 +25,19 @@ static int finish(rope_table *t, const long *shape, int nd, double *v, size_t n,
 }
 
 /* The shape of a rectangular nest of lists; -1 with msg when it is not one. */
-static int json_shape(const json_t *a, long *shape, int *nd, char *msg)
+static int json_shape(const json_t *a, long long *shape, int *nd, char *msg)
 {
     *nd = 0;
     for (const json_t *x = a; json_is_array(x); x = json_array_get(x, 0)) {
         if (*nd == 8) break;
-        shape[(*nd)++] = (long)json_array_size(x);
+        shape[(*nd)++] = (long long)json_array_size(x);
         if (json_array_size(x) == 0) break;
     }
     (void)msg;
     return 0;
 }
 
-static int json_flatten(const json_t *a, const long *shape, int nd, int depth, double *v,
+static int json_flatten(const json_t *a, const long long *shape, int nd, int depth, double *v,
                         size_t *at, char *msg)
 {
     if (depth == nd) {
@@ -48,7 +48,7 @@ static int json_flatten(const json_t *a, const long *shape, int nd, int depth, d
         v[(*at)++] = json_number_value(a);
         return ROPE_OK;
     }
-    if (!json_is_array(a) || (long)json_array_size(a) != shape[depth]) {
+    if (!json_is_array(a) || (long long)json_array_size(a) != shape[depth]) {
         snprintf(msg, ROPE_VERIFY_MSG, "JSON lists of unequal length (not a %d-D array)", nd);
         return ROPE_E_VALUE;
     }
@@ -64,7 +64,7 @@ static int json_flatten(const json_t *a, const long *shape, int nd, int depth, d
 
 static int json_table(const json_t *a, rope_table *t, char *msg)
 {
-    long shape[8];
+    long long shape[8];
     int nd = 0;
     json_shape(a, shape, &nd, msg);
     double total = 1.0;
@@ -192,7 +192,7 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
         snprintf(msg, ROPE_VERIFY_MSG, "no numbers in it");
         return ROPE_E_VALUE;
     }
-    long shape[2] = {rows, width};
+    long long shape[2] = {rows, width};
     /* A single column is a 1-D list, like a single row. */
     if (width == 1) shape[1] = 1, shape[0] = rows;
     return finish(t, width == 1 ? &shape[0] : shape, width == 1 ? 1 : 2, v, n, msg);

@@ -74,11 +74,12 @@ int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *
  * none (msg says so), -2 for several (msg lists them). */
 int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg);
 
-/* Fills t from shape (leading 1s dropped, at most 2 dims left) and n values
+/* Fills t from shape (long long: a file may claim dimensions past a 32-bit
+ * long; leading 1s dropped, at most 2 dims left) and n values
  * of dtype dt at raw (little-endian) with elem bytes each; fortran: column-
  * major 2-D. Refuses NaN/infinity. */
-int rope_table_fill(rope_table *t, const long *shape, int ndim, int dt, const unsigned char *raw,
-                    size_t raw_len, int fortran, char *msg);
+int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
+                    const unsigned char *raw, size_t raw_len, int fortran, char *msg);
 
 /* How the dump was computed, as a model: the per-pair inv_freq theta (n
  * doubles, owned by the caller), the precision of the angles, the amplitude,
@@ -111,6 +112,10 @@ typedef struct {
  * The tolerance is docs/VERIFY.md's, from the dump's dtype. */
 int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                      rope_verify_err *out);
+/* The same, and each pair's worst |error| / tolerance in pair_worst (m->n
+ * doubles; NULL: not wanted), for the page's per-pair chart. */
+int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                           double *pair_worst, rope_verify_err *out);
 
 /* The tolerance rule in words, for the output. */
 const char *rope_verify_tolerance_text(int dtype, int is_table);

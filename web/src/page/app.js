@@ -29,6 +29,7 @@ import { watchPrint } from './print.js';
 import { frameScheduler } from './schedule.js';
 import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
+import { wireVerify } from './verify_loader.js';
 
 performance.mark('ropescope:app-start'); // after every import has run (make bench reports it)
 
@@ -485,6 +486,7 @@ function start() {
   $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
   $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
   $('embed-code').addEventListener('focus', (event) => event.target.select());
+  wireVerify($('verify-open'));
   // The long-context part: its controls write the same state, URL and figures. It starts
   // after the first paint (its figures' data are null until then).
   startLong({

@@ -1,0 +1,341 @@
+/* verify's steps on files the caller reads (run.h): the dump's tables, the
+ * positions, the config, the check and its diagnosis, and the result as text
+ * or JSON, for the CLI and the page alike. docs/VERIFY.md. */
+#include "run.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rope.h"
+#include "writer.h"
+
+/* The config reader states no pairing layout yet: every config is held to
+ * transformers' default, rotate_half. */
+#define CONFIG_LAYOUT ROPE_LAYOUT_HALF
+
+static const char *const inv_names[] = {"inv_freq"};
+static const char *const cos_names[] = {"cos", "cos_cached"};
+static const char *const sin_names[] = {"sin", "sin_cached"};
+
+static char no_memory[] = "out of memory for a message";
+
+/* Keeps one line in j->msg and returns code. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+refuse(rope_verify_job *j, int code, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line) vsnprintf(line, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (j->msg != no_memory) free(j->msg);
+    j->msg = line ? line : no_memory;
+    return code;
+}
+
+int rope_verify_start(rope_verify_job *j, const rope_verify_io *io, int json)
+{
+    memset(j, 0, sizeof *j);
+    j->io = *io;
+    j->json = json;
+    j->c = malloc(sizeof *j->c);
+    if (!j->c) return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the config");
+    rope_config_init(j->c);
+    return ROPE_VERIFY_GOOD;
+}
+
+/* Reads one tensor of a file: "FLAG 'FILE': problem" on failure. */
+static int load(rope_verify_job *j, const char *flag, const char *path, const char *const *names,
+                int n_names, rope_table *t)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    char msg[ROPE_VERIFY_MSG];
+    rope_table_want want = {names, n_names};
+    int rc = j->io.read(j->io.ctx, path, &buf, &len, msg);
+    if (rc == ROPE_OK) rc = rope_table_read(buf, len, &want, t, msg);
+    /* At most two loads per run (inv_freq, or cos and sin): both fit. */
+    if (rc == ROPE_OK && t->borrowed) {
+        j->map[j->n_maps] = buf;
+        j->map_len[j->n_maps++] = len;
+        return ROPE_VERIFY_GOOD;
+    }
+    if (j->io.release) j->io.release(j->io.ctx, buf, len);
+    if (rc == ROPE_OK) return ROPE_VERIFY_GOOD;
+    return refuse(j, rc == ROPE_E_NOMEM ? ROPE_VERIFY_FAILED : ROPE_VERIFY_REFUSED, "%s '%s': %s",
+                  flag, path, msg);
+}
+
+static int load_inv(rope_verify_job *j, const char *inv)
+{
+    int code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv);
+    if (code != ROPE_VERIFY_GOOD) return code;
+    if (j->inv.ndim != 1)
+        return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a %ld x %ld array; inv_freq is 1-D",
+                      inv, j->inv.rows, j->inv.width);
+    j->dump.inv = &j->inv;
+    j->dump.dtype = j->inv.dtype;
+    return ROPE_VERIFY_GOOD;
+}
+
+int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROLES])
+{
+    int code;
+    const char *inv = names[ROPE_VERIFY_INV], *cache = names[ROPE_VERIFY_CACHE];
+    const char *cos = names[ROPE_VERIFY_COS], *sin = names[ROPE_VERIFY_SIN];
+    int tables = (cos || sin) + (inv != NULL) + (cache != NULL);
+    if (tables != 1 || ((cos != NULL) != (sin != NULL)))
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "give one of --inv-freq FILE, --cos FILE --sin FILE, or --cache FILE");
+    if (inv) return load_inv(j, inv);
+    j->cos_file = cache ? cache : cos;
+    j->sin_file = cache ? cache : sin;
+    const char *cflag = cache ? "--cache" : "--cos", *sflag = cache ? "--cache" : "--sin";
+    if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != ROPE_VERIFY_GOOD)
+        return code;
+    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != ROPE_VERIFY_GOOD)
+        return code;
+    if (j->cos.ndim != 2)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "%s '%s': a 1-D array of %ld; cos is positions x width", cflag, j->cos_file,
+                      j->cos.width);
+    if (j->sin.ndim != 2 || j->sin.rows != j->cos.rows || j->sin.width != j->cos.width)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "%s '%s': sin is %ld x %ld, cos is %ld x %ld; they must match", sflag,
+                      j->sin_file, j->sin.rows, j->sin.width, j->cos.rows, j->cos.width);
+    j->dump.cos = &j->cos;
+    j->dump.sin = &j->sin;
+    /* The less precise of the two sets the tolerance. */
+    j->dump.dtype = j->cos.dtype > j->sin.dtype ? j->cos.dtype : j->sin.dtype;
+    return ROPE_VERIFY_GOOD;
+}
+
+int rope_verify_positions(rope_verify_job *j, const char *text)
+{
+    long rows = j->dump.cos ? j->cos.rows : 0;
+    if (!text) return ROPE_VERIFY_GOOD;
+    if (!j->dump.cos)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--positions applies to cos/sin tables, not to --inv-freq");
+    char from[32], count[32];
+    const char *colon = strchr(text, ':');
+    size_t a = colon ? (size_t)(colon - text) : 0;
+    int from_v = -1, count_v = -1;
+    if (!colon || a == 0 || a >= sizeof from || strlen(colon + 1) >= sizeof count)
+        return refuse(j, ROPE_VERIFY_REFUSED, "--positions must be FROM:COUNT, got '%s'", text);
+    memcpy(from, text, a);
+    from[a] = '\0';
+    snprintf(count, sizeof count, "%s", colon + 1);
+    if (rope_parse_int(from, &from_v) != ROPE_OK || rope_parse_int(count, &count_v) != ROPE_OK ||
+        from_v < 0 || count_v < 1)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--positions must be FROM:COUNT with whole FROM >= 0 and COUNT >= 1, got "
+                      "'%s'",
+                      text);
+    if (count_v != rows)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--positions %s: COUNT %d differs from the table's %ld rows", text, count_v,
+                      rows);
+    j->dump.from = from_v;
+    return ROPE_VERIFY_GOOD;
+}
+
+/* The config's text read as ropescope scaling --config reads it. */
+static int read_config(rope_verify_job *j, const char *name, const char *text, size_t len)
+{
+    int rc = rope_config_read_json(j->c, text, len);
+    if (rc == ROPE_OK) return ROPE_VERIFY_GOOD;
+    if (rc == ROPE_E_NOMEM)
+        return refuse(j, ROPE_VERIFY_FAILED, "--config: out of memory reading '%s'", name);
+    return refuse(j, ROPE_VERIFY_REFUSED, "--config: '%s': %s", name,
+                  j->c->code ? rope_config_message(j->c) : rope_strerror(rc));
+}
+
+int rope_verify_configure(rope_verify_job *j, const char *name, const char *text, size_t len,
+                          const char *seq_text, double seq_len, const char *layer)
+{
+    int code = read_config(j, name, text, len);
+    if (code != ROPE_VERIFY_GOOD) return code;
+    double seq = 0.0;
+    if (rope_config_resolve(j->c, 0.0) == ROPE_OK && j->dump.cos &&
+        (j->c->scaling.type == ROPE_SCALING_DYNAMIC || j->c->scaling.type == ROPE_SCALING_LONGROPE))
+        seq = j->dump.from + (double)j->cos.rows; /* the largest position + 1, as transformers */
+    if (seq_text) {
+        seq = seq_len;
+        if (!(seq >= 0.0) || seq > 1e15)
+            return refuse(j, ROPE_VERIFY_REFUSED, "--seq-len must be in [0, 1e15], got '%s'",
+                          seq_text);
+    }
+    if (rope_config_resolve(j->c, seq) != ROPE_OK)
+        return refuse(j, ROPE_VERIFY_REFUSED, "--config '%s': %s", name, rope_config_message(j->c));
+    if (layer)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--layer-type '%s': config '%s' has one RoPE table for every layer", layer,
+                      name);
+    int n = j->c->scaling.dim / 2;
+    j->theta = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    j->pair_worst = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!j->theta || !j->pair_worst) return refuse(j, ROPE_VERIFY_FAILED, "out of memory");
+    if (rope_scaling_pairs(&j->c->scaling, NULL, j->theta, NULL, NULL, NULL) != ROPE_OK)
+        return refuse(j, ROPE_VERIFY_REFUSED, "--config '%s': its inv_freq is not finite", name);
+    return ROPE_VERIFY_GOOD;
+}
+
+int rope_verify_check(rope_verify_job *j)
+{
+    const rope_scaling *s = &j->c->scaling;
+    int table = j->dump.cos != NULL;
+    if (rope_scaling_factors(s, &j->af, NULL) != ROPE_OK) j->af = 1.0;
+    if (table) j->layout_found = rope_verify_layout(&j->cos);
+    long pairs = table ? j->cos.width / 2 : j->inv.width;
+    if ((!table || j->cos.width % 2 == 0) && pairs == s->dim / 2) {
+        int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
+        rope_model m = {j->theta, s->dim / 2, native, 0, native, j->af, 0.0, 1, CONFIG_LAYOUT};
+        if (rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, &j->err) == ROPE_OK)
+            j->compared = 1;
+        j->match = j->compared && j->err.n_over == 0;
+    }
+    if (!j->match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, CONFIG_LAYOUT, j->diag,
+                                          &j->n_diag) != ROPE_OK)
+        return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
+    return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;
+}
+
+/* JSON string: quotes, backslashes and control characters escaped. */
+static void put_string(rope_writer *w, const char *s)
+{
+    rope_put(w, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            rope_put(w, "\\%c", ch);
+        else if (ch < 32)
+            rope_put(w, "\\u%04x", ch);
+        else
+            rope_put(w, "%c", ch);
+    }
+    rope_put(w, "\"");
+}
+
+static const char *layout_name(int layout)
+{
+    return layout == ROPE_LAYOUT_HALF          ? "rotate_half"
+           : layout == ROPE_LAYOUT_INTERLEAVED ? "interleaved"
+                                               : "unknown";
+}
+
+/* A number of the comparison, null when nothing was compared. */
+static void put_compared(rope_writer *w, const rope_verify_job *j, const char *key, double v)
+{
+    rope_put_field(w, ROPE_JSON_NEXT, key, j->compared ? v : NAN);
+}
+
+static void write_json(const rope_verify_job *j, rope_writer *w)
+{
+    const rope_scaling *s = &j->c->scaling;
+    int table = j->dump.cos != NULL;
+    const rope_table *t = table ? &j->cos : &j->inv;
+    rope_put(w, "{\n  \"verdict\": \"%s\",\n  \"kind\": \"%s\",\n  \"dtype\": \"%s\",\n",
+             j->match ? "match" : "mismatch", table ? "cos_sin" : "inv_freq",
+             rope_dtype_name(j->dump.dtype));
+    rope_put(w, "  \"rows\": %ld,\n  \"width\": %ld,\n", t->rows, t->width);
+    if (table)
+        rope_put(w, "  \"positions\": {\"from\": %.0f, \"count\": %ld},\n", j->dump.from, t->rows);
+    else
+        rope_put(w, "  \"positions\": null,\n");
+    rope_put(w, "  \"layout_found\": \"%s\",\n", table ? layout_name(j->layout_found) : "unknown");
+    rope_put(w,
+             "  \"config\": {\"rope_type\": \"%s\", \"rotary_dim\": %d, \"pairs\": %d, "
+             "\"rope_theta\": ",
+             rope_scaling_name(s->type), s->dim, s->dim / 2);
+    rope_put_number(w, s->base);
+    rope_put_field(w, ", ", "attention_factor", j->af);
+    rope_put_field(w, ", ", "seq_len", s->seq_len);
+    rope_put(w, ", \"layout\": \"%s\"},\n  \"tolerance\": ", layout_name(CONFIG_LAYOUT));
+    put_string(w, rope_verify_tolerance_text(j->dump.dtype, table));
+    const rope_verify_err *e = &j->err;
+    put_compared(w, j, "max_abs_error", e->max_abs);
+    put_compared(w, j, "max_rel_error", e->max_rel);
+    put_compared(w, j, "worst_pair", (double)e->worst_pair);
+    put_compared(w, j, "worst_position", table ? j->dump.from + (double)e->worst_row : NAN);
+    put_compared(w, j, "worst_ratio", e->worst_ratio);
+    put_compared(w, j, "values_over_tolerance", (double)e->n_over);
+    put_compared(w, j, "values", (double)e->n_values);
+    rope_put(w, ",\n  \"diagnoses\": [");
+    for (int k = 0; k < j->n_diag; k++) {
+        rope_put(w, k ? ",\n    {\"code\": " : "\n    {\"code\": ");
+        put_string(w, j->diag[k].code);
+        rope_put(w, ", \"message\": ");
+        put_string(w, j->diag[k].message);
+        rope_put(w, "}");
+    }
+    rope_put(w, j->n_diag ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+static void write_text(const rope_verify_job *j, rope_writer *w)
+{
+    const rope_scaling *s = &j->c->scaling;
+    int table = j->dump.cos != NULL;
+    if (table)
+        rope_put(w, "dump: cos '%s', sin '%s': %ld positions (%.0f..%.0f) x %ld, %s, layout %s\n",
+                 j->cos_file, j->sin_file, j->cos.rows, j->dump.from,
+                 j->dump.from + (double)j->cos.rows - 1.0, j->cos.width,
+                 rope_dtype_name(j->dump.dtype), layout_name(j->layout_found));
+    else
+        rope_put(w, "dump: inv_freq, %ld pairs, %s\n", j->inv.width,
+                 rope_dtype_name(j->dump.dtype));
+    rope_put(w,
+             "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
+             "layout %s\n",
+             rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, j->af,
+             layout_name(CONFIG_LAYOUT));
+    rope_put(w, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));
+    const rope_verify_err *e = &j->err;
+    if (j->compared) {
+        rope_put(w, "max abs error %.3g, max rel error %.3g; worst: pair %d", e->max_abs,
+                 e->max_rel, e->worst_pair);
+        if (table) rope_put(w, " at position %.0f", j->dump.from + (double)e->worst_row);
+        rope_put(w, " (%.3g x its tolerance)\nvalues over tolerance: %ld of %ld\n", e->worst_ratio,
+                 e->n_over, e->n_values);
+    } else {
+        rope_put(w, "not compared: the dump holds %ld pairs, the config %d\n",
+                 table ? j->cos.width / 2 : j->inv.width, s->dim / 2);
+    }
+    rope_put(w, "result: %s\n", j->match ? "match" : "mismatch");
+    for (int k = 0; k < j->n_diag; k++)
+        rope_put(w, "  %s: %s\n", j->diag[k].code, j->diag[k].message);
+}
+
+int rope_verify_write(void *job, char *buf, int cap, int *len)
+{
+    const rope_verify_job *j = job;
+    rope_writer w = {buf, cap > 0 ? (size_t)cap : 0, 0};
+    if (j->json)
+        write_json(j, &w);
+    else
+        write_text(j, &w);
+    return rope_writer_end(&w, len);
+}
+
+void rope_verify_end(rope_verify_job *j)
+{
+    rope_table_free(&j->inv);
+    rope_table_free(&j->cos);
+    rope_table_free(&j->sin);
+    free(j->theta);
+    free(j->pair_worst);
+    free(j->c);
+    if (j->msg != no_memory) free(j->msg);
+    for (int k = 0; k < j->n_maps; k++)
+        if (j->io.release) j->io.release(j->io.ctx, j->map[k], j->map_len[k]);
+    memset(j, 0, sizeof *j);
+}

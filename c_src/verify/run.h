@@ -1,0 +1,74 @@
+/*
+ * One `ropescope verify` run in steps, on files the caller reads (docs/VERIFY.md):
+ * the CLI reads them from disk (c_src/cli/verify.c), the page from what the user
+ * dropped (c_src/verify/page.c). Both take the same steps in the same order, so
+ * they refuse the same input with the same words and print the same result.
+ *
+ * Each step returns ROPE_VERIFY_GOOD (go on), ROPE_VERIFY_MISMATCH (the
+ * check's verdict), ROPE_VERIFY_REFUSED (bad input) or ROPE_VERIFY_FAILED
+ * (out of memory); the last two leave one line in job->msg, or NULL when the
+ * caller's reader has already said why.
+ */
+#ifndef ROPE_VERIFY_RUN_H
+#define ROPE_VERIFY_RUN_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "verify.h"
+
+#define ROPE_VERIFY_GOOD 0
+#define ROPE_VERIFY_MISMATCH 1
+#define ROPE_VERIFY_REFUSED 2
+#define ROPE_VERIFY_FAILED 3
+
+/* The dump files a run takes, indexed by role, under the CLI's flag names. */
+enum { ROPE_VERIFY_INV, ROPE_VERIFY_COS, ROPE_VERIFY_SIN, ROPE_VERIFY_CACHE, ROPE_VERIFY_ROLES };
+
+/* Gives the bytes of the file named name: ROPE_OK, or a ROPE_E_* code with
+ * msg (ROPE_VERIFY_MSG bytes) saying why, without the name. release gets the
+ * bytes back once no table uses them. */
+typedef struct {
+    int (*read)(void *ctx, const char *name, unsigned char **buf, size_t *len, char *msg);
+    void (*release)(void *ctx, unsigned char *buf, size_t len);
+    void *ctx;
+} rope_verify_io;
+
+typedef struct {
+    rope_verify_io io;
+    unsigned char *map[2]; /* the files read, kept while a table uses one in place */
+    size_t map_len[2];
+    int n_maps;
+    rope_config *c;
+    rope_table inv, cos, sin;
+    rope_dump dump;
+    const char *cos_file, *sin_file;
+    double *theta;
+    double *pair_worst; /* each pair's worst |error| / tolerance, when compared */
+    int json, layout_found;
+    int compared, match, n_diag;
+    double af;
+    rope_verify_err err;
+    rope_diagnosis diag[ROPE_DIAG_MAX];
+    char *msg; /* the refusal, malloc'd (or a static out-of-memory line) */
+} rope_verify_job;
+
+/* Zeroes job and allocates its config reader; json picks the output format. */
+int rope_verify_start(rope_verify_job *job, const rope_verify_io *io, int json);
+/* The dump: names[role] as given (NULL: not given). */
+int rope_verify_load(rope_verify_job *job, const char *const names[ROPE_VERIFY_ROLES]);
+/* --positions FROM:COUNT (NULL: not given). */
+int rope_verify_positions(rope_verify_job *job, const char *text);
+/* The config's text (len bytes, NUL after them) from the file name; seq_text
+ * and seq: --seq-len as given and its value (seq_text NULL: not given);
+ * layer: --layer-type (NULL: not given). */
+int rope_verify_configure(rope_verify_job *job, const char *name, const char *text, size_t len,
+                          const char *seq_text, double seq, const char *layer);
+/* The check and, on a mismatch, the diagnosis: GOOD for a match. */
+int rope_verify_check(rope_verify_job *job);
+/* The result as text or JSON, snprintf-like (rope_cli_writer's shape): ROPE_OK,
+ * or ROPE_E_SPACE with *len the length needed. */
+int rope_verify_write(void *job, char *buf, int cap, int *len);
+void rope_verify_end(rope_verify_job *job);
+
+#endif /* ROPE_VERIFY_RUN_H */

@@ -1,0 +1,17 @@
+// The verify panel's code and module are a script of their own (ropescope-verify.js, beside the
+// page), so the page does not carry them: its button loads the script, which builds the panel. A
+// classic script loads from file:// too; a page without it beside says so.
+export function wireVerify(button) {
+  button?.addEventListener(
+    'click',
+    () => {
+      const script = document.createElement('script');
+      script.src = 'ropescope-verify.js';
+      script.onerror = () => {
+        button.nextElementSibling.textContent = 'The checker is missing: ropescope-verify.js must be beside this page.';
+      };
+      document.head.append(script);
+    },
+    { once: true },
+  );
+}
