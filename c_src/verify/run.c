@@ -12,9 +12,13 @@
 #include "rope.h"
 #include "writer.h"
 
-/* The config reader states no pairing layout yet: every config is held to
- * transformers' default, rotate_half. */
-#define CONFIG_LAYOUT ROPE_LAYOUT_HALF
+/* The pairing layout the config reader decided (rope_interleave, or the
+ * model class's: docs/SCALING.md), as verify's layout code. */
+static int config_layout(const rope_config *c)
+{
+    return c->layout != NULL && strcmp(c->layout, "interleaved") == 0 ? ROPE_LAYOUT_INTERLEAVED
+                                                                      : ROPE_LAYOUT_HALF;
+}
 
 static const char *const inv_names[] = {"inv_freq"};
 static const char *const cos_names[] = {"cos", "cos_cached"};
@@ -199,13 +203,14 @@ int rope_verify_check(rope_verify_job *j)
     long pairs = table ? j->cos.width / 2 : j->inv.width;
     if ((!table || j->cos.width % 2 == 0) && pairs == s->dim / 2) {
         int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
-        rope_model m = {j->theta, s->dim / 2, native, 0, native, j->af, 0.0, 1, CONFIG_LAYOUT};
+        rope_model m = {j->theta, s->dim / 2,         native, 0, native, j->af, 0.0,
+                        1,        config_layout(j->c)};
         if (rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, &j->err) == ROPE_OK)
             j->compared = 1;
         j->match = j->compared && j->err.n_over == 0;
     }
-    if (!j->match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, CONFIG_LAYOUT, j->diag,
-                                          &j->n_diag) != ROPE_OK)
+    if (!j->match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, config_layout(j->c),
+                                          j->diag, &j->n_diag) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
     return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;
 }
@@ -260,7 +265,7 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put_number(w, s->base);
     rope_put_field(w, ", ", "attention_factor", j->af);
     rope_put_field(w, ", ", "seq_len", s->seq_len);
-    rope_put(w, ", \"layout\": \"%s\"},\n  \"tolerance\": ", layout_name(CONFIG_LAYOUT));
+    rope_put(w, ", \"layout\": \"%s\"},\n  \"tolerance\": ", layout_name(config_layout(j->c)));
     put_string(w, rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &j->err;
     put_compared(w, j, "max_abs_error", e->max_abs);
@@ -297,7 +302,7 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
              "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
              "layout %s\n",
              rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, j->af,
-             layout_name(CONFIG_LAYOUT));
+             layout_name(config_layout(j->c)));
     rope_put(w, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &j->err;
     if (j->compared) {

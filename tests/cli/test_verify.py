@@ -254,6 +254,30 @@ def positions(rng, tally):
     tally.check(code == 1 and named == ["unexplained"], "random numbers: exit %d, %s" % (code, named))
 
 
+def config_layouts(rng, tally):
+    """A config that pairs (2i, 2i + 1) (rope_interleave true) holds the dump to that layout: an
+    interleaved dump matches, a rotate_half one is layout_half; rope_interleave false is rotate_half."""
+    for interleave in (True, False):
+        cfg = g.make_config(rng, str(rng.choice(["default", "linear", "yarn"])))
+        cfg["rope_interleave"] = interleave
+        c = g.write_config(cfg, OUT, "layout-%s" % interleave)
+        for planted in (("layout_interleaved",), ()):
+            start = int(rng.integers(0, 2000))
+            arrays, _ = g.dump(cfg, "table", "float32", 64, start, planted, rng)
+            stem = "layout-%s-%s" % (interleave, "interleaved" if planted else "half")
+            files = g.write(arrays, "npy", "float32", OUT, stem, rng)
+            code, out, err = run(["--config", c] + files + ["--positions", "%d:64" % start, "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [d["code"] for d in res.get("diagnoses", [])]
+            dump_layout = "interleaved" if planted else "rotate_half"
+            config_layout = "interleaved" if interleave else "rotate_half"
+            want = (0, []) if dump_layout == config_layout else \
+                (1, ["layout_interleaved" if planted else "layout_half"])
+            ok = (code, named) == want and res.get("config", {}).get("layout") == config_layout
+            tally.check(ok, "rope_interleave %s, %s dump: exit %d, diagnoses %s, config layout %s (wants %s) %s"
+                        % (interleave, dump_layout, code, named, res.get("config", {}).get("layout"), want, err))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -265,6 +289,7 @@ def main():
     bad_files(rng, tally)
     mutated_files(rng, tally)
     positions(rng, tally)
+    config_layouts(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 
