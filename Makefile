@@ -37,7 +37,7 @@ CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/les
 CORE_HDR += c_src/explain/lesson.h
 # How a port may compute RoPE differently (number formats, pairing layouts): verify's rules,
 # which the page's precision and layout figures draw (docs/VERIFY.md).
-CORE_SRC += c_src/port/precision.c c_src/port/layout.c
+CORE_SRC += c_src/port/precision.c c_src/port/layout.c c_src/port/query.c
 CORE_HDR += c_src/port/port.h
 # `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
 VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c diagnose.c run.c)

@@ -71,4 +71,15 @@ int rope_layout_pairs(int layout, int n, int *out);
 int rope_layout_scores(const double *q, const double *k, int n, const double *theta, int layout,
                        double gap, double start0, double step, int count, double *out);
 
+/* Attention temperature tuning's query scale at a position:
+ * 1 + beta ln(1 + floor((position + offset) / l0)). Llama 4 counts from
+ * position + 1 (offset 1), Ministral 3 from the position (offset 0). */
+double rope_query_scale_at(double beta, double l0, double offset, double position);
+
+/* The query scale at n positions: out[j]. beta finite and >= 0, l0 finite and
+ * >= 1, offset 0 or 1 (else ROPE_E_VALUE); each position finite, in
+ * [0, ROPE_MAX_POSITION] (else ROPE_E_POSITION); n in [0, ROPE_MAX_COUNT]. */
+int rope_query_scales(double beta, double l0, int offset, const double *positions, int n,
+                      double *out);
+
 #endif /* ROPE_PORT_H */

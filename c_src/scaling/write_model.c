@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "config_internal.h"
+#include "port.h"
 #include "rope_math.h"
 #include "write_model.h"
 #include "writer.h"
@@ -48,8 +49,8 @@ void rope_put_json_text(rope_writer *w, const char *text)
 /* rope_log, not the C library's: native and wasm builds must print the same digits. */
 double rope_query_scale(const rope_config *c, double position)
 {
-    return 1.0 + c->query_scale_beta *
-                     rope_log(1.0 + floor((position + c->query_scale_offset) / c->query_scale_l0));
+    return rope_query_scale_at(c->query_scale_beta, c->query_scale_l0, c->query_scale_offset,
+                               position);
 }
 
 /* The position the query scale is shown at: the last of seq_len tokens. */

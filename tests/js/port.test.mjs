@@ -12,6 +12,7 @@ import {
   layout_pairs,
   layout_scores,
   precision_errors,
+  query_scales,
   random_vectors,
   scaling_from_config,
 } from '../../web/src/core/rope.js';
@@ -146,4 +147,39 @@ test('port_bindings_should_name_bad_arguments', () => {
     ],
   ];
   for (const [call, message] of cases) assert.throws(call, message);
+});
+
+// Attention temperature tuning's query scale, written out here from docs/SCALING.md
+// ("Attention-side factors"): 1 + β·ln(1 + ⌊(p + offset) / L0⌋), at random β, L0, offsets and
+// positions (some on the steps' edges, where ⌊⌋ turns); bad arguments are refused by name.
+test('query_scales_should_follow_the_formula_at_random_settings_and_name_bad_arguments', () => {
+  const r = rng(seed('port query scale'));
+  for (let k = 0; k < 200; k++) {
+    const beta = r() < 0.1 ? 0 : r();
+    const l0 = 1 + Math.floor(10 ** (1 + 4.5 * r()));
+    const offset = r() < 0.5 ? 0 : 1;
+    const positions = Array.from({ length: 1 + Math.floor(r() * 64) }, () => {
+      const edge = Math.floor(r() * 100) * l0 - offset;
+      return r() < 0.3 && edge >= 0 ? edge + Math.floor(r() * 2) - (edge > 0 ? 1 : 0) : Math.floor(10 ** (7 * r()));
+    });
+    const got = query_scales(beta, l0, offset, positions);
+    positions.forEach((p, j) => {
+      const want = 1 + beta * Math.log(1 + Math.floor((p + offset) / l0));
+      assert.ok(close(got[j], want), `beta ${beta}, L0 ${l0}, offset ${offset}, p ${p}: ${got[j]} vs ${want}`);
+    });
+  }
+  // The issue's Llama 4 numbers: β 0.1, L0 8192, counted from p + 1.
+  const [first, last, step] = query_scales(0.1, 8192, 1, [8190, 8191, 131071]);
+  assert.equal(first, 1, 'no scale before the first step');
+  assert.ok(close(last, 1 + 0.1 * Math.log(2)) && close(step, 1 + 0.1 * Math.log(17)), `${last}, ${step}`);
+  for (const [args, words] of [
+    [[-0.5, 8192, 0, [1]], /beta must be a finite number >= 0, got -0\.5$/],
+    [[0.1, 0.5, 0, [1]], /l0 must be a finite number >= 1, got 0\.5$/],
+    [[0.1, 8192, 2, [1]], /offset must be an integer in \[0, 1\], got 2$/],
+    [[0.1, 8192, 0, [4, -3]], /positions\[1\] must be >= 0, got -3$/],
+    [[0.1, 8192, 0, [Number.NaN]], /positions/],
+    [[0.1, 8192, 0, [1e11]], /query_scales: .*positions = \[100000000000\]/],
+  ]) {
+    assert.throws(() => query_scales(...args), words, `query_scales(${args.join(', ')})`);
+  }
 });

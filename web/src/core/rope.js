@@ -1485,3 +1485,29 @@ export function layout_scores(q, k, theta, layout, gap, start0, step, count) {
   )[0];
   return Object.fromEntries(MIX_NAMES.map(([name, c]) => [name, v.slice(c * count, (c + 1) * count)]));
 }
+
+/** Attention temperature tuning's query scale 1 + β·ln(1 + ⌊(p + offset) / L0⌋) at each position
+ * (Llama 4: offset 1, its NoPE layers; Ministral 3: offset 0): beta ≥ 0, l0 ≥ 1, positions ≥ 0. */
+export function query_scales(beta, l0, offset, positions) {
+  for (const [name, value, floor] of [
+    ['beta', beta, 0],
+    ['l0', l0, 1],
+  ]) {
+    if (checkFinite(name, value) < floor)
+      throw new RangeError(`${name} must be a finite number >= ${floor}, got ${show(value)}`);
+  }
+  checkInt('offset', offset, 0, 1);
+  positions = checkPositions('positions', positions);
+  const below = positions.findIndex((p) => p < 0);
+  if (below >= 0) throw new RangeError(`positions[${below}] must be >= 0, got ${show(positions[below])}`);
+  const n = positions.length;
+  return run(
+    'query_scales',
+    [positions],
+    [[n, 'f64']],
+    (pp, out) => wasm.rope_query_scales(beta, l0, offset, pp, n, out),
+    {
+      args: { beta, l0, offset, positions },
+    },
+  )[0];
+}
