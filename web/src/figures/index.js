@@ -57,6 +57,7 @@ import range from './range.js';
 import scaling from './scaling.js';
 import slot from './slot.js';
 import slow from './slow.js';
+import temperature from './temperature.js';
 import terms from './terms.js';
 import weights from './weights.js';
 
@@ -90,6 +91,7 @@ const ROWS = [
   scaling,
   precision,
   layout,
+  temperature,
 ];
 
 const PARTS = ['lesson', 'claim', 'why', 'gap', 'long'];
