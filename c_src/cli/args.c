@@ -11,14 +11,10 @@
 
 int rope_cli_fail(int code, const char *fmt, ...)
 {
-    va_list ap, again;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *line = rope_vformat(fmt, ap);
     va_end(ap);
-    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (line) vsnprintf(line, (size_t)n + 1, fmt, again);
-    va_end(again);
     if (!line) {
         fputs("ropescope: out of memory for a message\n", rope_cli_err);
         fflush(rope_cli_err);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rope.h"
@@ -83,6 +84,17 @@ static size_t boundary(const char *text, size_t at)
 {
     while (at > 0 && ((unsigned char)text[at] & 0xC0) == 0x80) at--;
     return at;
+}
+
+char *rope_vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line) vsnprintf(line, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return line;
 }
 
 int rope_line_cut(char *text, size_t *head, size_t *tail)

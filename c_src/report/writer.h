@@ -4,6 +4,7 @@
 #ifndef ROPE_WRITER_H
 #define ROPE_WRITER_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct {
@@ -36,5 +37,9 @@ int rope_writer_end(const rope_writer *w, int *len);
  * character boundary, so the end of the line, which item is wrong, survives); else 0. */
 #define ROPE_LINE_MAX 1024
 int rope_line_cut(char *text, size_t *head, size_t *tail);
+
+/* printf's text of fmt and ap in a string of its own (malloc'd: free it), or
+ * NULL when out of memory. The messages of the CLI and of verify's run. */
+char *rope_vformat(const char *fmt, va_list ap);
 
 #endif /* ROPE_WRITER_H */

@@ -41,14 +41,10 @@ __attribute__((format(printf, 1, 2)))
 static char *
 line_of(const char *fmt, ...)
 {
-    va_list ap, again;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = rope_vformat(fmt, ap);
     va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s) vsnprintf(s, (size_t)n + 1, fmt, again);
-    va_end(again);
     return s;
 }
 

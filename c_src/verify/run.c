@@ -33,14 +33,10 @@ __attribute__((format(printf, 3, 4)))
 static int
 refuse(rope_verify_job *j, int code, const char *fmt, ...)
 {
-    va_list ap, again;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *line = rope_vformat(fmt, ap);
     va_end(ap);
-    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (line) vsnprintf(line, (size_t)n + 1, fmt, again);
-    va_end(again);
     if (j->msg != no_memory) free(j->msg);
     j->msg = line ? line : no_memory;
     return code;
