@@ -76,7 +76,11 @@ int rope_layout_scores(const double *q, const double *k, int n, const double *th
  * position + 1 (offset 1), Ministral 3 from the position (offset 0). */
 double rope_query_scale_at(double beta, double l0, double offset, double position);
 
-/* The query scale at n positions: out[j]. beta finite and >= 0, l0 finite and
+/* The largest beta taken: real configs use about 0.1, and with it the scale
+ * stays finite at every position. */
+#define ROPE_QUERY_BETA_MAX 1000
+
+/* The query scale at n positions: out[j]. beta in [0, ROPE_QUERY_BETA_MAX], l0 finite and
  * >= 1, offset 0 or 1 (else ROPE_E_VALUE); each position finite, in
  * [0, ROPE_MAX_POSITION] (else ROPE_E_POSITION); n in [0, ROPE_MAX_COUNT]. */
 int rope_query_scales(double beta, double l0, int offset, const double *positions, int n,

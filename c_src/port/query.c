@@ -19,7 +19,8 @@ int rope_query_scales(double beta, double l0, int offset, const double *position
 {
     if (n < 0 || n > ROPE_MAX_COUNT) return ROPE_E_COUNT;
     if (n > 0 && (positions == NULL || out == NULL)) return ROPE_E_NULL;
-    if (!isfinite(beta) || beta < 0.0 || !isfinite(l0) || l0 < 1.0 || (offset != 0 && offset != 1))
+    if (!(beta >= 0.0 && beta <= ROPE_QUERY_BETA_MAX) || !isfinite(l0) || l0 < 1.0 ||
+        (offset != 0 && offset != 1))
         return ROPE_E_VALUE;
     for (int j = 0; j < n; j++)
         if (!isfinite(positions[j]) || positions[j] < 0.0 || positions[j] > ROPE_MAX_POSITION)

@@ -147,7 +147,7 @@ test('fixed_heights_should_be_measured_for_every_view_and_follow_the_options', a
   }
   console.log(`# views not measured yet: ${unmeasured.join(', ') || 'none'}`);
   for (const view of views) {
-    const pairs = EMBED_CONTENT[view];
+    const pairs = contentHeights(view);
     assert.equal(pairs.length, EMBED_WIDTHS.length, `${view}: one pair per width`);
     for (const [withTitle, noTitle] of pairs) {
       assert.ok(

@@ -202,6 +202,10 @@ const SPECS = {
     ['q', 'k', 'theta', 'layout', 'gap', 'start0', 'step', 'count'],
     [Q, K, [1, 0.3, 0.1, 0.01], 'rotate_half', 16, 0, 1, 8],
   ],
+  query_scales: [
+    ['beta', 'l0', 'offset', 'positions'],
+    [0.1, 8192, 1, [0, 8191, 131071]],
+  ],
 };
 
 const PROTO_KEYS = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf'];

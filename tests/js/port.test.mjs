@@ -173,7 +173,8 @@ test('query_scales_should_follow_the_formula_at_random_settings_and_name_bad_arg
   assert.equal(first, 1, 'no scale before the first step');
   assert.ok(close(last, 1 + 0.1 * Math.log(2)) && close(step, 1 + 0.1 * Math.log(17)), `${last}, ${step}`);
   for (const [args, words] of [
-    [[-0.5, 8192, 0, [1]], /beta must be a finite number >= 0, got -0\.5$/],
+    [[-0.5, 8192, 0, [1]], /beta must be a number from 0 to 1000, got -0\.5$/],
+    [[1e300, 8192, 0, [1]], /beta must be a number from 0 to 1000/],
     [[0.1, 0.5, 0, [1]], /l0 must be a finite number >= 1, got 0\.5$/],
     [[0.1, 8192, 2, [1]], /offset must be an integer in \[0, 1\], got 2$/],
     [[0.1, 8192, 0, [4, -3]], /positions\[1\] must be >= 0, got -3$/],

@@ -582,6 +582,7 @@ test('every_export_should_be_checked_for_bad_input', () => {
     'precision_errors',
     'layout_pairs',
     'layout_scores',
+    'query_scales',
   ]);
   assert.deepEqual(
     functions.filter((f) => !covered.has(f)),

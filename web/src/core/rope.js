@@ -1489,13 +1489,10 @@ export function layout_scores(q, k, theta, layout, gap, start0, step, count) {
 /** Attention temperature tuning's query scale 1 + β·ln(1 + ⌊(p + offset) / L0⌋) at each position
  * (Llama 4: offset 1, its NoPE layers; Ministral 3: offset 0): beta ≥ 0, l0 ≥ 1, positions ≥ 0. */
 export function query_scales(beta, l0, offset, positions) {
-  for (const [name, value, floor] of [
-    ['beta', beta, 0],
-    ['l0', l0, 1],
-  ]) {
-    if (checkFinite(name, value) < floor)
-      throw new RangeError(`${name} must be a finite number >= ${floor}, got ${show(value)}`);
+  if (!(checkFinite('beta', beta) >= 0 && beta <= C.ROPE_QUERY_BETA_MAX)) {
+    throw new RangeError(`beta must be a number from 0 to ${C.ROPE_QUERY_BETA_MAX}, got ${show(beta)}`);
   }
+  if (checkFinite('l0', l0) < 1) throw new RangeError(`l0 must be a finite number >= 1, got ${show(l0)}`);
   checkInt('offset', offset, 0, 1);
   positions = checkPositions('positions', positions);
   const below = positions.findIndex((p) => p < 0);
