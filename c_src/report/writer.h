@@ -40,6 +40,10 @@ int rope_line_cut(char *text, size_t *head, size_t *tail);
 
 /* printf's text of fmt and ap in a string of its own (malloc'd: free it), or
  * NULL when out of memory. The messages of the CLI and of verify's run. */
-char *rope_vformat(const char *fmt, va_list ap);
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 0)))
+#endif
+char *
+rope_vformat(const char *fmt, va_list ap);
 
 #endif /* ROPE_WRITER_H */
