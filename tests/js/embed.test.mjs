@@ -118,7 +118,8 @@ test('palette_should_give_every_colour_a_light_and_a_dark_value', async () => {
 
 // The fixed heights come from measurements (element/heights.js, tools/embed_heights.mjs): view=all
 // and every measured view has one pair per measured width, with and without its heading, and no
-// entry is stale; a figure not yet measured gets, per width, the tallest figure measured there.
+// entry is stale; a figure not yet measured gets, per width, the tallest figure measured there, and
+// view=all grows by that for each such figure.
 // A wider column never asks for more; the heading and each slider row add to it.
 test('fixed_heights_should_be_measured_for_every_view_and_follow_the_options', async () => {
   const { COLUMNS, fixedHeight } = await import('../../web/src/element/embed.js');
@@ -142,6 +143,10 @@ test('fixed_heights_should_be_measured_for_every_view_and_follow_the_options', a
           tallest,
           `${view} (not measured): the tallest figure at ${width}px`,
         );
+        if (view === 'no-such-figure') {
+          const all = EMBED_CONTENT.all[i][title] + unmeasured.length * tallest;
+          assert.equal(contentHeights('all')[i][title], all, `view=all at ${width}px: measured + the unmeasured`);
+        }
       }
     });
   }
