@@ -53,6 +53,7 @@ int main(void)
     fputs("export const METHOD_ROWS = [", stdout);
     for (int j = 0; j < rope_method_count; j++) {
         const rope_method *m = &rope_methods[j];
+        if (m->label == NULL) continue; /* not in the page's menu */
         fputs("\n  [", stdout);
         put_string(m->name);
         fputs(", ", stdout);

@@ -36,7 +36,8 @@ const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
                                                                  "floor_scale",
                                                                  "attn_scale",
                                                                  "layer_types",
-                                                                 "sliding_window"};
+                                                                 "sliding_window",
+                                                                 "global_head_dim"};
 
 const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
     "rope_type",

@@ -33,7 +33,7 @@
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
 #define ROPE_CONFIG_TEXT 48 /* bytes of a string value kept (longer ones are cut) */
-#define ROPE_CONFIG_TOP_KEYS 28
+#define ROPE_CONFIG_TOP_KEYS 29
 #define ROPE_CONFIG_BLOCK_KEYS 20
 #define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
 #define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */
@@ -94,6 +94,7 @@ typedef struct {
     char layout_why[96];
     int softmax_applies; /* 0: this model's attention has no yarn softmax multiplier */
     double local_base;   /* sliding-window layers' rope_theta; NaN when all layers share one */
+    int local_dim; /* their rotary dim: head_dim where global_head_dim sizes the full layers */
     /* The query scale 1 + beta ln(1 + floor((pos + offset) / l0)); beta NaN for none.
      * offset 0 (Ministral 3, every layer) or 1 (Llama 4, NoPE layers only). */
     double query_scale_beta, query_scale_l0;

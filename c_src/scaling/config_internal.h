@@ -38,7 +38,8 @@ enum {
     K_FLOOR_SCALE,
     K_ATTN_SCALE,
     K_LAYER_TYPES,
-    K_SLIDING_WINDOW
+    K_SLIDING_WINDOW,
+    K_GLOBAL_HEAD_DIM
 };
 
 /* Block members, in the order of config.c's block_names. */

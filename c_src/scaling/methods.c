@@ -37,7 +37,8 @@ const rope_method_param rope_method_params[ROPE_METHOD_PARAMS] = {
 
 #define P(k) ROPE_P(ROPE_P_##k)
 
-/* name, type, required and optional block members, own PAGE(label, params, seq_len, compare) */
+/* name, type, required and optional block members, own PAGE(label, params, seq_len, compare);
+ * a NULL label keeps a method out of the page's menu (its config is still read there). */
 const rope_method rope_methods[] = {
     {"default", ROPE_SCALING_DEFAULT, 0, 0, 0 PAGE("none (plain RoPE)", 0, 0, NULL)},
     {"base_change", ROPE_SCALING_BASE, B(B_NEW_ROPE_THETA), 0,
@@ -60,6 +61,9 @@ const rope_method rope_methods[] = {
     {"llama3", ROPE_SCALING_LLAMA3,
      B(B_FACTOR) | B(B_ORIGINAL_MAX) | B(B_LOW_FREQ) | B(B_HIGH_FREQ), 0,
      0 PAGE("Llama 3 bands", P(FACTOR) | P(ORIG_MAX) | P(LOW_FREQ) | P(HIGH_FREQ), 0, "turn")},
+    /* Gemma 4: the menu's dim is the rotary dim, and proportional's still pairs
+     * come from a partial_rotary_factor the page has no control for. */
+    {"proportional", ROPE_SCALING_PROPORTIONAL, 0, B(B_FACTOR), 0 PAGE(NULL, 0, 0, NULL)},
 };
 const int rope_method_count = (int)(sizeof rope_methods / sizeof rope_methods[0]);
 

@@ -30,6 +30,9 @@ static const rope_config_class classes[] = {
     {"gemma2", 1e4, 256, N, 2304, 8, N, HALF, 0, N, N, 0},
     {"gemma3", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4, 0},
     {"gemma3_text", 1e6, 256, N, 2304, 8, N, HALF, 0, N, 1e4, 0},
+    /* Gemma 4 ships every RoPE value in its per-layer-type rope_parameters. */
+    {"gemma4", N, N, N, N, N, N, HALF, 0, N, N, 0},
+    {"gemma4_text", N, N, N, N, N, N, HALF, 0, N, N, 0},
     {"cohere", 5e5, N, N, 8192, 64, N, 1, "its rotation of even/odd pairs", 0, N, N, 0},
     {"smollm3", 2e6, N, N, 2048, 16, N, HALF, 0, 4, N, 0},
     {"llama4", 5e5, 128, N, 5120, 40, N, COMPLEX, 0, 4, N, 0},

@@ -287,7 +287,8 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
                              hidden, heads, split);
         head = split;
         c->dim_source = "hidden_size / num_attention_heads";
-    } else if (split > 0.0 && split != head) {
+    } else if (split > 0.0 && split != head && rope_config_absent(&c->top[K_GLOBAL_HEAD_DIM])) {
+        /* (global_head_dim is Gemma 4's, which needs transformers v5.) */
         double old = floor(split * prf);
         if (fmod(old, 2.0) != 0.0)
             rope_config_warn(c,
@@ -301,7 +302,19 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
                              "num_attention_heads = %.17g (%d pairs)",
                              c->dim_source, split, (int)old / 2);
     }
-    double d = floor(head * prf);
+    /* Gemma 4: the full-attention layers' heads are global_head_dim wide; the
+     * sliding layers keep head_dim (their table is written at local_dim). */
+    double global = 0.0;
+    int g_global = whole(x, K_GLOBAL_HEAD_DIM, &global);
+    if (g_global < 0) return g_global;
+    double local_head = head;
+    if (g_global) {
+        head = global;
+        c->dim_source = "global_head_dim";
+    }
+    /* proportional keeps the whole head's pairs; partial_rotary_factor says how many rotate. */
+    int proportional = x->rule->type == ROPE_SCALING_PROPORTIONAL;
+    double d = proportional ? head : floor(head * prf);
     if (d > (double)ROPE_MAX_DIM)
         return rope_config_fail(c, ROPE_E_SCALING,
                                 "%s %.17g x partial_rotary_factor %.17g "
@@ -312,6 +325,22 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
                                 "%s %.17g x partial_rotary_factor %.17g gives "
                                 "rotary dim %.17g: RoPE needs an even dim of at least 2",
                                 c->dim_source, head, prf, d);
+    s->still = 0;
+    if (proportional) {
+        double rotating = floor(prf * head / 2.0);
+        if (rotating < 1.0)
+            return rope_config_fail(c, ROPE_E_CONFIG,
+                                    "%s %.17g x partial_rotary_factor %.17g / 2: no pair rotates",
+                                    c->dim_source, head, prf);
+        s->still = (int)(d / 2.0 - rotating);
+    }
+    c->local_dim = (int)d;
+    if (g_global) {
+        if (local_head > (double)ROPE_MAX_DIM || local_head < 2.0 || fmod(local_head, 2.0) != 0.0)
+            return rope_config_fail(c, ROPE_E_CONFIG, "head_dim %.17g must be even, 2 to %d",
+                                    local_head, ROPE_MAX_DIM);
+        c->local_dim = (int)local_head;
+    }
     c->head_dim = head;
     c->partial_rotary_factor = prf;
     s->dim = (int)d;

@@ -25,8 +25,8 @@ const char *rope_scaling_name(int type)
 
 const char *rope_band_name(int band)
 {
-    static const char *const names[] = {"keep", "ramp", "divide", "ratio"};
-    return band >= 0 && band < 4 ? names[band] : "?";
+    static const char *const names[] = {"keep", "ramp", "divide", "ratio", "still"};
+    return band >= 0 && band <= ROPE_BAND_STILL ? names[band] : "?";
 }
 
 const char *rope_range_name(int status)
@@ -84,6 +84,10 @@ static int make_plan(const rope_scaling *s, plan *p)
     if (s == NULL) return ROPE_E_NULL;
     if (s->dim < 0 || s->dim > ROPE_MAX_DIM || s->dim % 2 != 0) return ROPE_E_DIM;
     if (!positive(s->base)) return ROPE_E_BASE;
+    /* Only proportional has still pairs, and at least one pair rotates. */
+    int proportional = s->type == ROPE_SCALING_PROPORTIONAL;
+    if (s->still != 0 && (!proportional || s->still < 0 || s->still >= s->dim / 2))
+        return ROPE_E_SCALING;
     p->scaled_base = s->base;
     p->lo = p->hi = 0.0;
     p->list = NULL;
@@ -94,7 +98,8 @@ static int make_plan(const rope_scaling *s, plan *p)
     if (ntk_like && s->dim == 2) return ROPE_E_SCALING;
     switch (s->type) {
     case ROPE_SCALING_DEFAULT:
-    case ROPE_SCALING_LINEAR: return ROPE_OK;
+    case ROPE_SCALING_LINEAR:
+    case ROPE_SCALING_PROPORTIONAL: return ROPE_OK;
     case ROPE_SCALING_BASE:
         if (!positive(s->new_base)) return ROPE_E_BASE;
         p->scaled_base = s->new_base;
@@ -162,6 +167,9 @@ static double scaled_theta(const rope_scaling *s, const plan *p, int i, double t
 {
     switch (s->type) {
     case ROPE_SCALING_LINEAR: *band = ROPE_BAND_DIVIDE; return theta / s->factor;
+    case ROPE_SCALING_PROPORTIONAL:
+        *band = s->factor == 1.0 ? ROPE_BAND_KEEP : ROPE_BAND_DIVIDE;
+        return theta / s->factor;
     case ROPE_SCALING_BASE:
     case ROPE_SCALING_NTK:
     case ROPE_SCALING_DYNAMIC:
@@ -182,6 +190,14 @@ int rope_scaling_pairs(const rope_scaling *s, double *inv_freq, double *inv_freq
     if (rc != ROPE_OK) return rc;
     for (int i = 0; i < s->dim / 2; i++) {
         int b;
+        if (i >= s->dim / 2 - s->still) {
+            if (inv_freq) inv_freq[i] = 0.0;
+            if (inv_freq_scaled) inv_freq_scaled[i] = 0.0;
+            if (wavelength) wavelength[i] = INFINITY;
+            if (ratio) ratio[i] = NAN;
+            if (band) band[i] = ROPE_BAND_STILL;
+            continue;
+        }
         double theta = rope_theta(i, s->dim, s->base);
         double scaled = scaled_theta(s, &p, i, theta, &b);
         double r = scaled / theta, w = ROPE_TWO_PI / theta;
@@ -257,8 +273,11 @@ int rope_scaling_range(const rope_scaling *s, double train_len, double gap, doub
     int n[3] = {0, 0, 0};
     for (int i = 0; i < s->dim / 2; i++) {
         int b;
-        double theta = rope_theta(i, s->dim, s->base);
-        double trained = train_len * theta, at_gap = gap * scaled_theta(s, &p, i, theta, &b);
+        /* A still pair stays at angle 0, which training met. */
+        int still = i >= s->dim / 2 - s->still;
+        double theta = still ? 0.0 : rope_theta(i, s->dim, s->base);
+        double trained = train_len * theta,
+               at_gap = still ? 0.0 : gap * scaled_theta(s, &p, i, theta, &b);
         if (!isfinite(trained) || !isfinite(at_gap)) return ROPE_E_RANGE;
         int st = trained >= ROPE_TWO_PI ? ROPE_RANGE_COVERED
                  : at_gap > trained     ? ROPE_RANGE_UNSEEN

@@ -8,7 +8,9 @@
 #define ROPE_SCALING_H
 
 /* Methods. ROPE_SCALING_NTK (static NTK-aware) and ROPE_SCALING_BASE (a new
- * rope_theta with continued training) are not transformers rope_types. */
+ * rope_theta with continued training) are not transformers rope_types.
+ * ROPE_SCALING_PROPORTIONAL (Gemma 4) keeps the whole head's pairs, of which
+ * the last `still` have frequency 0. */
 #define ROPE_SCALING_DEFAULT 0
 #define ROPE_SCALING_LINEAR 1
 #define ROPE_SCALING_DYNAMIC 2
@@ -17,14 +19,17 @@
 #define ROPE_SCALING_LLAMA3 5
 #define ROPE_SCALING_NTK 6
 #define ROPE_SCALING_BASE 7
-#define ROPE_SCALING_TYPES 8
+#define ROPE_SCALING_PROPORTIONAL 8
+#define ROPE_SCALING_TYPES 9
 
 /* A pair's band: kept (theta' = theta), ramped (between), divided
- * (theta' = theta / factor), or only a ratio (base change, NTK, dynamic, longrope). */
+ * (theta' = theta / factor), only a ratio (base change, NTK, dynamic,
+ * longrope), or still (frequency 0: the pair does not rotate). */
 #define ROPE_BAND_KEEP 0
 #define ROPE_BAND_RAMP 1
 #define ROPE_BAND_DIVIDE 2
 #define ROPE_BAND_RATIO 3
+#define ROPE_BAND_STILL 4
 
 /* Training-range status of a pair. */
 #define ROPE_RANGE_COVERED 0 /* made a full turn in training: every angle seen */
@@ -34,15 +39,16 @@
 /* A resolved scaling description (the config reader fills one; callers may
  * too). Values a method does not use are ignored. */
 typedef struct {
-    int type;                      /* ROPE_SCALING_* */
-    int dim;                       /* rotary dim d: even, 2..ROPE_MAX_DIM (0 gives no pairs) */
-    double base;                   /* rope_theta, > 0 */
-    double new_base;               /* BASE: the new rope_theta, > 0 */
-    double factor;                 /* LINEAR, DYNAMIC, YARN, LLAMA3, NTK, LONGROPE: > 0 */
-    double attention_factor;       /* YARN, LONGROPE: NaN when not given */
-    double beta_fast, beta_slow;   /* YARN: > 0 */
-    double mscale, mscale_all_dim; /* YARN: 0 when not given */
-    int truncate;                  /* YARN: floor/ceil the correction range */
+    int type;    /* ROPE_SCALING_* */
+    int dim;     /* rotary dim d: even, 2..ROPE_MAX_DIM (0 gives no pairs) */
+    int still;   /* PROPORTIONAL: the last `still` of the d/2 pairs do not rotate (< d/2); else 0 */
+    double base; /* rope_theta, > 0 */
+    double new_base;         /* BASE: the new rope_theta, > 0 */
+    double factor;           /* LINEAR, DYNAMIC, YARN, LLAMA3, NTK, LONGROPE, PROPORTIONAL: > 0 */
+    double attention_factor; /* YARN, LONGROPE: NaN when not given */
+    double beta_fast, beta_slow;              /* YARN: > 0 */
+    double mscale, mscale_all_dim;            /* YARN: 0 when not given */
+    int truncate;                             /* YARN: floor/ceil the correction range */
     double low_freq_factor, high_freq_factor; /* LLAMA3: > 0 */
     double original_max;                      /* L0 (YARN, LONGROPE, LLAMA3), > 0 */
     double max_position;                      /* max_position_embeddings (DYNAMIC), > 0 */
@@ -55,7 +61,7 @@ typedef struct {
 const char *rope_scaling_name(int type);
 
 /* Text of a ROPE_BAND_* or ROPE_RANGE_* code ("keep", "ramp", "divide",
- * "ratio"; "covered", "inside", "unseen"); "?" for an unknown code. */
+ * "ratio", "still"; "covered", "inside", "unseen"); "?" for an unknown code. */
 const char *rope_band_name(int band);
 const char *rope_range_name(int status);
 
@@ -63,7 +69,8 @@ const char *rope_range_name(int status);
 double rope_yarn_mscale(double s, double m);
 
 /* Per pair i < d/2: theta_i = base^(-2i/d) (inv_freq), theta'_i (scaled),
- * wavelength 2 pi / theta_i, ratio theta'_i / theta_i and band. Each out
+ * wavelength 2 pi / theta_i, ratio theta'_i / theta_i and band. A still pair
+ * has theta_i = theta'_i = 0, wavelength +infinity and ratio NaN. Each out
  * holds d/2 entries and may be NULL when not wanted. ROPE_E_NULL if s is
  * NULL (or lists are NULL for LONGROPE), ROPE_E_DIM for an odd or
  * out-of-range d, ROPE_E_BASE for a bad base, ROPE_E_SCALING for a parameter

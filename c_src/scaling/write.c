@@ -15,7 +15,7 @@ typedef struct {
     int pairs;
     double *theta, *scaled, *wavelength, *ratio, *trained, *at_gap;
     int *band, *status;
-    int bands[4], counts[3], has_range;
+    int bands[5], counts[3], has_range;
     double attention, softmax, base_used, lo, hi, train_len, gap;
 } figures;
 
@@ -86,6 +86,9 @@ static void write_resolved(rope_writer *w, const rope_config *c, const figures *
         rope_put_field(w, ", ", "high_freq_factor", s->high_freq_factor);
     } else if (s->type == ROPE_SCALING_LONGROPE) {
         rope_put(w, ", \"factor_list\": \"%s\"", s->seq_len > s->original_max ? "long" : "short");
+    } else if (s->type == ROPE_SCALING_PROPORTIONAL) {
+        rope_put(w, ", \"rotating_pairs\": %d, \"still_pairs\": %d", s->dim / 2 - s->still,
+                 s->still);
     }
     rope_put(w, "},\n");
 }
@@ -101,8 +104,10 @@ static int write_json(rope_writer *w, const rope_config *c, const figures *f)
     rope_put_field(w, ROPE_JSON_NEXT, "softmax_multiplier", f->softmax);
     rope_put(w, ",\n");
     write_resolved(w, c, f);
-    rope_put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d},\n",
+    rope_put(w, "  \"bands\": {\"keep\": %d, \"ramp\": %d, \"divide\": %d, \"ratio\": %d",
              f->bands[0], f->bands[1], f->bands[2], f->bands[3]);
+    if (s->type == ROPE_SCALING_PROPORTIONAL) rope_put(w, ", \"still\": %d", f->bands[4]);
+    rope_put(w, "},\n");
     rope_put(w, "  \"warnings\": [");
     for (int j = 0; j < c->n_warnings; j++) {
         rope_put(w, "%s\n    ", j > 0 ? "," : "");
@@ -163,8 +168,10 @@ static void write_table(rope_writer *w, const rope_config *c, const figures *f)
     if (s->type == ROPE_SCALING_YARN)
         rope_put(w, ", correction range %.10g to %.10g", f->lo, f->hi);
     if (f->base_used != s->base) rope_put(w, ", scaled base %.10g", f->base_used);
-    rope_put(w, "\nbands: %d keep, %d ramp, %d divide, %d ratio only\n", f->bands[0], f->bands[1],
+    rope_put(w, "\nbands: %d keep, %d ramp, %d divide, %d ratio only", f->bands[0], f->bands[1],
              f->bands[2], f->bands[3]);
+    if (s->type == ROPE_SCALING_PROPORTIONAL) rope_put(w, ", %d still (frequency 0)", f->bands[4]);
+    rope_put(w, "\n");
     if (f->has_range)
         rope_put(w,
                  "training length %.10g, gap %.10g: %d covered, %d inside, %d unseen; critical "
@@ -225,10 +232,7 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
                                     c->layer_type, rope_layer_type_name(0),
                                     isnan(c->local_base) ? " only" : ", sliding_attention");
     }
-    if (pick && format == ROPE_SCALING_CSV) {
-        local.type = ROPE_SCALING_DEFAULT;
-        local.base = c->local_base;
-    }
+    if (pick && format == ROPE_SCALING_CSV) rope_config_local_scaling(c, &local);
     figures f;
     rc = compute(c, &local, train_len, gap, &f);
     if (rc == ROPE_OK) {

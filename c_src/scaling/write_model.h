@@ -12,6 +12,10 @@ void rope_put_json_text(rope_writer *w, const char *text);
 /* "full_attention" (local 0) or "sliding_attention" (local 1). */
 const char *rope_layer_type_name(int local);
 
+/* The sliding-window layers' scaling: the default frequencies at the local
+ * base, over their own rotary dim (local_dim), no still pairs. */
+void rope_config_local_scaling(const rope_config *c, rope_scaling *s);
+
 /* Ministral 3 / Llama 4's query scale 1 + beta ln(1 + floor((position + offset) / L0)). */
 double rope_query_scale(const rope_config *c, double position);
 

@@ -171,6 +171,42 @@ static void range_should_partition_the_pairs(void **state)
     assert_int_equal(counts[2], 0);
 }
 
+/* Gemma 4's proportional: a 32-dim head (16 pairs) of which 4 rotate, at base^(-2i/32) (the whole
+ * head is the exponent's d), divided by the factor; the other 12 pairs are still. Hand-worked: pair
+ * 1 at base 10000 has 10000^(-1/16) = 10^(-1/4) = 0.562341325 (and half that at factor 2). */
+static void proportional_should_keep_the_head_and_still_the_rest(void **state)
+{
+    (void)state;
+    rope_scaling s = plain(ROPE_SCALING_PROPORTIONAL);
+    s.dim = 32;
+    s.still = 12;
+    s.factor = 2.0;
+    double theta[16], scaled[16], wavelength[16], ratio[16];
+    int band[16];
+    assert_int_equal(rope_scaling_pairs(&s, theta, scaled, wavelength, ratio, band), ROPE_OK);
+    assert_true(is_close(theta[1], 0.56234132519034907));
+    assert_true(is_close(scaled[1], 0.56234132519034907 / 2.0));
+    for (int i = 0; i < 16; i++) {
+        int still = i >= 4;
+        assert_int_equal(band[i], still ? ROPE_BAND_STILL : ROPE_BAND_DIVIDE);
+        if (!still) continue;
+        assert_true(theta[i] == 0.0 && scaled[i] == 0.0);
+        assert_true(isinf(wavelength[i]) && isnan(ratio[i]));
+    }
+    assert_string_equal(rope_band_name(ROPE_BAND_STILL), "still");
+    int status[16], counts[3];
+    assert_int_equal(rope_scaling_range(&s, 4096.0, 1e6, NULL, NULL, status, counts), ROPE_OK);
+    for (int i = 4; i < 16; i++) assert_int_equal(status[i], ROPE_RANGE_INSIDE);
+    /* At least one pair rotates, and only proportional has still pairs. */
+    s.still = 16;
+    assert_int_equal(rope_scaling_pairs(&s, theta, NULL, NULL, NULL, NULL), ROPE_E_SCALING);
+    s.still = -1;
+    assert_int_equal(rope_scaling_pairs(&s, theta, NULL, NULL, NULL, NULL), ROPE_E_SCALING);
+    s = plain(ROPE_SCALING_LINEAR);
+    s.still = 1;
+    assert_int_equal(rope_scaling_pairs(&s, theta, NULL, NULL, NULL, NULL), ROPE_E_SCALING);
+}
+
 static void scaling_should_return_the_documented_codes(void **state)
 {
     (void)state;
@@ -301,6 +337,7 @@ int main(void)
         cmocka_unit_test(ntk_should_divide_the_last_pair_by_the_factor),
         cmocka_unit_test(yarn_attention_factor_should_follow_mscale),
         cmocka_unit_test(range_should_partition_the_pairs),
+        cmocka_unit_test(proportional_should_keep_the_head_and_still_the_rest),
         cmocka_unit_test(scaling_should_return_the_documented_codes),
         cmocka_unit_test(config_writer_should_keep_its_contract),
     };

@@ -352,6 +352,18 @@ def test_real_configs(results, tmp):
             local = types.get("sliding_attention", {})
             if local.get("base") != want["sliding_attention_base"] or len(local.get("layers", [])) != want["sliding_attention_count"]:
                 problems.append("sliding_attention %r" % {k: local.get(k) for k in ("base", "layers")})
+            # Gemma 4's sliding layers keep head_dim while the full ones use global_head_dim.
+            local_dim = want.get("sliding_attention_rotary_dim", want.get("rotary_dim"))
+            if local.get("rotary_dim") != local_dim or len(local.get("pairs", [])) != local_dim // 2:
+                problems.append("sliding_attention rotary dim %r, expected %r" % (local.get("rotary_dim"), local_dim))
+        for key in ("rotating_pairs", "still_pairs"):
+            if key in want and got["resolved"].get(key) != want[key]:
+                problems.append("resolved.%s = %r, expected %r" % (key, got["resolved"].get(key), want[key]))
+        if "still_pairs" in want:
+            still = [p for p in got["pairs"] if p["band"] == "still"]
+            if len(still) != want["still_pairs"] or any(p["inv_freq"] != 0 or p["wavelength"] is not None for p in still) \
+                    or still and still[0]["i"] != want["rotating_pairs"]:
+                problems.append("the still pairs are not the last %d with frequency 0" % want["still_pairs"])
         if "query_scale_at_65536" in want:
             qs = model["query_scale"] or {}
             if not testlib.close(qs.get("value", float("nan")), want["query_scale_at_65536"]):

@@ -132,7 +132,7 @@ def run_cli(config, seq_len, train_len, gap, tmp):
 def random_config(rng):
     """A random config (and options) over every rope type."""
     rope_type = rng.choice(["default", "linear", "dynamic", "yarn", "yarn", "longrope", "llama3",
-                            "ntk", "base_change"])
+                            "ntk", "base_change", "proportional"])
     cfg = {"model_type": "random", "rope_theta": round(10 ** rng.uniform(3, 7), rng.choice([0, 3]))}
     head = rng.choice([32, 48, 64, 80, 96, 100, 128, 256])
     style = rng.choice(["head_dim", "split", "qk"])
@@ -181,6 +181,13 @@ def random_config(rng):
         block["high_freq_factor"] = rng.choice([4, 8, 3])
     elif rope_type == "base_change":
         block["new_rope_theta"] = round(10 ** rng.uniform(3, 7))
+    elif rope_type == "proportional":
+        if rng.random() < 0.4:
+            block["factor"] = factor
+        if rng.random() < 0.6:
+            block["partial_rotary_factor"] = cfg.pop("partial_rotary_factor", rng.choice([0.25, 0.5, 0.3]))
+        if rng.random() < 0.4:
+            cfg["global_head_dim"] = 2 * head
     if rope_type != "default" or rng.random() < 0.5:
         cfg[rng.choice(["rope_scaling", "rope_scaling", "rope_parameters"])] = block
     if rng.random() < 0.5:
@@ -304,15 +311,21 @@ def compare(got, exp, problems, where):
         gvals = g if isinstance(g, list) else [g]
         if g is None or any(not testlib.close(x, y) for x, y in zip(gvals, vals)):
             problems.append("%s resolved.%s: got %r, expected %r" % (where, key, g, value))
+    if exp["rope_type"] == "proportional" and got["bands"] != exp["bands"]:
+        problems.append("%s bands: got %r, expected %r" % (where, got["bands"], exp["bands"]))
     if len(got["pairs"]) != len(exp["pairs"]):
         problems.append("%s: %d pairs, expected %d" % (where, len(got["pairs"]), len(exp["pairs"])))
         return
     factor = exp["factor"] or 1.0
     for gp, ep in zip(got["pairs"], exp["pairs"]):
         for f in PAIR_FIELDS:
+            if ep[f] is None or gp[f] is None:  # a still pair's wavelength and ratio
+                if ep[f] is not gp[f]:
+                    problems.append("%s pair %d %s: got %r, expected %r" % (where, ep["i"], f, gp[f], ep[f]))
+                continue
             if not testlib.close(gp[f], ep[f]):
                 problems.append("%s pair %d %s: got %r, expected %r" % (where, ep["i"], f, gp[f], ep[f]))
-        on_edge = near(ep["ratio"], 1.0) or near(ep["ratio"], 1.0 / factor)
+        on_edge = ep["ratio"] is not None and (near(ep["ratio"], 1.0) or near(ep["ratio"], 1.0 / factor))
         if gp["band"] != ep["band"] and not on_edge:
             problems.append("%s pair %d band: got %s, expected %s" % (where, ep["i"], gp["band"], ep["band"]))
     if "range" in exp:
@@ -369,7 +382,8 @@ def compare_model(got, exp, problems, where):
         problems.append("%s model.layer_types: got %r, expected %r" % (where, gt, et))
     elif et is not None:
         for e, h in zip(et, gt):
-            if h["name"] != e["name"] or h["layers"] != e["layers"] or not testlib.close(h["base"], e["base"]):
+            if (h["name"] != e["name"] or h["layers"] != e["layers"] or h["rotary_dim"] != e["rotary_dim"]
+                    or not testlib.close(h["base"], e["base"])):
                 problems.append("%s layer type %s: got %r %r, expected %r %r" % (where, e["name"], h["base"], h["layers"], e["base"], e["layers"]))
         local = gt[1]["pairs"]
         if len(local) != len(et[1]["inv_freq"]) or any(not testlib.close(p["inv_freq"], x) for p, x in zip(local, et[1]["inv_freq"])):

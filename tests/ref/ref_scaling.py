@@ -19,8 +19,9 @@ class RefError(Exception):
         self.key = key
 
 
-def thetas(d, base):
-    return [math.pow(base, -2.0 * i / d) for i in range(d // 2)]
+def thetas(d, base, still=0):
+    """inv_freq per pair; the last `still` pairs (proportional's) have frequency 0."""
+    return [math.pow(base, -2.0 * i / d) if i < d // 2 - still else 0.0 for i in range(d // 2)]
 
 
 def g(s, m):
@@ -65,6 +66,8 @@ CLASSES = {
     "stablelm": (1e4, N, N, 2560, 32, 0.25, False, False, N, N),
     "falcon": (1e4, N, N, 4544, 71, N, False, False, N, N),
     "exaone4": (1e4, N, N, 4096, 32, N, False, False, N, N),
+    "gemma4": (N, N, N, N, N, N, False, False, N, N),
+    "gemma4_text": (N, N, N, N, N, N, False, False, N, N),
 }
 # Classes whose full-attention layers take no RoPE while a sliding window is set
 # (EXAONE 4's hybrid attention; its sliding_window defaults to 4096, its
@@ -128,9 +131,21 @@ def resolve(config, seq_len=0.0):
         if hidden is None or heads is None:
             raise RefError("hidden_size" if hidden is None else "num_attention_heads", "missing")
         head = hidden // heads
-    d = int(head * prf)
+    # Gemma 4: the full-attention heads are global_head_dim wide, the sliding ones head_dim.
+    local_head = head
+    if config.get("global_head_dim") is not None:
+        head = config["global_head_dim"]
+    # proportional keeps every pair of the head; only the first prf * head / 2 rotate.
+    d = int(head) if rope_type == "proportional" else int(head * prf)
     if d % 2 or d < 2:
         raise RefError("partial_rotary_factor", "odd rotary dim %d" % d)
+    still = 0
+    if rope_type == "proportional":
+        rotating = math.floor(prf * head / 2)
+        if rotating < 1:
+            raise RefError("partial_rotary_factor", "no rotating pair")
+        still = d // 2 - rotating
+    local_d = int(local_head) if config.get("global_head_dim") is not None else d
     if rope_type in ("ntk", "dynamic") and d == 2:
         # The NTK-aware base grows as factor^(d/(d-2)): no value at d = 2.
         raise RefError(block_name, "rope_type %s at rotary dim 2" % rope_type)
@@ -138,7 +153,9 @@ def resolve(config, seq_len=0.0):
     l0 = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
     r = {"type": rope_type, "d": d, "base": float(base), "seq_len": seq_len, "max": max_pos,
          "l0": l0, "factor": block.get("factor"), "nest": nest, "model_type": model_type, "class": k,
-         "config": config, "block": block, "sliding": sliding}
+         "config": config, "block": block, "sliding": sliding, "still": still, "local_d": local_d}
+    if rope_type == "proportional" and r["factor"] is None:
+        r["factor"] = 1.0
     if rope_type == "yarn":
         for k, v in YARN_DEFAULTS.items():
             r[k] = block.get(k, v)
@@ -183,8 +200,13 @@ def yarn_range(r):
 def scaled(r):
     """(theta', band) per pair and any figures the method adds (yarn's range)."""
     d, base, t = r["d"], r["base"], r["type"]
-    th = thetas(d, base)
+    th = thetas(d, base, r["still"])
     extra = {}
+    if t == "proportional":
+        extra["rotating_pairs"] = d // 2 - r["still"]
+        extra["still_pairs"] = r["still"]
+        bands = ["still" if x == 0 else "keep" if r["factor"] == 1 else "divide" for x in th]
+        return [x / r["factor"] for x in th], bands, extra
     if t == "default":
         return th[:], ["keep"] * len(th), extra
     if t == "linear":
@@ -253,7 +275,7 @@ def factors(r):
 def training_range(r, th_scaled, train_len, gap):
     """Per pair (trained angle, gap angle, status) and the counts."""
     rows, counts = [], {"covered": 0, "inside": 0, "unseen": 0}
-    for x, xs in zip(thetas(r["d"], r["base"]), th_scaled):
+    for x, xs in zip(thetas(r["d"], r["base"], r["still"]), th_scaled):
         trained, at_gap = train_len * x, gap * xs
         status = "covered" if trained >= TWO_PI else "unseen" if at_gap > trained else "inside"
         counts[status] += 1
@@ -263,18 +285,20 @@ def training_range(r, th_scaled, train_len, gap):
 
 def figures(r, train_len=None, gap=None):
     """Everything `ropescope scaling --format json` states, as plain values."""
-    th = thetas(r["d"], r["base"])
+    th = thetas(r["d"], r["base"], r["still"])
     sc, bands, extra = scaled(r)
     att, soft = factors(r)
     out = {
         "rope_type": r["type"], "rotary_dim": r["d"], "base": r["base"],
         "factor": None if r["type"] in ("default", "base_change") else float(r["factor"]),
         "attention_factor": att, "softmax_multiplier": soft, "extra": extra,
-        "pairs": [{"i": i, "wavelength": TWO_PI / th[i], "inv_freq": th[i],
-                   "inv_freq_scaled": sc[i], "ratio": sc[i] / th[i], "band": bands[i]}
+        # A still pair: no wavelength and no ratio (JSON null).
+        "pairs": [{"i": i, "wavelength": TWO_PI / th[i] if th[i] else None, "inv_freq": th[i],
+                   "inv_freq_scaled": sc[i], "ratio": sc[i] / th[i] if th[i] else None, "band": bands[i]}
                   for i in range(len(th))],
     }
-    out["bands"] = {b: bands.count(b) for b in ("keep", "ramp", "divide", "ratio")}
+    names = ("keep", "ramp", "divide", "ratio") + (("still",) if r["type"] == "proportional" else ())
+    out["bands"] = {b: bands.count(b) for b in names}
     out["model"] = model_figures(r)
     out["resolved"] = extra
     if train_len is not None:
@@ -312,10 +336,10 @@ def model_figures(r):
         else:
             every = c.get("sliding_window_pattern") or 6
             full = [i for i in range(n) if (i + 1) % every == 0]
-        layer_types = [{"name": "full_attention", "base": r["base"], "layers": full},
+        layer_types = [{"name": "full_attention", "base": r["base"], "rotary_dim": r["d"], "layers": full},
                        {"name": "sliding_attention", "base": float(local),
                         "layers": [i for i in range(n) if i not in full],
-                        "inv_freq": thetas(r["d"], float(local))}]
+                        "rotary_dim": r["local_d"], "inv_freq": thetas(r["local_d"], float(local))}]
     flags = c.get("no_rope_layers")
     if flags:
         n = n or len(flags)

@@ -7,8 +7,10 @@
 import * as C from '../../gen/rope_consts.js';
 import * as rope from '../core/rope.js';
 
-// Six significant digits, as the CLI's table prints them; fields to ten.
+// Six significant digits, as the CLI's table prints them; fields to ten. A still pair
+// (proportional's frequency 0) has no wavelength (∞) and no ratio (—): JSON null.
 const digits = (x, n) => String(Number(x.toPrecision(n)));
+const cellDigits = (x, none) => (x === null ? none : digits(x, 6));
 
 import { saveText } from '../lib/save.js';
 
@@ -80,10 +82,10 @@ function showResult(config, result) {
         const tr = el('tr');
         tr.append(
           el('td', String(p.i)),
-          el('td', digits(p.wavelength, 6)),
+          el('td', cellDigits(p.wavelength, '∞')),
           el('td', digits(p.inv_freq, 6)),
           el('td', digits(p.inv_freq_scaled, 6)),
-          el('td', digits(p.ratio, 6)),
+          el('td', cellDigits(p.ratio, '—')),
           el('td', p.band),
         );
         return tr;
