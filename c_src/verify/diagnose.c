@@ -192,6 +192,17 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
 {
     const rope_scaling *cs = &x->c->scaling;
     const char *name = rope_scaling_name(cs->type);
+    if (cs->type == ROPE_SCALING_PROPORTIONAL) {
+        /* Its only scaling is the division by factor (1 in Gemma 4's configs). */
+        if (cs->factor != 1.0) {
+            rope_scaling s = *cs;
+            s.factor = 1.0;
+            add(v, nv, &s, "scaling_not_applied",
+                "the dump's frequencies are not divided by proportional's factor %.10g",
+                cs->factor);
+        }
+        return;
+    }
     if (cs->type != ROPE_SCALING_DEFAULT) {
         rope_scaling s = *cs;
         s.type = ROPE_SCALING_DEFAULT;
@@ -272,9 +283,19 @@ static int build_variants(const context *x, variant *v)
     int nv = 0, n = x->n_dump, d = cs->dim;
     add(v, &nv, cs, NULL, "%s", "");
     int lists = cs->type == ROPE_SCALING_LONGROPE;
-    if (n != d / 2 && !lists) {
+    int proportional = cs->type == ROPE_SCALING_PROPORTIONAL;
+    if (proportional && n == d / 2 - cs->still) {
+        /* proportional's table cut to its rotating pairs: right frequencies, wrong width. */
+        add(v, &nv, cs, "wrong_rotary_dim",
+            "the dump holds only the %d rotating pairs; rope_type proportional keeps all %d "
+            "pairs of the head (%d dims), the last %d with frequency 0, so rotate_half pairs "
+            "dim i with i + %d, not i + %d",
+            n, d / 2, d, cs->still, d / 2, n);
+        v[nv - 1].head_dim_exponent = 1;
+    } else if (n != d / 2 && !lists) {
         rope_scaling s = *cs;
         s.dim = 2 * n;
+        s.still = 0;
         int full = c->partial_rotary_factor < 1.0 && 2 * n == (int)c->head_dim;
         if (full)
             add(v, &nv, &s, "partial_rotary_ignored",
@@ -287,7 +308,14 @@ static int build_variants(const context *x, variant *v)
                 "config's is %d (from %s)",
                 2 * n, n, d, c->dim_source ? c->dim_source : "head_dim");
     }
-    if (n == d / 2 && c->partial_rotary_factor < 1.0 && !lists) {
+    if (proportional && n == d / 2) {
+        rope_scaling s = *cs;
+        s.still = 0;
+        add(v, &nv, &s, "partial_rotary_ignored",
+            "the last %d pairs rotate; rope_type proportional gives them frequency 0 "
+            "(partial_rotary_factor %.10g rotates %d of %d pairs)",
+            cs->still, c->partial_rotary_factor, d / 2 - cs->still, d / 2);
+    } else if (n == d / 2 && c->partial_rotary_factor < 1.0 && !lists) {
         add(v, &nv, cs, "partial_rotary_ignored",
             "inv_freq's exponent uses head_dim %.10g in "
             "place of the rotary dim %d (partial_rotary_factor %.10g)",

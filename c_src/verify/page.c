@@ -63,14 +63,14 @@ static char *seq_problem(const char *text, double *seq)
 }
 
 static int steps(rope_verify_job *j, const files *f, const char *positions, const char *seq_text,
-                 double seq)
+                 double seq, const char *layer)
 {
     const char *const *n = f->names;
     int code = rope_verify_load(j, n + 1);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_positions(j, positions);
     if (code == ROPE_VERIFY_GOOD)
         code = rope_verify_configure(j, n[0], (const char *)f->bufs[0], (size_t)f->lens[0],
-                                     seq_text, seq, NULL);
+                                     seq_text, seq, layer);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_check(j);
     return code;
 }
@@ -112,19 +112,20 @@ static char *warnings_of(const rope_config *c)
 }
 
 /* names[0..FILES), bufs and lens: the config (its text NUL-terminated) and the dump's files
- * by role (a NULL name: not given). positions, seq_len: as typed (NULL: empty). Sets *code
+ * by role (a NULL name: not given). positions, seq_len, layer_type: as typed (NULL: empty;
+ * layer_type is --layer-type's name). Sets *code
  * (0 match, 1 mismatch, 2 bad input, 3 out of memory) and returns a malloc'd text: the JSON
  * of `ropescope verify --format json`, or the line it prints for bad input (without
  * "ropescope: "); NULL when even that could not be made. When compared, *pairs is a malloc'd
  * copy of each pair's worst |error| / tolerance and *n_pairs their count (else NULL, 0);
  * *warnings the config's warnings as the CLI prints them with a result (else NULL). */
 char *rope_verify_page(const char *const *names, unsigned char *const *bufs, const int *lens,
-                       const char *positions, const char *seq_len, int *code, double **pairs,
-                       int *n_pairs, char **warnings);
+                       const char *positions, const char *seq_len, const char *layer_type,
+                       int *code, double **pairs, int *n_pairs, char **warnings);
 
 char *rope_verify_page(const char *const *names, unsigned char *const *bufs, const int *lens,
-                       const char *positions, const char *seq_len, int *code, double **pairs,
-                       int *n_pairs, char **warnings)
+                       const char *positions, const char *seq_len, const char *layer_type,
+                       int *code, double **pairs, int *n_pairs, char **warnings)
 {
     *warnings = NULL;
     *pairs = NULL;
@@ -142,7 +143,7 @@ char *rope_verify_page(const char *const *names, unsigned char *const *bufs, con
     rope_verify_io io = {read_file, NULL, &f};
     rope_verify_job j;
     *code = rope_verify_start(&j, &io, 1);
-    if (*code == ROPE_VERIFY_GOOD) *code = steps(&j, &f, positions, seq_len, seq);
+    if (*code == ROPE_VERIFY_GOOD) *code = steps(&j, &f, positions, seq_len, seq, layer_type);
     char *text = *code >= ROPE_VERIFY_REFUSED ? refusal(j.msg) : result(&j);
     if (!text) *code = ROPE_VERIFY_FAILED;
     int n = j.c ? j.c->scaling.dim / 2 : 0;

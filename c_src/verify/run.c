@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rope.h"
+#include "write_model.h"
 #include "writer.h"
 
 /* The pairing layout the config reader decided (rope_interleave, or the
@@ -160,6 +161,37 @@ static int read_config(rope_verify_job *j, const char *name, const char *text, s
                   j->c->code ? rope_config_message(j->c) : rope_strerror(rc));
 }
 
+/* --layer-type: the full_attention table is the config's main one; the
+ * sliding_attention table (Gemma 3's local base, Gemma 4's head_dim) takes
+ * its place in the scaling every later step reads. */
+static int pick_layer_type(rope_verify_job *j, const char *name, const char *layer)
+{
+    rope_config *c = j->c;
+    int has_local = !isnan(c->local_base);
+    if (has_local && strcmp(layer, rope_layer_type_name(1)) == 0) {
+        rope_scaling local;
+        rope_config_local_scaling(c, &local);
+        if (local.dim != c->scaling.dim) {
+            c->head_dim = local.dim;
+            c->partial_rotary_factor = 1.0;
+            c->dim_source = "head_dim (the sliding layers')";
+        }
+        c->scaling = local;
+        j->layer_type = rope_layer_type_name(1);
+        return ROPE_VERIFY_GOOD;
+    }
+    if (has_local && strcmp(layer, rope_layer_type_name(0)) == 0) {
+        j->layer_type = rope_layer_type_name(0);
+        return ROPE_VERIFY_GOOD;
+    }
+    if (has_local)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--layer-type '%s': config '%s' has the layer types %s and %s", layer, name,
+                      rope_layer_type_name(0), rope_layer_type_name(1));
+    return refuse(j, ROPE_VERIFY_REFUSED,
+                  "--layer-type '%s': config '%s' has one RoPE table for every layer", layer, name);
+}
+
 int rope_verify_configure(rope_verify_job *j, const char *name, const char *text, size_t len,
                           const char *seq_text, double seq_len, const char *layer)
 {
@@ -177,10 +209,7 @@ int rope_verify_configure(rope_verify_job *j, const char *name, const char *text
     }
     if (rope_config_resolve(j->c, seq) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_REFUSED, "--config '%s': %s", name, rope_config_message(j->c));
-    if (layer)
-        return refuse(j, ROPE_VERIFY_REFUSED,
-                      "--layer-type '%s': config '%s' has one RoPE table for every layer", layer,
-                      name);
+    if (layer && (code = pick_layer_type(j, name, layer)) != ROPE_VERIFY_GOOD) return code;
     int n = j->c->scaling.dim / 2;
     j->theta = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     j->pair_worst = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
@@ -209,22 +238,6 @@ int rope_verify_check(rope_verify_job *j)
                                           j->diag, &j->n_diag) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
     return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;
-}
-
-/* JSON string: quotes, backslashes and control characters escaped. */
-static void put_string(rope_writer *w, const char *s)
-{
-    rope_put(w, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            rope_put(w, "\\%c", ch);
-        else if (ch < 32)
-            rope_put(w, "\\u%04x", ch);
-        else
-            rope_put(w, "%c", ch);
-    }
-    rope_put(w, "\"");
 }
 
 static const char *layout_name(int layout)
@@ -261,8 +274,10 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put_number(w, s->base);
     rope_put_field(w, ", ", "attention_factor", j->af);
     rope_put_field(w, ", ", "seq_len", s->seq_len);
-    rope_put(w, ", \"layout\": \"%s\"},\n  \"tolerance\": ", layout_name(config_layout(j->c)));
-    put_string(w, rope_verify_tolerance_text(j->dump.dtype, table));
+    rope_put(w, ", \"layout\": \"%s\", \"layer_type\": ", layout_name(config_layout(j->c)));
+    rope_put_json_text(w, j->layer_type);
+    rope_put(w, "},\n  \"tolerance\": ");
+    rope_put_json_text(w, rope_verify_tolerance_text(j->dump.dtype, table));
     const rope_verify_err *e = &j->err;
     put_compared(w, j, "max_abs_error", e->max_abs);
     put_compared(w, j, "max_rel_error", e->max_rel);
@@ -274,9 +289,9 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put(w, ",\n  \"diagnoses\": [");
     for (int k = 0; k < j->n_diag; k++) {
         rope_put(w, k ? ",\n    {\"code\": " : "\n    {\"code\": ");
-        put_string(w, j->diag[k].code);
+        rope_put_json_text(w, j->diag[k].code);
         rope_put(w, ", \"message\": ");
-        put_string(w, j->diag[k].message);
+        rope_put_json_text(w, j->diag[k].message);
         rope_put(w, "}");
     }
     rope_put(w, j->n_diag ? "\n  ]\n}\n" : "]\n}\n");
@@ -295,8 +310,9 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
         rope_put(w, "dump: inv_freq, %ld pairs, %s\n", j->inv.width,
                  rope_dtype_name(j->dump.dtype));
     rope_put(w,
-             "config: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
+             "config%s%s: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
              "layout %s\n",
+             j->layer_type ? ", layer type " : "", j->layer_type ? j->layer_type : "",
              rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, j->af,
              layout_name(config_layout(j->c)));
     rope_put(w, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));

@@ -48,6 +48,7 @@ typedef struct {
     int json, layout_found;
     int compared, match, n_diag;
     double af;
+    const char *layer_type; /* --layer-type's table ("sliding_attention"), NULL for the main one */
     rope_verify_err err;
     rope_diagnosis diag[ROPE_DIAG_MAX];
     char *msg; /* the refusal, malloc'd (or a static out-of-memory line) */

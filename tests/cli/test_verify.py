@@ -278,6 +278,79 @@ def config_layouts(rng, tally):
                         % (interleave, dump_layout, code, named, res.get("config", {}).get("layout"), want, err))
 
 
+def gemma4_config(rng):
+    """A random config shaped like Gemma 4's: full-attention layers with rope_type proportional over
+    global_head_dim, sliding layers with the default frequencies over head_dim at their own base."""
+    head = int(rng.choice([64, 128, 256]))
+    prf = float(rng.choice([0.25, 0.5]))
+    full_base, local_base = (float(b) for b in rng.choice(g.NICE_BASES, 2, replace=False))
+    layers = int(rng.choice([10, 12, 35]))
+    every = int(rng.choice([5, 6]))
+    full = {"partial_rotary_factor": prf, "rope_theta": full_base, "rope_type": "proportional"}
+    if rng.random() < 0.3:
+        full["factor"] = float(rng.choice([1.0, 2.0, 8.0]))
+    text = {"model_type": "gemma4_text", "hidden_size": 8 * head, "num_attention_heads": 8,
+            "head_dim": head, "global_head_dim": 2 * head, "num_hidden_layers": layers,
+            "max_position_embeddings": 131072,
+            "layer_types": ["full_attention" if (i + 1) % every == 0 else "sliding_attention"
+                            for i in range(layers)],
+            "rope_parameters": {"full_attention": full,
+                                "sliding_attention": {"rope_theta": local_base, "rope_type": "default"}}}
+    cfg = {"model_type": "gemma4", "text_config": text} if rng.random() < 0.5 else text
+    return cfg, head, prf, full_base, local_base, full.get("factor", 1.0)
+
+
+def table_dump(th, start, rows, dtype):
+    """cos and sin as transformers builds them: inv_freq and position x inv_freq at the dump's
+    precision (float32 or float64), rotate_half layout."""
+    t = np.float64 if dtype == "float64" else np.float32
+    a = np.arange(start, start + rows).astype(t)[:, None] * np.asarray(th).astype(t)[None, :]
+    a = np.concatenate([a, a], axis=1)
+    return {"cos": np.cos(a).astype(t), "sin": np.sin(a).astype(t)}
+
+
+def proportional_and_layer_types(rng, tally):
+    """rope_type proportional (Gemma 4): a right dump matches; a table cut to the rotating pairs is
+    wrong_rotary_dim, one where every pair rotates is partial_rotary_ignored. --layer-type
+    sliding_attention holds a dump to the sliding layers' own base and head_dim, and a sliding dump
+    made at the full layers' base is wrong_base; an unknown layer type is refused."""
+    for k in range(3):
+        cfg, head, prf, full_base, local_base, factor = gemma4_config(rng)
+        d = 2 * head
+        rotating = int(prf * d // 2)
+        i = np.arange(d // 2)
+        th = np.where(i < rotating, full_base ** (-2.0 * i / d), 0.0) / factor
+        every = (full_base ** (-2.0 * i / d)) / factor
+        local = local_base ** (-2.0 * np.arange(head // 2) / head)
+        wrong_local = full_base ** (-2.0 * np.arange(head // 2) / head)
+        cases = [("right", th, [], 0, []), ("cut", th[:rotating], [], 1, ["wrong_rotary_dim"]),
+                 ("every", every, [], 1, ["partial_rotary_ignored"]),
+                 ("sliding", local, ["--layer-type", "sliding_attention"], 0, []),
+                 ("sliding-full", th, ["--layer-type", "full_attention"], 0, []),
+                 ("sliding-at-full-base", wrong_local, ["--layer-type", "sliding_attention"], 1, ["wrong_base"])]
+        for name, theta, extra, want_code, want_named in cases:
+            dtype = str(rng.choice(["float32", "float64"]))
+            start, rows = int(rng.integers(0, 3000)), int(rng.integers(16, 200))
+            stem = "gemma4-%d-%s" % (k, name)
+            c = g.write_config(cfg, OUT, stem)  # each dump beside its config (the page's test pairs them)
+            files = g.write(table_dump(theta, start, rows, dtype), "npy", dtype, OUT, stem, rng)
+            code, out, err = run(["--config", c] + files + extra + ["--positions", "%d:%d" % (start, rows),
+                                                                    "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [x["code"] for x in res.get("diagnoses", [])]
+            ok = code == want_code and named == want_named
+            if ok and extra:
+                ok = res["config"]["layer_type"] == extra[1]
+            tally.check(ok, "gemma4 %s (head %d, prf %g, %s): exit %d, diagnoses %s; wants %d %s %s"
+                        % (name, head, prf, dtype, code, named, want_code, want_named, err.strip()))
+        code, out, err = run(["--config", c] + files + ["--layer-type", "chunked_attention"])
+        tally.check(code == 2 and out == "" and "full_attention and sliding_attention" in err,
+                    "--layer-type chunked_attention: exit %d %r" % (code, err))
+    plain = g.write_config(g.make_config(rng, "default"), OUT, "one-table")
+    code, out, err = run(["--config", plain] + files + ["--layer-type", "sliding_attention"])
+    tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -290,6 +363,7 @@ def main():
     mutated_files(rng, tally)
     positions(rng, tally)
     config_layouts(rng, tally)
+    proportional_and_layer_types(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 

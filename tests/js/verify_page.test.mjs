@@ -1,7 +1,7 @@
 // The page's verify module (web/src/verify/module.js over build/verify.wasm) against the CLI on
 // every dump tests/cli/test_verify.py wrote this run (make test-verify runs it first): right and
-// planted dumps of every format and dtype, bad and mutated files, with random --positions and
-// --seq-len values, good and bad. Each must give the CLI's exit code and, byte for byte, its
+// planted dumps of every format and dtype, bad and mutated files, with random --positions,
+// --seq-len and --layer-type values, good and bad. Each must give the CLI's exit code and, byte for byte, its
 // JSON or its one line for bad input, and its config warnings.
 
 import assert from 'node:assert/strict';
@@ -43,11 +43,12 @@ function dumpRoles(stem, names) {
 }
 
 // The CLI's answer and the module's for one run, in the dumps' folder so the names match.
-async function both(config, roles, { positions = '', seqLen = '' }) {
+async function both(config, roles, { positions = '', seqLen = '', layerType = '' }) {
   const args = ['verify', '--config', config, '--format', 'json'];
   for (const [role, name] of Object.entries(roles)) args.push(FLAGS[role], name);
   if (positions) args.push('--positions', positions);
   if (seqLen) args.push('--seq-len', seqLen);
+  if (layerType) args.push('--layer-type', layerType);
   const cli = spawnSync(CLI, args, { cwd: DUMPS, encoding: 'utf8' });
   const files = Object.fromEntries(
     Object.entries({ config, ...roles }).map(([role, name]) => [
@@ -55,7 +56,7 @@ async function both(config, roles, { positions = '', seqLen = '' }) {
       { name, bytes: readFileSync(join(DUMPS, name)) },
     ]),
   );
-  const page = await verifyFiles(files, { positions, seqLen });
+  const page = await verifyFiles(files, { positions, seqLen, layerType });
   return { args: args.join(' '), cli, page };
 }
 
@@ -91,6 +92,7 @@ test('the_page_module_should_say_what_the_cli_says_of_every_dump', async () => {
       {},
       { positions: `${Math.floor(random() * 600)}:${pick([1, 10, 100])}` },
       { seqLen: pick(['4096', '0', '1e16', 'x', '2.5', '-1']) },
+      { layerType: pick(['full_attention', 'sliding_attention', 'chunked_attention']) },
     ]);
     assertSame(await both(config, roles, {}));
     assertSame(await both(config, roles, options));

@@ -28,12 +28,12 @@ function instance(compiledModule) {
 
 /**
  * Checks files: { config, inv, cos, sin, cache }, each { name, bytes: Uint8Array } or absent;
- * positions and seqLen as typed ('' for none). Returns { code: 0 match | 1 mismatch | 2 bad
+ * positions, seqLen and layerType (--layer-type's name) as typed ('' for none). Returns { code: 0 match | 1 mismatch | 2 bad
  * input | 3 out of memory, verdict (those words), json (the CLI's text, codes 0 and 1), line
  * (the CLI's stderr line, codes 2 and 3), pairs (each pair's worst |error| / tolerance), warnings
  * (the config's, as the CLI's stderr lines) }.
  */
-export async function verifyFiles(files, { positions = '', seqLen = '' } = {}) {
+export async function verifyFiles(files, { positions = '', seqLen = '', layerType = '' } = {}) {
   const w = instance(await module());
   const enc = new TextEncoder();
   // Every string and file goes in NUL-terminated (the config's text is read as a C string).
@@ -56,8 +56,19 @@ export async function verifyFiles(files, { positions = '', seqLen = '' } = {}) {
   const u32 = new Uint32Array(w.memory.buffer);
   for (let k = 0; k < n; k++) for (let j = 0; j < 3; j++) u32[table / 4 + j * n + k] = slots[3 * k + j];
   const out = table + 12 * n; // code, pairs, n_pairs, warnings
-  const [from, seq] = [text(positions), text(seqLen)];
-  const result = w.rope_verify_page(table, table + 4 * n, table + 8 * n, from, seq, out, out + 4, out + 8, out + 12);
+  const [from, seq, layer] = [text(positions), text(seqLen), text(layerType)];
+  const result = w.rope_verify_page(
+    table,
+    table + 4 * n,
+    table + 8 * n,
+    from,
+    seq,
+    layer,
+    out,
+    out + 4,
+    out + 8,
+    out + 12,
+  );
   const [code, pairsPtr, nPairs, warned] = new Uint32Array(w.memory.buffer, out, 4);
   const pairs = Array.from(new Float64Array(w.memory.buffer, pairsPtr, nPairs));
   const cString = (ptr) => {

@@ -97,6 +97,7 @@ function build(section, opener) {
         {},
         textRow('verify-positions', 'positions FROM:COUNT (--positions)', 'cos/sin rows: 0:rows'),
         textRow('verify-seq', 'seq-len (--seq-len)', 'from the table'),
+        textRow('verify-layer', 'layer type (--layer-type)', 'full_attention or sliding_attention'),
         el('div', { class: 'buttons' }, clear),
       ),
     ),
@@ -136,7 +137,11 @@ async function check() {
     say('Choose a config.json and a dump.', '');
     return;
   }
-  const options = { positions: $('verify-positions').value, seqLen: $('verify-seq').value };
+  const options = {
+    positions: $('verify-positions').value,
+    seqLen: $('verify-seq').value,
+    layerType: $('verify-layer').value,
+  };
   let out;
   try {
     out = await verifyFiles(files, options);
