@@ -379,6 +379,10 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
   const configs = [
     ['llama-3.1-8b (the preset)', null],
     ['deepseek-v3 (pasted)', MODELS['deepseek-v3']],
+    [
+      'gemma-4-e2b-it (pasted: proportional)',
+      readFileSync(join(ROOT, 'tests/data/configs/gemma-4-e2b-it.json'), 'utf8'),
+    ],
     ...Array.from({ length: 3 }, (_, k) => [`random ${k}`, `${JSON.stringify(randomConfig(next), null, 1)}\n`]),
   ];
   for (const [what, body] of configs) {
@@ -392,6 +396,18 @@ test('a_pasted_config_should_download_the_cli_inv_freq_byte_for_byte', async () 
     assert.equal(csv.name, 'inv_freq.csv');
     assert.equal(json.text, cli(['--config', file, '--format', 'json']), `${what}: inv_freq.json is the CLI's JSON`);
     assert.equal(csv.text, cli(['--config', file, '--format', 'csv']), `${what}: inv_freq.csv is the CLI's CSV`);
+    // A still pair (proportional's frequency 0) reads ∞ and — where the JSON has null.
+    const pairs = JSON.parse(json.text).pairs;
+    const rows = await page
+      .locator('#config-pairs tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.equal(rows.length, pairs.length, `${what}: a row per pair`);
+    pairs.forEach((pair, i) => {
+      const [, wavelength, , , ratio, band] = rows[i];
+      assert.equal(band, pair.band, `${what}: pair ${i}'s band`);
+      if (pair.wavelength === null) assert.deepEqual([wavelength, ratio], ['∞', '—'], `${what}: still pair ${i}`);
+      else assert.ok(Number.isFinite(Number(wavelength)), `${what}: pair ${i}'s wavelength ${wavelength}`);
+    });
     // Every warning of the CLI is listed in words.
     for (const warning of JSON.parse(json.text).warnings) {
       assert.ok(

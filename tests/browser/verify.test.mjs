@@ -75,7 +75,19 @@ function makeCase(name, kind) {
   const config = { hidden_size: dim * 4, num_attention_heads: 4, head_dim: dim, rope_theta: base };
   // A key the reader does not know: a warning, which the CLI prints on stderr and the panel shows.
   if (kind === 'match') config.rope_scaling = { rope_type: 'default', [pick(['colour', 'mood'])]: 1 };
-  const dumpBase = kind === 'wrong_base' ? base * pick([2, 10, 0.5]) : base;
+  // Sliding-window layers with a base of their own (transformers v5's per-layer-type blocks): the
+  // dump is of those layers, --layer-type sliding_attention picks their table.
+  const local = pick([5000, 20000]);
+  if (kind === 'sliding' || kind === 'bad_layer') {
+    delete config.rope_theta;
+    config.num_hidden_layers = 6;
+    config.layer_types = ['sliding_attention', 'sliding_attention', 'full_attention'].flatMap((t) => [t, t]);
+    config.rope_parameters = {
+      full_attention: { rope_type: 'default', rope_theta: base },
+      sliding_attention: { rope_type: 'default', rope_theta: local },
+    };
+  }
+  const dumpBase = kind === 'wrong_base' ? base * pick([2, 10, 0.5]) : kind === 'sliding' ? local : base;
   const theta = invFreq(dim, dumpBase);
   const files = { config: [`${name}.config.json`, Buffer.from(JSON.stringify(config))] };
   if (kind === 'inv_freq') files.inv = [`${name}.inv_freq.npy`, npy([dim / 2], theta)];
@@ -89,15 +101,17 @@ function makeCase(name, kind) {
   const positions = kind === 'positions' ? `${from}:${rows}` : '';
   // A bad value typed in a field: the CLI's flag grammar refuses it in its own words.
   const seqLen = kind === 'bad_seq_len' ? pick(['1e', '-', ' 5', '0x10', 'abc']) : '';
-  return { files, positions, seqLen, what: `${kind} (dim ${dim}, base ${base}, ${rows} rows)` };
+  const layerType = { sliding: 'sliding_attention', bad_layer: 'chunked_attention' }[kind] ?? '';
+  return { files, positions, seqLen, layerType, what: `${kind} (dim ${dim}, base ${base}, ${rows} rows)` };
 }
 
 /** What the CLI says of a case: exit code, stdout, stderr, run in the folder so names match. */
-function cli({ files, positions, seqLen }) {
+function cli({ files, positions, seqLen, layerType }) {
   const args = ['verify', '--config', files.config[0], '--format', 'json'];
   for (const [role, flag] of Object.entries(ROLE_FLAGS)) if (files[role]) args.push(flag, files[role][0]);
   if (positions) args.push('--positions', positions);
   if (seqLen) args.push('--seq-len', seqLen);
+  if (layerType) args.push('--layer-type', layerType);
   const run = spawnSync(CLI, args, { cwd: dir, encoding: 'utf8' });
   return { code: run.status, out: run.stdout, err: run.stderr.trim() };
 }
@@ -126,6 +140,7 @@ async function checkCase(page, c, { dropped = false } = {}) {
   await page.click('#verify-clear');
   await page.fill('#verify-positions', c.positions);
   await page.fill('#verify-seq', c.seqLen);
+  await page.fill('#verify-layer', c.layerType);
   for (const [role, [file, bytes]] of Object.entries(c.files)) {
     if (dropped) await drop(page, role, file, bytes);
     else await page.setInputFiles(`#verify-${role}`, join(dir, file));
@@ -180,7 +195,17 @@ async function checkCase(page, c, { dropped = false } = {}) {
   return want;
 }
 
-const KINDS = ['match', 'wrong_base', 'interleaved', 'inv_freq', 'positions', 'truncated', 'bad_seq_len'];
+const KINDS = [
+  'match',
+  'wrong_base',
+  'interleaved',
+  'inv_freq',
+  'positions',
+  'truncated',
+  'bad_seq_len',
+  'sliding',
+  'bad_layer',
+];
 
 test('the_panel_should_say_what_the_cli_says_of_random_dumps', async () => {
   const p = await openPage(env.browser, env.server.url);
@@ -195,7 +220,17 @@ test('the_panel_should_say_what_the_cli_says_of_random_dumps', async () => {
   // The planted mistakes are mistakes, the right dumps match, the truncated file is refused.
   assert.deepEqual(
     seen,
-    { match: 0, wrong_base: 1, interleaved: 1, inv_freq: 0, positions: 0, truncated: 2, bad_seq_len: 2 },
+    {
+      match: 0,
+      wrong_base: 1,
+      interleaved: 1,
+      inv_freq: 0,
+      positions: 0,
+      truncated: 2,
+      bad_seq_len: 2,
+      sliding: 0,
+      bad_layer: 2,
+    },
     'exit codes',
   );
   assert.ok(named.wrong_base.includes('wrong_base'), `a wrong base is named: ${named.wrong_base}`);

@@ -97,7 +97,7 @@ function build(section, opener) {
         {},
         textRow('verify-positions', 'positions FROM:COUNT (--positions)', 'cos/sin rows: 0:rows'),
         textRow('verify-seq', 'seq-len (--seq-len)', 'from the table'),
-        textRow('verify-layer', 'layer type (--layer-type)', 'full_attention or sliding_attention'),
+        textRow('verify-layer', 'layer type (--layer-type)', 'the main table'),
         el('div', { class: 'buttons' }, clear),
       ),
     ),
