@@ -50,6 +50,8 @@ function compare(got, exp, problems) {
       have = [got.resolved[key]].flat();
     if (want.some((v, j) => !close(have[j], v))) problems.push(`resolved.${key}: ${have} vs ${want}`);
   }
+  if (exp.rope_type === 'proportional' && JSON.stringify(got.bands) !== JSON.stringify(exp.bands))
+    problems.push(`bands: ${JSON.stringify(got.bands)} vs ${JSON.stringify(exp.bands)}`);
   if (got.pairs.length !== exp.pairs.length) {
     problems.push(`${got.pairs.length} pairs vs ${exp.pairs.length}`);
     return;
@@ -57,8 +59,10 @@ function compare(got, exp, problems) {
   const factor = exp.factor ?? 1;
   exp.pairs.forEach((ep, i) => {
     const gp = got.pairs[i];
-    for (const f of PAIR_FIELDS) if (!close(gp[f], ep[f])) problems.push(`pair ${i} ${f}: ${gp[f]} vs ${ep[f]}`);
-    const edge = near(ep.ratio, 1) || near(ep.ratio, 1 / factor);
+    // A still pair (proportional's frequency 0) has no wavelength and no ratio: null on both sides.
+    const same = (a, b) => (b === null ? a === null : a !== null && close(a, b));
+    for (const f of PAIR_FIELDS) if (!same(gp[f], ep[f])) problems.push(`pair ${i} ${f}: ${gp[f]} vs ${ep[f]}`);
+    const edge = ep.ratio !== null && (near(ep.ratio, 1) || near(ep.ratio, 1 / factor));
     if (gp.band !== ep.band && !edge) problems.push(`pair ${i} band: ${gp.band} vs ${ep.band}`);
   });
   if (!exp.range) {
@@ -107,7 +111,7 @@ function compareModel(got, exp, problems) {
   else if (exp.layer_types) {
     exp.layer_types.forEach((e, j) => {
       const h = got.layer_types[j];
-      if (h.name !== e.name || !close(h.base, e.base) || !sameList(h.layers, e.layers))
+      if (h.name !== e.name || h.rotary_dim !== e.rotary_dim || !close(h.base, e.base) || !sameList(h.layers, e.layers))
         problems.push(`layer type ${e.name}`);
     });
     const local = got.layer_types[1].pairs.map((p) => p.inv_freq);

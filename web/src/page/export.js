@@ -10,6 +10,7 @@
 // File names carry the settings: ropescope-flatness-dim128-base500000-gap16.csv.
 
 import { colors } from '../charts/theme.js';
+import { saveBlob, saveText } from '../lib/save.js';
 import { PARAM } from '../state/state.js';
 
 export const EXPORT_SCALE = 2;
@@ -171,28 +172,12 @@ export function toPngBlob(handle) {
     chart.options.devicePixelRatio = before;
     chart.resize();
   }
-  const url = out.toDataURL('image/png');
-  const comma = url.indexOf(',');
-  if (!url.startsWith('data:image/png;base64,') || comma < 0) throw new Error('the browser could not encode the PNG');
-  const text = atob(url.slice(comma + 1));
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return new Blob([bytes], { type: 'image/png' });
+  const [head, base64] = out.toDataURL('image/png').split(',');
+  if (head !== 'data:image/png;base64') throw new Error('the browser could not encode the PNG');
+  return new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
 }
 
 // ---- the menu ----
-
-function save(blob, filename, near) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  near.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 const KINDS = [
   ['png', 'PNG', 'image of this chart at 2x'],
@@ -227,14 +212,9 @@ export function addExportMenu(handle, { figure, settings, onError = () => {} }) 
       try {
         handle.redraw();
         const data = handle.chart.data;
-        if (kind === 'csv') save(new Blob([toCsv(data)], { type: 'text/csv;charset=utf-8' }), `${name}.csv`, menu);
-        else if (kind === 'json')
-          save(
-            new Blob([toJson(figure, values, data)], { type: 'application/json;charset=utf-8' }),
-            `${name}.json`,
-            menu,
-          );
-        else save(toPngBlob(handle), `${name}.png`, menu);
+        if (kind === 'csv') saveText(`${name}.csv`, toCsv(data), 'text/csv', menu);
+        else if (kind === 'json') saveText(`${name}.json`, toJson(figure, values, data), 'application/json', menu);
+        else saveBlob(`${name}.png`, toPngBlob(handle), menu);
       } catch (err) {
         onError(`Could not export ${name}.${kind}: ${err.message}`);
       }
