@@ -110,7 +110,9 @@ int rope_lesson_marks(const double *positions, int count, int width, double base
     if (rope_check_work(width, count) != ROPE_OK) return ROPE_E_WORK;
     if (width > 0 && count > 0 && out == NULL) return ROPE_E_NULL;
     for (int p = 0; p < count; p++) {
-        rc = rope_sin_pos(positions[p], width, base, out + (size_t)p * (size_t)width);
+        /* Width 0 writes nothing, and out may be NULL: no offset into it. */
+        double *row = width > 0 ? out + (size_t)p * (size_t)width : out;
+        rc = rope_sin_pos(positions[p], width, base, row);
         if (rc != ROPE_OK) return rc;
     }
     return ROPE_OK;
