@@ -19,13 +19,15 @@
 static const char usage[] =
     "usage: ropescope verify --config config.json (--inv-freq FILE | --cos FILE --sin FILE |\n"
     "                        --cache FILE) [--positions FROM:COUNT] [--seq-len N]\n"
-    "                        [--format text|json]\n"
+    "                        [--layer-type NAME] [--format text|json]\n"
     "\n"
     "Checks a dumped inv_freq or cos/sin table against what the config says it must hold,\n"
     "at the dump's own precision. Files: .npy (float64/32/16), safetensors (F64/F32/F16/\n"
     "BF16; the tensor by exact name, last dotted part, or the only one), .npz (--cache:\n"
     "uncompressed, holding cos and sin), JSON lists or CSV/whitespace text.\n"
-    "Row r of a table is position FROM + r (default 0:rows).\n"
+    "Row r of a table is position FROM + r (default 0:rows). --layer-type sliding_attention\n"
+    "holds the dump to the sliding-window layers' own table (Gemma 3, Gemma 4, ModernBERT);\n"
+    "full_attention, the default, to the main one.\n"
     "Exit 0: match; 1: mismatch (with a diagnosis); 2: bad input.\n";
 
 enum { F_CONFIG, F_INV, F_COS, F_SIN, F_CACHE, F_POSITIONS, F_LAYER, F_SEQ, F_FORMAT, N_FLAGS };
