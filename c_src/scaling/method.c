@@ -238,12 +238,10 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
                 c, "%s %.17g is not below %s %.17g: the smooth band is empty",
                 rope_config_bname(x, B_LOW_FREQ, name, sizeof name), s->low_freq_factor,
                 rope_config_bname(x, B_HIGH_FREQ, other, sizeof other), s->high_freq_factor);
-    } else if (t == ROPE_SCALING_PROPORTIONAL) {
-        if (isnan(s->factor)) s->factor = 1.0; /* transformers' default */
-        rc = ROPE_OK;
     } else {
         rc = ROPE_OK;
     }
+    if (t == ROPE_SCALING_PROPORTIONAL && isnan(s->factor)) s->factor = 1.0; /* transformers' */
     if (rc < 0) return rc;
     if (t != ROPE_SCALING_DEFAULT && t != ROPE_SCALING_BASE) c->factor_shown = s->factor;
     return ROPE_OK;

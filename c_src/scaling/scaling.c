@@ -40,6 +40,12 @@ double rope_yarn_mscale(double s, double m)
     return s <= 1.0 ? 1.0 : 0.1 * m * rope_log(s) + 1.0;
 }
 
+/* Proportional's last `still` pairs do not rotate. */
+static int still_pair(const rope_scaling *s, int i)
+{
+    return i >= s->dim / 2 - s->still;
+}
+
 static int positive(double v)
 {
     return isfinite(v) && v > 0.0;
@@ -190,7 +196,7 @@ int rope_scaling_pairs(const rope_scaling *s, double *inv_freq, double *inv_freq
     if (rc != ROPE_OK) return rc;
     for (int i = 0; i < s->dim / 2; i++) {
         int b;
-        if (i >= s->dim / 2 - s->still) {
+        if (still_pair(s, i)) {
             if (inv_freq) inv_freq[i] = 0.0;
             if (inv_freq_scaled) inv_freq_scaled[i] = 0.0;
             if (wavelength) wavelength[i] = INFINITY;
@@ -274,7 +280,7 @@ int rope_scaling_range(const rope_scaling *s, double train_len, double gap, doub
     for (int i = 0; i < s->dim / 2; i++) {
         int b;
         /* A still pair stays at angle 0, which training met. */
-        int still = i >= s->dim / 2 - s->still;
+        int still = still_pair(s, i);
         double theta = still ? 0.0 : rope_theta(i, s->dim, s->base);
         double trained = train_len * theta,
                at_gap = still ? 0.0 : gap * scaled_theta(s, &p, i, theta, &b);

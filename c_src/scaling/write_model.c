@@ -69,11 +69,18 @@ void rope_config_local_scaling(const rope_config *c, rope_scaling *s)
     s->still = 0;
 }
 
-/* One layer type's pairs: local layers use the default rope at the local base. */
-static int put_pairs(rope_writer *w, const rope_config *c, int local)
+/* A layer type's scaling: the config's, or the sliding layers' (local). */
+static rope_scaling layer_scaling(const rope_config *c, int local)
 {
     rope_scaling s = c->scaling;
     if (local) rope_config_local_scaling(c, &s);
+    return s;
+}
+
+/* One layer type's pairs: local layers use the default rope at the local base. */
+static int put_pairs(rope_writer *w, const rope_config *c, int local)
+{
+    rope_scaling s = layer_scaling(c, local);
     int pairs = s.dim / 2;
     double *theta = malloc((size_t)(pairs > 0 ? pairs : 1) * 2 * sizeof(double));
     if (theta == NULL) return ROPE_E_NOMEM;
@@ -125,11 +132,11 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
         rope_put(w, "null");
     } else {
         for (int local = 0; local < 2; local++) {
+            rope_scaling s = layer_scaling(c, local);
             rope_put(w, "%s\n      {\"name\": \"%s\", \"rope_type\": \"%s\"", local ? "," : "[",
-                     rope_layer_type_name(local),
-                     rope_scaling_name(local ? ROPE_SCALING_DEFAULT : c->scaling.type));
-            rope_put_field(w, ", ", "base", local ? c->local_base : c->scaling.base);
-            rope_put(w, ", \"rotary_dim\": %d", local ? c->local_dim : c->scaling.dim);
+                     rope_layer_type_name(local), rope_scaling_name(s.type));
+            rope_put_field(w, ", ", "base", s.base);
+            rope_put(w, ", \"rotary_dim\": %d", s.dim);
             rope_put(w, ", \"layers\": [");
             put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
             rope_put(w, "],\n       \"pairs\": [");
@@ -175,9 +182,9 @@ void rope_write_model_table(rope_writer *w, const rope_config *c)
     }
     if (!isnan(c->local_base)) {
         for (int local = 0; local < 2; local++) {
+            rope_scaling s = layer_scaling(c, local);
             rope_put(w, "%s layers (base %.10g, rotary dim %d): ", rope_layer_type_name(local),
-                     local ? c->local_base : c->scaling.base,
-                     local ? c->local_dim : c->scaling.dim);
+                     s.base, s.dim);
             put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
             rope_put(w, "\n");
         }
