@@ -3,7 +3,7 @@
 // Data in: { circle: [[x, y]...], q, k, q_m, k_n } — plain arrays (all from the core).
 
 import { num } from '../lib/format.js';
-import { chartConfig, makeChart } from './figure.js';
+import { chartConfig, makeChart, paint } from './figure.js';
 import { axis, baseOptions, colors } from './theme.js';
 
 // Ticks at the round values only (the axis ends at ±reach, not a round number).
@@ -21,15 +21,8 @@ function fill(target, data, c) {
   q0.data = arrow(data.q);
   k0.data = arrow(data.k);
   ring.borderColor = c.grid;
-  for (const [set, color] of [
-    [qm, c.rope],
-    [q0, c.rope],
-    [kn, c.add],
-    [k0, c.add],
-  ]) {
-    set.borderColor = color;
-    set.backgroundColor = color;
-  }
+  paint(c.rope, [qm, q0], true);
+  paint(c.add, [kn, k0], true);
   // Square axes that hold the unit circle and both vectors (|x| + |y| is at least the length).
   const reach =
     Math.max(1, Math.abs(data.q[0]) + Math.abs(data.q[1]), Math.abs(data.k[0]) + Math.abs(data.k[1])) * 1.05;

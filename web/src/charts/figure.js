@@ -138,6 +138,14 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   return chartHandle(chart, fill, data, { onData, inserted, legend });
 }
 
+/** Gives each dataset of sets the line colour `color`, and its fill too where `fill`. */
+export function paint(color, sets, fill = false) {
+  for (const set of sets) {
+    set.borderColor = color;
+    if (fill) set.backgroundColor = color;
+  }
+}
+
 /**
  * A chart's config: { type, data: { labels?, datasets }, options, plugins }. Category charts
  * pass labels ([] until fill() sets them).

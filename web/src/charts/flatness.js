@@ -6,7 +6,7 @@
 //            marked: [{x, y}], from, to } — plain arrays and numbers.
 
 import { num } from '../lib/format.js';
-import { chartConfig, drawGuide, makeChart, markerSet } from './figure.js';
+import { chartConfig, drawGuide, makeChart, markerSet, paint } from './figure.js';
 import { axis, baseOptions, colors } from './theme.js';
 
 // A bin's x: the middle of its run of starts (the start itself when the bin holds one).
@@ -27,14 +27,8 @@ function fill(target, data, c) {
   addMax.data = points(addMax.data, data, data.add_max);
   addMin.data = points(addMin.data, data, data.add_min);
   marks.data = data.marked.map((p) => ({ ...p }));
-  for (const [set, color] of [
-    [ropeMax, c.rope],
-    [ropeMin, c.rope],
-    [addMax, c.add],
-    [addMin, c.add],
-  ]) {
-    set.borderColor = color;
-  }
+  paint(c.rope, [ropeMax, ropeMin]);
+  paint(c.add, [addMax, addMin]);
   addMin.backgroundColor = c.addFill;
   marks.borderColor = c.add;
   marks.backgroundColor = c.surface;

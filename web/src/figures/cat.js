@@ -9,7 +9,7 @@ import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_cat, rotate_pair } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { degrees as deg, num } from '../lib/format.js';
-import { catInputs, chapterControls, chapterRow, d4, keptChart, readout } from './lesson_row.js';
+import { CAT_INPUTS, chapterRow, d4, keptChart, keptDraw } from './lesson_row.js';
 
 const REACH = 1.5; // the axes run from -REACH to REACH
 const MAX_LENGTH = 1.2; // a dragged word is kept within this length
@@ -37,47 +37,39 @@ function fill(target, data, c) {
 }
 
 // The arc from k_n to q_m near the origin, labelled with the core's measured angle (degrees).
-const arc = {
-  id: 'catArc',
-  afterDatasetsDraw(chart) {
-    const d = chart.$cat;
-    if (!d) return;
-    const c = colors(chart.canvas);
-    const {
-      ctx,
-      scales: { x, y },
-    } = chart;
-    const ox = x.getPixelForValue(0);
-    const oy = y.getPixelForValue(0);
-    // Directions on screen (display only: where to draw the arc, not what it measures).
-    const screenAngle = (vx, vy) => Math.atan2(y.getPixelForValue(vy) - oy, x.getPixelForValue(vx) - ox);
-    const from = screenAngle(d.kn0, d.kn1);
-    const radius = Math.min(Math.abs(x.getPixelForValue(0.35) - ox), 60);
-    ctx.save();
-    ctx.strokeStyle = c.ink;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    // Screen y points down: a positive (counter-clockwise) angle is drawn anticlockwise.
-    ctx.arc(ox, oy, radius, from, from - d.after, d.after > 0);
-    ctx.stroke();
-    // The circle the query's tip runs on, for scale.
-    ctx.strokeStyle = c.grid;
-    ctx.beginPath();
-    ctx.arc(ox, oy, Math.abs(x.getPixelForValue(d.len_qm) - ox), 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.fillStyle = c.ink;
-    ctx.font = `600 13px ${chart.options.font?.family ?? 'sans-serif'}`;
-    // The label sits on the arc's middle direction: the key's tip turned by half the angle (core).
-    const kl = Math.hypot(d.kn0, d.kn1) || 1;
-    const [mx, my] = rotate_pair(d.kn0 / kl, d.kn1 / kl, d.after / 2);
-    const scale = (radius + 14) / Math.abs(x.getPixelForValue(1) - ox);
-    const tx = x.getPixelForValue(mx * scale);
-    const ty = y.getPixelForValue(my * scale);
-    ctx.textAlign = tx < ox ? 'right' : 'left';
-    ctx.fillText(degrees(d.after), tx, ty);
-    ctx.restore();
-  },
-};
+const arc = keptDraw('catArc', 'afterDatasetsDraw', '$cat', (chart, d, c) => {
+  const { ctx } = chart;
+  const { x, y } = chart.scales;
+  const ox = x.getPixelForValue(0);
+  const oy = y.getPixelForValue(0);
+  // Directions on screen (display only: where to draw the arc, not what it measures).
+  const screenAngle = (vx, vy) => Math.atan2(y.getPixelForValue(vy) - oy, x.getPixelForValue(vx) - ox);
+  const from = screenAngle(d.kn0, d.kn1);
+  const radius = Math.min(Math.abs(x.getPixelForValue(0.35) - ox), 60);
+  ctx.save();
+  ctx.strokeStyle = c.ink;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  // Screen y points down: a positive (counter-clockwise) angle is drawn anticlockwise.
+  ctx.arc(ox, oy, radius, from, from - d.after, d.after > 0);
+  ctx.stroke();
+  // The circle the query's tip runs on, for scale.
+  ctx.strokeStyle = c.grid;
+  ctx.beginPath();
+  ctx.arc(ox, oy, Math.abs(x.getPixelForValue(d.len_qm) - ox), 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.fillStyle = c.ink;
+  ctx.font = `600 13px ${chart.options.font?.family ?? 'sans-serif'}`;
+  // The label sits on the arc's middle direction: the key's tip turned by half the angle (core).
+  const kl = Math.hypot(d.kn0, d.kn1) || 1;
+  const [mx, my] = rotate_pair(d.kn0 / kl, d.kn1 / kl, d.after / 2);
+  const scale = (radius + 14) / Math.abs(x.getPixelForValue(1) - ox);
+  const tx = x.getPixelForValue(mx * scale);
+  const ty = y.getPixelForValue(my * scale);
+  ctx.textAlign = tx < ox ? 'right' : 'left';
+  ctx.fillText(degrees(d.after), tx, ty);
+  ctx.restore();
+});
 
 // Pointer and keyboard on the chart: the arrows' tips move the words (q or k), positions kept.
 function wireDrag(canvas, chart, chapter) {
@@ -202,14 +194,13 @@ function slideButton(chapter) {
     requestAnimationFrame(next);
   });
   const reset = el('button', { type: 'button', id: 'cat-reset' }, 'back to the post’s cat');
-  reset.addEventListener('click', () => chapter.set({ ...DEFAULTS, q: DEFAULTS.q.slice(), k: DEFAULTS.k.slice() }));
+  reset.addEventListener('click', () => chapter.reset());
   return el('div', { class: 'buttons' }, button, reset);
 }
 
 // Degrees with a real minus sign.
 const degrees = (radians) => deg(radians).replace('-', '−');
 
-const DEFAULTS = { q: [0.9, 0.4], k: [0.9, 0.4], m: 3, n: 7, theta: 0.1, slid: 0 };
 const pair = (a, b) => `[${d4(a, 3)}, ${d4(b, 3)}]`;
 const gapDeg = (d) => degrees(d.angle_gap);
 
@@ -222,26 +213,24 @@ export default chapterRow({
     'keeps it and the score; the additive score moves.',
   fallback: 'The query and the key of one pair, rotated to their positions.',
   embed: 'the cat, rotated',
-  inputs: { ...DEFAULTS, q: DEFAULTS.q.slice(), k: DEFAULTS.k.slice() },
+  inputs: { q: [0.9, 0.4], k: [0.9, 0.4], ...CAT_INPUTS, slid: 0 },
   compute,
   make: createCatChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      ...catInputs(input),
-      slideButton(chapter),
-      el(
-        'p',
-        { class: 'hint' },
-        'Drag an arrow’s tip, or focus the chart: Q or K picks an arrow, ← → turn it, ↑ ↓ stretch it.',
-      ),
-      readout(chapter, 'cat-readout', (d) => [
-        el('span', { class: 'score-rope' }, `RoPE score ${d4(d.direct)}`),
-        ' · ',
-        el('span', { class: 'score-add' }, `additive score ${d4(d.added)}`),
-        ` · angle ${degrees(d.after)} = ${degrees(d.start)} + (${d.m} − ${d.n})·θ` +
-          (d.slid ? ` · both words slid by ${d.slid}` : ''),
-      ]),
+  extras: (chapter) => [
+    slideButton(chapter),
+    el(
+      'p',
+      { class: 'hint' },
+      'Drag an arrow’s tip, or focus the chart: Q or K picks an arrow, ← → turn it, ↑ ↓ stretch it.',
     ),
+  ],
+  readout: (d) => [
+    el('span', { class: 'score-rope' }, `RoPE score ${d4(d.direct)}`),
+    ' · ',
+    el('span', { class: 'score-add' }, `additive score ${d4(d.added)}`),
+    ` · angle ${degrees(d.after)} = ${degrees(d.start)} + (${d.m} − ${d.n})·θ` +
+      (d.slid ? ` · both words slid by ${d.slid}` : ''),
+  ],
   caption: (d) =>
     `The arrows start ${degrees(d.start)} apart (the two words’ own directions) and the query turns ` +
     `(m − n)·θ = (${d.m} − ${d.n}) × ${d.theta} = ${gapDeg(d)} more than the key, so they end ${degrees(d.after)} apart ` +

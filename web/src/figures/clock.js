@@ -8,7 +8,7 @@ import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, keptChart, printed, readout } from './lesson_row.js';
+import { box, chapterRow, keptChart, keptDraw, printed, slider } from './lesson_row.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;
@@ -46,72 +46,66 @@ const fmt = (deg) => `${deg.toFixed(1)}°`;
 
 // The face: circle, training wedge, slow dot and hand, fast second hand (angles from 12 o'clock,
 // clockwise; the canvas turns the hands, the angles are the core's).
-const face = {
-  id: 'clockFace',
-  afterDatasetsDraw(chart) {
-    const d = chart.$clock;
-    if (!d) return;
-    const c = colors(chart.canvas);
-    const { ctx, chartArea: a } = chart;
-    const cx = (a.left + a.right) / 2;
-    const cy = (a.top + a.bottom) / 2;
-    const r = Math.min(a.right - a.left, a.bottom - a.top) / 2 - 24;
-    if (r <= 4) return;
-    const up = -Math.PI / 2;
+const face = keptDraw('clockFace', 'afterDatasetsDraw', '$clock', (chart, d, c) => {
+  const { ctx, chartArea: a } = chart;
+  const cx = (a.left + a.right) / 2;
+  const cy = (a.top + a.bottom) / 2;
+  const r = Math.min(a.right - a.left, a.bottom - a.top) / 2 - 24;
+  if (r <= 4) return;
+  const up = -Math.PI / 2;
+  ctx.save();
+  ctx.fillStyle = c.fill;
+  ctx.beginPath();
+  ctx.moveTo(cx, cy);
+  const sweep = Math.min(d.train.degrees, 360);
+  ctx.arc(cx, cy, r, up, up + sweep * RAD);
+  ctx.closePath();
+  ctx.fill();
+  ctx.strokeStyle = c.muted;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.fillStyle = c.muted;
+  ctx.font = `12px ${chart.options.font?.family ?? 'sans-serif'}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const [deg, text] of [
+    [0, '0°'],
+    [90, '90°'],
+    [180, '180°'],
+    [270, '270°'],
+  ]) {
     ctx.save();
-    ctx.fillStyle = c.fill;
-    ctx.beginPath();
-    ctx.moveTo(cx, cy);
-    const sweep = Math.min(d.train.degrees, 360);
-    ctx.arc(cx, cy, r, up, up + sweep * RAD);
-    ctx.closePath();
-    ctx.fill();
-    ctx.strokeStyle = c.muted;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.fillStyle = c.muted;
-    ctx.font = `12px ${chart.options.font?.family ?? 'sans-serif'}`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const [deg, text] of [
-      [0, '0°'],
-      [90, '90°'],
-      [180, '180°'],
-      [270, '270°'],
-    ]) {
-      ctx.save();
-      ctx.translate(cx, cy);
-      ctx.rotate(up + deg * RAD);
-      ctx.translate(r + 14, 0);
-      ctx.rotate(-(up + deg * RAD));
-      ctx.fillText(text, 0, 0);
-      ctx.restore();
-    }
-    const hand = (deg, length, color, width, dot) => {
-      ctx.save();
-      ctx.translate(cx, cy);
-      ctx.rotate(up + deg * RAD);
-      ctx.strokeStyle = color;
-      ctx.fillStyle = color;
-      ctx.lineWidth = width;
-      ctx.beginPath();
-      ctx.moveTo(0, 0);
-      ctx.lineTo(length, 0);
-      ctx.stroke();
-      if (dot) {
-        ctx.beginPath();
-        ctx.arc(length, 0, 7, 0, 2 * Math.PI);
-        ctx.fill();
-      }
-      ctx.restore();
-    };
-    hand(d.fast.dial, r * 0.92, c.muted, 1, false);
-    hand(d.gap.dial, r, d.inside ? c.rope : c.add, 3, true);
+    ctx.translate(cx, cy);
+    ctx.rotate(up + deg * RAD);
+    ctx.translate(r + 14, 0);
+    ctx.rotate(-(up + deg * RAD));
+    ctx.fillText(text, 0, 0);
     ctx.restore();
-  },
-};
+  }
+  const hand = (deg, length, color, width, dot) => {
+    ctx.save();
+    ctx.translate(cx, cy);
+    ctx.rotate(up + deg * RAD);
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    ctx.moveTo(0, 0);
+    ctx.lineTo(length, 0);
+    ctx.stroke();
+    if (dot) {
+      ctx.beginPath();
+      ctx.arc(length, 0, 7, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    ctx.restore();
+  };
+  hand(d.fast.dial, r * 0.92, c.muted, 1, false);
+  hand(d.gap.dial, r, d.inside ? c.rope : c.add, 3, true);
+  ctx.restore();
+});
 
 function createClockChart(canvas, data) {
   const c = colors(canvas);
@@ -155,25 +149,23 @@ export default chapterRow({
     'Look for: at a gap of 50,000 the dot lands far outside the wedge; dividing by 8, or a larger base, brings it back in.',
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
-  inputs: { gap: 50000, train: 8192, divided: false, rebased: false },
+  inputs: {
+    gap: slider(50000, 'gap between the words', 0, 100000),
+    train: box(8192, 'training length', 1, 131072),
+    divided: false,
+    rebased: false,
+  },
   compute,
   make: createClockChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('gap', 'gap between the words', { min: 0, max: 100000, step: 1 }),
-      input('train', 'training length', { min: 1, max: 131072, step: 1, slider: false }),
-      toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
-      toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
-      readout(
-        chapter,
-        'clock-readout',
-        (d) =>
-          `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
-          `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
-          `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
-          `(${fmt(d.rebase.train_new)} with the new base).`,
-      ),
-    ),
+  extras: (chapter) => [
+    toggle(chapter, 'divided', 'clock-divide', 'divide the angle by 8'),
+    toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
+  ],
+  readout: (d) =>
+    `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
+    `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
+    `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
+    `(${fmt(d.rebase.train_new)} with the new base).`,
   caption: (d) =>
     `The dot is ${d.inside ? 'inside' : 'outside'} the wedge: ${slowName(d)} ` +
     `swept ${fmt(d.train.degrees)} over ${d.trainLength} training positions, and at a gap of ${d.gapLength}` +

@@ -4,7 +4,7 @@
 
 import { axis, colors } from '../charts/theme.js';
 import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
-import { chapterControls, chapterRow, d4, indexChart, readout, said } from './lesson_row.js';
+import { box, chapterRow, d4, indexChart, said, slider } from './lesson_row.js';
 
 function compute(i) {
   const r = lesson_extrapolate(i.pos, i.width, i.train);
@@ -86,28 +86,17 @@ export default chapterRow({
     'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
-  inputs: { pos: 10000, train: 512, width: 8 },
+  inputs: {
+    pos: slider(10000, 'position', 0, 20000),
+    train: box(512, 'training length', 2, 8192),
+    width: slider(8, 'width (dimensions)', 2, 32, 2),
+  },
   compute,
   make: createExtrapolateChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('pos', 'position', { min: 0, max: 20000, step: 1 }),
-      input('train', 'training length', {
-        min: 2,
-        max: 8192,
-        step: 1,
-        slider: false,
-      }),
-      input('width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
-      readout(
-        chapter,
-        'extrapolate-readout',
-        (d) =>
-          `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
-          `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
-          `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`,
-      ),
-    ),
+  readout: (d) =>
+    `The post’s numbers: sin(512) = ${d4(d.post.sin512)} ` +
+    `(${said('extra.sin512')}), sin(513) = ${d4(d.post.sin513)} (${said('extra.sin513')}), ` +
+    `sin(100) = ${d4(d.post.sin100)} (${said('extra.sin100')}).`,
   caption: (d) =>
     `At position ${d.pos}, ${outsideCount(d)} of the ${d.width} mark values lie outside what the ` +
     `${d.train} training positions produced. Even where every value is familiar, the whole mark at a far position is a ` +

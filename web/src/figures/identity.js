@@ -3,9 +3,7 @@
 
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_identity } from '../core/rope.js';
-import { chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
-
-const compute = (i) => ({ a: i.a, b: i.b, ...lesson_identity(i.a, i.b) });
+import { chapterRow, d4, indexChart, slider } from './lesson_row.js';
 
 function fill(target, data, c) {
   const [bars] = target.data.datasets;
@@ -34,6 +32,8 @@ function createIdentityChart(canvas, data) {
   });
 }
 
+const compute = (i) => ({ a: i.a, b: i.b, ...lesson_identity(i.a, i.b) });
+
 export default chapterRow({
   name: 'identity',
   title: 'The mark of a + b from the mark of a and the gap b',
@@ -42,22 +42,13 @@ export default chapterRow({
     'one, so the mark of position 51 follows from the mark of 47 and the gap 4 alone.',
   fallback: 'The terms of sin(a + b) = sin a cos b + cos a sin b.',
   embed: 'the trig identity',
-  inputs: { a: 47, b: 4 },
+  inputs: { a: slider(47, 'position a', 0, 1000), b: slider(4, 'gap b', 0, 100) },
   compute,
   make: createIdentityChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('a', 'position a', { min: 0, max: 1000, step: 1 }),
-      input('b', 'gap b', { min: 0, max: 100, step: 1 }),
-      readout(
-        chapter,
-        'identity-readout',
-        (d) =>
-          `sin ${d.a} = ${d4(d.sin_a, 3)}, cos ${d.a} = ${d4(d.cos_a, 3)}: ` +
-          `${d.a} rad is ${d4(d.a_turn, 3)} past whole turns, quadrant ${d.quadrant}. sin ${d.a} · cos ${d.b} + cos ${d.a} · ` +
-          `sin ${d.b} = ${d4(d.sa_cb, 3)} + ${d4(d.ca_sb, 3)} = ${d4(d.sin_sum, 3)}; sin ${d.a + d.b} = ${d4(d.sin_direct, 3)}.`,
-      ),
-    ),
+  readout: (d) =>
+    `sin ${d.a} = ${d4(d.sin_a, 3)}, cos ${d.a} = ${d4(d.cos_a, 3)}: ` +
+    `${d.a} rad is ${d4(d.a_turn, 3)} past whole turns, quadrant ${d.quadrant}. sin ${d.a} · cos ${d.b} + cos ${d.a} · ` +
+    `sin ${d.b} = ${d4(d.sa_cb, 3)} + ${d4(d.ca_sb, 3)} = ${d4(d.sin_sum, 3)}; sin ${d.a + d.b} = ${d4(d.sin_direct, 3)}.`,
   caption: (d) =>
     `The two products add up to sin ${d.a + d.b} = ${d4(d.sin_direct)}: the identity holds for any a and b. ` +
     `Watch the quadrant: ${d.a} rad is ${d4(d.a_turn, 3)} past whole turns (quadrant ${d.quadrant}), so cos ${d.a} is ` +

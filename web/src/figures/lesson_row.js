@@ -7,25 +7,30 @@
 // copy follows, each caption found from its own canvas (a shadow root hides it from document).
 
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
-import { chartConfig, makeChart } from '../charts/figure.js';
+import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
- *   inputs   { name: default value } (numbers, strings, booleans)
+ *   inputs   { name: default value } (numbers, strings, booleans, arrays); a value made by
+ *            slider() or box() is a number input of its own, id `${name}-${key}`
  *   compute  (inputs) -> the chart's data (numbers from the core)
  *   caption, label  (data, inputs) -> text
  *   make     (canvas, data, chapter) -> chart handle; chapter.set() lets the chart change inputs
- *   controls (chapter, input) -> the element of the chapter's own inputs (optional);
- *            input(key, text, options) is numberInput() of inputs[key], id `${name}-${key}`
+ *   extras   (chapter) -> elements after the number inputs: buttons, toggles, hints (optional)
+ *   readout  (data, inputs) -> a line of live numbers after them, id `${name}-readout` (optional)
  *   part     'lesson' unless given
  */
 export function chapterRow(spec) {
-  const { inputs: defaults, compute, make, controls, caption, label, ...fields } = spec;
+  const { inputs: declared, compute, make, extras, readout: write, caption, label, ...fields } = spec;
   const row = { part: 'lesson', ...fields };
-  const inputs = { ...defaults };
+  const numbers = Object.entries(declared).filter(([, value]) => isNumber(value));
+  const defaults = Object.fromEntries(
+    Object.entries(declared).map(([key, value]) => [key, isNumber(value) ? value[NUMBER] : value]),
+  );
+  const inputs = structuredClone(defaults);
   let data = null;
   // Every drawing of the chapter still on a page: { canvas, handle }.
   let views = [];
@@ -33,6 +38,8 @@ export function chapterRow(spec) {
   const chapter = {
     inputs,
     data: current,
+    /** Back to the declared inputs. */
+    reset: () => chapter.set(structuredClone(defaults)),
     /** Changes inputs, recomputes, redraws the chart and rewrites its caption and label. */
     set(values) {
       Object.assign(inputs, values);
@@ -77,12 +84,16 @@ export function chapterRow(spec) {
     data: () => current(),
     caption: () => caption(current(), inputs),
     label: () => label(current(), inputs),
-    ...(controls
+    ...(numbers.length || extras || write
       ? {
           controls: () => {
             build++;
-            return controls(chapter, (key, text, options) =>
-              numberInput(chapter, key, `${row.name}-${key}`, text, options),
+            return el(
+              'div',
+              { class: 'fig-controls chapter-controls' },
+              ...numbers.map(([key, input]) => numberInput(chapter, key, `${row.name}-${key}`, input)),
+              ...(extras?.(chapter) ?? []),
+              ...(write ? [readout(chapter, `${row.name}-readout`, write)] : []),
             );
           },
         }
@@ -90,12 +101,23 @@ export function chapterRow(spec) {
   };
 }
 
+// The mark of an input declared with slider() or box(): its default value.
+const NUMBER = Symbol('default');
+
+const isNumber = (value) => value?.[NUMBER] !== undefined;
+
+/** A chapter input shown as a slider and its number box: its default, label and range. */
+export const slider = (value, text, min, max, step = 1, hint = '') => ({ [NUMBER]: value, text, min, max, step, hint });
+
+/** A chapter input shown as a number box alone (a range too wide for a slider). */
+export const box = (value, text, min, max, step = 1) => ({ ...slider(value, text, min, max, step), slider: false });
+
 /**
- * A labelled number input of a chapter: a slider and its box (or the box alone with no
- * `slider`), id `${id}`; a value outside [min, max] or not a number is refused with a message
- * naming the input's label, and the chapter keeps its last value.
+ * A labelled number input of a chapter (spec from slider() or box()), id `${id}`; a value
+ * outside [min, max] or not a number is refused with a message naming the input's label, and
+ * the chapter keeps its last value.
  */
-export function numberInput(chapter, key, id, text, { min, max, step = 1, slider = true, hint = '' } = {}) {
+function numberInput(chapter, key, id, { text, min, max, step, slider = true, hint }) {
   const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
   const box = el('input', {
     type: 'text',
@@ -144,14 +166,27 @@ export function numberInput(chapter, key, id, text, { min, max, step = 1, slider
 /**
  * A chapter's chart whose tooltip lists every dataset at the hovered index (bars by default).
  * fill(target, data, c) fills it in, labels too; spec: { type, scales: (c) -> { x, y },
- * datasets, plugins, legend }.
+ * datasets, plugins, legend }. A dataset may name its colour by role (`color: 'rope'`, a key
+ * of colors()): its fill and its line take that colour of the current theme, and its `key`
+ * text is its legend entry (a box for bars, a dot for points alone, else a line) where the
+ * spec gives no legend of its own.
  */
 export function indexChart(canvas, data, fill, { type = 'bar', scales, datasets, plugins, legend }) {
   const c = colors(canvas);
   const options = baseOptions(c, 'index');
   options.scales = scales(c);
-  const config = chartConfig(type, datasets, options, { labels: [], plugins });
-  return makeChart(canvas, { config, data, fill, legend });
+  const roles = datasets.map(({ color }) => color);
+  const sets = datasets.map(({ color, key, ...set }) => set);
+  const mark = (set) => ((set.type ?? type) === 'bar' ? 'box' : set.showLine === false ? 'dot' : 'line');
+  legend ??= datasets
+    .filter((set) => set.key)
+    .map((set) => ({ text: set.key, mark: mark(set), color: `var(--c-${set.color})` }));
+  const fillAndPaint = (target, next, theme) => {
+    fill(target, next, theme);
+    target.data.datasets.forEach((set, i) => roles[i] && paint(theme[roles[i]], [set], true));
+  };
+  const config = chartConfig(type, sets, options, { labels: [], plugins });
+  return makeChart(canvas, { config, data, fill: fillAndPaint, legend });
 }
 
 /**
@@ -172,24 +207,24 @@ export function keptChart(canvas, key, spec) {
   return handle;
 }
 
-/** The inputs of a chapter on the rotated cat (input: its controls' second argument): query
- *  position m, key position n and θ. */
-export const catInputs = (input) => [
-  input('m', 'query position m', { min: 0, max: 1000, step: 1 }),
-  input('n', 'key position n', { min: 0, max: 1000, step: 1 }),
-  input('theta', 'θ (radians per position)', {
-    min: -3.14,
-    max: 3.14,
-    step: 0.01,
-    slider: false,
-  }),
-];
+/**
+ * A plugin of a keptChart that draws from its kept data: draw(chart, data, colors) in the
+ * plugin hook `hook` (beforeDatasetsDraw, say), once the chart holds data at `key`.
+ */
+export const keptDraw = (id, hook, key, draw) => ({
+  id,
+  [hook]: (chart) => chart[key] && draw(chart, chart[key], colors(chart.canvas)),
+});
 
-/** The row of a chapter's inputs, above its chart. */
-export const chapterControls = (...children) => el('div', { class: 'fig-controls chapter-controls' }, ...children);
+/** The inputs of a chapter on the rotated cat: query position m, key position n and θ. */
+export const CAT_INPUTS = Object.freeze({
+  m: slider(3, 'query position m', 0, 1000),
+  n: slider(7, 'key position n', 0, 1000),
+  theta: box(0.1, 'θ (radians per position)', -3.14, 3.14, 0.01),
+});
 
 /** A line of live numbers beside a chart, rewritten by write(data, inputs) after every change. */
-export function readout(chapter, id, write) {
+function readout(chapter, id, write) {
   const node = el('div', { class: 'chapter-readout', id, 'aria-live': 'polite' });
   const fill = (data, inputs) => node.replaceChildren(...[].concat(write(data, inputs)));
   fill(chapter.data(), chapter.inputs);

@@ -6,7 +6,7 @@ import { chartConfig } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_marked, lesson_marks, thetas } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, d4, keptChart, readout } from './lesson_row.js';
+import { chapterRow, d4, keptChart, keptDraw, slider } from './lesson_row.js';
 
 const NOLAN = [2, 1, 1, 0];
 
@@ -24,49 +24,41 @@ function compute(i) {
 }
 
 // The cells, drawn on the chart's scales: a cell per (dimension, position).
-const cells = {
-  id: 'markCells',
-  beforeDatasetsDraw(chart) {
-    const data = chart.$marks;
-    if (!data) return;
-    const c = colors(chart.canvas);
-    const {
-      ctx,
-      scales: { x, y },
-    } = chart;
-    const w = Math.abs(x.getPixelForValue(1) - x.getPixelForValue(0));
-    const h = Math.abs(y.getPixelForValue(1) - y.getPixelForValue(0));
-    const text = w >= 44 && h >= 14;
-    ctx.save();
-    ctx.font = `${Math.min(12, h - 2)}px ${chart.options.font?.family ?? 'sans-serif'}`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    data.grid.forEach((row, p) =>
-      row.forEach((v, j) => {
-        const cx = x.getPixelForValue(j);
-        const cy = y.getPixelForValue(p);
-        ctx.globalAlpha = 0.12 + 0.88 * Math.abs(v);
-        ctx.fillStyle = v >= 0 ? c.rope : c.add;
-        ctx.fillRect(cx - w / 2 + 0.5, cy - h / 2 + 0.5, w - 1, h - 1);
-        if (text) {
-          ctx.globalAlpha = 1;
-          ctx.fillStyle = Math.abs(v) > 0.55 ? c.surface : c.ink; // the page's background on strong cells
-          ctx.fillText(d4(v, 3), cx, cy);
-        }
-      }),
-    );
-    // The post's positions 3 and 4, outlined.
-    ctx.globalAlpha = 1;
-    ctx.strokeStyle = c.ink;
-    ctx.lineWidth = 2;
-    for (const p of [3, 4]) {
-      if (p >= data.count) continue;
+const cells = keptDraw('markCells', 'beforeDatasetsDraw', '$marks', (chart, data, c) => {
+  const { ctx } = chart;
+  const { x, y } = chart.scales;
+  const w = Math.abs(x.getPixelForValue(1) - x.getPixelForValue(0));
+  const h = Math.abs(y.getPixelForValue(1) - y.getPixelForValue(0));
+  const text = w >= 44 && h >= 14;
+  ctx.save();
+  ctx.font = `${Math.min(12, h - 2)}px ${chart.options.font?.family ?? 'sans-serif'}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  data.grid.forEach((row, p) =>
+    row.forEach((v, j) => {
+      const cx = x.getPixelForValue(j);
       const cy = y.getPixelForValue(p);
-      ctx.strokeRect(x.getPixelForValue(0) - w / 2, cy - h / 2, w * data.width, h);
-    }
-    ctx.restore();
-  },
-};
+      ctx.globalAlpha = 0.12 + 0.88 * Math.abs(v);
+      ctx.fillStyle = v >= 0 ? c.rope : c.add;
+      ctx.fillRect(cx - w / 2 + 0.5, cy - h / 2 + 0.5, w - 1, h - 1);
+      if (text) {
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = Math.abs(v) > 0.55 ? c.surface : c.ink; // the page's background on strong cells
+        ctx.fillText(d4(v, 3), cx, cy);
+      }
+    }),
+  );
+  // The post's positions 3 and 4, outlined.
+  ctx.globalAlpha = 1;
+  ctx.strokeStyle = c.ink;
+  ctx.lineWidth = 2;
+  for (const p of [3, 4]) {
+    if (p >= data.count) continue;
+    const cy = y.getPixelForValue(p);
+    ctx.strokeRect(x.getPixelForValue(0) - w / 2, cy - h / 2, w * data.width, h);
+  }
+  ctx.restore();
+});
 
 // Ticks at the whole positions and dimensions only (the axes run half a cell past them).
 function wholeTicks(scale) {
@@ -112,21 +104,12 @@ export default chapterRow({
     'own speed. Look for: the left columns change colour from row to row, the right ones hardly change; no two rows match.',
   fallback: 'Sinusoidal position marks as coloured cells, position by dimension.',
   embed: 'the sinusoidal marks',
-  inputs: { width: 4, count: 12 },
+  inputs: { width: slider(4, 'width (dimensions)', 2, 32, 2), count: slider(12, 'positions shown', 5, 64) },
   compute,
   make: createMarksChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('width', 'width (dimensions)', { min: 2, max: 32, step: 2 }),
-      input('count', 'positions shown', { min: 5, max: 64, step: 1 }),
-      readout(
-        chapter,
-        'marks-readout',
-        (d) =>
-          `The post’s width-4 marks: position 3 = ${vec(d.post[0])}, ` +
-          `position 4 = ${vec(d.post[1])}; “nolan” [2, 1, 1, 0] at slot 3 = ${vec(d.nolan)}.`,
-      ),
-    ),
+  readout: (d) =>
+    `The post’s width-4 marks: position 3 = ${vec(d.post[0])}, ` +
+    `position 4 = ${vec(d.post[1])}; “nolan” [2, 1, 1, 0] at slot 3 = ${vec(d.nolan)}.`,
   caption: (d) =>
     `Width ${d.width}: pair i turns at 10000^(−2i/${d.width}) radians per position, so the left pair ` +
     `repeats every ${num(2 * Math.PI, 3)} positions` +

@@ -4,7 +4,7 @@
 import { axis } from '../charts/theme.js';
 import { lesson_normalized } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, indexChart } from './lesson_row.js';
+import { box, chapterRow, indexChart, slider } from './lesson_row.js';
 
 function compute(i) {
   return {
@@ -45,19 +45,13 @@ export default chapterRow({
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
-  inputs: { slot: 256, train: 512, length: 1024 },
+  inputs: {
+    slot: slider(256, 'slot', 1, 512),
+    length: slider(1024, 'length of the sequence now', 512, 8192),
+    train: box(512, 'training length', 1, 8192),
+  },
   compute,
   make: createNormalizedChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('slot', 'slot', { min: 1, max: 512, step: 1 }),
-      input('length', 'length of the sequence now', {
-        min: 512,
-        max: 8192,
-        step: 1,
-      }),
-      input('train', 'training length', { min: 1, max: 8192, slider: false }),
-    ),
   caption: (d) =>
     `Slot ${d.slot} is ${num(d.trained)} of a ${d.train}-long training sequence but ${num(d.now)} of a ` +
     `${d.length}-long one: the same word at the same slot gets a different mark depending on how long the whole ` +

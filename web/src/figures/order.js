@@ -6,7 +6,7 @@ import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_order } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, indexChart, readout } from './lesson_row.js';
+import { chapterRow, indexChart } from './lesson_row.js';
 
 const MAX_WIDTH = 16;
 
@@ -26,15 +26,13 @@ function compute(i) {
   return { ...lesson_order(i.stickA, i.stickB, 0), labels: pairs(i), a: i.a, b: i.b };
 }
 
-function fill(target, data, c) {
+function fill(target, data) {
   const [first, second] = target.data.datasets;
   target.data.labels = data.labels;
   first.data = data.plain.ab;
   second.data = data.plain.ba;
   first.label = `in “${data.a} ${data.b}”`;
   second.label = `in “${data.b} ${data.a}”`;
-  first.backgroundColor = c.rope;
-  second.backgroundColor = c.add;
 }
 
 function createOrderChart(canvas, data) {
@@ -44,12 +42,8 @@ function createOrderChart(canvas, data) {
       y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
     }),
     datasets: [
-      { label: '', data: [] },
-      { label: '', data: [] },
-    ],
-    legend: [
-      { text: 'the words in their first order', mark: 'box', color: 'var(--c-rope)' },
-      { text: 'the words swapped', mark: 'box', color: 'var(--c-add)' },
+      { label: '', data: [], color: 'rope', key: 'the words in their first order' },
+      { label: '', data: [], color: 'add', key: 'the words swapped' },
     ],
   });
 }
@@ -94,15 +88,11 @@ const row = chapterRow({
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
   compute,
   make: createOrderChart,
-  controls: (chapter) =>
-    chapterControls(
-      stickInput(chapter, 'stickA', 'a', 'order-a'),
-      stickInput(chapter, 'stickB', 'b', 'order-b'),
-      readout(chapter, 'order-readout', (d) => [
-        `Largest change when the words swap: ${num(d.plain.diff)} with no position; `,
-        `${num(d.added.diff)} once each word carries a sinusoidal position mark; ${num(d.rotated.diff)} once each is rotated (RoPE).`,
-      ]),
-    ),
+  extras: (chapter) => [stickInput(chapter, 'stickA', 'a', 'order-a'), stickInput(chapter, 'stickB', 'b', 'order-b')],
+  readout: (d) => [
+    `Largest change when the words swap: ${num(d.plain.diff)} with no position; `,
+    `${num(d.added.diff)} once each word carries a sinusoidal position mark; ${num(d.rotated.diff)} once each is rotated (RoPE).`,
+  ],
   caption: (d, i) =>
     `Swapping the words changes no score: every bar pair is equal (largest difference ${num(d.plain.diff)}). ` +
     `“${i.a}” [${i.stickA.join(', ')}] looking at “${i.b}” [${i.stickB.join(', ')}] scores ${num(d.plain.ab[1])} in both orders. ` +

@@ -6,7 +6,7 @@
 import { axis, pairAxis } from '../charts/theme.js';
 import { pair_terms, planes_example } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
+import { box, chapterRow, d4, indexChart } from './lesson_row.js';
 
 const DIM = 512;
 /** The score the post prints for both pairs of positions (its "Sample output"). */
@@ -35,31 +35,25 @@ function compute(i) {
   };
 }
 
-function fill(target, data, c) {
+function fill(target, data) {
   const [bars, line] = target.data.datasets;
   target.data.labels = data.terms.map((_, j) => j);
   bars.data = data.terms;
   line.data = data.movedTerms;
-  bars.backgroundColor = c.rope;
-  line.borderColor = c.add;
-  line.backgroundColor = c.add;
   bars.label = `plane’s share at ${data.m} vs ${data.n}`;
   line.label = `at ${data.m + data.shift} vs ${data.n + data.shift}`;
 }
 
 function createPlanesChart(canvas, data) {
+  const dots = { type: 'line', showLine: false, pointRadius: 2, pointHoverRadius: 4, order: 1 };
   return indexChart(canvas, data, fill, {
     scales: (c) => ({
       x: pairAxis(c, 'rotation plane i (dimensions 2i and 2i + 1): fast on the left, slow on the right'),
       y: axis(c, 'the plane’s share of the score', { type: 'linear' }),
     }),
     datasets: [
-      { type: 'bar', label: '', data: [], order: 2 },
-      { type: 'line', label: '', data: [], showLine: false, pointRadius: 2, pointHoverRadius: 4, order: 1 },
-    ],
-    legend: [
-      { text: 'each plane’s share, query at m, key at n', mark: 'box', color: 'var(--c-rope)' },
-      { text: 'the same with both moved along (dots)', mark: 'dot', color: 'var(--c-add)' },
+      { type: 'bar', label: '', data: [], order: 2, color: 'rope', key: 'each plane’s share, query at m, key at n' },
+      { ...dots, label: '', data: [], color: 'add', key: 'the same with both moved along (dots)' },
     ],
   });
 }
@@ -74,26 +68,17 @@ export default chapterRow({
     'Look for: moving both positions along leaves every plane’s share, and so the total, where it was.',
   fallback: 'Each rotation plane’s share of the score of a 512-dimension token.',
   embed: '512 dimensions, 256 planes',
-  inputs: { seed: 42, m: 3, n: 7, shift: 7 },
+  inputs: {
+    seed: box(42, 'random seed', 0, 2 ** 32 - 1),
+    m: box(3, 'query position m', 0, 10000),
+    n: box(7, 'key position n', 0, 10000),
+    shift: box(7, 'move both by', 0, 10000),
+  },
   compute,
   make: createPlanesChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('seed', 'random seed', { min: 0, max: 2 ** 32 - 1, slider: false }),
-      input('m', 'query position m', { min: 0, max: 10000, slider: false }),
-      input('n', 'key position n', { min: 0, max: 10000, slider: false }),
-      input('shift', 'move both by', { min: 0, max: 10000, slider: false }),
-      readout(
-        chapter,
-        'planes-readout',
-        (d) =>
-          `Score at ${d.m} vs ${d.n}: ${d4(d.score)}; at ${d.m + d.shift} vs ` +
-          `${d.n + d.shift}: ${d4(d.moved)}.` +
-          (d.seed === 42 && d.m === 3 && d.n === 7
-            ? ` The post prints ${POST_SCORE.text} for both ${verdict(d)}.`
-            : ''),
-      ),
-    ),
+  readout: (d) =>
+    `Score at ${d.m} vs ${d.n}: ${d4(d.score)}; at ${d.m + d.shift} vs ${d.n + d.shift}: ${d4(d.moved)}.` +
+    (d.seed === 42 && d.m === 3 && d.n === 7 ? ` The post prints ${POST_SCORE.text} for both ${verdict(d)}.` : ''),
   caption: (d) =>
     `Same token, same gap, same score: ${d4(d.score)} at ${d.m} vs ${d.n} and ${d4(d.moved)} at ` +
     `${d.m + d.shift} vs ${d.n + d.shift}. The slow planes (right) barely turn over a gap of ${Math.abs(d.m - d.n)}, ` +

@@ -5,7 +5,7 @@
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_proof } from '../core/rope.js';
 import { el } from '../lib/dom.js';
-import { catInputs, chapterControls, chapterRow, d4, indexChart, readout } from './lesson_row.js';
+import { CAT_INPUTS, chapterRow, d4, indexChart } from './lesson_row.js';
 
 const Q = [0.9, 0.4];
 const STEPS = [
@@ -83,10 +83,10 @@ export default chapterRow({
     'same height, and the last step holds m and n only as the gap m − n.',
   fallback: 'The score at each step of the proof.',
   embed: 'the proof in numbers',
-  inputs: { m: 3, n: 7, theta: 0.1 },
+  inputs: CAT_INPUTS,
   compute,
   make: createProofChart,
-  controls: (chapter, input) => chapterControls(...catInputs(input), readout(chapter, 'proof-readout', steps)),
+  readout: steps,
   caption: (d) =>
     `All five are ${d4(d.result)}: rotating and dotting, expanding, collecting, using the identities ` +
     `and the final formula give the same score. The final form needs only q·k = ${d4(d.dot)}, q×k = ${d4(d.cross)} and ` +

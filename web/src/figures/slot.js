@@ -5,7 +5,7 @@
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterControls, chapterRow, indexChart, readout } from './lesson_row.js';
+import { chapterRow, indexChart, slider } from './lesson_row.js';
 
 const STICK = [2, 1, 1, 0];
 
@@ -13,13 +13,11 @@ function compute(i) {
   return { ...lesson_slot(STICK, i.slot), stick: STICK, slot: i.slot };
 }
 
-function fill(target, data, c) {
+function fill(target, data) {
   const [word, added] = target.data.datasets;
   target.data.labels = data.stick.map((_, j) => `component ${j}`);
   word.data = data.stick;
   added.data = data.sum;
-  word.backgroundColor = c.rope;
-  added.backgroundColor = c.add;
 }
 
 function createSlotChart(canvas, data) {
@@ -29,12 +27,8 @@ function createSlotChart(canvas, data) {
       y: axis(c, 'value', { type: 'linear', beginAtZero: true }),
     }),
     datasets: [
-      { label: 'the word “nolan” [2, 1, 1, 0]', data: [] },
-      { label: 'the word plus the slot number', data: [] },
-    ],
-    legend: [
-      { text: 'the word “nolan” alone', mark: 'box', color: 'var(--c-rope)' },
-      { text: 'the word plus its slot number', mark: 'box', color: 'var(--c-add)' },
+      { label: 'the word “nolan” [2, 1, 1, 0]', data: [], color: 'rope', key: 'the word “nolan” alone' },
+      { label: 'the word plus the slot number', data: [], color: 'add', key: 'the word plus its slot number' },
     ],
   });
 }
@@ -49,21 +43,13 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  inputs: { slot: 5 },
+  inputs: { slot: slider(5, 'slot number', 0, 50000, 1, 'up to 50,000') },
   compute,
   make: createSlotChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('slot', 'slot number', { min: 0, max: 50000, step: 1, hint: 'up to 50,000' }),
-      readout(
-        chapter,
-        'slot-readout',
-        (d) =>
-          `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
-          `the slot’s part is ${share(d)} of the two lengths added (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}); ` +
-          `direction kept from the word: cosine ${num(d.cos)}.`,
-      ),
-    ),
+  readout: (d) =>
+    `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
+    `the slot’s part is ${share(d)} of the two lengths added (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}); ` +
+    `direction kept from the word: cosine ${num(d.cos)}.`,
   caption: (d) =>
     `At slot ${d.slot} the stick is [${d.sum.join(', ')}]. The slot part is ${num(d.pos_norm)} long and the word ` +
     `${num(d.stick_norm)}, so the slot is ${share(d)} of the two lengths added; the sum points almost straight along ` +

@@ -6,7 +6,7 @@
 import { axis, logAxis } from '../charts/theme.js';
 import { query_scales } from '../core/rope.js';
 import { num, position } from '../lib/format.js';
-import { chapterControls, chapterRow, indexChart } from './lesson_row.js';
+import { box, chapterRow, indexChart, slider } from './lesson_row.js';
 
 const FAR = 1e6; // the x axis: positions 1 to a million
 const SAMPLES = 240; // log-spaced positions, plus both sides of each of the first EDGES steps
@@ -26,13 +26,10 @@ function compute(i) {
   };
 }
 
-function fill(target, data, c) {
+function fill(target, data) {
   const [curve, at] = target.data.datasets;
   curve.data = data.curve;
-  curve.borderColor = c.rope;
   at.data = data.at >= 1 && data.at <= FAR ? [{ x: data.at, y: data.llama }] : [];
-  at.backgroundColor = c.add;
-  at.borderColor = c.add;
 }
 
 function createTemperatureChart(canvas, data) {
@@ -43,12 +40,22 @@ function createTemperatureChart(canvas, data) {
       y: axis(c, 'query scale (scores multiplied by it)', { type: 'linear', suggestedMin: 1 }),
     }),
     datasets: [
-      { label: 'query scale', data: [], pointRadius: 0, borderWidth: 2 },
-      { label: 'at position p', data: [], showLine: false, pointRadius: 5 },
-    ],
-    legend: [
-      { text: '1 + β·ln(1 + ⌊(p + 1) / L0⌋): Llama 4', mark: 'line', color: 'var(--c-rope)' },
-      { text: 'at position p (the box above)', mark: 'box', color: 'var(--c-add)' },
+      {
+        label: 'query scale',
+        data: [],
+        pointRadius: 0,
+        borderWidth: 2,
+        color: 'rope',
+        key: '1 + β·ln(1 + ⌊(p + 1) / L0⌋): Llama 4',
+      },
+      {
+        label: 'at position p',
+        data: [],
+        showLine: false,
+        pointRadius: 5,
+        color: 'add',
+        key: 'at position p (the box above)',
+      },
     ],
   });
 }
@@ -64,15 +71,13 @@ export default chapterRow({
     'leaves it out agrees with the model on short inputs and drifts on long ones.',
   fallback: 'The query scale against the position, on a log axis.',
   embed: 'the query scale by position',
-  inputs: { beta: 0.1, l0: 8192, at: 131071 },
+  inputs: {
+    beta: slider(0.1, 'β (attn_scale, llama_4_scaling_beta)', 0, 1, 0.01),
+    l0: box(8192, 'L0 (floor_scale, original length)', 1, 1e6),
+    at: box(131071, 'position p read out', 0, 1e10),
+  },
   compute,
   make: createTemperatureChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('beta', 'β (attn_scale, llama_4_scaling_beta)', { min: 0, max: 1, step: 0.01 }),
-      input('l0', 'L0 (floor_scale, original length)', { min: 1, max: 1e6, slider: false }),
-      input('at', 'position p read out', { min: 0, max: 1e10, slider: false }),
-    ),
   caption: (d) =>
     `At position ${position(d.at)}, with β = ${num(d.beta)} and L0 = ${position(d.l0)}, the query is multiplied ` +
     `by ${num(d.llama)} (Llama 4, which counts from p + 1) or ${num(d.ministral)} (Ministral 3, from p), and so is ` +

@@ -8,7 +8,7 @@ import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_normalized, lesson_weights } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, thousands } from '../lib/format.js';
-import { chapterControls, chapterRow, indexChart, postRow, readout } from './lesson_row.js';
+import { box, chapterRow, indexChart, postRow, slider } from './lesson_row.js';
 
 const DIM = 512;
 const PAIR = DIM / 2 - 1; // the slowest pair
@@ -25,15 +25,13 @@ const deg = (x) => `${x.toFixed(1)}°`;
 // Radians per position as the post writes them (0.000104, 0.0000021), not in e-notation.
 const speed = (theta) => theta.toPrecision(3);
 
-function fill(target, data, c) {
+function fill(target, data) {
   const [before, after] = target.data.datasets;
   target.data.labels = MEASURES;
   before.data = [100 * data.share_old, 100 * data.share_seen];
   after.data = [100 * data.share_new, 100 * data.share_seen];
   before.label = `base ${thousands(OLD_BASE)} (as trained)`;
   after.label = `base ${thousands(data.base)} (raised)`;
-  before.backgroundColor = c.add;
-  after.backgroundColor = c.rope;
 }
 
 function createWeightsChart(canvas, data) {
@@ -43,12 +41,8 @@ function createWeightsChart(canvas, data) {
       y: axis(c, 'share of the gaps 0 … widest, %', { type: 'linear', min: 0, max: 100 }),
     }),
     datasets: [
-      { label: '', data: [] },
-      { label: '', data: [] },
-    ],
-    legend: [
-      { text: `base ${thousands(OLD_BASE)}, the one the model was trained with`, mark: 'box', color: 'var(--c-add)' },
-      { text: 'the raised base', mark: 'box', color: 'var(--c-rope)' },
+      { label: '', data: [], color: 'add', key: `base ${thousands(OLD_BASE)}, the one the model was trained with` },
+      { label: '', data: [], color: 'rope', key: 'the raised base' },
     ],
   });
 }
@@ -109,29 +103,27 @@ export default chapterRow({
     'the base lifts the first pair of bars, but the second pair never moves.',
   fallback: 'Share of gaps whose angle was seen in training, and share that occurred in training, before and after.',
   embed: 'what a larger base cannot fix',
-  inputs: { widest: 50000, base: 500000, train: 8192 },
+  inputs: {
+    widest: slider(50000, 'widest gap', 1000, 1000000, 1000),
+    base: slider(500000, 'raised base', 10000, 10000000, 10000),
+    train: box(8192, 'training length', 1, 1000000),
+  },
   compute,
   make: createWeightsChart,
-  controls: (chapter, input) =>
-    chapterControls(
-      input('widest', 'widest gap', { min: 1000, max: 1000000, step: 1000 }),
-      input('base', 'raised base', { min: 10000, max: 10000000, step: 10000 }),
-      input('train', 'training length', { min: 1, max: 1000000, slider: false }),
-      readout(chapter, 'weights-readout', (d) => [
-        `Pair ${PAIR} of d ${DIM} turns ${speed(d.theta_old)} rad per position at base ${thousands(OLD_BASE)} and ` +
-          `${speed(d.theta_new)} at base ${thousands(d.base)}; over ${thousands(d.train)} positions it reached ${deg(d.wedge)}. `,
-        `At gap ${thousands(d.widest)} it sits at ${deg(d.far_old)} before and ${deg(d.far_new)} after. `,
-        `Of the ${thousands(d.gaps)} gaps from 0 to ${thousands(d.widest)}, ${thousands(d.inside_old)} land inside ` +
-          `${deg(d.wedge)} at base ${thousands(OLD_BASE)} and ${thousands(d.inside_new)} at base ${thousands(d.base)}; ` +
-          `under either base only ${thousands(d.seen)} fit in a training sequence.`,
-        ...(d.gaps > d.turn_old
-          ? [
-              ` Past ${thousands(Math.round(d.turn_old))} the pair has made a whole turn at base ${thousands(OLD_BASE)}, ` +
-                'so some longer gaps come round into the range again.',
-            ]
-          : []),
-      ]),
-    ),
+  readout: (d) => [
+    `Pair ${PAIR} of d ${DIM} turns ${speed(d.theta_old)} rad per position at base ${thousands(OLD_BASE)} and ` +
+      `${speed(d.theta_new)} at base ${thousands(d.base)}; over ${thousands(d.train)} positions it reached ${deg(d.wedge)}. `,
+    `At gap ${thousands(d.widest)} it sits at ${deg(d.far_old)} before and ${deg(d.far_new)} after. `,
+    `Of the ${thousands(d.gaps)} gaps from 0 to ${thousands(d.widest)}, ${thousands(d.inside_old)} land inside ` +
+      `${deg(d.wedge)} at base ${thousands(OLD_BASE)} and ${thousands(d.inside_new)} at base ${thousands(d.base)}; ` +
+      `under either base only ${thousands(d.seen)} fit in a training sequence.`,
+    ...(d.gaps > d.turn_old
+      ? [
+          ` Past ${thousands(Math.round(d.turn_old))} the pair has made a whole turn at base ${thousands(OLD_BASE)}, ` +
+            'so some longer gaps come round into the range again.',
+        ]
+      : []),
+  ],
   notes: () => words(),
   caption: (d) =>
     `${d.share_new > d.share_old ? 'The raised base lifts the first pair of bars' : 'The first pair of bars stays level'}, ` +
