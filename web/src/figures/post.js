@@ -6,7 +6,7 @@
 import { chartConfig, drawDashed, makeChart } from '../charts/figure.js';
 import { axis, baseOptions, colors, logAxis } from '../charts/theme.js';
 import { lesson_post, planes_example } from '../core/rope.js';
-import { el } from '../lib/dom.js';
+import { card, el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
 import { CHAPTER_FIGURES } from './lesson_row.js';
 import { POST_SCORE, postScoreMatches } from './planes.js';
@@ -141,16 +141,12 @@ function postTable() {
     );
   });
   const wrong = postRows().filter((r) => !r.match).length;
-  return el(
-    'section',
-    { class: 'card post-checked', id: 'post-checked', 'aria-labelledby': 'post-checked-title' },
-    el('h2', { id: 'post-checked-title' }, 'Every number in the post, recomputed'),
-    el(
-      'p',
-      { class: 'lookfor' },
-      `${postRows().length} numbers; ${wrong} of them are not the true value at the post’s own rounding. ` +
-        'Each is recomputed here by the same functions that draw the chapters; the chapter column leads to its figure.',
-    ),
+  return card(
+    'post-checked',
+    'post-checked',
+    'Every number in the post, recomputed',
+    `${postRows().length} numbers; ${wrong} of them are not the true value at the post’s own rounding. ` +
+      'Each is recomputed here by the same functions that draw the chapters; the chapter column leads to its figure.',
     el(
       'div',
       { class: 'table-scroll' },

@@ -8,6 +8,17 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A titled card of the page: <section id> with its <h2> and a "look for" paragraph first. */
+export function card(id, className, title, lookfor, ...children) {
+  return el(
+    'section',
+    { class: `card ${className}`, id, 'aria-labelledby': `${id}-title` },
+    el('h2', { id: `${id}-title` }, title),
+    el('p', { class: 'lookfor' }, lookfor),
+    ...children,
+  );
+}
+
 /** The most problems a notice lists; the rest are counted in one last line. */
 export const NOTICE_LINES = 8;
 

@@ -3,7 +3,7 @@
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 
 import { controlParts } from '../controls/controls.js';
-import { el } from '../lib/dom.js';
+import { card, el } from '../lib/dom.js';
 import { PARAM } from '../state/state.js';
 import { formulaBlock } from './mathml.js';
 
@@ -83,18 +83,14 @@ export function workedSection() {
     ...WORKED.map(([name, hint]) => control(name, PARAM[name].label, hint)),
   );
   const out = el('dl', { class: 'worked-out', id: 'worked-out' });
-  return el(
-    'section',
-    { class: 'card worked', id: 'worked', 'aria-labelledby': 'worked-title' },
-    el('h2', { id: 'worked-title' }, 'The blog’s worked numbers, three ways'),
-    el(
-      'p',
-      { class: 'lookfor' },
-      'One pair with its own θ. The defaults are the blog’s: the word vector cat = [0.9, 0.4] as both query and ' +
-        'key, θ = 0.1, cat at 3 and at 7. ' +
-        'The score is computed by rotating and taking the dot product, then by the formula, then again with ' +
-        'both words moved along by s. Change any input (Enter or leaving the box applies it).',
-    ),
+  return card(
+    'worked',
+    'worked',
+    'The blog’s worked numbers, three ways',
+    'One pair with its own θ. The defaults are the blog’s: the word vector cat = [0.9, 0.4] as both query and ' +
+      'key, θ = 0.1, cat at 3 and at 7. ' +
+      'The score is computed by rotating and taking the dot product, then by the formula, then again with ' +
+      'both words moved along by s. Change any input (Enter or leaving the box applies it).',
     inputs,
     out,
     el('div', { class: 'worked-marks', id: 'worked-marks' }),
