@@ -489,19 +489,23 @@ export function rotate_pair(x0, x1, angle) {
   })[0];
 }
 
+// A core call that writes count records of `fields` (one f64 each, field by field), read back
+// as { field: [count values] }.
+function runBlocks(fn, inputs, fields, count, call, args) {
+  return blocks(run(fn, inputs, [[fields.length * count, 'f64']], call, { args })[0], count, fields);
+}
+
+// A core call from one vector to one of the same length: call(pointer, length, out).
+function sameLength(fn, vec, call, args) {
+  return run(fn, [vec], [[vec.length, 'f64']], (pv, out) => call(pv, vec.length, out), { args })[0];
+}
+
 export function apply_rope(vec, pos, base = THETA_BASE) {
   vec = checkVector('vec', vec);
   checkFiniteNear('apply_rope', 'pos', pos, base);
   checkBase(base);
-  return run(
-    'apply_rope',
-    [vec],
-    [[vec.length, 'f64']],
-    (pv, out) => wasm.rope_apply_rope(pv, vec.length, pos, base, out),
-    {
-      args: { vec, pos, base },
-    },
-  )[0];
+  const call = (pv, n, out) => wasm.rope_apply_rope(pv, n, pos, base, out);
+  return sameLength('apply_rope', vec, call, { vec, pos, base });
 }
 
 // Returns the snapshots [q, k] and the call's arguments by name.
@@ -920,16 +924,8 @@ const ADD_TERMS = ['qk', 'q_pn', 'pm_k', 'pm_pn', 'total'];
 export function add_terms(q, k, offset, starts, base = THETA_BASE) {
   [q, k, starts] = checkScan('add_terms', q, k, offset, starts, base);
   const c = starts.length;
-  const v = run(
-    'add_terms',
-    [q, k, starts],
-    [[ADD_TERMS.length * c, 'f64']],
-    (pq, pk, ps, out) => wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out),
-    {
-      args: { q, k, offset, starts, base },
-    },
-  )[0];
-  return blocks(v, c, ADD_TERMS);
+  const call = (pq, pk, ps, out) => wasm.rope_add_terms(pq, q.length, pk, k.length, offset, ps, c, base, out);
+  return runBlocks('add_terms', [q, k, starts], ADD_TERMS, c, call, { q, k, offset, starts, base });
 }
 
 /** add_terms over the starts start0 + j * step, j < count (a dense chart):
@@ -938,16 +934,9 @@ export function add_terms_sweep(q, k, offset, start0, step, count, base = THETA_
   [q, k] = checkVectors(q, k);
   checkFiniteNear('add_terms_sweep', 'offset', offset, base);
   checkSweep('add_terms_sweep', q, offset, start0, step, count, base);
-  const v = run(
-    'add_terms_sweep',
-    [q, k],
-    [[ADD_TERMS.length * count, 'f64']],
-    (pq, pk, out) => wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out),
-    {
-      args: { q, k, offset, start0, step, count, base },
-    },
-  )[0];
-  return blocks(v, count, ADD_TERMS);
+  const call = (pq, pk, out) =>
+    wasm.rope_add_terms_sweep(pq, q.length, pk, k.length, offset, start0, step, count, base, out);
+  return runBlocks('add_terms_sweep', [q, k], ADD_TERMS, count, call, { q, k, offset, start0, step, count, base });
 }
 
 /** Per distance r: { score: rope_score(q, k, r, 0), mean: the mean of
@@ -963,16 +952,15 @@ export function decay(q, k, distances, samples, seed, base = THETA_BASE) {
   checkWork('decay', 'q.length', q.length, 'distances.length', distances.length);
   checkWork('decay', 'q.length', q.length, 'samples', samples);
   const c = distances.length;
-  const v = run(
-    'decay',
-    [q, k, distances],
-    [[3 * c, 'f64']],
-    (pq, pk, pd, out) => wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out),
-    {
-      args: { q, k, distances, samples, seed, base },
-    },
-  )[0];
-  return blocks(v, c, ['score', 'mean', 'bound']);
+  const call = (pq, pk, pd, out) => wasm.rope_decay(pq, q.length, pk, k.length, pd, c, samples, seed, base, out);
+  return runBlocks('decay', [q, k, distances], ['score', 'mean', 'bound'], c, call, {
+    q,
+    k,
+    distances,
+    samples,
+    seed,
+    base,
+  });
 }
 
 /** cos(positions[p] * theta_i): d/2 rows (one per pair), each positions.length long. */
@@ -1026,16 +1014,9 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
   checkWork('offset_envelope', 'q.length', q.length, 'starts in from..to', starts, true);
   checkNear('offset_envelope', 'from + offset', Math.ceil(from) + offset, base);
   checkNear('offset_envelope', 'to + offset', Math.floor(to) + offset, base);
-  const v = run(
-    'offset_envelope',
-    [q, k],
-    [[ENVELOPE.length * bins, 'f64']],
-    (pq, pk, out) => wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out),
-    {
-      args: { q, k, offset, from, to, bins, base },
-    },
-  )[0];
-  return blocks(v, bins, ENVELOPE);
+  const call = (pq, pk, out) =>
+    wasm.rope_offset_envelope(pq, q.length, pk, k.length, offset, from, to, bins, base, out);
+  return runBlocks('offset_envelope', [q, k], ENVELOPE, bins, call, { q, k, offset, from, to, bins, base });
 }
 
 // ---- NumPy's random numbers (c_src/explain/nprandom.h, docs/EXPLAIN.md) ----
@@ -1191,15 +1172,8 @@ export function lesson_marked(stick, slot, base = THETA_BASE) {
   checkList('stick', stick, MAX_DIM, 1);
   checkFiniteNear('lesson_marked', 'slot', slot, base);
   checkBase(base);
-  return run(
-    'lesson_marked',
-    [stick],
-    [[stick.length, 'f64']],
-    (ps, out) => wasm.rope_lesson_marked(ps, stick.length, slot, base, out),
-    {
-      args: { stick, slot, base },
-    },
-  )[0];
+  const call = (ps, n, out) => wasm.rope_lesson_marked(ps, n, slot, base, out);
+  return sameLength('lesson_marked', stick, call, { stick, slot, base });
 }
 
 /** Each mark value at pos against the range over training positions 0 .. train - 1:

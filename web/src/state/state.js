@@ -125,6 +125,17 @@ function choiceRow(name, def, values, toText, fromText) {
   };
 }
 
+// The value a table gives a word of the URL, or undefined for a word it does not have.
+const wordsIn = (table) => (t) => (Object.hasOwn(table, t) ? table[t] : undefined);
+
+/** A yes/no setting: written 1 or 0, read through words (FLAG: exactly 1 or 0). */
+const flagRow = (name, def, words = FLAG) =>
+  choiceRow(name, def, [false, true], (v) => (v ? '1' : '0'), wordsIn(words));
+
+/** A setting that is one of a list of names, written as itself. */
+const nameRow = (name, def, list, fromText = (t) => (list.includes(t) ? t : undefined)) =>
+  choiceRow(name, def, list, (v) => v, fromText);
+
 // A comma-separated list of distinct names from `values`, in any order ('' for none); the value
 // is a frozen array in `values` order, so equal settings always write the same URL.
 function listRow(name, values) {
@@ -235,13 +246,7 @@ export const PARAMS = [
   }),
   numberRow('qm', 5, 0, 256, { optional: true, slider: { step: 1 }, linked: { name: 'kn', when: (s) => s.lock } }),
   numberRow('kn', 2, 0, 256, { optional: true, slider: { step: 1 }, linked: { name: 'qm', when: (s) => s.lock } }),
-  choiceRow(
-    'lock',
-    false,
-    [false, true],
-    (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined),
-  ),
+  flagRow('lock', false),
   // The blog's worked example: cat = [0.9, 0.4] as q and k, at 3 and 7, theta 0.1, moved by 7.
   numberRow('wq0', 0.9, -100, 100, { optional: true }),
   numberRow('wq1', 0.4, -100, 100, { optional: true }),
@@ -251,29 +256,9 @@ export const PARAMS = [
   numberRow('wn', 7, 0, 100000, { optional: true }),
   numberRow('wth', 0.1, 0, 10, { optional: true }),
   numberRow('wsh', 7, 0, 100000, { optional: true }),
-  choiceRow(
-    'embed',
-    false,
-    [false, true],
-    (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(EMBED, t) ? EMBED[t] : undefined),
-  ),
-  choiceRow(
-    'view',
-    'all',
-    VIEWS,
-    (v) => v,
-    (t) => lenient(VIEWS, t),
-  ),
-  longRow(
-    choiceRow(
-      'preset',
-      DEFAULT_PRESET,
-      PRESETS,
-      (v) => v,
-      (t) => (PRESETS.includes(t) ? t : undefined),
-    ),
-  ),
+  flagRow('embed', false, EMBED),
+  nameRow('view', 'all', VIEWS, (t) => lenient(VIEWS, t)),
+  longRow(nameRow('preset', DEFAULT_PRESET, PRESETS)),
   longRow(
     numberRow('train-len', null, 1, 1e7, {
       integer: true,
@@ -286,15 +271,7 @@ export const PARAMS = [
       slider: { step: 0.001, keyStep: 0.05, log: true, integer: true },
     }),
   ),
-  longRow(
-    choiceRow(
-      'method',
-      null,
-      METHOD_NAMES,
-      (v) => v,
-      (t) => (METHOD_NAMES.includes(t) ? t : undefined),
-    ),
-  ),
+  longRow(nameRow('method', null, METHOD_NAMES)),
   // The comparison lines use the factor too, whatever the method.
   longRow(numberRow('factor', null, 0.01, 1e4), (s) => usesParam(s.method, 'factor') || s.compare !== ''),
   methodParam(numberRow('new-base', null, 2, 1e12)),
@@ -303,35 +280,15 @@ export const PARAMS = [
   methodParam(numberRow('high-freq', null, 0.001, 1e4)),
   methodParam(numberRow('beta-fast', null, 0.001, 1e4)),
   methodParam(numberRow('beta-slow', null, 0.001, 1e4)),
-  methodParam(
-    choiceRow(
-      'truncate',
-      null,
-      [true, false],
-      (v) => String(v),
-      (t) => (Object.hasOwn(TRUTH, t) ? TRUTH[t] : undefined),
-    ),
-  ),
+  methodParam(choiceRow('truncate', null, [true, false], String, wordsIn(TRUTH))),
   methodParam(numberRow('mscale', null, 0, 100)),
   methodParam(numberRow('mscale-all-dim', null, 0, 100)),
   compareRow(),
 
   // Embed options (web/src/element/embed.js): colours, sliders inside the embed, figure headings.
-  choiceRow(
-    'theme',
-    'auto',
-    THEMES,
-    (v) => v,
-    (t) => lenient(THEMES, t),
-  ),
+  nameRow('theme', 'auto', THEMES, (t) => lenient(THEMES, t)),
   listRow('controls', EMBED_CONTROLS),
-  choiceRow(
-    'title',
-    true,
-    [false, true],
-    (v) => (v ? '1' : '0'),
-    (t) => (Object.hasOwn(FLAG, t) ? FLAG[t] : undefined),
-  ),
+  flagRow('title', true),
 ];
 
 /** Row by name; a null-prototype table, so only real settings are found. */
