@@ -47,6 +47,10 @@ CLI_HDR += c_src/verify/verify.h c_src/verify/run.h
 # the warning flags judge our code, not its.
 INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify -Ic_src/port \
       -isystem c_src/vendor/jansson
+# The post's printed numbers are a table, c_src/explain/post_numbers.txt; the build writes it as
+# the C rows lesson_post.c includes (build/gen/post_rows.inc).
+CORE_HDR += build/gen/post_rows.inc
+INC += -Ibuild/gen
 # The one list of names the wasm module exports.
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # The chart loops in core/batch.c and the sin/cos/pow of core/rope_math.c run twice as fast
@@ -84,6 +88,10 @@ web: $(WEB_BUILT)
 
 build:
 	mkdir -p build
+
+build/gen/post_rows.inc: c_src/explain/post_numbers.txt tools/post_rows.awk
+	mkdir -p build/gen
+	awk -f tools/post_rows.awk $< > $@.tmp && mv $@.tmp $@
 
 web/gen:
 	mkdir -p $@
@@ -321,7 +329,7 @@ test-fuzz: $(addprefix build/,$(FUZZ_TARGETS))
 fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: test-fuzz
 
-test-mutants:
+test-mutants: build/gen/post_rows.inc
 	CORE_SRC="$(CORE_SRC)" INC="$(INC)" STD="$(STD)" TEST_LDFLAGS="$(TEST_LDFLAGS)" sh tests/c/mutants.sh
 
 test-diff: build/librope.so
