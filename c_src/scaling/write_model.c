@@ -95,6 +95,15 @@ static int put_pairs(rope_writer *w, const rope_config *c, int local)
     return rc;
 }
 
+/* Writes the model object's next key, and null where its value is absent; returns whether the
+ * value is present, for the caller to write. */
+static int put_key(rope_writer *w, const char *key, int present)
+{
+    rope_put(w, ",\n    \"%s\": ", key);
+    if (!present) rope_put(w, "null");
+    return present;
+}
+
 int rope_write_model_json(rope_writer *w, const rope_config *c)
 {
     int rc = ROPE_OK;
@@ -108,29 +117,19 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
     rope_put(w, ", \"layout_from\": ");
     rope_put_json_text(w, c->layout_from);
     const rope_config_value *sec = &c->block[B_MROPE_SECTION];
-    rope_put(w, ",\n    \"mrope_section\": ");
-    if (sec->kind == ROPE_CONFIG_LIST) {
+    if (put_key(w, "mrope_section", sec->kind == ROPE_CONFIG_LIST)) {
         rope_put(w, "[");
         for (int j = 0; j < sec->n; j++) rope_put(w, "%s%.17g", j > 0 ? ", " : "", c->section[j]);
         rope_put(w, "]");
-    } else {
-        rope_put(w, "null");
     }
-    rope_put(w, ",\n    \"num_hidden_layers\": ");
-    if (c->n_layers > 0)
-        rope_put(w, "%d", c->n_layers);
-    else
-        rope_put(w, "null");
+    if (put_key(w, "num_hidden_layers", c->n_layers > 0)) rope_put(w, "%d", c->n_layers);
     rope_put(w, ", \"nope_layers\": [");
     int n = 0;
     for (int i = 0; i < c->n_layers; i++)
         if (c->layer_kind[i] & ROPE_LAYER_NOPE) rope_put(w, "%s%d", n++ > 0 ? ", " : "", i);
     rope_put(w, "], \"nope_from\": ");
     rope_put_json_text(w, c->nope_from);
-    rope_put(w, ",\n    \"layer_types\": ");
-    if (isnan(c->local_base)) {
-        rope_put(w, "null");
-    } else {
+    if (put_key(w, "layer_types", !isnan(c->local_base))) {
         for (int local = 0; local < 2; local++) {
             rope_scaling s = layer_scaling(c, local);
             rope_put(w, "%s\n      {\"name\": \"%s\", \"rope_type\": \"%s\"", local ? "," : "[",
@@ -147,10 +146,7 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
     }
     rope_put(w, ", \"layer_pattern_from\": ");
     rope_put_json_text(w, c->local_from);
-    rope_put(w, ",\n    \"query_scale\": ");
-    if (isnan(c->query_scale_beta)) {
-        rope_put(w, "null");
-    } else {
+    if (put_key(w, "query_scale", !isnan(c->query_scale_beta))) {
         rope_put(w, "{\"formula\": \"1 + beta * ln(1 + floor(%s / L0))\", \"layers\": \"%s\"",
                  c->query_scale_offset ? "(position + 1)" : "position",
                  c->query_scale_nope_only ? "nope" : "all");
