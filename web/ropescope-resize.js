@@ -11,6 +11,7 @@
   'use strict';
   if (window.ropescopeResize) return; // loaded twice: the first copy already listens
   var HEIGHT_MESSAGE = 'height';
+  var HEIGHT_REQUEST = 'height?';
   var MIN_HEIGHT = 100;
   var MAX_HEIGHT = 40000;
   window.ropescopeResize = Object.freeze({ message: HEIGHT_MESSAGE, min: MIN_HEIGHT, max: MAX_HEIGHT });
@@ -39,4 +40,13 @@
     if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
     frame.style.height = Math.ceil(d.height) + 'px';
   });
+
+  // A figure that drew before this script ran posted its height to no one: ask each one
+  // loaded by now. One still loading posts when it draws, and the listener above hears it.
+  // The question carries nothing, so any origin may receive it ('*': a frame still at
+  // about:blank would turn a named origin into a console error).
+  var frames = document.querySelectorAll('iframe[data-ropescope]');
+  for (var i = 0; i < frames.length; i++) {
+    if (frames[i].contentWindow) frames[i].contentWindow.postMessage({ ropescope: HEIGHT_REQUEST }, '*');
+  }
 })();

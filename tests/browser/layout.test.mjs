@@ -243,9 +243,10 @@ ${snippet}
   ]) {
     const p = await openBlog(env.browser, blogHtml(post), { viewport });
     const { page } = p;
+    // Two waits, so a failure's line says which: the iframe fitted, the element drawn.
+    await page.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 20000 });
     await page.waitForFunction(
       () =>
-        document.querySelector('iframe').style.height !== '' &&
         customElements
           .get('rope-scope')
           ?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),

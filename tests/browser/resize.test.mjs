@@ -2,7 +2,8 @@
 //  - a host under the strictest policy the README documents for iframes (no 'unsafe-inline',
 //    no style=; script-src the resizer's address, frame-src the explorer) sizes every
 //    iframe[data-ropescope] to its content: one with WordPress's <br /> before the script, the
-//    script loaded twice, and an iframe added after the script ran; no policy violation;
+//    script loaded twice, and an iframe added after the script ran; no policy violation; and
+//    a resizer that runs only after the figures drew still fits them (it asks their heights);
 //  - a view typed with capitals and spaces draws that figure; a typo shows one line naming the
 //    views and no figure, in an iframe and in <rope-scope>.
 
@@ -83,6 +84,39 @@ test('the_resizer_should_fit_every_marked_iframe_under_a_strict_policy', async (
     heights[0].outer,
   );
   await p.assertClean('strict host');
+  await p.context.close();
+});
+
+// The resizer is async: from a slow host, or behind a CMS that defers scripts, it runs after the
+// figures drew and posted their heights to no one. It asks them, and fits them all the same.
+test('a_resizer_that_runs_after_the_figures_drew_should_still_fit_them', async () => {
+  const body = `<p>Text.</p>\n${frameTag('view=slow')}\n<p>More.</p>\n${frameTag('view=angles&controls=gap')}`;
+  const p = await openBlog(env.browser, strictHost(body), { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  for (let i = 0; i < 2; i++) {
+    await page.locator('iframe').nth(i).scrollIntoViewIfNeeded();
+    const frame = await explorerFrame(page, i);
+    await frame.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+      timeout: 20000,
+    });
+  }
+  await settle(page);
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('iframe')].map((f) => f.style.height)),
+    ['', ''],
+    'no resizer yet: both keep the snippet height',
+  );
+  await page.evaluate((src) => {
+    const s = document.createElement('script');
+    s.src = src;
+    document.body.append(s);
+  }, `${env.server.url}ropescope-resize.js`);
+  const heights = await settledHeights(page);
+  for (const [i, { content, outer }] of heights.entries()) {
+    assert.ok(content > 300, `iframe ${i}: content taller than the 300 px it started with (${content})`);
+    assert.equal(outer, content, `iframe ${i}: as tall as its content`);
+  }
+  await p.assertClean('late resizer');
   await p.context.close();
 });
 

@@ -91,7 +91,7 @@ test('csv_and_json_should_round_trip_random_chart_data', () => {
 
 test('readme_should_show_the_resizer_snippet_and_the_resizer_should_use_the_embed_bounds', async () => {
   const { readFileSync } = await import('node:fs');
-  const { HEIGHT_MESSAGE, MIN_HEIGHT, MAX_HEIGHT } = await import('../../web/src/element/embed.js');
+  const { HEIGHT_MESSAGE, HEIGHT_REQUEST, MIN_HEIGHT, MAX_HEIGHT } = await import('../../web/src/element/embed.js');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   assert.match(
     readme,
@@ -101,6 +101,7 @@ test('readme_should_show_the_resizer_snippet_and_the_resizer_should_use_the_embe
   assert.doesNotMatch(readme.slice(readme.indexOf('## Embedding')), /style="/, 'no style= in the snippets');
   const resizer = readFileSync(new URL('../../web/ropescope-resize.js', import.meta.url), 'utf8');
   assert.ok(resizer.includes(`var HEIGHT_MESSAGE = '${HEIGHT_MESSAGE}';`), 'the same message name');
+  assert.ok(resizer.includes(`var HEIGHT_REQUEST = '${HEIGHT_REQUEST}';`), 'the same question');
   assert.ok(resizer.includes(`var MIN_HEIGHT = ${MIN_HEIGHT};`), 'the same lower bound');
   assert.ok(resizer.includes(`var MAX_HEIGHT = ${MAX_HEIGHT};`), 'the same upper bound');
 });

@@ -20,6 +20,8 @@ const $ = (id) => document.getElementById(id);
 
 /** The message an embed posts to its host: { ropescope: 'height', height } (CSS px). */
 export const HEIGHT_MESSAGE = 'height';
+/** The host's question, { ropescope: 'height?' }: answered with HEIGHT_MESSAGE at once. */
+export const HEIGHT_REQUEST = 'height?';
 // Heights the host accepts: anything else is a page that is not ours or a broken one.
 export const MIN_HEIGHT = 100;
 export const MAX_HEIGHT = 40000;
@@ -106,6 +108,13 @@ export function reportHeight() {
     window.parent.postMessage({ ropescope: HEIGHT_MESSAGE, height }, '*');
   };
   new ResizeObserver(post).observe(document.body);
+  // A resizer that runs after the content settled (an async script from a slow host, a CMS
+  // that defers scripts) missed every post: it asks, and gets the height again.
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || e.data?.ropescope !== HEIGHT_REQUEST) return;
+    last = -1;
+    post();
+  });
   post();
 }
 
