@@ -14,9 +14,10 @@ import {
   settle,
   typeInto,
   useServerAndBrowser,
+  waitFrameDrawn,
   waitReady,
 } from './harness.mjs';
-import { blogHtml, holdPreview, openBlog, shotPath } from './host.mjs';
+import { blogHtml, explorerFrame, holdPreview, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
 
@@ -140,7 +141,7 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
     // The bar slides away over the chapters and back for the figures that read it (app.js's
     // markBar): wait until that slide is over.
     await page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0, null, {
-      timeout: 5000,
+      timeout: 15000,
     });
     const seen = await page.evaluate((n) => {
       const reachable = (id) => {
@@ -253,6 +254,9 @@ ${snippet}
       null,
       { timeout: 20000 },
     );
+    // The picture is saved to be looked at: wait for the iframe's figure too, or the shot can
+    // catch the post half painted.
+    await waitFrameDrawn(await explorerFrame(page));
     await page.locator('iframe').scrollIntoViewIfNeeded();
     await page.locator('rope-scope').scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, 0));
