@@ -136,7 +136,7 @@ test('two_elements_should_draw_their_own_settings_and_not_interfere', async () =
   await page.waitForFunction(
     (w) => document.querySelector('#a').shadowRoot.querySelector('canvas').getBoundingClientRect().width < w - 200,
     wide,
-    { timeout: 5000 },
+    { timeout: 15000 },
   );
 
   // A changed attribute redraws that element with the new settings.

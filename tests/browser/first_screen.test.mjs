@@ -183,7 +183,7 @@ test('phone_slider_bar_should_step_aside_for_the_chapters_and_return_for_its_fig
         return w === 'away' ? r.bottom <= 0 : r.top === 0 && r.height > 100;
       },
       where,
-      { timeout: 5000 },
+      { timeout: 15000 },
     );
   // A chapter: its inputs are its own, and the bar leaves the top of the screen to it.
   await scrollTo('cat');

@@ -305,7 +305,7 @@ export async function allCharts(page) {
 
 /** The page's address once its pending URL update (throttled while sliders move) is written. */
 export async function pageUrl(page) {
-  await page.waitForFunction(() => !window.ropescope?.urlPending?.(), null, { timeout: 5000 });
+  await page.waitForFunction(() => !window.ropescope?.urlPending?.(), null, { timeout: 15000 });
   return page.url();
 }
 

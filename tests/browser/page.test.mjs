@@ -127,7 +127,7 @@ test('offscreen_chart_should_draw_its_current_data_when_scrolled_into_view', asy
       return chart.scales.y.max >= 128; // drawn for dim 256: 128 pairs
     },
     null,
-    { timeout: 5000 },
+    { timeout: 15000 },
   );
   const drawn = await page.evaluate(() => {
     const chart = Chart.getChart(document.getElementById('chart-slow'));

@@ -636,7 +636,7 @@ test('charts_should_follow_the_colour_scheme_and_print_light', async () => {
           });
         },
         all,
-        { timeout: 5000 },
+        { timeout: 15000 },
       )
       .catch(() => {});
     const now = await look();
