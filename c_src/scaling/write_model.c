@@ -77,14 +77,13 @@ static rope_scaling layer_scaling(const rope_config *c, int local)
     return s;
 }
 
-/* One layer type's pairs: local layers use the default rope at the local base. */
-static int put_pairs(rope_writer *w, const rope_config *c, int local)
+/* One layer type's pairs, from its scaling (layer_scaling). */
+static int put_pairs(rope_writer *w, const rope_scaling *s)
 {
-    rope_scaling s = layer_scaling(c, local);
-    int pairs = s.dim / 2;
+    int pairs = s->dim / 2;
     double *theta = malloc((size_t)(pairs > 0 ? pairs : 1) * 2 * sizeof(double));
     if (theta == NULL) return ROPE_E_NOMEM;
-    int rc = rope_scaling_pairs(&s, theta, theta + pairs, NULL, NULL, NULL);
+    int rc = rope_scaling_pairs(s, theta, theta + pairs, NULL, NULL, NULL);
     for (int i = 0; i < pairs && rc == ROPE_OK; i++) {
         rope_put(w, "%s{\"i\": %d", i > 0 ? ", " : "", i);
         rope_put_field(w, ", ", "inv_freq", theta[i]);
@@ -139,7 +138,7 @@ int rope_write_model_json(rope_writer *w, const rope_config *c)
             rope_put(w, ", \"layers\": [");
             put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
             rope_put(w, "],\n       \"pairs\": [");
-            if (rc == ROPE_OK) rc = put_pairs(w, c, local);
+            if (rc == ROPE_OK) rc = put_pairs(w, &s);
             rope_put(w, "]}");
         }
         rope_put(w, "]");
