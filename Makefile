@@ -76,7 +76,7 @@ FUZZ_SECONDS ?= 6
 
 .PHONY: all deps native wasm web test format lint test-unit test-math test-asan test-fuzz fuzz-long test-mutants \
         test-diff test-cli test-js test-browser test-scaling test-fuzz-config test-explain test-nprandom \
-        test-lesson test-verify test-reliability serve dist bench clean
+        test-lesson test-verify test-reliability serve dist bench clean check
 
 all: native web
 
@@ -298,6 +298,15 @@ test: deps
 	  test-nprandom test-lesson test-cli test-reliability test-js test-scaling test-fuzz-config test-verify test-browser
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
+# The quick loop, after every change (at most 90 s on a 2-core machine): the C unit tests, the
+# JavaScript unit tests (with the reference cases they read) and one browser smoke test of the
+# page and of an embed. `make test` runs everything.
+check: all
+	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
+	$(MAKE) --no-print-directory test-unit test-math test-js
+	$(NODE) --test tests/browser/smoke.test.mjs
+	@echo "make check: passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
+
 test-unit: build/test_rope
 	build/test_rope
 
@@ -402,8 +411,10 @@ test-fuzz-config: build/fuzz_config
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
 	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs tests/js/verify_page.test.mjs,$(wildcard tests/js/*.test.mjs))
 
+# Every browser test file, sharing one Chromium, as many files at a time as there are CPUs
+# (ROPE_TEST_JOBS=N to choose; tools/test_browser.mjs FILE... runs some).
 test-browser: all dist
-	$(NODE) --test --test-concurrency=1 tests/browser/*.test.mjs
+	$(NODE) tools/test_browser.mjs
 
 # One style for the tree: .clang-format for C, biome.json (Biome: formatter and linter in one
 # npm package) for the JavaScript. `make format` rewrites; `make lint` only checks.

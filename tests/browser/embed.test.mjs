@@ -6,10 +6,23 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COLUMNS, MAX_HEIGHT } from '../../web/src/element/embed.js';
 import { EMBED_CONTENT } from '../../web/src/element/heights.js';
+import { rng, seed } from '../lib/testlib.mjs';
 import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
+// Each fitting test loads a seeded sample of the builder's snippets, not all ~50 of them (two
+// thirds of the browser suite's time), so every snippet is loaded over a few runs; the seed is
+// printed and ROPE_TEST_SEED repeats a run's sample. ROPE_EMBED_SAMPLE=all loads every one.
+const random = rng(seed('embed snippets'));
+const SAMPLE = process.env.ROPE_EMBED_SAMPLE === 'all' ? Number.POSITIVE_INFINITY : 8;
+function sample(keys, what) {
+  const pool = [...keys];
+  const picked = [];
+  while (pool.length > 0 && picked.length < SAMPLE) picked.push(...pool.splice(Math.floor(random() * pool.length), 1));
+  console.log(`# ${what}: ${picked.length} of ${keys.length} snippets: ${picked.join(' ')}`);
+  return picked;
+}
 const WIDTHS = [700, 390];
 // style.css's --surface: the embed's background in each palette.
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
@@ -108,7 +121,7 @@ function assertNoInnerScroll(m, what) {
 for (const width of WIDTHS) {
   test(`auto_height_iframes_should_fit_their_content_at_${width}px`, async () => {
     snippets ??= await builderSnippets();
-    for (const view of Object.keys(snippets)) {
+    for (const view of sample(Object.keys(snippets), `auto height at ${width}px`)) {
       const { auto } = snippets[view];
       assert.match(
         auto,
@@ -152,7 +165,7 @@ const FIXED = [
 for (const { width, column, blank } of FIXED) {
   test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_at_${width}px`, async () => {
     const fixedSnippets = await builderSnippets(column);
-    for (const view of Object.keys(fixedSnippets)) {
+    for (const view of sample(Object.keys(fixedSnippets), `fixed height, ${column}px column at ${width}px`)) {
       const { fixed } = fixedSnippets[view];
       assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe alone');
       const height = Number(/height="(\d+)"/.exec(fixed)[1]);

@@ -127,8 +127,14 @@ export const QUIET_UI_ARGS = [
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`,
 ];
 
-/** Headless Chromium; quietUi: without the address bar's popup renderer (make bench). */
+/**
+ * Headless Chromium; quietUi: without the address bar's popup renderer (make bench). Under
+ * tools/test_browser.mjs (make test-browser) the test files share the one browser it started
+ * (ROPE_BROWSER_WS): each file connects, makes its own contexts, and close() only disconnects.
+ */
 export function launchBrowser({ quietUi = false } = {}) {
+  const shared = process.env.ROPE_BROWSER_WS;
+  if (shared && !quietUi) return chromium.connect(shared);
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [...LAUNCH_ARGS, ...(quietUi ? QUIET_UI_ARGS : [])],
