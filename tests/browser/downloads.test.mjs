@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import {
   afterUpdate,
   cliReport,
+  downloadedFile,
   openPage,
   pageUrl,
   ROOT,
@@ -23,7 +24,7 @@ const env = useServerAndBrowser();
 async function download(page, button, filename) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
   assert.equal(file.suggestedFilename(), filename, `${button} saves ${filename}`);
-  const path = await file.path();
+  const path = await downloadedFile(file);
   return { path, text: readFileSync(path, 'utf8') };
 }
 

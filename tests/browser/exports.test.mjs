@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chartData, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
+import { chartData, downloadedFile, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -23,7 +23,7 @@ async function save(page, button) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastSave + SAVE_SPACING_MS - Date.now())));
   lastSave = Date.now();
   const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  const path = await file.path();
+  const path = await downloadedFile(file);
   return { name: file.suggestedFilename(), bytes: readFileSync(path) };
 }
 

@@ -5,6 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -269,6 +271,22 @@ export async function afterUpdate(page, action) {
     timeout: 10000,
   });
   await settle(page);
+}
+
+/**
+ * A finished download's local path. With the shared browser (tools/test_browser.mjs) the file
+ * lives with the browser's process, so download.path() is refused: saveAs() copies it here.
+ */
+let downloadDir = null;
+let downloadCount = 0;
+export async function downloadedFile(download) {
+  if (downloadDir === null) {
+    downloadDir = mkdtempSync(join(tmpdir(), 'rope-downloads-'));
+    process.once('exit', () => rmSync(downloadDir, { recursive: true, force: true }));
+  }
+  const path = join(downloadDir, `${++downloadCount}-${download.suggestedFilename() || 'download'}`);
+  await download.saveAs(path);
+  return path;
 }
 
 // ---- reading the page ----

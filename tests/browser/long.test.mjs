@@ -16,6 +16,7 @@ import {
   CLI,
   chartData,
   close,
+  downloadedFile,
   openPage,
   openReady,
   pageUrl,
@@ -335,7 +336,7 @@ test('the_blog_preset_captions_should_state_the_blog_numbers', async () => {
 
 async function download(page, button) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') };
+  return { name: file.suggestedFilename(), text: readFileSync(await downloadedFile(file), 'utf8') };
 }
 
 async function paste(page, textValue) {
