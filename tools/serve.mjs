@@ -234,6 +234,12 @@ async function oembed(query, origin, findPage, pictures) {
   } catch {
     return { status: 400, text: `url: ${JSON.stringify(url.slice(0, 200))} is not an absolute address` };
   }
+  // javascript:, data:, blob: and the like have no origin to compare ("null"): no page of ours.
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return {
+      status: 404,
+      text: `url: ${JSON.stringify(url.slice(0, 200))} is not an http(s) address of this server (${origin})`,
+    };
   if (target.origin !== origin)
     return { status: 404, text: `url: ${JSON.stringify(target.origin)} is not this server (${origin})` };
   const limits = {};
