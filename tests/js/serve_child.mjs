@@ -85,9 +85,15 @@ export function raw(port, bytes, ms = 10000) {
 /**
  * An HTTP/1.1 answer read off the wire: { status, headers (lower-case names), body }, or null
  * if it is not one whole answer (a bad status line or header, a body of another length than
- * Content-Length says, bytes after it). `head`: the request was HEAD (no body).
+ * Content-Length says, bytes after it), after any 1xx. `head`: the request was HEAD (no body).
  */
 export function parseAnswer(bytes, head = false) {
+  // An interim answer (100 Continue, to an Expect) comes first, headers only.
+  while (/^HTTP\/1\.1 1\d\d /.test(bytes.subarray(0, 13).toString('latin1'))) {
+    const interim = bytes.indexOf('\r\n\r\n');
+    if (interim < 0) return null;
+    bytes = bytes.subarray(interim + 4);
+  }
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return null;
   const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
