@@ -284,3 +284,67 @@ test('config_with_a_typed_array_prototype_should_be_read_as_an_object', async ()
   Object.setPrototypeOf(missing, new Uint8Array(5));
   assert.throws(() => rope.scaling_csv(missing, {}), { name: 'TypeError', message: /hidden_size|head_dim/ });
 });
+
+// Issue #35: a Proxy whose traps throw, given where a number or an options object belongs,
+// escaped as the trap's own Error from inside the message that was to name it. Every argument
+// is read behind a guard: the error is a TypeError naming the parameter, whatever was thrown.
+test('throwing_proxies_should_be_refused_as_a_type_error_naming_the_parameter', () => {
+  const boom = () => {
+    throw new Error('boom');
+  };
+  const trapping = new Proxy([1, 2, 3, 4], { get: boom });
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const unshowable = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('again');
+      },
+    },
+  );
+  const REVOKED = "Cannot perform 'IsArray' on a proxy that has been revoked";
+  const cases = [
+    [() => rope.add_score(Q8, K8, trapping, 0), 'm must be a number, got an array whose length could not be read'],
+    [() => rope.thetas(trapping), 'd must be a number, got an array whose length could not be read'],
+    [() => rope.apply_rope(Q8, revoked.proxy), 'pos must be a number, got a revoked Proxy'],
+    [() => rope.apply_rope(Q8, 1, trapping), 'base must be a number, got an array whose length could not be read'],
+    [() => rope.dot(trapping, K8), 'a: could not be read: boom'],
+    [
+      () =>
+        rope.norm(
+          new Proxy([1, 2], {
+            get() {
+              throw 42;
+            },
+          }),
+        ),
+      'vec: could not be read: 42',
+    ],
+    [
+      () =>
+        rope.norm(
+          new Proxy([1, 2], {
+            get() {
+              throw unshowable;
+            },
+          }),
+        ),
+      'vec: could not be read: an exception that could not be shown',
+    ],
+    [() => rope.build_report(trapping), 'options must be an object, got an array whose length could not be read'],
+    [() => rope.build_report(revoked.proxy), `options: could not be read: ${REVOKED}`],
+    [() => rope.build_report(new Proxy({}, { ownKeys: boom })), 'options: could not be read: boom'],
+    [() => rope.scaling_csv(revoked.proxy), `config: could not be read: ${REVOKED}`],
+    [() => rope.scaling_csv('{}', revoked.proxy), `options: could not be read: ${REVOKED}`],
+    [
+      () => rope.scaling_csv('{}', new Proxy({ gap: 1 }, { getOwnPropertyDescriptor: boom })),
+      'options: could not be read: boom',
+    ],
+  ];
+  for (const [call, message] of cases) {
+    const err = thrown(call);
+    assert.ok(err instanceof TypeError, `${message}: threw ${err}`);
+    assert.equal(err.message, message);
+  }
+});
