@@ -6,10 +6,15 @@
 //    settings or values.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
 import { parseDecimal, readQuery } from '../../web/src/state/state.js';
+import { CLI } from '../lib/testlib.mjs';
 
 const [Q8, K8] = rope.demo_vectors(8);
 const WIDE = new Array(8192).fill(0.5); // 8192 x 65536 = 2^29 > MAX_WORK
@@ -346,5 +351,57 @@ test('throwing_proxies_should_be_refused_as_a_type_error_naming_the_parameter', 
     const err = thrown(call);
     assert.ok(err instanceof TypeError, `${message}: threw ${err}`);
     assert.equal(err.message, message);
+  }
+});
+
+// Issue #35: a config whose scaled frequencies overflow. The C writer names the key in the
+// reader's message; the page dropped that message for a CoreError ("scaling: result
+// overflowed ... (seq_len = 0, ...)") and the CLI printed it. Both now say the same words.
+const OVERFLOWING = [
+  [{ head_dim: 8, rope_theta: 10000, rope_scaling: { rope_type: 'linear', factor: 5e-324 } }, {}],
+  [
+    {
+      head_dim: 8,
+      rope_theta: 10000,
+      max_position_embeddings: 4096,
+      rope_scaling: { rope_type: 'dynamic', factor: 1e300 },
+    },
+    { seq_len: 100000 },
+  ],
+  [
+    {
+      head_dim: 8,
+      rope_theta: 10000,
+      max_position_embeddings: 131072,
+      original_max_position_embeddings: 4096,
+      rope_scaling: { rope_type: 'longrope', short_factor: [5e-324, 1, 1, 1], long_factor: [1, 1, 1, 1] },
+    },
+    {},
+  ],
+];
+
+test('scaling_overflow_should_name_the_key_on_the_page_as_the_cli_does', () => {
+  const err = thrown(() => rope.scaling_csv(OVERFLOWING[0][0]));
+  assert.ok(err instanceof RangeError, `threw ${err}`);
+  assert.equal(
+    err.message,
+    'rope_scaling.factor 4.9406564584124654e-324 is too small: the scaled frequencies (theta / factor) overflow',
+  );
+});
+
+test('scaling_overflow_messages_should_be_the_clis_word_for_word', (t) => {
+  if (!existsSync(CLI)) return t.skip('no build/ropescope: run make native');
+  const dir = mkdtempSync(join(tmpdir(), 'rope-overflow-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const [i, [config, opts]] of OVERFLOWING.entries()) {
+    const file = join(dir, `${i}.json`);
+    writeFileSync(file, JSON.stringify(config));
+    const flags = opts.seq_len === undefined ? [] : ['--seq-len', String(opts.seq_len)];
+    const cli = spawnSync(CLI, ['scaling', '--config', file, '--format', 'csv', ...flags], { encoding: 'utf8' });
+    assert.equal(cli.status, 2, `${file}: ${cli.stderr}`);
+    const line = cli.stderr.split('\n').find((l) => l.startsWith('ropescope: ') && !l.startsWith('ropescope: warning'));
+    const err = thrown(() => rope.scaling_csv(config, opts));
+    assert.ok(err instanceof RangeError, `threw ${err}`);
+    assert.equal(`ropescope: ${err.message}`, line, JSON.stringify(config));
   }
 });

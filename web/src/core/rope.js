@@ -824,6 +824,11 @@ function scalingOptions(opts) {
 
 // The reader's refusals (ROPE_E_CONFIG, ROPE_E_SCALING) carry a message naming the key.
 const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
+// The writer's may carry one with any code (an overflow, ROPE_E_RANGE, names the key that made
+// it, as the CLI prints it): each is read back below; one without a message is a CoreError.
+const WRITE_CODES = Object.entries(C)
+  .filter(([name, code]) => name.startsWith('ROPE_E_') && typeof code === 'number')
+  .map(([, code]) => code);
 
 function scalingText(format, config, opts) {
   const bytes = configBytes(config);
@@ -853,7 +858,7 @@ function scalingText(format, config, opts) {
         'scaling',
         [],
         (buf, lenPtr, cap) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
-        CONFIG_CODES,
+        WRITE_CODES,
         args,
       );
       if (typeof text === 'string') return text;
