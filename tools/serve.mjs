@@ -183,6 +183,33 @@ async function pump(res, handle, size, first, path) {
   }
 }
 
+/**
+ * Answers with an opened regular file ({ handle, size }): its first chunk is read before the
+ * headers go out, so a file that cannot be read at all is still a 500; the rest streams (pump).
+ * Closes the handle.
+ */
+async function sendFile(req, res, { handle, size }, headers, path, fail) {
+  let first = Buffer.alloc(0);
+  if (req.method !== 'HEAD') {
+    try {
+      // At least one byte asked for: a file that says it is empty may still fail to read.
+      const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size)));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      first = buffer.subarray(0, Math.min(bytesRead, size));
+    } catch (err) {
+      await handle.close();
+      console.error(`serve: 500 ${path}: ${firstLine(err)}`);
+      return fail(500, `could not read ${path}`);
+    }
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': size });
+  if (req.method === 'HEAD') {
+    await handle.close();
+    return res.end();
+  }
+  return pump(res, handle, size, first, path);
+}
+
 const firstLine = (err) => String(err?.message ?? err).split('\n')[0];
 
 // This server's origin as a request's Host header names it, or null for a value that is not a
@@ -322,26 +349,7 @@ export function serve(dir = WEB, port = 0, { asFiles = false } = {}) {
       });
       return res.end(req.method === 'HEAD' ? undefined : body);
     }
-    const { handle, size } = opened;
-    let first = Buffer.alloc(0);
-    if (req.method !== 'HEAD') {
-      try {
-        // At least one byte asked for: a file that says it is empty may still fail to read.
-        const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size)));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        first = buffer.subarray(0, Math.min(bytesRead, size));
-      } catch (err) {
-        await handle.close();
-        console.error(`serve: 500 ${path}: ${firstLine(err)}`);
-        return fail(500, `could not read ${path}`);
-      }
-    }
-    res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': size });
-    if (req.method === 'HEAD') {
-      await handle.close();
-      return res.end();
-    }
-    return pump(res, handle, size, first, path);
+    return sendFile(req, res, opened, { ...headers, 'Content-Type': type }, path, fail);
   };
   // Whatever fails in answering is this request's 500 (or its cut body), never the server's end.
   const server = createServer((req, res) => {
