@@ -60,8 +60,8 @@ export function metaPolicy(htmlPath = join(ROOT, 'web/index.html')) {
 // Whether `file` (resolved) lies inside the folder `base`.
 const inside = (base, file) => file === base || file.startsWith(base + sep);
 
-// Most a page, or one file it names, may hold to be inlined: read whole, a file is held in memory
-// (a 1.5 GB page took the server to 1.6 GB per request); the page's own files are under 1 MB.
+// Most a page, or one file it names, may hold to be inlined: what is inlined is held in memory
+// whole, for each request; the explorer's own files are far smaller.
 export const INLINE_LIMIT = 8 * 1024 * 1024;
 const CHUNK = 64 * 1024;
 // O_NONBLOCK: opening a FIFO for reading would otherwise wait until something opens it to write.
