@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 // A small static server for the page (`make serve`, the browser tests, `make bench`):
 // files under one folder, on 127.0.0.1 only, GET and HEAD only, with the page's
 // Content-Security-Policy (read from the <meta> of web/index.html, so it is written once)
@@ -15,17 +15,21 @@ import { readFile } from 'node:fs/promises';
 // from web/ (make web builds it there), /v<version>/pictures/… (also without /v<version>) from dist/.
 // /oembed?url=<an explorer page here>&format=json answers oEmbed (type rich: the iframe snippet
 // of that page's view and settings, its picture as the thumbnail); each HTML page it inlines
-// names that endpoint in a discovery <link> (web/README.md, "oEmbed").
+// names that endpoint in a discovery <link> (tools/oembed.mjs; web/README.md, "oEmbed").
 //   node tools/serve.mjs [DIR] [PORT] [--as-files]   (defaults: web, 8000; port 0 picks a free one)
-// Prints "serving DIR at URL" once listening. A file that cannot be read (no permission, removed
-// or replaced by a folder after it was found, a read error) is a 500 and one line on stderr;
-// the server goes on.
-// Files are read whole before the headers go out: the page's files are small, and a read that
-// fails half-way can then still be answered with a status instead of a cut body.
+// Prints "serving DIR at URL" once listening. No request ends it: a Host header that is not a
+// host[:port] is a 400; only regular files are served (a FIFO, a device or a folder is a 404,
+// opened without waiting for a writer); a file that cannot be read (no permission, a read error)
+// is a 500 and one line on stderr; anything else that fails is a 500 and a line too.
+// Files are streamed, their first chunk read before the headers go out (a file that cannot be
+// read at all still gets a status); a read that fails later cuts the body, with a line on stderr.
+// What a page inlines (the page and each file it names) is read whole, so each is capped at
+// INLINE_LIMIT bytes: a page over it, or naming a file over it, is a 500 that says so.
 import { createServer } from 'node:http';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP_META, inlinePage } from './inline.mjs';
+import { oembed, withDiscovery } from './oembed.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
@@ -56,19 +60,170 @@ export function metaPolicy(htmlPath = join(ROOT, 'web/index.html')) {
 // Whether `file` (resolved) lies inside the folder `base`.
 const inside = (base, file) => file === base || file.startsWith(base + sep);
 
+// Most a page, or one file it names, may hold to be inlined: what is inlined is held in memory
+// whole, for each request; the explorer's own files are far smaller.
+export const INLINE_LIMIT = 8 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait until something opens it to write.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+// Errors that mean "no such file here" (ERR_INVALID_ARG_VALUE: a NUL in the path).
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'ERR_INVALID_ARG_VALUE']);
+
+// The text of the regular file `file` (`name` in messages), at most `limit` bytes; read in
+// chunks up to the limit, as the file may grow after its size was taken.
+function readRegular(file, name, limit = INLINE_LIMIT) {
+  const fd = openSync(file, OPEN_FLAGS);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error(`${name} is not a regular file`);
+    if (info.size > limit) throw new Error(`${name} is ${info.size} bytes, more than the ${limit} a page may inline`);
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, chunk, 0, CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      if (total > limit) throw new Error(`${name} grew past the ${limit} bytes a page may inline`);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 // The page at `file` with the files it names inlined, read afresh on every request (an edit or
-// a rebuild shows on the next load); a named file outside `base` or missing is an error.
+// a rebuild shows on the next load); a named file outside `base`, missing, not a regular file or
+// over INLINE_LIMIT is an error.
 function inlinedPage(base, file, policy) {
-  const html = readFileSync(file, 'utf8');
+  const html = readRegular(file, 'the page');
   return inlinePage(
     html,
     (name) => {
       const target = resolve(dirname(file), name);
       if (!inside(base, target)) throw new Error(`${name} is outside the served folder`);
-      return readFileSync(target, 'utf8');
+      return readRegular(target, name);
     },
     { policy, keepSelf: true },
   );
+}
+
+// Whether `file` is a regular file (false if there is none); stat waits on no FIFO.
+async function isRegular(file) {
+  try {
+    return (await stat(file)).isFile();
+  } catch (err) {
+    if (ABSENT.has(err.code)) return false;
+    throw err;
+  }
+}
+
+/**
+ * `file` opened for reading if it is a regular file: { handle, size }; null if there is no such
+ * file or it is something else (a folder, a FIFO, a device). Other errors (EACCES) are thrown.
+ * The type is checked on the opened file, so a name swapped after the check cannot slip by.
+ */
+async function openRegular(file) {
+  if (!(await isRegular(file))) return null;
+  let handle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (err) {
+    if (ABSENT.has(err.code)) return null;
+    throw err;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isFile()) return { handle, size: info.size };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  await handle.close();
+  return null;
+}
+
+// Resolves once `res` can take more (or is gone: a client that stops reading does not hold us).
+const drained = (res) =>
+  new Promise((done) => {
+    const finish = () => {
+      res.off('drain', finish);
+      res.off('close', finish);
+      done();
+    };
+    res.on('drain', finish);
+    res.on('close', finish);
+  });
+
+/**
+ * Sends the rest of an opened file after `first` (its first bytes, already read), `size` bytes in
+ * all, `CHUNK` at a time; a read that fails, or a file that shrank, cuts the response (the
+ * headers are out) with a line on stderr. Closes the handle.
+ */
+async function pump(res, handle, size, first, path) {
+  let sent = 0;
+  try {
+    let chunk = first;
+    while (!res.destroyed) {
+      if (chunk.length && !res.write(chunk)) await drained(res);
+      sent += chunk.length;
+      if (sent >= size) break;
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, size - sent));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, sent);
+      if (bytesRead === 0) throw new Error(`the file ended at ${sent} of ${size} bytes`);
+      chunk = buffer.subarray(0, bytesRead);
+    }
+    if (!res.destroyed) res.end();
+  } catch (err) {
+    console.error(`serve: cut ${path} after ${sent} of ${size} bytes: ${firstLine(err)}`);
+    res.destroy();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Answers with an opened regular file ({ handle, size }): its first chunk is read before the
+ * headers go out, so a file that cannot be read at all is still a 500; the rest streams (pump).
+ * Closes the handle.
+ */
+async function sendFile(req, res, { handle, size }, headers, path, fail) {
+  let first = Buffer.alloc(0);
+  if (req.method !== 'HEAD') {
+    try {
+      // At least one byte asked for: a file that says it is empty may still fail to read.
+      const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size)));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      first = buffer.subarray(0, Math.min(bytesRead, size));
+    } catch (err) {
+      await handle.close();
+      console.error(`serve: 500 ${path}: ${firstLine(err)}`);
+      return fail(500, `could not read ${path}`);
+    }
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': size });
+  if (req.method === 'HEAD') {
+    await handle.close();
+    return res.end();
+  }
+  return pump(res, handle, size, first, path);
+}
+
+const firstLine = (err) => String(err?.message ?? err).split('\n')[0];
+
+// This server's origin as a request's Host header names it, or null for a value that is not a
+// host[:port] (`a<b`, `[`, empty, or with a path, a query, credentials or a blank in it).
+export function hostOrigin(host) {
+  if (!/^[\x21-\x7e]+$/.test(host)) return null;
+  let url;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+  return url.origin;
 }
 
 /**
@@ -90,98 +245,13 @@ function locate(base, path, release) {
 }
 
 const PAGE_NAMES = new Set(['index.html', 'ropescope.html']);
-const WHOLE = /^[1-9]\d{0,5}$/;
-
-/**
- * The oEmbed answer for a request's query: { status, json } or { status, text } (a message
- * naming the parameter). `origin`: this server's, as the client reached it.
- */
-async function oembed(query, origin, findPage, pictures) {
-  const format = query.get('format') ?? 'json';
-  if (format !== 'json') return { status: 501, text: `format: only json is offered, not ${JSON.stringify(format)}` };
-  const url = query.get('url');
-  if (!url) return { status: 400, text: 'url: missing (the address of an explorer page on this server)' };
-  let target;
-  try {
-    target = new URL(url);
-  } catch {
-    return { status: 400, text: `url: ${JSON.stringify(url.slice(0, 200))} is not an absolute address` };
-  }
-  if (target.origin !== origin)
-    return { status: 404, text: `url: ${JSON.stringify(target.origin)} is not this server (${origin})` };
-  const limits = {};
-  for (const name of ['maxwidth', 'maxheight']) {
-    const value = query.get(name);
-    if (value === null) continue;
-    if (!WHOLE.test(value))
-      return {
-        status: 400,
-        text: `${name}: must be a whole number of pixels from 1 to 999999, not ${JSON.stringify(value.slice(0, 40))}`,
-      };
-    limits[name] = Number(value);
-  }
-  if (!findPage(target.pathname)) return { status: 404, text: `url: ${target.pathname} is not an explorer page here` };
-  // The page's own modules: the same URL reader, figures table and snippet as the builder's.
-  const [{ readQuery }, { fillFromPreset }, { FIGURE }, embed, picture] = await Promise.all([
-    import('../web/src/state/state.js'),
-    import('../web/src/model/long.js'),
-    import('../web/src/figures/index.js'),
-    import('../web/src/element/embed.js'),
-    import('../web/src/element/picture.js'),
-  ]);
-  const { state, problems } = readQuery(target.search);
-  const badView = problems.find((p) => p.name === 'view');
-  if (badView) return { status: 404, text: `url: ${badView.message}` };
-  try {
-    fillFromPreset(state);
-  } catch {
-    // a preset the reader refuses: the embed says so, as the page does
-  }
-  const page = origin + target.pathname;
-  const options = { view: state.view, controls: state.controls, title: state.title, theme: state.theme, auto: false };
-  const fixed = embed.fixedHeight(state.view, options);
-  const width = Math.min(limits.maxwidth ?? picture.PICTURE_WIDTH, picture.PICTURE_WIDTH);
-  const height = Math.min(limits.maxheight ?? fixed, fixed);
-  const json = {
-    type: 'rich',
-    version: '1.0',
-    title: state.view === 'all' ? 'ropescope: every figure' : FIGURE[state.view].title,
-    provider_name: 'ropescope',
-    provider_url: `${origin}/`,
-    html: embed.snippet(state, { ...options, height }, page),
-    width,
-    height,
-  };
-  // The thumbnail: the view's picture in the snippet's theme, if make dist wrote it and it fits.
-  const theme = state.theme === 'dark' ? 'dark' : 'light';
-  const entry = pictures()?.views?.[picture.pictureView(state.view)]?.[theme];
-  if (entry && entry.width <= (limits.maxwidth ?? Infinity) && entry.height <= (limits.maxheight ?? Infinity)) {
-    Object.assign(json, {
-      thumbnail_url: `${embed.releaseBase(page)}${picture.PICTURE_DIR}/${entry.file}`,
-      thumbnail_width: entry.width,
-      thumbnail_height: entry.height,
-    });
-  }
-  return { status: 200, json };
-}
-
 // make dist's pictures.json, read afresh (a new dist shows at once); null without one.
 function readPictures(dir) {
   try {
-    return JSON.parse(readFileSync(join(dir, 'pictures.json'), 'utf8'));
+    return JSON.parse(readRegular(join(dir, 'pictures.json'), 'pictures.json'));
   } catch {
     return null;
   }
-}
-
-const escapeAttr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/** The oEmbed discovery <link> for the page at `pageUrl`, put at the end of its <head>. */
-export function withDiscovery(html, pageUrl) {
-  const origin = new URL(pageUrl).origin;
-  const href = `${origin}/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
-  const link = `<link rel="alternate" type="application/json+oembed" href="${escapeAttr(href)}" title="ropescope">`;
-  return html.replace('</head>', `  ${link}\n</head>`);
 }
 
 /**
@@ -209,18 +279,22 @@ export function serve(dir = WEB, port = 0, { asFiles = false } = {}) {
       return null;
     }
   };
-  const server = createServer((req, res) => {
-    const headers = {
-      'Content-Security-Policy': policy,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    };
+  const headers = {
+    'Content-Security-Policy': policy,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+  const answer = async (req, res) => {
     const fail = (status, text) => {
       res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(req.method === 'HEAD' ? undefined : `${text}\n`);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, 'method not allowed');
+    // HTTP/1.0 may leave the Host out (node refuses an HTTP/1.1 request without one).
+    const host = req.headers.host ?? `127.0.0.1:${server.address().port}`;
+    const origin = hostOrigin(host);
+    if (!origin) return fail(400, `bad request: Host must be a host[:port], not ${JSON.stringify(host.slice(0, 100))}`);
     let path;
     let requested;
     try {
@@ -229,43 +303,39 @@ export function serve(dir = WEB, port = 0, { asFiles = false } = {}) {
     } catch {
       return fail(400, 'bad request');
     }
-    const origin = `http://${req.headers.host ?? `127.0.0.1:${server.address().port}`}`;
     if (path === '/oembed') {
-      oembed(requested.searchParams, origin, findPage, () => readPictures(picturesDir)).then(
-        ({ status, json, text }) => {
-          if (!json) return fail(status, `oembed: ${text}`);
-          const body = Buffer.from(JSON.stringify(json));
-          res.writeHead(status, {
-            ...headers,
-            'Content-Type': 'application/json; charset=utf-8',
-            'Content-Length': body.length,
-          });
-          return res.end(req.method === 'HEAD' ? undefined : body);
-        },
-        (err) => {
-          console.error(`serve: 500 /oembed: ${String(err.message).split('\n')[0]}`);
-          fail(500, 'oembed: could not answer');
-        },
+      const { status, json, text } = await oembed(requested.searchParams, origin, findPage, () =>
+        readPictures(picturesDir),
       );
-      return undefined;
+      if (!json) return fail(status, `oembed: ${text}`);
+      const body = Buffer.from(JSON.stringify(json));
+      res.writeHead(status, {
+        ...headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': body.length,
+      });
+      return res.end(req.method === 'HEAD' ? undefined : body);
     }
     if (path.endsWith('/')) path += 'index.html';
     const { base: root, file } = locate(base, path, release);
     if (!inside(root, file)) return fail(404, 'not found');
-    let stat;
-    try {
-      stat = statSync(file);
-    } catch {
-      return fail(404, 'not found');
-    }
-    if (!stat.isFile()) return fail(404, 'not found');
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    if (!asFiles && type.startsWith('text/html')) {
+    const inline = !asFiles && type.startsWith('text/html');
+    let opened;
+    try {
+      // A page to inline is read whole below, where a failure names the file it was.
+      opened = inline ? await isRegular(file) : await openRegular(file);
+    } catch (err) {
+      console.error(`serve: 500 ${path}: ${firstLine(err)}`);
+      return fail(500, `could not read ${path}`);
+    }
+    if (!opened) return fail(404, 'not found');
+    if (inline) {
       let page;
       try {
         page = inlinedPage(root, file, policy);
       } catch (err) {
-        console.error(`serve: 500 ${path}: could not inline: ${String(err.message).split('\n')[0]}`);
+        console.error(`serve: 500 ${path}: could not inline: ${firstLine(err)}`);
         return fail(500, `could not inline ${path}: ${err.message}`);
       }
       // The discovery <link> on the explorer's pages, which oEmbed answers for (not embed.html).
@@ -279,17 +349,20 @@ export function serve(dir = WEB, port = 0, { asFiles = false } = {}) {
       });
       return res.end(req.method === 'HEAD' ? undefined : body);
     }
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': body.length });
-        res.end(req.method === 'HEAD' ? undefined : body);
-      },
-      (err) => {
-        console.error(`serve: 500 ${path}: ${String(err.message).split('\n')[0]}`);
-        fail(500, `could not read ${path}`);
-      },
-    );
-    return undefined;
+    return sendFile(req, res, opened, { ...headers, 'Content-Type': type }, path, fail);
+  };
+  // Whatever fails in answering is this request's 500 (or its cut body), never the server's end.
+  const server = createServer((req, res) => {
+    answer(req, res).catch((err) => {
+      console.error(`serve: 500 ${String(req.url).slice(0, 200)}: ${firstLine(err)}`);
+      if (res.headersSent) return res.destroy();
+      res.writeHead(500, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      return res.end('internal error\n');
+    });
+  });
+  // CONNECT is not a request this server answers; unanswered, node would drop the connection.
+  server.on('connect', (req, socket) => {
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
   return new Promise((resolveServer, reject) => {
     server.once('error', reject);

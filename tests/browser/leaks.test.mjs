@@ -72,6 +72,42 @@ test('attribute_changes_should_leave_dom_nodes_and_listeners_flat', async () => 
   await p.close();
 });
 
+// Issue #35: after view="all" went back to flatness, 2,443 DOM nodes and 141 listeners of the
+// old figures stayed, held by what the lesson chapters and the precision figure keep per page
+// (each drawing's canvas, readouts, sliders) until that figure was drawn again.
+test('a_view_left_should_leave_none_of_its_dom_nodes_or_listeners', async () => {
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<rope-scope id="e" view="flatness"></rope-scope>
+<script src="/ropescope-embed.js"></script>`),
+  );
+  const { page } = p;
+  const cdp = await page.context().newCDPSession(page);
+  const show = async (view) => {
+    await page.evaluate((v) => document.getElementById('e').setAttribute('view', v), view);
+    await drawn(page);
+    await settle(page);
+  };
+  await drawn(page);
+  await show('angles');
+  await show('flatness');
+  const before = await counters(cdp);
+  await show('all');
+  const during = await counters(cdp);
+  await show('flatness');
+  const after = await counters(cdp);
+  console.log(
+    `flatness: ${JSON.stringify(before)}; all: ${JSON.stringify(during)}; flatness again: ${JSON.stringify(after)}`,
+  );
+  assert.ok(during.nodes > before.nodes + 1000, 'view="all" builds every figure');
+  assert.ok(after.nodes <= before.nodes + 50, `DOM nodes: ${before.nodes} before view="all", ${after.nodes} after`);
+  assert.ok(
+    after.listeners <= before.listeners + 10,
+    `listeners: ${before.listeners} before view="all", ${after.listeners} after`,
+  );
+  await p.close();
+});
+
 test('elements_created_and_removed_should_leave_no_listeners', async () => {
   const p = await openBlog(env.browser, blogHtml('<div id="slot"></div><script src="/ropescope-embed.js"></script>'));
   const { page } = p;

@@ -6,10 +6,15 @@
 //    settings or values.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
 import { parseDecimal, readQuery } from '../../web/src/state/state.js';
+import { CLI } from '../lib/testlib.mjs';
 
 const [Q8, K8] = rope.demo_vectors(8);
 const WIDE = new Array(8192).fill(0.5); // 8192 x 65536 = 2^29 > MAX_WORK
@@ -283,4 +288,120 @@ test('config_with_a_typed_array_prototype_should_be_read_as_an_object', async ()
   const missing = {};
   Object.setPrototypeOf(missing, new Uint8Array(5));
   assert.throws(() => rope.scaling_csv(missing, {}), { name: 'TypeError', message: /hidden_size|head_dim/ });
+});
+
+// Issue #35: a Proxy whose traps throw, given where a number or an options object belongs,
+// escaped as the trap's own Error from inside the message that was to name it. Every argument
+// is read behind a guard: the error is a TypeError naming the parameter, whatever was thrown.
+test('throwing_proxies_should_be_refused_as_a_type_error_naming_the_parameter', () => {
+  const boom = () => {
+    throw new Error('boom');
+  };
+  const trapping = new Proxy([1, 2, 3, 4], { get: boom });
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const unshowable = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('again');
+      },
+    },
+  );
+  const REVOKED = "Cannot perform 'IsArray' on a proxy that has been revoked";
+  const cases = [
+    [() => rope.add_score(Q8, K8, trapping, 0), 'm must be a number, got an array whose length could not be read'],
+    [() => rope.thetas(trapping), 'd must be a number, got an array whose length could not be read'],
+    [() => rope.apply_rope(Q8, revoked.proxy), 'pos must be a number, got a revoked Proxy'],
+    [() => rope.apply_rope(Q8, 1, trapping), 'base must be a number, got an array whose length could not be read'],
+    [() => rope.dot(trapping, K8), 'a: could not be read: boom'],
+    [
+      () =>
+        rope.norm(
+          new Proxy([1, 2], {
+            get() {
+              throw 42;
+            },
+          }),
+        ),
+      'vec: could not be read: 42',
+    ],
+    [
+      () =>
+        rope.norm(
+          new Proxy([1, 2], {
+            get() {
+              throw unshowable;
+            },
+          }),
+        ),
+      'vec: could not be read: an exception that could not be shown',
+    ],
+    [() => rope.build_report(trapping), 'options must be an object, got an array whose length could not be read'],
+    [() => rope.build_report(revoked.proxy), `options: could not be read: ${REVOKED}`],
+    [() => rope.build_report(new Proxy({}, { ownKeys: boom })), 'options: could not be read: boom'],
+    [() => rope.scaling_csv(revoked.proxy), `config: could not be read: ${REVOKED}`],
+    [() => rope.scaling_csv('{}', revoked.proxy), `options: could not be read: ${REVOKED}`],
+    [
+      () => rope.scaling_csv('{}', new Proxy({ gap: 1 }, { getOwnPropertyDescriptor: boom })),
+      'options: could not be read: boom',
+    ],
+  ];
+  for (const [call, message] of cases) {
+    const err = thrown(call);
+    assert.ok(err instanceof TypeError, `${message}: threw ${err}`);
+    assert.equal(err.message, message);
+  }
+});
+
+// Issue #35: a config whose scaled frequencies overflow. The C writer names the key in the
+// reader's message; the page dropped that message for a CoreError ("scaling: result
+// overflowed ... (seq_len = 0, ...)") and the CLI printed it. Both now say the same words.
+const OVERFLOWING = [
+  [{ head_dim: 8, rope_theta: 10000, rope_scaling: { rope_type: 'linear', factor: 5e-324 } }, {}],
+  [
+    {
+      head_dim: 8,
+      rope_theta: 10000,
+      max_position_embeddings: 4096,
+      rope_scaling: { rope_type: 'dynamic', factor: 1e300 },
+    },
+    { seq_len: 100000 },
+  ],
+  [
+    {
+      head_dim: 8,
+      rope_theta: 10000,
+      max_position_embeddings: 131072,
+      original_max_position_embeddings: 4096,
+      rope_scaling: { rope_type: 'longrope', short_factor: [5e-324, 1, 1, 1], long_factor: [1, 1, 1, 1] },
+    },
+    {},
+  ],
+];
+
+test('scaling_overflow_should_name_the_key_on_the_page_as_the_cli_does', () => {
+  const err = thrown(() => rope.scaling_csv(OVERFLOWING[0][0]));
+  assert.ok(err instanceof RangeError, `threw ${err}`);
+  assert.equal(
+    err.message,
+    'rope_scaling.factor 4.9406564584124654e-324 is too small: the scaled frequencies (theta / factor) overflow',
+  );
+});
+
+test('scaling_overflow_messages_should_be_the_clis_word_for_word', (t) => {
+  if (!existsSync(CLI)) return t.skip('no build/ropescope: run make native');
+  const dir = mkdtempSync(join(tmpdir(), 'rope-overflow-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const [i, [config, opts]] of OVERFLOWING.entries()) {
+    const file = join(dir, `${i}.json`);
+    writeFileSync(file, JSON.stringify(config));
+    const flags = opts.seq_len === undefined ? [] : ['--seq-len', String(opts.seq_len)];
+    const cli = spawnSync(CLI, ['scaling', '--config', file, '--format', 'csv', ...flags], { encoding: 'utf8' });
+    assert.equal(cli.status, 2, `${file}: ${cli.stderr}`);
+    const line = cli.stderr.split('\n').find((l) => l.startsWith('ropescope: ') && !l.startsWith('ropescope: warning'));
+    const err = thrown(() => rope.scaling_csv(config, opts));
+    assert.ok(err instanceof RangeError, `threw ${err}`);
+    assert.equal(`ropescope: ${err.message}`, line, JSON.stringify(config));
+  }
 });

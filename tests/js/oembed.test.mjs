@@ -113,12 +113,27 @@ test('pages_should_name_their_oembed_answer_in_a_discovery_link', async () => {
 
 test('oembed_should_refuse_bad_requests_naming_the_parameter', async () => {
   const here = server.url;
+  const origin = here.slice(0, -1).replace(/[.]/g, '\\.');
   const cases = [
     [about(here).replace('format=json', 'format=xml'), 501, /^oembed: format: only json is offered, not "xml"/],
     ['format=json', 400, /^oembed: url: missing/],
     ['url=&format=json', 400, /^oembed: url: missing/],
     [about('not a url'), 400, /^oembed: url: "not a url" is not an absolute address/],
     [about('https://example.org/?view=slow'), 404, /^oembed: url: "https:\/\/example.org" is not this server/],
+    // Issue #35: an address with no origin was answered '"null" is not this server'.
+    [
+      about('javascript:alert(1)'),
+      404,
+      new RegExp(
+        `^oembed: url: "javascript:alert\\(1\\)" is not an http\\(s\\) address of this server \\(${origin}\\)\n$`,
+      ),
+    ],
+    [
+      about('data:text/html,<p>'),
+      404,
+      /^oembed: url: "data:text\/html,<p>" is not an http\(s\) address of this server/,
+    ],
+    [about(`blob:${here}index.html`), 404, /^oembed: url: "blob:http:.*" is not an http\(s\) address of this server/],
     [about(`${here}style.min.css`), 404, /^oembed: url: \/style.min.css is not an explorer page here/],
     [about(`${here}nothing/index.html`), 404, /^oembed: url: \/nothing\/index.html is not an explorer page here/],
     [about(`${here}?view=flatnes`), 404, /^oembed: url: view .*flatnes/],

@@ -3,58 +3,18 @@
 // while requests for it keep coming are each answered (500, 404 or the whole file) with one log
 // line per failure, and the server still serves afterwards. The server runs in its own process
 // (a crash would end it), as an unprivileged user when the tests run as root, so that mode 000
-// means what it says.
+// means what it says. Nor on a request (issue #35): a Host header that is no host[:port] is a
+// 400, a FIFO holds nothing up, and a 1.5 GB file streams in modest memory.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT, rng, seed } from '../lib/testlib.mjs';
+import { rng, seed } from '../lib/testlib.mjs';
+import { folder, parseAnswer, raw, start } from './serve_child.mjs';
 
 const random = rng(seed('serve errors'));
-const NOBODY = 65534;
-
-async function start(dir) {
-  const asRoot = process.getuid?.() === 0;
-  const child = spawn(process.execPath, [join(ROOT, 'tools/serve.mjs'), dir, '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve.mjs exited ${code}: ${stderr}`)));
-  });
-  return {
-    url,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    log: () => stderr.split('\n').filter(Boolean),
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function folder(t) {
-  const dir = mkdtempSync(join(tmpdir(), 'ropescope-serve-errors-'));
-  chmodSync(dir, 0o755);
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title><p>ok</p>\n');
-  return dir;
-}
 
 test('serve_should_answer_500_for_unreadable_files_and_404_for_folders_and_keep_running', async (t) => {
   const dir = folder(t);
@@ -131,4 +91,91 @@ test('serve_should_survive_a_file_removed_and_replaced_by_a_folder_while_it_is_r
   assert.equal((await fetch(server.url)).status, 200);
   for (const line of server.log()) assert.match(line, /^serve: 500 \/flip\.js: E[A-Z]+: [^\n]+$/);
   assert.equal(server.log().length, seen[500], 'one log line per 500');
+});
+
+// Issue #35: a Host header the URL parser refuses ended the server (TypeError: Invalid URL, in
+// the discovery link of a page). Every such value gets a 400 naming it, on every path.
+test('serve_should_answer_400_to_a_host_header_that_is_not_a_host_and_keep_serving', async (t) => {
+  const server = await start(folder(t));
+  t.after(() => server.stop());
+  const hosts = ['a<b', '[', '', 'a b', 'x/y', 'a@b', 'a?b', 'a#b', 'a\\b', 'a:99999', '[::1', 'h:port', '%zz', 'é'];
+  for (const host of hosts) {
+    for (const path of ['/', '/index.html', '/oembed?url=x&format=json', '/nothing.js']) {
+      const request = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+      const answer = parseAnswer(await raw(server.port, request));
+      assert.ok(answer, `Host ${JSON.stringify(host)}, ${path}: no whole answer`);
+      assert.equal(answer.status, 400, `Host ${JSON.stringify(host)}, ${path}`);
+      assert.equal(answer.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(
+        answer.body.toString('utf8'),
+        `bad request: Host must be a host[:port], not ${JSON.stringify(host)}\n`,
+        `Host ${JSON.stringify(host)}, ${path}`,
+      );
+      assert.ok(server.alive(), `the server died on Host ${JSON.stringify(host)}, ${path}`);
+    }
+  }
+  const ok = parseAnswer(
+    await raw(server.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`),
+  );
+  assert.equal(ok.status, 200, 'still serving');
+  assert.deepEqual(server.log(), [], 'a bad Host is no server error');
+});
+
+// Issue #35: a page naming a FIFO held the whole server until a writer came, and files were
+// read whole (a 1.5 GB file took the server to 1.6 GB). Only regular files are served, opened
+// without waiting; files stream; what a page inlines is capped.
+test('serve_should_refuse_fifos_without_waiting_and_stream_large_files_in_modest_memory', async (t) => {
+  const dir = folder(t);
+  const GB = 1.5e9;
+  execFileSync('mkfifo', [join(dir, 'pipe.js')]);
+  writeFileSync(join(dir, 'fifo.html'), '<!doctype html><p>x</p><script src="pipe.js"></script>\n');
+  writeFileSync(join(dir, 'big.bin'), '');
+  truncateSync(join(dir, 'big.bin'), GB);
+  writeFileSync(join(dir, 'big.js'), '');
+  truncateSync(join(dir, 'big.js'), GB);
+  writeFileSync(join(dir, 'big.html'), '<!doctype html><p>x</p><script src="big.js"></script>\n');
+  writeFileSync(join(dir, 'huge.html'), '<!doctype html>');
+  truncateSync(join(dir, 'huge.html'), GB);
+  const server = await start(dir);
+  t.after(() => server.stop());
+  const get = (path) => fetch(server.url + path, { signal: AbortSignal.timeout(10000) });
+
+  // The FIFO page and, while it is answered, the index: neither waits on the FIFO.
+  const [fifoPage, index, fifo] = await Promise.all([get('fifo.html'), get(''), get('pipe.js')]);
+  assert.equal(fifoPage.status, 500);
+  assert.equal(await fifoPage.text(), 'could not inline /fifo.html: pipe.js is not a regular file\n');
+  assert.equal(index.status, 200, 'the index is served beside it');
+  assert.equal(fifo.status, 404, 'a FIFO is not a file to serve');
+  assert.equal(await fifo.text(), 'not found\n');
+
+  // A 1.5 GB file streams: its length up front, its first 64 MB read, the rest left.
+  const big = await get('big.bin');
+  assert.equal(big.status, 200);
+  assert.equal(big.headers.get('content-length'), String(GB));
+  let got = 0;
+  const reader = big.body.getReader();
+  while (got < 64 * 2 ** 20) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, `the body ended at ${got} bytes`);
+    assert.ok(
+      value.every((b) => b === 0),
+      'a sparse file reads as zeros',
+    );
+    got += value.length;
+  }
+  await reader.cancel();
+
+  for (const [path, message] of [
+    ['big.html', `big.js is ${GB} bytes, more than the 8388608 a page may inline`],
+    ['huge.html', `the page is ${GB} bytes, more than the 8388608 a page may inline`],
+  ]) {
+    const res = await get(path);
+    assert.equal(res.status, 500, path);
+    assert.equal(await res.text(), `could not inline /${path}: ${message}\n`);
+  }
+  const peak = server.peakRss();
+  console.log(`serve.mjs peak RSS: ${(peak / 2 ** 20).toFixed(1)} MB`);
+  assert.ok(peak < 256 * 2 ** 20, `peak RSS ${peak} bytes`);
+  assert.ok(server.alive());
+  assert.equal((await get('')).status, 200, 'still serving');
 });

@@ -102,8 +102,23 @@ function show(value) {
     return String(value);
   }
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
-  return `a value of type ${typeof value}`;
+  // A message must not throw in its turn: an array may be a Proxy whose traps throw.
+  let isArray;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    return 'a revoked Proxy';
+  }
+  if (!isArray) return `a value of type ${typeof value}`;
+  let length;
+  try {
+    length = value.length;
+  } catch {
+    return 'an array whose length could not be read';
+  }
+  return typeof length === 'number'
+    ? `an array of length ${length}`
+    : `an array with a length of type ${typeof length}`;
 }
 
 function checkNumber(name, value) {
@@ -146,7 +161,16 @@ function readOnce(name, read) {
   try {
     return read();
   } catch (err) {
-    throw new TypeError(`${name}: could not be read: ${err?.message ?? String(err)}`);
+    throw new TypeError(`${name}: could not be read: ${errorText(err)}`);
+  }
+}
+
+// What a caught value says, whatever was thrown (a number, a Proxy with a throwing getter).
+function errorText(err) {
+  try {
+    return typeof err === 'object' && err !== null && typeof err.message === 'string' ? err.message : String(err);
+  } catch {
+    return 'an exception that could not be shown';
   }
 }
 
@@ -228,7 +252,7 @@ function checkWork(fn, dName, d, countName, count, envelope = false) {
  */
 function checkOptions(what, options, defaults, aliases = Object.create(null)) {
   if (options === undefined || options === null) options = {};
-  if (typeof options !== 'object' || Array.isArray(options)) {
+  if (typeof options !== 'object' || readOnce(what, () => Array.isArray(options))) {
     throw new TypeError(`${what} must be an object, got ${show(options)}`);
   }
   const o = Object.assign(Object.create(null), defaults);
@@ -761,7 +785,12 @@ function configBytes(config) {
   // A snapshot: no later change reaches C.
   if (typedArrayKind.call(config) === 'Uint8Array') return Uint8Array.prototype.slice.call(config);
   if (typeof config === 'string') return new TextEncoder().encode(config);
-  if (config === null || typeof config !== 'object' || Array.isArray(config) || ArrayBuffer.isView(config)) {
+  if (
+    config === null ||
+    typeof config !== 'object' ||
+    readOnce('config', () => Array.isArray(config)) ||
+    ArrayBuffer.isView(config)
+  ) {
     throw new TypeError(`config must be config.json text, its bytes, or an object of config keys, got ${show(config)}`);
   }
   const paths = new WeakMap([[config, '']]);
@@ -788,13 +817,18 @@ function scalingOptions(opts) {
   const o = checkOptions('options', opts, SCALING_DEFAULTS);
   for (const name of Object.keys(SCALING_DEFAULTS)) {
     if (o[name] === undefined) o[name] = SCALING_DEFAULTS[name];
-    else if (opts && Object.hasOwn(opts, name)) checkFinite(name, o[name]);
+    else if (opts && readOnce('options', () => Object.hasOwn(opts, name))) checkFinite(name, o[name]);
   }
   return o;
 }
 
 // The reader's refusals (ROPE_E_CONFIG, ROPE_E_SCALING) carry a message naming the key.
 const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
+// The writer's may carry one with any code (an overflow, ROPE_E_RANGE, names the key that made
+// it, as the CLI prints it): each is read back below; one without a message is a CoreError.
+const WRITE_CODES = Object.entries(C)
+  .filter(([name, code]) => name.startsWith('ROPE_E_') && typeof code === 'number')
+  .map(([, code]) => code);
 
 function scalingText(format, config, opts) {
   const bytes = configBytes(config);
@@ -824,7 +858,7 @@ function scalingText(format, config, opts) {
         'scaling',
         [],
         (buf, lenPtr, cap) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
-        CONFIG_CODES,
+        WRITE_CODES,
         args,
       );
       if (typeof text === 'string') return text;

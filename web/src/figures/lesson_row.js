@@ -79,6 +79,15 @@ export function chapterRow(spec) {
       build++;
       const handle = make(canvas, first, chapter);
       views = [...views.filter((view) => view.canvas.isConnected && view.canvas !== canvas), { canvas, handle }];
+      // A drawing destroyed (a <rope-scope> rebuilt for another view) lets go of its canvas, and
+      // its figure's readouts once they are off the page: each held the whole old figure.
+      const { destroy } = handle;
+      handle.destroy = () => {
+        views = views.filter((view) => view.handle !== handle);
+        build++;
+        queueMicrotask(prune);
+        destroy.call(handle);
+      };
       return handle;
     },
     data: () => current(),

@@ -87,6 +87,11 @@ function make(canvas, data) {
   };
   handle.destroy = () => {
     live.delete(canvas);
+    // Its slider goes once the figure is off the page (after the rebuild that destroyed it):
+    // kept, it held the whole old figure until the next copy was drawn.
+    queueMicrotask(() => {
+      syncs = syncs.filter((entry) => entry.range.isConnected);
+    });
     destroy();
   };
   return handle;
