@@ -35,8 +35,13 @@ enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
 static int check_limits(const rope_cli_flag *fl, const rope_report_options *o)
 {
     char a[32], b[32], c[32];
-    int rc = rope_check_dim(o->dim);
-    if (rc != ROPE_OK) return rope_cli_refuse("--dim", fl[F_DIM].text, rc);
+    int rc = rope_report_check_dim(o->dim);
+    if (rc != ROPE_OK)
+        return rope_cli_fail(
+            ROPE_CLI_EXIT_USAGE,
+            "--dim '%s': the report's dimension must be an integer in "
+            "[" ROPE_CLI_XSTR(ROPE_REPORT_MIN_DIM) ", " ROPE_CLI_XSTR(ROPE_MAX_DIM) "]",
+            fl[F_DIM].text);
     rc = rope_check_base(o->base);
     if (rc != ROPE_OK) return rope_cli_refuse("--base", fl[F_BASE].text, rc);
     for (int j = 0; j < o->n_starts; j++) {

@@ -15,7 +15,9 @@ const char *rope_strerror(int code)
 {
     switch (code) {
     case ROPE_OK: return "ok";
-    case ROPE_E_DIM: return "dimension must be an integer in [0, " ROPE_XSTR(ROPE_MAX_DIM) "]";
+    case ROPE_E_DIM:
+        return "dimension must be an integer in [0, " ROPE_XSTR(
+            ROPE_MAX_DIM) "], and at least 2 (one pair) for the report";
     case ROPE_E_BASE:
         return "base must be a finite number > 1 (at base <= 1 theta_i = base^(-2i/d) no longer "
                "falls with i, so the pairs would no longer slow down)";

@@ -38,7 +38,7 @@
 #define ROPE_MAX_ENVELOPE_WORK 134217728
 
 #define ROPE_OK 0
-#define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */
+#define ROPE_E_DIM (-1)      /* d or a vector length outside [0, ROPE_MAX_DIM]; report's d < 2 */
 #define ROPE_E_BASE (-2)     /* base NaN, infinite or <= 1 (the pairs would no longer slow down) */
 #define ROPE_E_POSITION (-3) /* a position, offset, gap, delta or angle is NaN or infinite */
 #define ROPE_E_VALUE (-4)    /* a vector entry is NaN or infinite */

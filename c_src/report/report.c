@@ -78,7 +78,7 @@ static int cross_terms(const rope_report_options *o, const measures *m)
 
 static int measure(const rope_report_options *o, measures *m)
 {
-    int d = o->dim, pairs = o->dim / 2, rc;
+    int d = o->dim, pairs = o->dim / 2, rc; /* pairs >= 1: rope_report_check_dim */
     size_t vec = (size_t)(d > 0 ? d : 1), nd = (size_t)(o->n_deltas > 0 ? o->n_deltas : 1);
     size_t turn_len = (size_t)(pairs > 0 ? pairs : 1);
     memset(m, 0, sizeof *m);
@@ -111,8 +111,8 @@ static int measure(const rope_report_options *o, measures *m)
     if (rc == ROPE_OK) rc = rope_slow_pairs_batch(d, o->deltas, o->n_deltas, o->base, m->slow);
     for (int j = 0; j < o->n_deltas && rc == ROPE_OK; j++) {
         rc = rope_turns(d, o->deltas[j], o->base, turns);
-        m->turns_first[j] = pairs > 0 ? turns[0] : NAN;
-        m->turns_last[j] = pairs > 0 ? turns[pairs - 1] : NAN;
+        m->turns_first[j] = turns[0];
+        m->turns_last[j] = turns[pairs - 1];
         m->slow_lo[j] = m->slow_hi[j] = -1;
         for (int i = 0; i < pairs && rc == ROPE_OK; i++) {
             if (turns[i] >= 1.0) continue;
@@ -238,7 +238,7 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
     rope_put(w,
              "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
              "turns of pair %d |\n|---|---|---|---|---|\n",
-             pairs, pairs > 0 ? pairs - 1 : 0);
+             pairs, pairs - 1);
     for (int j = 0; j < o->n_deltas; j++) {
         rope_put(w, "| %.17g | %d | ", o->deltas[j], m->slow[j]);
         if (m->slow[j] == 0)
@@ -255,6 +255,12 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
              "and carry the distance unambiguously.\n");
 }
 
+int rope_report_check_dim(int dim)
+{
+    int rc = rope_check_dim(dim);
+    return rc == ROPE_OK && dim < ROPE_REPORT_MIN_DIM ? ROPE_E_DIM : rc;
+}
+
 int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len)
 {
     if (o == NULL || len == NULL || (cap > 0 && buf == NULL)) return ROPE_E_NULL;
@@ -264,7 +270,7 @@ int rope_report_build(const rope_report_options *o, int format, char *buf, int c
         o->n_deltas > ROPE_MAX_COUNT || o->n_norm_positions < 0 ||
         o->n_norm_positions > ROPE_MAX_COUNT)
         return ROPE_E_COUNT;
-    int rc = rope_check_dim(o->dim);
+    int rc = rope_report_check_dim(o->dim);
     if (rc == ROPE_OK) rc = rope_check_base(o->base);
     if (rc != ROPE_OK) return rc;
 

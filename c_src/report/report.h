@@ -14,9 +14,12 @@
 #define ROPE_REPORT_DEFAULT_STARTS 3, 10, 100, 4000
 #define ROPE_REPORT_DEFAULT_DELTAS 1, 16, 256, 4096
 #define ROPE_REPORT_DEFAULT_NORM_POSITIONS 0, 1, 7, 100, 4096
+/* The report's smallest dimension: its last section tells which pairs stay
+ * slow, and a dimension below 2 has no pair (the turns of pair 0 would be NaN). */
+#define ROPE_REPORT_MIN_DIM 2
 
 typedef struct {
-    int dim;
+    int dim; /* in [ROPE_REPORT_MIN_DIM, ROPE_MAX_DIM] */
     double base;
     double offset; /* the gap: query at start + offset, key at start */
     const double *starts;
@@ -31,6 +34,9 @@ typedef struct {
  * ROPE_DIM, base ROPE_THETA_BASE); its arrays point at static data the
  * caller must not free. o never NULL. */
 void rope_report_defaults(rope_report_options *o);
+
+/* dim in [ROPE_REPORT_MIN_DIM, ROPE_MAX_DIM], else ROPE_E_DIM. */
+int rope_report_check_dim(int dim);
 
 /* Write the report in format ROPE_REPORT_JSON or ROPE_REPORT_MARKDOWN.
  * The caller allocates buf: cap bytes, NUL-terminated on success; buf may be

@@ -929,16 +929,17 @@ typedef int (*call_fn)(const call_args *a);
 /* What an argument is, which decides its bad values and their codes. */
 enum {
     K_NONE,
-    K_VEC,      /* vector + length: bad lengths, NULL, non-finite entries */
-    K_DIM,      /* a dimension */
-    K_COUNT,    /* a count of list entries */
-    K_BASE,     /* a base */
-    K_ROTATING, /* a position something is rotated by: non-finite, and beyond ROPE_MAX_POSITION */
-    K_REAL,     /* a gap or angle nothing is rotated by: non-finite only */
-    K_ENTRY,    /* a vector entry passed as a number: non-finite */
-    K_ROT_LIST, /* a list of rotating positions */
-    K_LIST,     /* a list of deltas */
-    K_OUT       /* the out pointer */
+    K_VEC,        /* vector + length: bad lengths, NULL, non-finite entries */
+    K_DIM,        /* a dimension */
+    K_REPORT_DIM, /* the report's dimension: at least one pair */
+    K_COUNT,      /* a count of list entries */
+    K_BASE,       /* a base */
+    K_ROTATING,   /* a position something is rotated by: non-finite, and beyond ROPE_MAX_POSITION */
+    K_REAL,       /* a gap or angle nothing is rotated by: non-finite only */
+    K_ENTRY,      /* a vector entry passed as a number: non-finite */
+    K_ROT_LIST,   /* a list of rotating positions */
+    K_LIST,       /* a list of deltas */
+    K_OUT         /* the out pointer */
 };
 enum { S_Q, S_K, S_D, S_BASE, S_X0, S_X1, S_X2, S_LIST, S_COUNT, S_OUT, N_SLOTS };
 
@@ -1068,7 +1069,7 @@ static const struct {
     {"norm_gaps", call_norm_gaps, {K_VEC, 0, 0, K_BASE, 0, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"report(starts)",
      call_report_starts,
-     {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+     {0, 0, K_REPORT_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"report(deltas)", call_report_deltas, {0, 0, 0, 0, 0, 0, 0, K_LIST, K_COUNT, 0}},
     {"report(norm_positions)", call_report_norms, {0, 0, 0, 0, 0, 0, 0, K_ROT_LIST, K_COUNT, 0}},
 };
@@ -1139,6 +1140,12 @@ static const struct {
     {K_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM},
     {K_DIM, INT_MIN, ROPE_E_DIM},
     {K_DIM, INT_MAX, ROPE_E_DIM},
+    {K_REPORT_DIM, 2, ROPE_OK},
+    {K_REPORT_DIM, 3, ROPE_OK},
+    {K_REPORT_DIM, 1, ROPE_E_DIM},
+    {K_REPORT_DIM, 0, ROPE_E_DIM},
+    {K_REPORT_DIM, -1, ROPE_E_DIM},
+    {K_REPORT_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM},
     {K_COUNT, 1, ROPE_OK},
     {K_COUNT, 2, ROPE_OK},
     {K_COUNT, -1, ROPE_E_COUNT},
@@ -1227,7 +1234,7 @@ TEST(every_function_should_reject_each_bad_argument_with_its_code)
             unsigned char kind = functions[fn].kind[slot];
             if (kind == K_VEC)
                 vary_vector(fn, slot);
-            else if (kind == K_DIM || kind == K_COUNT)
+            else if (kind == K_DIM || kind == K_REPORT_DIM || kind == K_COUNT)
                 vary_integer(fn, slot, kind);
             else if (kind != K_NONE && kind != K_OUT)
                 vary_number(fn, slot, kind);
@@ -1713,6 +1720,33 @@ TEST(report_build_should_reject_bad_input)
                 ROPE_E_BASE);
 }
 
+/* Catches mistake: a report with no pair, whose turns of pair 0 were NaN in the
+ * Markdown (issue #35). Both formats refuse dim 0 and 1; dim 2 and an odd 3 are reports. */
+TEST(report_build_should_refuse_a_dimension_without_a_pair)
+{
+    static const int dims[] = {0, 1, -1, ROPE_MAX_DIM + 1};
+    static const int formats[] = {ROPE_REPORT_JSON, ROPE_REPORT_MARKDOWN};
+    rope_report_options o;
+    int len = -1;
+    rope_report_defaults(&o);
+    for (int f = 0; f < 2; f++) {
+        for (int j = 0; j < 4; j++) {
+            o.dim = dims[j];
+            assert_code(rope_report_build(&o, formats[f], ws_text, (int)sizeof ws_out, &len),
+                        ROPE_E_DIM);
+            assert_code(rope_report_check_dim(dims[j]), ROPE_E_DIM);
+        }
+        for (int dim = ROPE_REPORT_MIN_DIM; dim <= 3; dim++) {
+            o.dim = dim;
+            assert_code(rope_report_build(&o, formats[f], ws_text, (int)sizeof ws_out, &len),
+                        ROPE_OK);
+            assert_null(strstr(ws_text, "nan"));
+        }
+    }
+    assert_int_equal(ROPE_REPORT_MIN_DIM, 2);
+    assert_code(rope_report_check_dim(ROPE_MAX_DIM), ROPE_OK);
+}
+
 /* The test build links with -Wl,--wrap=malloc: malloc_failure_in(n) makes the
  * n-th malloc from now return NULL, as an exhausted heap would. */
 void *__real_malloc(size_t size);
@@ -1815,6 +1849,7 @@ int main(void)
         cmocka_unit_test(parse_decimal_should_accept_plain_decimals_only),
         cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
         cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
+        cmocka_unit_test(report_build_should_refuse_a_dimension_without_a_pair),
         cmocka_unit_test(report_build_should_state_the_default_numbers),
         cmocka_unit_test(report_build_should_write_the_four_markdown_headings),
         cmocka_unit_test(report_build_should_report_needed_length_when_buffer_is_too_small),

@@ -87,7 +87,7 @@ def random_position(rng):
 
 
 def random_report_settings(rng):
-    dim = rng.choice([0, 1, rng.randint(2, 16), rng.randint(2, 512), rng.randint(2, 512),
+    dim = rng.choice([2, 3, rng.randint(2, 16), rng.randint(2, 512), rng.randint(2, 512),
                       rng.randint(513, 2048)])
     return {
         "dim": dim,
@@ -339,6 +339,9 @@ FAR = "is beyond 1e10 radians, where doubles can no longer resolve it"
 SLOW = "the pairs would no longer slow down"
 
 
+REPORT_DIM = "ropescope: --dim '%s': the report's dimension must be an integer in [2, 65536]\n"
+
+
 def message_cases(tmp):
     """(args, exit code, strings the one stderr line must contain)."""
     a_file = os.path.join(tmp, "plain_file")
@@ -385,6 +388,10 @@ def message_cases(tmp):
         (["scan", "--base", "1e-10"], 2, ["--base", "1e-10", SLOW]),
         (["report", "--base", "1"], 2, ["--base", "'1'", SLOW]),
         (["scan", "--base", "0.5", "--from", "1e16", "--to", "1e16"], 2, ["--base", SLOW]),
+        # A report needs a pair (issue #35: dim 0 and 1 wrote nan into rope_report.md).
+        (["report", "--dim", "0"], 2, [REPORT_DIM % "0"]),
+        (["report", "--dim", "1"], 2, [REPORT_DIM % "1"]),
+        (["report", "--dim", "65537"], 2, [REPORT_DIM % "65537"]),
         # The work limit of one call.
         (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "8388608"]),
         (["scan", "--dim", "64", "--to", "131072"], 2, ["--dim", "64", "8388608"]),
