@@ -30,13 +30,19 @@ int rope_cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+const char *rope_cli_write_error(int err)
+{
+    if (err == EPIPE) return "the output was closed (its reader went away: broken pipe)";
+    return strerror(err ? err : EIO);
+}
+
 int rope_cli_usage(const char *text)
 {
     errno = 0;
     if (fputs(text, rope_cli_out) >= 0 && fflush(rope_cli_out) == 0 && !ferror(rope_cli_out))
         return 0;
     return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the usage to standard output: %s",
-                         strerror(errno ? errno : EIO));
+                         rope_cli_write_error(errno));
 }
 
 int rope_cli_refuse(const char *flag, const char *value, int rc)

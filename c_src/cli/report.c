@@ -169,7 +169,7 @@ int rope_cli_report(int argc, char **argv)
             code = rope_cli_fail(ROPE_CLI_EXIT_IO,
                                  "the report was written, but cannot write to "
                                  "standard output: %s",
-                                 strerror(errno ? errno : EIO));
+                                 rope_cli_write_error(errno));
     }
 done:
     free(json);

@@ -293,11 +293,11 @@ static int print(const rope_config *c, const char *text, int len)
         if (fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(c, j)) < 0)
             return rope_cli_fail(ROPE_CLI_EXIT_IO,
                                  "cannot write the warnings to standard error: %s",
-                                 strerror(errno ? errno : EIO));
+                                 rope_cli_write_error(errno));
     if (fwrite(text, 1, (size_t)len, rope_cli_out) != (size_t)len || fflush(rope_cli_out) != 0)
         return rope_cli_fail(ROPE_CLI_EXIT_IO,
                              "cannot write the scaling table to standard output: %s",
-                             strerror(errno ? errno : EIO));
+                             rope_cli_write_error(errno));
     return 0;
 }
 

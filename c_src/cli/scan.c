@@ -113,7 +113,7 @@ static int print_rows(const rope_cli_flag *fl, const double *q, const double *k,
     if (err == 0 && ferror(rope_cli_out)) err = EIO;
     if (err != 0)
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the scan to standard output: %s",
-                             strerror(err));
+                             rope_cli_write_error(err));
     return 0;
 }
 

@@ -8,7 +8,7 @@
   their end, and states its size limit;
 - messages: long ones are cut at a UTF-8 character boundary and keep the
   "(item N ...)" part; flags are named as the user gave them; a failed --help
-  write is reported;
+  write is reported (/dev/full), and so is a closed pipe (exit 1, not SIGPIPE);
 - kills: SIGKILL injected at every system call of the report's write sequence
   (strace -e inject), then one more run: the folder holds exactly one whole
   pair from one run, and nothing else.
@@ -161,13 +161,45 @@ def test_messages(tally, rng, tmp):
         tally.record("message_should_be_one_clear_line: %s" % name, problems)
     if not os.path.exists("/dev/full"):
         return
-    for command in ([], ["report"], ["scan"], ["scaling"]):
+    for command in ([], ["report"], ["scan"], ["scaling"], ["verify"]):
         with open("/dev/full", "w") as full:
             rc, _, err = run(command + ["--help"], tmp, stdout=full)
         tally.record("help_should_report_a_failed_write: ropescope %s --help > /dev/full"
                      % " ".join(command),
                      one_line_problems(rc, 1, err, ["cannot write the usage",
                                                     "No space left on device"]))
+
+
+# ---- a closed pipe: exit 1 with one line, not a silent death by SIGPIPE (exit 141) ----
+
+CLOSED = "the output was closed (its reader went away: broken pipe)"
+
+
+def test_closed_pipe(tally, rng, tmp):
+    out = os.path.join(tmp, "closed-pipe-report")
+    cases = [
+        ([], "--help", "cannot write the usage to standard output: "),
+        (["report"], "--help", "cannot write the usage to standard output: "),
+        (["scan"], "--help", "cannot write the usage to standard output: "),
+        (["scaling"], "--help", "cannot write the usage to standard output: "),
+        (["verify"], "--help", "cannot write the usage to standard output: "),
+        (["scan", "--dim", "8"], None, "cannot write the scan to standard output: "),
+        (["scaling", "--dim", "64", "--base", "10000"], None,
+         "cannot write the scaling table to standard output: "),
+        (["report", "--out", out], None,
+         "the report was written, but cannot write to standard output: "),
+    ]
+    for command, flag, words in cases:
+        args = command + ([flag] if flag else [])
+        # The reader is closed before the run starts, so even a short text meets EPIPE.
+        reader, writer = os.pipe()
+        os.close(reader)
+        try:
+            rc, _, err = run(args, tmp, stdout=writer)
+        finally:
+            os.close(writer)
+        tally.record("a_closed_pipe_should_exit_1_naming_it: ropescope %s" % " ".join(args),
+                     one_line_problems(rc, 1, err, ["ropescope: " + words + CLOSED + "\n"]))
 
 
 # ---- kills: SIGKILL at every system call of the report's write sequence ----
@@ -297,7 +329,7 @@ def main():
     return 1 if tally.failed else 0
 
 
-EXTRA_TESTS = [test_messages, test_kills]
+EXTRA_TESTS = [test_messages, test_closed_pipe, test_kills]
 
 if __name__ == "__main__":
     sys.exit(main())
