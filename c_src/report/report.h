@@ -48,6 +48,13 @@ int rope_report_check_dim(int dim);
  * those of rope.h. */
 int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len);
 
+/* Both texts from one measurement (the measuring is most of a report's time):
+ * the JSON into json (json_cap bytes), the Markdown into md, each as
+ * rope_report_build writes it. ROPE_E_SPACE when either does not fit, with
+ * both lengths set. */
+int rope_report_build_both(const rope_report_options *o, char *json, int json_cap, int *json_len,
+                           char *md, int md_cap, int *md_len);
+
 /* rope_report_build with the options spread out, for callers (WebAssembly)
  * that cannot pass a struct. */
 int rope_report_write(int format, int dim, double base, double offset, const double *starts,
