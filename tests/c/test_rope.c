@@ -760,6 +760,25 @@ TEST(offset_sweep_should_match_offset_scan_in_planar_layout)
     check_sweep(q, k, 9, 5.0, 1.0, 3.0, 100, 77.0);
 }
 
+/* Catches mistake: an envelope start counted as max(d, 1) units, so that d = 0
+ * to 3 passed 2^27 starts, minutes of work (issue #35). A start costs
+ * ROPE_ENVELOPE_START_WORK units whatever d, plus d. */
+TEST(envelope_work_should_count_each_start_whatever_the_dim)
+{
+    const double most = ROPE_MAX_ENVELOPE_WORK;
+    assert_int_equal(ROPE_ENVELOPE_START_WORK, 16);
+    for (int d = 0; d <= 4; d++) {
+        double starts = floor(most / (d + ROPE_ENVELOPE_START_WORK));
+        note("d = %d, %.0f starts", d, starts);
+        assert_code(rope_check_envelope_work(d, starts), ROPE_OK);
+        assert_code(rope_check_envelope_work(d, starts + 1.0), ROPE_E_WORK);
+        assert_code(rope_check_envelope_work(d, most / (d > 0 ? d : 1)), ROPE_E_WORK);
+    }
+    /* The page's widest range, dim 1024 from 0 to 65536, still fits. */
+    assert_code(rope_check_envelope_work(1024, 65537.0), ROPE_OK);
+    assert_code(rope_check_envelope_work(8, NAN), ROPE_E_WORK);
+}
+
 TEST(offset_sweep_should_match_offset_scan_for_random_cases)
 {
     double q[TEST_MAXD], k[TEST_MAXD];
@@ -1682,6 +1701,46 @@ TEST(report_write_should_give_the_same_bytes_as_report_build)
         }
 }
 
+/* The CLI's one measurement for both files (issue #35: a report at the limit
+ * measured everything once per format): the same bytes as rope_report_build,
+ * ROPE_E_SPACE with both lengths when either buffer is short, and the checks. */
+TEST(report_build_both_should_give_the_bytes_of_report_build)
+{
+    rope_report_options o;
+    rope_report_defaults(&o);
+    o.dim = 9;
+    int jlen = -1, mlen = -1;
+    char *json = build_report(&o, ROPE_REPORT_JSON, &jlen);
+    char *md = build_report(&o, ROPE_REPORT_MARKDOWN, &mlen);
+    char *bj = malloc((size_t)jlen + 1), *bm = malloc((size_t)mlen + 1);
+    assert_non_null(bj);
+    assert_non_null(bm);
+    int a = -1, b = -1;
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_OK);
+    assert_int_equal(a, jlen);
+    assert_int_equal(b, mlen);
+    assert_memory_equal(bj, json, (size_t)jlen + 1);
+    assert_memory_equal(bm, md, (size_t)mlen + 1);
+    for (int short_one = 0; short_one < 2; short_one++) {
+        a = b = -1;
+        assert_code(rope_report_build_both(&o, bj, short_one == 0 ? jlen : jlen + 1, &a, bm,
+                                           short_one == 1 ? mlen : mlen + 1, &b),
+                    ROPE_E_SPACE);
+        assert_int_equal(a, jlen);
+        assert_int_equal(b, mlen);
+    }
+    assert_code(rope_report_build_both(&o, NULL, 0, &a, NULL, 0, &b), ROPE_E_SPACE);
+    assert_code(rope_report_build_both(&o, NULL, 8, &a, bm, mlen + 1, &b), ROPE_E_NULL);
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, NULL, bm, mlen + 1, &b), ROPE_E_NULL);
+    assert_code(rope_report_build_both(NULL, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_E_NULL);
+    o.dim = 1;
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_E_DIM);
+    free(bj);
+    free(bm);
+    free(json);
+    free(md);
+}
+
 TEST(report_build_should_reject_bad_input)
 {
     static const double huge[1] = {1e308};
@@ -1848,8 +1907,10 @@ int main(void)
         cmocka_unit_test(batch_functions_should_accept_count_zero_with_a_null_out),
         cmocka_unit_test(parse_decimal_should_accept_plain_decimals_only),
         cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
+        cmocka_unit_test(envelope_work_should_count_each_start_whatever_the_dim),
         cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
         cmocka_unit_test(report_build_should_refuse_a_dimension_without_a_pair),
+        cmocka_unit_test(report_build_both_should_give_the_bytes_of_report_build),
         cmocka_unit_test(report_build_should_state_the_default_numbers),
         cmocka_unit_test(report_build_should_write_the_four_markdown_headings),
         cmocka_unit_test(report_build_should_report_needed_length_when_buffer_is_too_small),

@@ -225,6 +225,12 @@ def test_scan(results, rng, tmp):
                 "--from", num(start), "--to", num(to), "--step", num(step)]
         results.record("scan_should_match_the_reference_for %s" % " ".join(args[1:]),
                        check_scan(dim, base, gap, start, step, count, args, cwd))
+    # The largest dim-0 scan the work rule allows: rows x (0 + 8) = 8388608.
+    rc, out, err = run(["scan", "--dim", "0", "--to", "1048575"], cwd)
+    lines = out.count("\n")
+    results.record("scan_should_take_the_most_rows_its_work_rule_allows",
+                   [] if rc == 0 and lines == 1048577 and out.endswith("1048575,0,0\n") else
+                   ["exit %d, %d lines, stderr %r" % (rc, lines, err[:200])])
     if os.listdir(cwd):
         results.record("scan_should_write_no_files", ["scan wrote %s" % os.listdir(cwd)])
 
@@ -342,6 +348,10 @@ SLOW = "the pairs would no longer slow down"
 REPORT_DIM = "ropescope: --dim '%s': the report's dimension must be an integer in [2, 65536]\n"
 
 
+SCAN_WORK = ("ropescope: --dim %s with --step 1: %s rows: too much work for one scan "
+             "(rows x (dimension + 8) above 8388608)\n")
+
+
 def message_cases(tmp):
     """(args, exit code, strings the one stderr line must contain)."""
     a_file = os.path.join(tmp, "plain_file")
@@ -395,6 +405,10 @@ def message_cases(tmp):
         # The work limit of one call.
         (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "8388608"]),
         (["scan", "--dim", "64", "--to", "131072"], 2, ["--dim", "64", "8388608"]),
+        # Each row costs 8 units whatever the dim (issue #35: dim 0 and 1 scanned for 11 s).
+        (["scan", "--dim", "0", "--to", "9999999"], 2, [SCAN_WORK % ("0", "10000000")]),
+        (["scan", "--dim", "1", "--to", "8388607"], 2, [SCAN_WORK % ("1", "8388608")]),
+        (["scan", "--dim", "0", "--to", "1048576"], 2, [SCAN_WORK % ("0", "1048577")]),
         (["report", "--dim", "65536", "--starts", many], 2, ["--starts", "4097", "65536",
                                                               "8388608"]),
         # Outputs that cannot be written: exit 1, naming --out and the folder.

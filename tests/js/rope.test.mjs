@@ -646,8 +646,6 @@ test('build_report_should_reject_bad_options_naming_the_option_and_value', () =>
     [5, 'options', '5'],
     [[1], 'options', 'array'],
     [{ dim: -1 }, 'dim', '-1'],
-    [{ dim: 0 }, 'dim', '0'],
-    [{ dim: 1 }, 'dim', '1'],
     [{ dim: 65537 }, 'dim', '65537'],
     [{ dim: 2.5 }, 'dim', '2.5'],
     [{ dim: 'abc' }, 'dim', 'abc'],
