@@ -464,7 +464,8 @@ def folder_state(path):
 
 
 def test_report_files(results, tmp):
-    # The second rename fails (rope_report.md is a folder): the first file is put back.
+    # A folder at rope_report.md (issue #35: "cannot keep a backup: Operation not
+    # permitted"): said as it is, before anything is written; the folder is as it was.
     out = tempfile.mkdtemp(dir=tmp)
     rc, _, err = run(["report", "--dim", "8", "--out", out], tmp)
     problems = [] if rc == 0 else ["first report failed: %s" % err]
@@ -473,12 +474,14 @@ def test_report_files(results, tmp):
     before = folder_state(out)
     inode = os.stat(os.path.join(out, "rope_report.json")).st_ino
     problems += message_problems(["report", "--dim", "16", "--out", out], 1,
-                                 ["--out", out, "rope_report.md"], tempfile.mkdtemp(dir=tmp))
+                                 ["ropescope: --out '%s': %s/rope_report.md is a folder, and the "
+                                  "report's rope_report.md must go there; move or remove the "
+                                  "folder\n" % (out, out)], tempfile.mkdtemp(dir=tmp))
     if folder_state(out) != before:
         problems.append("the folder changed: %s -> %s" % (sorted(before), sorted(folder_state(out))))
     elif os.stat(os.path.join(out, "rope_report.json")).st_ino != inode:
         problems.append("rope_report.json is not the very file it was")
-    results.record("report_should_leave_the_folder_as_it_was_when_the_second_rename_fails",
+    results.record("report_should_say_a_folder_is_at_its_name_and_leave_the_folder_as_it_was",
                    problems)
 
     # Links planted at temp-like names and at the report's own names: nothing is

@@ -9,6 +9,9 @@
 - messages: long ones are cut at a UTF-8 character boundary and keep the
   "(item N ...)" part; flags are named as the user gave them; a failed --help
   write is reported (/dev/full), and so is a closed pipe (exit 1, not SIGPIPE);
+- injected failures: a backup that cannot be removed after the commit is a
+  warning (the next report removes it); a failed second rename puts the
+  first file back;
 - kills: SIGKILL injected at every system call of the report's write sequence
   (strace -e inject), then one more run: the folder holds exactly one whole
   pair from one run, and nothing else.
@@ -324,6 +327,57 @@ def test_kills(tally, rng, tmp):
                  % (killed, total), [] if killed >= 0.95 * total else ["too few runs were killed"])
 
 
+# ---- injected failures (strace -e inject=...:error=): what the report says and leaves ----
+
+def injected(settings, out, syscall, n, error="EACCES"):
+    """The report with the n-th call of syscall failing: (exit code, stderr text)."""
+    proc = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "-e", "trace=%s" % syscall,
+                           "-e", "inject=%s:error=%s:when=%d" % (syscall, error, n), CLI]
+                          + report_args(settings, out), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    return proc.returncode, proc.stderr.decode("utf-8", "replace")
+
+
+def test_injected_failures(tally, rng, tmp):
+    if shutil.which("strace") is None:
+        tally.record("injected failures: strace is needed (make deps installs it)", ["no strace"])
+        return
+    a, b, c = ({"dim": dim, "offset": 1.0} for dim in rng.sample(range(2, 40), 3))
+    out = os.path.join(tmp, "injected")
+    # Issue #35: a backup that will not go after the commit was dropped in silence. The first
+    # unlinkat of a run over an old pair removes the Markdown's backup.
+    os.mkdir(out)
+    run(report_args(a, out), tmp)
+    rc, err = injected(b, out, "unlinkat", 1)
+    stray = [n for n in os.listdir(out) if n not in PAIR]
+    problems = [] if rc == 0 else ["exit %s, expected 0 (stderr %r)" % (rc, err[:300])]
+    expect = ("ropescope: warning: --out '%s': the report was written, but its backup %s/%s could "
+              "not be removed (Permission denied); the next report into the folder removes it\n"
+              % (out, out, stray[0] if stray else "?"))
+    if len(stray) != 1 or not stray[0].startswith(".rope_report.md.backup."):
+        problems.append("expected one stray Markdown backup, found %s" % stray)
+    elif err != expect:
+        problems.append("stderr %r, expected %r" % (err, expect))
+    problems += pair_problems(out, [b], False, False) if not stray else []
+    rc, _, err_b = run(report_args(c, out), tmp)
+    problems += [] if rc == 0 else ["the next run failed: %r" % err_b[:200]]
+    problems += pair_problems(out, [c], False, False)
+    tally.record("report_should_warn_of_a_backup_it_cannot_remove_and_the_next_should_remove_it",
+                 problems)
+    # The second rename fails: the first file is put back, the folder is as it was.
+    shutil.rmtree(out)
+    os.mkdir(out)
+    run(report_args(a, out), tmp)
+    rc, err = injected(b, out, "rename", 2)
+    expect = ("ropescope: --out '%s': cannot move %s/rope_report.md into place: Permission denied; "
+              "the folder is as it was\n" % (out, out))
+    problems = [] if rc == 1 and err == expect else ["exit %s, stderr %r, expected %r"
+                                                     % (rc, err, expect)]
+    problems += pair_problems(out, [a], False, False)
+    tally.record("report_should_put_the_first_file_back_when_the_second_rename_fails", problems)
+    shutil.rmtree(out)
+
+
 def main():
     seed = testlib.seed("test_reliability")
     rng = random.Random(seed)
@@ -340,7 +394,7 @@ def main():
     return 1 if tally.failed else 0
 
 
-EXTRA_TESTS = [test_messages, test_closed_pipe, test_kills]
+EXTRA_TESTS = [test_messages, test_closed_pipe, test_injected_failures, test_kills]
 
 if __name__ == "__main__":
     sys.exit(main())
