@@ -13,8 +13,9 @@
 /* Most rows one scan prints, whatever the dimension (about 600 MB of CSV). */
 #define SCAN_MAX_ROWS 10000000L
 /* The units of ROPE_MAX_WORK one row costs whatever the dimension: its CSV line,
- * three %.17g numbers, takes about 0.5 us (1 us on a loaded machine), what 8
- * units of the limit's 2 s / 2^23 take (measured, docs/SPEC.md). */
+ * three %.17g numbers, takes about 0.4 us of CPU (1 us on a loaded machine), and
+ * 8 units of the limit's 2 s / 2^23 (0.24 us each) cover that with room to
+ * spare (measured, docs/SPEC.md). */
 #define SCAN_ROW_WORK 8
 
 static const char scan_usage[] =
