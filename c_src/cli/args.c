@@ -30,13 +30,19 @@ int rope_cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+const char *rope_cli_write_error(int err)
+{
+    if (err == EPIPE) return "the output was closed (its reader went away: broken pipe)";
+    return strerror(err ? err : EIO);
+}
+
 int rope_cli_usage(const char *text)
 {
     errno = 0;
     if (fputs(text, rope_cli_out) >= 0 && fflush(rope_cli_out) == 0 && !ferror(rope_cli_out))
         return 0;
     return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the usage to standard output: %s",
-                         strerror(errno ? errno : EIO));
+                         rope_cli_write_error(errno));
 }
 
 int rope_cli_refuse(const char *flag, const char *value, int rc)
@@ -110,6 +116,22 @@ static int number_problem(const rope_cli_flag *f, int rc, const char *what)
                          f->name, what);
 }
 
+/* Most bytes of a bad list item a message echoes: the "(item N '...' is not
+ * one)" part must fit the third of a long line that rope_cli_fail keeps at its
+ * end, or the item's number would be cut away with the middle. */
+#define ITEM_SHOWN 48
+
+/* item, or its first ITEM_SHOWN bytes (cut at a character boundary) and "...". */
+static const char *shown_item(const char *item, char *buf, size_t cap)
+{
+    size_t n = strlen(item);
+    if (n <= ITEM_SHOWN) return item;
+    n = ITEM_SHOWN;
+    while (n > 0 && ((unsigned char)item[n] & 0xC0) == 0x80) n--;
+    snprintf(buf, cap, "%.*s...", (int)n, item);
+    return buf;
+}
+
 /* Comma-separated plain decimals, spaces allowed after each comma. */
 static int parse_list(rope_cli_flag *f, const char *text)
 {
@@ -135,10 +157,12 @@ static int parse_list(rope_cli_flag *f, const char *text)
             }
             int rc = rope_parse_decimal(item, &values[n]);
             if (rc != ROPE_OK) {
+                char cut[ITEM_SHOWN + 4];
                 code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
                                      "%s must be a comma-separated list of 1 to "
                                      "%d plain decimal numbers, got '%s' (item %d '%s' %s)",
-                                     f->name, ROPE_MAX_COUNT, text, n + 1, item,
+                                     f->name, ROPE_MAX_COUNT, text, n + 1,
+                                     shown_item(item, cut, sizeof cut),
                                      rc == ROPE_E_RANGE ? "does not fit a double" : "is not one");
                 break;
             }

@@ -24,6 +24,11 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int rope_cli_fail(int code, const char *fmt, ...);
 
+/* Why a write failed, for "cannot write ... to standard output: %s": err's
+ * strerror (EIO for 0), or, for EPIPE, that the reader closed the output (the
+ * CLI ignores SIGPIPE so that a closed pipe is an exit 1 with a message). */
+const char *rope_cli_write_error(int err);
+
 /* Writes a usage text to rope_cli_out: 0, or 1 after one line saying the
  * write failed (a full disk, a closed pipe). */
 int rope_cli_usage(const char *text);

@@ -289,9 +289,33 @@ static int commit(const char *dir, int dir_fd, const char *const names[2], char 
                                            : "the first file could not be put back yet (the "
                                              "next report into the folder will)");
     }
-    /* The second backup first: see repair(). */
-    unlinkat(dir_fd, backup[1], 0);
-    unlinkat(dir_fd, backup[0], 0);
+    /* The second backup first: see repair(). The pair is in place and whole,
+     * so a backup that will not go is a warning (exit 0), not a failed report:
+     * the next report's repair removes it (docs/SPEC.md, "Report files"). */
+    for (int j = 1; j >= 0; j--)
+        if (unlinkat(dir_fd, backup[j], 0) != 0 && errno != ENOENT) {
+            fprintf(rope_cli_err,
+                    "ropescope: warning: --out '%s': the report was written, but its backup "
+                    "%s/%s could not be removed (%s); the next report into the folder removes it\n",
+                    dir, dir, backup[j], strerror(errno));
+            fflush(rope_cli_err);
+        }
+    return 0;
+}
+
+/* A folder at a report's own name cannot be backed up (link() refuses
+ * folders: EPERM) nor replaced: say so before anything is written. */
+static int check_finals(const char *dir, int dir_fd, const char *const names[2],
+                        char *const finals[2])
+{
+    for (int j = 0; j < 2; j++) {
+        struct stat st;
+        if (fstatat(dir_fd, names[j], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+            return rope_cli_fail(ROPE_CLI_EXIT_IO,
+                                 "--out '%s': %s is a folder, and the report's %s must go there; "
+                                 "move or remove the folder",
+                                 dir, finals[j], names[j]);
+    }
     return 0;
 }
 
@@ -331,6 +355,7 @@ int rope_cli_write_pair(const char *dir, const rope_cli_text texts[2])
                                  dir, strerror(errno));
         release(&old);
     }
+    if (code == 0) code = check_finals(dir, dir_fd, names, finals);
     if (code == 0) code = write_temp(dir, TEMP_FIRST, &texts[0], 0666 & ~mask);
     if (code == 0) code = write_temp(dir, TEMP_SECOND, &texts[1], 0666 & ~mask);
     if (code == 0) {

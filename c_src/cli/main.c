@@ -2,6 +2,7 @@
  * prints start,rope,add CSV. Bad input exits 2 with one line on stderr; an
  * output that cannot be written exits 1 with one line naming it. */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -46,10 +47,14 @@ int rope_cli_run(int argc, char **argv, FILE *out, FILE *err)
 #ifndef ROPE_CLI_NO_MAIN
 int main(int argc, char **argv)
 {
+    /* A closed pipe is a failed write (EPIPE) the commands report, exit 1, not
+     * a silent death by SIGPIPE (exit 141). */
+    signal(SIGPIPE, SIG_IGN);
     int code = rope_cli_run(argc, argv, stdout, stderr);
     /* The commands flushed and checked their output; closing can still fail. */
     if (fclose(stdout) != 0 && code == 0) {
-        fprintf(stderr, "ropescope: cannot write to standard output: %s\n", strerror(errno));
+        fprintf(stderr, "ropescope: cannot write to standard output: %s\n",
+                rope_cli_write_error(errno));
         code = ROPE_CLI_EXIT_IO;
     }
     return code;

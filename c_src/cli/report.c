@@ -35,8 +35,13 @@ enum { F_DIM, F_BASE, F_GAP, F_STARTS, F_DELTAS, F_NORMS, F_OUT, N_FLAGS };
 static int check_limits(const rope_cli_flag *fl, const rope_report_options *o)
 {
     char a[32], b[32], c[32];
-    int rc = rope_check_dim(o->dim);
-    if (rc != ROPE_OK) return rope_cli_refuse("--dim", fl[F_DIM].text, rc);
+    int rc = rope_report_check_dim(o->dim);
+    if (rc != ROPE_OK)
+        return rope_cli_fail(
+            ROPE_CLI_EXIT_USAGE,
+            "--dim '%s': the report's dimension must be an integer in "
+            "[" ROPE_CLI_XSTR(ROPE_REPORT_MIN_DIM) ", " ROPE_CLI_XSTR(ROPE_MAX_DIM) "]",
+            fl[F_DIM].text);
     rc = rope_check_base(o->base);
     if (rc != ROPE_OK) return rope_cli_refuse("--base", fl[F_BASE].text, rc);
     for (int j = 0; j < o->n_starts; j++) {
@@ -88,28 +93,30 @@ static int read_options(const rope_cli_flag *fl, rope_report_options *o)
     return check_limits(fl, o);
 }
 
-/* One report and its format, for rope_cli_render. */
-typedef struct {
-    const rope_report_options *o;
-    int format;
-} report_job;
-
-static int write_report(void *ctx, char *buf, int cap, int *len)
+/* Both texts in malloc'd buffers, from one measurement. The first try is a
+ * buffer big enough for any report of these counts (no line of it passes 256
+ * bytes per listed number); a second build only if it was not. Returns a
+ * ROPE_E_* code; on ROPE_OK *json and *md are the caller's to free. */
+static int render(const rope_report_options *o, char **json, int *json_len, char **md, int *md_len)
 {
-    const report_job *job = ctx;
-    return rope_report_build(job->o, job->format, buf, cap, len);
-}
-
-/* The text in a malloc'd buffer. Each build measures everything again, so
- * the first try is a buffer big enough for any report of these counts (no
- * line of it passes 256 bytes per listed number); a size query and a second
- * build only if it was not. */
-static char *render(const rope_report_options *o, int format, int *len, int *rc)
-{
-    report_job job = {o, format};
-    return rope_cli_render(write_report, &job,
-                           4096 + 256 * (size_t)(o->n_starts + o->n_deltas + o->n_norm_positions),
-                           len, rc);
+    size_t json_cap = 4096 + 256 * (size_t)(o->n_starts + o->n_deltas + o->n_norm_positions);
+    size_t md_cap = json_cap;
+    int rc = ROPE_E_NOMEM;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        *json = malloc(json_cap);
+        *md = malloc(md_cap);
+        rc = *json && *md ? rope_report_build_both(o, *json, (int)json_cap, json_len, *md,
+                                                   (int)md_cap, md_len)
+                          : ROPE_E_NOMEM;
+        if (rc == ROPE_OK) return rc;
+        free(*json);
+        free(*md);
+        *json = *md = NULL;
+        if (rc != ROPE_E_SPACE) return rc;
+        json_cap = (size_t)*json_len + 1;
+        md_cap = (size_t)*md_len + 1;
+    }
+    return rc;
 }
 
 static int measure_failed(const rope_cli_flag *fl, const rope_report_options *o, int rc)
@@ -148,9 +155,8 @@ int rope_cli_report(int argc, char **argv)
     }
     if (code == 0) code = read_options(fl, &o);
     if (code != 0) goto done;
-    json = render(&o, ROPE_REPORT_JSON, &json_len, &rc);
-    if (json) md = render(&o, ROPE_REPORT_MARKDOWN, &md_len, &rc);
-    if (!json || !md) {
+    rc = render(&o, &json, &json_len, &md, &md_len);
+    if (rc != ROPE_OK) {
         code = measure_failed(fl, &o, rc);
         goto done;
     }
@@ -164,7 +170,7 @@ int rope_cli_report(int argc, char **argv)
             code = rope_cli_fail(ROPE_CLI_EXIT_IO,
                                  "the report was written, but cannot write to "
                                  "standard output: %s",
-                                 strerror(errno ? errno : EIO));
+                                 rope_cli_write_error(errno));
     }
 done:
     free(json);

@@ -221,8 +221,28 @@ static int put_flag(rope_config *c, const rope_cli_flag *f, int j)
     return rc == ROPE_OK ? 0 : ROPE_CLI_EXIT_USAGE;
 }
 
+/* "<flag>: <msg>", with the reader's %.17g of the flag's number (1e300 read back as
+ * 1.0000000000000001e+300) shown as the user typed it, where the message holds it
+ * as a whole word. */
+static int fail_as_typed(const char *flag, const char *msg, const rope_cli_flag *f)
+{
+    char num[40];
+    snprintf(num, sizeof num, "%.17g", f->number);
+    size_t n = strlen(num);
+    const char *at = NULL;
+    if (f->kind == ROPE_FLAG_NUMBER && f->text && strcmp(f->text, num) != 0)
+        for (const char *hit = strstr(msg, num); hit && !at; hit = strstr(hit + 1, num))
+            if ((hit == msg || hit[-1] == ' ') &&
+                (hit[n] == '\0' || !strchr("0123456789.eE", hit[n])))
+                at = hit;
+    if (!at) return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg);
+    return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %.*s%s%s", flag, (int)(at - msg), msg, f->text,
+                         at + n);
+}
+
 /* The reader names config keys; with flags, say which flag that is too. */
-static int config_error(const rope_config *c, int from_flags, const char *given)
+static int config_error(const rope_config *c, int from_flags, const char *given,
+                        const rope_cli_flag *flags)
 {
     static const char *const options[][2] = {{"seq_len", "--seq-len"},
                                              {"train_len", "--train-len"},
@@ -230,6 +250,7 @@ static int config_error(const rope_config *c, int from_flags, const char *given)
                                              {"layer_type \"", "--layer-type"}};
     const char *msg = rope_config_message(c), *flag = NULL;
     size_t best = 0;
+    int named = -1;
     for (int j = 0; j < 4; j++)
         if (strncmp(msg, options[j][0], strlen(options[j][0])) == 0)
             return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", options[j][1], msg);
@@ -246,9 +267,10 @@ static int config_error(const rope_config *c, int from_flags, const char *given)
                 best = len;
                 at = hit;
                 flag = key_flags[j].flag;
+                named = j;
             }
         }
-    return flag ? rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s: %s", flag, msg)
+    return flag ? fail_as_typed(flag, msg, &flags[named])
                 : rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s", msg);
 }
 
@@ -293,11 +315,11 @@ static int print(const rope_config *c, const char *text, int len)
         if (fprintf(rope_cli_err, "ropescope: warning: %s\n", rope_config_warning(c, j)) < 0)
             return rope_cli_fail(ROPE_CLI_EXIT_IO,
                                  "cannot write the warnings to standard error: %s",
-                                 strerror(errno ? errno : EIO));
+                                 rope_cli_write_error(errno));
     if (fwrite(text, 1, (size_t)len, rope_cli_out) != (size_t)len || fflush(rope_cli_out) != 0)
         return rope_cli_fail(ROPE_CLI_EXIT_IO,
                              "cannot write the scaling table to standard output: %s",
-                             strerror(errno ? errno : EIO));
+                             rope_cli_write_error(errno));
     return 0;
 }
 
@@ -328,7 +350,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
                                                   "as flags (--dim 128 ...)");
     for (int j = 0; j < N_KEY_FLAGS; j++)
         if (flags[j].text && (code = put_flag(c, &flags[j], j)) != 0)
-            return c->code ? config_error(c, 1, given) : code;
+            return c->code ? config_error(c, 1, given, flags) : code;
     if (config && (code = read_config(c, config)) != 0) return code;
     if (flags[OPT_LAYER_TYPE].text) {
         if (format != ROPE_SCALING_CSV)
@@ -337,7 +359,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
                                  "it with --format csv (json and table show every layer type)");
         rope_config_layer_type(c, flags[OPT_LAYER_TYPE].text);
     }
-    if (c->code) return config_error(c, from_flags, given);
+    if (c->code) return config_error(c, from_flags, given, flags);
     /* --seq-len, --train-len, --gap: the writer checks their range. */
     double seq_len = flags[OPT_SEQ_LEN].text ? flags[OPT_SEQ_LEN].number : 0.0;
     double train_len = flags[OPT_TRAIN_LEN].text ? flags[OPT_TRAIN_LEN].number : NAN;
@@ -345,7 +367,7 @@ static int run(rope_config *c, rope_cli_flag *flags, int argc, char **argv)
     int len = 0, rc = ROPE_OK;
     char *text = render(c, format, seq_len, train_len, gap, &len, &rc);
     if (!text)
-        return c->code ? config_error(c, from_flags, given)
+        return c->code ? config_error(c, from_flags, given, flags)
                        : rope_cli_fail(rc == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
                                        "scaling: %s", rope_strerror(rc));
     code = print(c, text, len);

@@ -12,6 +12,11 @@
 #define SCAN_CHUNK 4096
 /* Most rows one scan prints, whatever the dimension (about 600 MB of CSV). */
 #define SCAN_MAX_ROWS 10000000L
+/* The units of ROPE_MAX_WORK one row costs whatever the dimension: its CSV line,
+ * three %.17g numbers, takes about 0.4 us of CPU (1 us on a loaded machine), and
+ * 8 units of the limit's 2 s / 2^23 (0.24 us each) cover that with room to
+ * spare (measured, docs/SPEC.md). */
+#define SCAN_ROW_WORK 8
 
 static const char scan_usage[] =
     "usage: ropescope scan [--dim N] [--base B] [--gap G] [--from S0] [--to S1] [--step K]\n"
@@ -61,7 +66,7 @@ static int check_far(rope_cli_flag *fl, double last)
 
 static int check_settings(rope_cli_flag *fl, long *total)
 {
-    char a[40], b[40];
+    char a[40], b[40], c[40];
     int dim = fl[F_DIM].integer;
     double from = fl[F_FROM].number, to = fl[F_TO].number, step = fl[F_STEP].number;
     int rc = rope_check_dim(dim);
@@ -79,14 +84,17 @@ static int check_settings(rope_cli_flag *fl, long *total)
     if (!(rows <= (double)SCAN_MAX_ROWS))
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
                              "--step %s is too small: more than %ld rows "
-                             "from --from %s to --to %.17g",
+                             "from --from %s to --to %s",
                              shown(&fl[F_STEP], a, sizeof a), SCAN_MAX_ROWS,
-                             shown(&fl[F_FROM], b, sizeof b), to);
-    /* The whole scan counts as one call's work, though it runs in chunks. */
-    rc = rope_check_work(dim, (int)rows);
-    if (rc != ROPE_OK)
-        return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--dim %d with --step %s: %.0f rows: %s", dim,
-                             shown(&fl[F_STEP], a, sizeof a), rows, rope_strerror(rc));
+                             shown(&fl[F_FROM], b, sizeof b), shown(&fl[F_TO], c, sizeof c));
+    /* The whole scan counts as one call's work, though it runs in chunks, and
+     * each row costs its line too (issue #35: --dim 0 printed 1e7 rows in 11 s). */
+    if ((double)(dim + SCAN_ROW_WORK) * rows > (double)ROPE_MAX_WORK)
+        return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                             "--dim %d with --step %s: %.0f rows: too much work for one scan "
+                             "(rows x (dimension + " ROPE_CLI_XSTR(
+                                 SCAN_ROW_WORK) ") above " ROPE_CLI_XSTR(ROPE_MAX_WORK) ")",
+                             dim, shown(&fl[F_STEP], a, sizeof a), rows);
     *total = (long)rows;
     return check_far(fl, from + (double)(*total - 1) * step);
 }
@@ -113,7 +121,7 @@ static int print_rows(const rope_cli_flag *fl, const double *q, const double *k,
     if (err == 0 && ferror(rope_cli_out)) err = EIO;
     if (err != 0)
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write the scan to standard output: %s",
-                             strerror(err));
+                             rope_cli_write_error(err));
     return 0;
 }
 
@@ -148,15 +156,16 @@ int rope_cli_scan(int argc, char **argv)
         double rows[6];
         rc = rope_offset_scan(q, dim, k, dim, fl[F_GAP].number, ends, 2, fl[F_BASE].number, rows);
     }
-    char a[40], b[40];
+    char a[40], b[40], c[40], e[40];
     if (rc == ROPE_E_NOMEM)
         code = rope_cli_fail(ROPE_CLI_EXIT_IO, "--dim %d: out of memory for the vectors", dim);
     else if (rc != ROPE_OK)
         code = rope_cli_fail(ROPE_CLI_EXIT_USAGE,
                              "--base %s with --dim %d, --gap %s and starts "
-                             "--from %.17g to --to %.17g cannot be scanned: %s",
+                             "--from %s to --to %s cannot be scanned: %s",
                              shown(&fl[F_BASE], a, sizeof a), dim, shown(&fl[F_GAP], b, sizeof b),
-                             fl[F_FROM].number, fl[F_TO].number, rope_strerror(rc));
+                             shown(&fl[F_FROM], c, sizeof c), shown(&fl[F_TO], e, sizeof e),
+                             rope_strerror(rc));
     else
         code = print_rows(fl, q, k, total);
     free(q);

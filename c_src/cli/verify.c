@@ -83,7 +83,7 @@ static int print(rope_verify_job *j)
     free(text);
     if (wrote != (size_t)len || fflush(rope_cli_out) != 0 || ferror(rope_cli_out))
         return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write to standard output: %s",
-                             strerror(errno ? errno : EIO));
+                             rope_cli_write_error(errno));
     return 0;
 }
 
@@ -92,8 +92,7 @@ static int run(rope_verify_job *j, rope_cli_flag *f, int argc, char **argv)
     int help, code = rope_cli_parse_flags("verify", f, N_FLAGS, argc, argv, &help);
     if (code != 0) return code;
     if (help) {
-        fputs(usage, rope_cli_out);
-        return fflush(rope_cli_out) == 0 ? 0 : ROPE_CLI_EXIT_IO;
+        return rope_cli_usage(usage);
     }
     const char *format = f[F_FORMAT].text ? f[F_FORMAT].text : "text";
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)

@@ -159,12 +159,14 @@ int rope_offset_scan(const double *q, int nq, const double *k, int nk, double of
         }
     }
     if (nq % 2 == 1) {
+        /* rope_sin_pos_angle's divisor once, not a pow per row: the same bits. */
         double ql = q[nq - 1], kl = k[nq - 1];
+        double divisor = rope_pow(base, (double)(2 * ((nq - 1) / 2)) / (double)nq);
         for (int j = 0; j < count; j++) {
             double n = starts[j], m = n + offset, sm, sn, unused;
             out[3 * j + 1] += ql * kl;
-            rope_sincos(rope_sin_pos_angle(m, nq - 1, nq, base), &sm, &unused);
-            rope_sincos(rope_sin_pos_angle(n, nq - 1, nq, base), &sn, &unused);
+            rope_sincos(m / divisor, &sm, &unused);
+            rope_sincos(n / divisor, &sn, &unused);
             out[3 * j + 2] += (ql + sm) * (kl + sn);
         }
     }
@@ -204,6 +206,29 @@ static void sweep_pair(double q0, double q1, double k0, double k1, double theta,
     }
 }
 
+/* The unpaired last element's contribution: q.k unrotated, and its sin_pos
+ * terms at angle s x theta (theta = base^(-2h/d), the inverse of sin_pos's
+ * divisor), anchored and stepped as sweep_pair does. */
+static void sweep_odd(double ql, double kl, double theta, double offset, double start0, double step,
+                      int count, double *rope_acc, double *add_acc)
+{
+    double tc[ROPE_SWEEP_BLOCK], ts[ROPE_SWEEP_BLOCK];
+    int table = count < ROPE_SWEEP_BLOCK ? count : ROPE_SWEEP_BLOCK;
+    for (int j = 0; j < table; j++) rope_sincos((j * step) * theta, &ts[j], &tc[j]);
+    for (int b = 0; b < count; b += ROPE_SWEEP_BLOCK) {
+        double s = start0 + b * step, acn, asn, acm, asm_;
+        rope_sincos(s * theta, &asn, &acn);
+        rope_sincos((s + offset) * theta, &asm_, &acm);
+        int len = count - b < ROPE_SWEEP_BLOCK ? count - b : ROPE_SWEEP_BLOCK;
+        double *ra = rope_acc + b, *aa = add_acc + b;
+        for (int j = 0; j < len; j++) {
+            double sn = asn * tc[j] + acn * ts[j], sm = asm_ * tc[j] + acm * ts[j];
+            ra[j] += ql * kl;
+            aa[j] += (ql + sm) * (kl + sn);
+        }
+    }
+}
+
 int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double offset,
                       double start0, double step, int count, double base, double *out)
 {
@@ -227,16 +252,12 @@ int rope_offset_sweep(const double *q, int nq, const double *k, int nk, double o
         sweep_pair(q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1], rope_theta(i, nq, base), offset,
                    start0, step, count, rope_acc, add_acc);
     if (nq % 2 == 1) {
-        /* The unpaired last element is not rotated, but still gets sin_pos. */
-        double ql = q[nq - 1], kl = k[nq - 1];
-        for (int j = 0; j < count; j++) {
-            double s = starts[j];
-            rope_acc[j] += ql * kl;
-            double sm, sn, unused;
-            rope_sincos(rope_sin_pos_angle(s + offset, nq - 1, nq, base), &sm, &unused);
-            rope_sincos(rope_sin_pos_angle(s, nq - 1, nq, base), &sn, &unused);
-            add_acc[j] += (ql + sm) * (kl + sn);
-        }
+        /* The unpaired last element is not rotated, but still gets sin_pos: its
+         * angles by the pairs' anchors and steps, since a pow and two sines per
+         * start cost a hundred times a pair's work (issue #35). */
+        int h = nq / 2;
+        sweep_odd(q[nq - 1], k[nq - 1], rope_theta(h, nq, base), offset, start0, step, count,
+                  rope_acc, add_acc);
     }
     return rope_check_results(out, 3 * count);
 }

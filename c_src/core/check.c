@@ -53,8 +53,10 @@ int rope_check_work(int d, int count)
 
 int rope_check_envelope_work(int d, double starts)
 {
-    /* Written so that a NaN count of starts is refused too. */
-    return (d > 0 ? d : 1) * starts <= ROPE_MAX_ENVELOPE_WORK ? ROPE_OK : ROPE_E_WORK;
+    /* Each start costs its row whatever d (issue #35: d = 1 at 2^27 starts took
+     * minutes). Written so that a NaN count of starts is refused too. */
+    double work = ((double)d + ROPE_ENVELOPE_START_WORK) * starts;
+    return work <= ROPE_MAX_ENVELOPE_WORK ? ROPE_OK : ROPE_E_WORK;
 }
 
 /* n entries of v, n already in range: ROPE_E_NULL for a missing array, bad

@@ -11,11 +11,21 @@
 #define ROPE_STR(x) #x
 #define ROPE_XSTR(x) ROPE_STR(x)
 
+/* ROPE_E_WORK's text, each limit as rope.h defines it. */
+/* clang-format off */
+static const char work_text[] =
+    "too much work for one call (dimension x count above " ROPE_XSTR(ROPE_MAX_WORK)
+    ", (dimension + " ROPE_XSTR(ROPE_ENVELOPE_START_WORK) ") x starts above "
+    ROPE_XSTR(ROPE_MAX_ENVELOPE_WORK) " for an envelope)";
+/* clang-format on */
+
 const char *rope_strerror(int code)
 {
     switch (code) {
     case ROPE_OK: return "ok";
-    case ROPE_E_DIM: return "dimension must be an integer in [0, " ROPE_XSTR(ROPE_MAX_DIM) "]";
+    case ROPE_E_DIM:
+        return "dimension must be an integer in [0, " ROPE_XSTR(
+            ROPE_MAX_DIM) "], and at least 2 (one pair) for the report";
     case ROPE_E_BASE:
         return "base must be a finite number > 1 (at base <= 1 theta_i = base^(-2i/d) no longer "
                "falls with i, so the pairs would no longer slow down)";
@@ -32,9 +42,7 @@ const char *rope_strerror(int code)
         return "the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is "
                "beyond " ROPE_XSTR(
                    ROPE_MAX_ANGLE) " radians, where doubles can no longer resolve it";
-    case ROPE_E_WORK:
-        return "too much work for one call (dimension x count above " ROPE_XSTR(
-            ROPE_MAX_WORK) ", " ROPE_XSTR(ROPE_MAX_ENVELOPE_WORK) " for an envelope)";
+    case ROPE_E_WORK: return work_text;
     case ROPE_E_SCALING: return "a scaling parameter is missing or out of range";
     case ROPE_E_CONFIG: return "a model config key is missing, mistyped or inconsistent";
     default: return "unknown error";

@@ -32,13 +32,18 @@
 /* Largest work (dimension x count) one call may do: 2^23, so that the slowest
  * call at the limit takes about 2 s (measured: make bench, docs/SPEC.md). */
 #define ROPE_MAX_WORK 8388608
-/* Largest d x starts of rope_offset_envelope: 2^27. It is a chunked sweep, a
- * few multiply-adds a unit (about 0.3 s at the limit, docs/SPEC.md), and the
- * page's widest range, dim 1024 from 0 to 65536, must fit. */
+/* Largest (d + ROPE_ENVELOPE_START_WORK) x starts of rope_offset_envelope: 2^27.
+ * It is a chunked sweep, a few multiply-adds a unit (the slowest call at the
+ * limit: docs/SPEC.md), and the page's widest range, dim 1024 from 0 to 65536,
+ * must fit. */
 #define ROPE_MAX_ENVELOPE_WORK 134217728
+/* The units one envelope start costs whatever d: its sweep row and its bin's
+ * extremes take what 16 dimensions do (measured, docs/SPEC.md), so d = 0 or 1
+ * cannot sweep 2^27 starts. */
+#define ROPE_ENVELOPE_START_WORK 16
 
 #define ROPE_OK 0
-#define ROPE_E_DIM (-1)      /* d (or a vector length) outside [0, ROPE_MAX_DIM] */
+#define ROPE_E_DIM (-1)      /* d or a vector length outside [0, ROPE_MAX_DIM]; report's d < 2 */
 #define ROPE_E_BASE (-2)     /* base NaN, infinite or <= 1 (the pairs would no longer slow down) */
 #define ROPE_E_POSITION (-3) /* a position, offset, gap, delta or angle is NaN or infinite */
 #define ROPE_E_VALUE (-4)    /* a vector entry is NaN or infinite */
@@ -71,8 +76,8 @@ int rope_check_base(double base);
 int rope_check_rotating(double pos, double base);
 /* ROPE_E_WORK when d x count exceeds ROPE_MAX_WORK (both already in range). */
 int rope_check_work(int d, int count);
-/* ROPE_E_WORK when max(d, 1) x starts, rope_offset_envelope's work, exceeds
- * ROPE_MAX_ENVELOPE_WORK (d already in range). */
+/* ROPE_E_WORK when (d + ROPE_ENVELOPE_START_WORK) x starts, rope_offset_envelope's
+ * work, exceeds ROPE_MAX_ENVELOPE_WORK (d already in range). */
 int rope_check_envelope_work(int d, double starts);
 
 /* The demo vectors q[j] = cos(0.7 j + 0.3), k[j] = sin(0.4 j + 1.1).

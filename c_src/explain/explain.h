@@ -122,7 +122,7 @@ int rope_random_vectors(int d, uint32_t seed, double *q, double *k);
  * least one start and bins hold consecutive runs; per bin, the least and
  * greatest rope_score(q, k, s + offset, s) and add_score(q, k, s + offset, s).
  * bins in [1, min(c, ROPE_MAX_COUNT)] (else ROPE_E_COUNT); refuses
- * max(d, 1) x c above ROPE_MAX_WORK with ROPE_E_WORK.
+ * (d + ROPE_ENVELOPE_START_WORK) x c above ROPE_MAX_ENVELOPE_WORK with ROPE_E_WORK.
  * out: ROPE_ENV_BLOCKS * bins doubles, planar in the slot order above. */
 int rope_offset_envelope(const double *q, int nq, const double *k, int nk, double offset,
                          double from, double to, int bins, double base, double *out);

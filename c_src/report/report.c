@@ -9,6 +9,7 @@
 
 #include "explain.h"
 #include "rope.h"
+#include "rope_internal.h"
 #include "writer.h"
 
 static const double default_starts[] = {ROPE_REPORT_DEFAULT_STARTS};
@@ -78,7 +79,7 @@ static int cross_terms(const rope_report_options *o, const measures *m)
 
 static int measure(const rope_report_options *o, measures *m)
 {
-    int d = o->dim, pairs = o->dim / 2, rc;
+    int d = o->dim, pairs = o->dim / 2, rc; /* pairs >= 1: rope_report_check_dim */
     size_t vec = (size_t)(d > 0 ? d : 1), nd = (size_t)(o->n_deltas > 0 ? o->n_deltas : 1);
     size_t turn_len = (size_t)(pairs > 0 ? pairs : 1);
     memset(m, 0, sizeof *m);
@@ -91,11 +92,11 @@ static int measure(const rope_report_options *o, measures *m)
     m->turns_last = malloc(nd * sizeof(double));
     m->slow_lo = malloc(nd * sizeof(int));
     m->slow_hi = malloc(nd * sizeof(int));
-    double *turns = malloc(turn_len * sizeof(double));
+    double *turns = malloc(turn_len * sizeof(double)), *thetas = malloc(turn_len * sizeof(double));
     double *gaps =
         malloc((size_t)(o->n_norm_positions > 0 ? o->n_norm_positions : 1) * sizeof(double));
     if (!m->q || !m->k || !m->scan || !m->cross || !m->slow || !m->turns_first || !m->turns_last ||
-        !m->slow_lo || !m->slow_hi || !turns || !gaps) {
+        !m->slow_lo || !m->slow_hi || !turns || !thetas || !gaps) {
         /* Not ROPE_E_SPACE: a caller would retry with a bigger buffer in vain. */
         rc = ROPE_E_NOMEM;
         goto done;
@@ -109,10 +110,15 @@ static int measure(const rope_report_options *o, measures *m)
     if (rc == ROPE_OK)
         rc = rope_norm_gaps(m->q, d, o->norm_positions, o->n_norm_positions, o->base, gaps);
     if (rc == ROPE_OK) rc = rope_slow_pairs_batch(d, o->deltas, o->n_deltas, o->base, m->slow);
+    /* rope_turns' own expression over thetas computed once: a pow per pair and
+     * delta took most of a report at the limit (issue #35). The deltas are
+     * finite (rope_slow_pairs_batch checked them). */
+    if (rc == ROPE_OK) rc = rope_thetas(d, o->base, thetas);
     for (int j = 0; j < o->n_deltas && rc == ROPE_OK; j++) {
-        rc = rope_turns(d, o->deltas[j], o->base, turns);
-        m->turns_first[j] = pairs > 0 ? turns[0] : NAN;
-        m->turns_last[j] = pairs > 0 ? turns[pairs - 1] : NAN;
+        for (int i = 0; i < pairs; i++) turns[i] = o->deltas[j] * thetas[i] / ROPE_TWO_PI;
+        if (!isfinite(turns[0]) || !isfinite(turns[pairs - 1])) rc = ROPE_E_RANGE;
+        m->turns_first[j] = turns[0];
+        m->turns_last[j] = turns[pairs - 1];
         m->slow_lo[j] = m->slow_hi[j] = -1;
         for (int i = 0; i < pairs && rc == ROPE_OK; i++) {
             if (turns[i] >= 1.0) continue;
@@ -128,6 +134,7 @@ static int measure(const rope_report_options *o, measures *m)
         m->norm_max_gap = gaps[j] > m->norm_max_gap ? gaps[j] : m->norm_max_gap;
 done:
     free(turns);
+    free(thetas);
     free(gaps);
     return rc;
 }
@@ -238,7 +245,7 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
     rope_put(w,
              "| gap (delta) | slow pairs (< 1 turn) of %d | which pairs | turns of pair 0 | "
              "turns of pair %d |\n|---|---|---|---|---|\n",
-             pairs, pairs > 0 ? pairs - 1 : 0);
+             pairs, pairs - 1);
     for (int j = 0; j < o->n_deltas; j++) {
         rope_put(w, "| %.17g | %d | ", o->deltas[j], m->slow[j]);
         if (m->slow[j] == 0)
@@ -255,31 +262,58 @@ static void write_markdown(rope_writer *w, const rope_report_options *o, const m
              "and carry the distance unambiguously.\n");
 }
 
-int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len)
+int rope_report_check_dim(int dim)
 {
-    if (o == NULL || len == NULL || (cap > 0 && buf == NULL)) return ROPE_E_NULL;
-    if (format != ROPE_REPORT_JSON && format != ROPE_REPORT_MARKDOWN) return ROPE_E_VALUE;
-    if (cap < 0) cap = 0; /* no room: still measure, and report the length needed */
+    int rc = rope_check_dim(dim);
+    return rc == ROPE_OK && dim < ROPE_REPORT_MIN_DIM ? ROPE_E_DIM : rc;
+}
+
+/* The options' counts, dim and base, then one measurement written in each of
+ * n formats: texts[j] into bufs[j] (caps[j] bytes), its length in lens[j]. */
+static int build(const rope_report_options *o, int n, const int *formats, char *const *bufs,
+                 const int *caps, int *const *lens)
+{
     if (o->n_starts < 1 || o->n_starts > ROPE_MAX_COUNT || o->n_deltas < 0 ||
         o->n_deltas > ROPE_MAX_COUNT || o->n_norm_positions < 0 ||
         o->n_norm_positions > ROPE_MAX_COUNT)
         return ROPE_E_COUNT;
-    int rc = rope_check_dim(o->dim);
+    int rc = rope_report_check_dim(o->dim);
     if (rc == ROPE_OK) rc = rope_check_base(o->base);
     if (rc != ROPE_OK) return rc;
 
     measures m;
     rc = measure(o, &m);
-    if (rc == ROPE_OK) {
-        rope_writer w = {buf, (size_t)cap, 0};
-        if (format == ROPE_REPORT_JSON)
+    for (int j = 0; j < n && (rc == ROPE_OK || rc == ROPE_E_SPACE); j++) {
+        /* cap < 0: no room; still measure, and report the length needed. */
+        rope_writer w = {bufs[j], (size_t)(caps[j] > 0 ? caps[j] : 0), 0};
+        if (formats[j] == ROPE_REPORT_JSON)
             write_json(&w, o, &m);
         else
             write_markdown(&w, o, &m);
-        rc = rope_writer_end(&w, len);
+        int written = rope_writer_end(&w, lens[j]);
+        if (rc == ROPE_OK) rc = written;
     }
     measures_free(&m);
     return rc;
+}
+
+int rope_report_build(const rope_report_options *o, int format, char *buf, int cap, int *len)
+{
+    if (o == NULL || len == NULL || (cap > 0 && buf == NULL)) return ROPE_E_NULL;
+    if (format != ROPE_REPORT_JSON && format != ROPE_REPORT_MARKDOWN) return ROPE_E_VALUE;
+    return build(o, 1, &format, &buf, &cap, &len);
+}
+
+int rope_report_build_both(const rope_report_options *o, char *json, int json_cap, int *json_len,
+                           char *md, int md_cap, int *md_len)
+{
+    if (o == NULL || json_len == NULL || md_len == NULL || (json_cap > 0 && json == NULL) ||
+        (md_cap > 0 && md == NULL))
+        return ROPE_E_NULL;
+    const int formats[2] = {ROPE_REPORT_JSON, ROPE_REPORT_MARKDOWN}, caps[2] = {json_cap, md_cap};
+    char *const bufs[2] = {json, md};
+    int *const lens[2] = {json_len, md_len};
+    return build(o, 2, formats, bufs, caps, lens);
 }
 
 int rope_report_write(int format, int dim, double base, double offset, const double *starts,

@@ -179,7 +179,7 @@ mutant query_only_rotated \
 mutant position_one_side \
     'rope.c:/^static double additive_sum(/,/^}/s|sum += (q\[j\] + pm) \* (k\[j\] + pn);|sum += (q[j] + pm) * k[j];|' \
     'batch.c:s|aa\[j\] += (q0 + sm) \* (k0 + sn) + (q1 + cm) \* (k1 + cn);|aa[j] += (q0 + sm) * k0 + (q1 + cm) * k1;|' \
-    'batch.c:s|add_acc\[j\] += (ql + sm) \* (kl + sn);|add_acc[j] += (ql + sm) * kl;|'
+    'batch.c:s|aa\[j\] += (ql + sm) \* (kl + sn);|aa[j] += (ql + sm) * kl;|'
 
 # Turns reported in radians: the division by 2*pi is forgotten.
 mutant turns_without_two_pi \

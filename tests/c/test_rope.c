@@ -760,6 +760,25 @@ TEST(offset_sweep_should_match_offset_scan_in_planar_layout)
     check_sweep(q, k, 9, 5.0, 1.0, 3.0, 100, 77.0);
 }
 
+/* Catches mistake: an envelope start counted as max(d, 1) units, so that d = 0
+ * to 3 passed 2^27 starts, minutes of work (issue #35). A start costs
+ * ROPE_ENVELOPE_START_WORK units whatever d, plus d. */
+TEST(envelope_work_should_count_each_start_whatever_the_dim)
+{
+    const double most = ROPE_MAX_ENVELOPE_WORK;
+    assert_int_equal(ROPE_ENVELOPE_START_WORK, 16);
+    for (int d = 0; d <= 4; d++) {
+        double starts = floor(most / (d + ROPE_ENVELOPE_START_WORK));
+        note("d = %d, %.0f starts", d, starts);
+        assert_code(rope_check_envelope_work(d, starts), ROPE_OK);
+        assert_code(rope_check_envelope_work(d, starts + 1.0), ROPE_E_WORK);
+        assert_code(rope_check_envelope_work(d, most / (d > 0 ? d : 1)), ROPE_E_WORK);
+    }
+    /* The page's widest range, dim 1024 from 0 to 65536, still fits. */
+    assert_code(rope_check_envelope_work(1024, 65537.0), ROPE_OK);
+    assert_code(rope_check_envelope_work(8, NAN), ROPE_E_WORK);
+}
+
 TEST(offset_sweep_should_match_offset_scan_for_random_cases)
 {
     double q[TEST_MAXD], k[TEST_MAXD];
@@ -929,16 +948,17 @@ typedef int (*call_fn)(const call_args *a);
 /* What an argument is, which decides its bad values and their codes. */
 enum {
     K_NONE,
-    K_VEC,      /* vector + length: bad lengths, NULL, non-finite entries */
-    K_DIM,      /* a dimension */
-    K_COUNT,    /* a count of list entries */
-    K_BASE,     /* a base */
-    K_ROTATING, /* a position something is rotated by: non-finite, and beyond ROPE_MAX_POSITION */
-    K_REAL,     /* a gap or angle nothing is rotated by: non-finite only */
-    K_ENTRY,    /* a vector entry passed as a number: non-finite */
-    K_ROT_LIST, /* a list of rotating positions */
-    K_LIST,     /* a list of deltas */
-    K_OUT       /* the out pointer */
+    K_VEC,        /* vector + length: bad lengths, NULL, non-finite entries */
+    K_DIM,        /* a dimension */
+    K_REPORT_DIM, /* the report's dimension: at least one pair */
+    K_COUNT,      /* a count of list entries */
+    K_BASE,       /* a base */
+    K_ROTATING,   /* a position something is rotated by: non-finite, and beyond ROPE_MAX_POSITION */
+    K_REAL,       /* a gap or angle nothing is rotated by: non-finite only */
+    K_ENTRY,      /* a vector entry passed as a number: non-finite */
+    K_ROT_LIST,   /* a list of rotating positions */
+    K_LIST,       /* a list of deltas */
+    K_OUT         /* the out pointer */
 };
 enum { S_Q, S_K, S_D, S_BASE, S_X0, S_X1, S_X2, S_LIST, S_COUNT, S_OUT, N_SLOTS };
 
@@ -1068,7 +1088,7 @@ static const struct {
     {"norm_gaps", call_norm_gaps, {K_VEC, 0, 0, K_BASE, 0, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"report(starts)",
      call_report_starts,
-     {0, 0, K_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
+     {0, 0, K_REPORT_DIM, K_BASE, K_ROTATING, 0, 0, K_ROT_LIST, K_COUNT, K_OUT}},
     {"report(deltas)", call_report_deltas, {0, 0, 0, 0, 0, 0, 0, K_LIST, K_COUNT, 0}},
     {"report(norm_positions)", call_report_norms, {0, 0, 0, 0, 0, 0, 0, K_ROT_LIST, K_COUNT, 0}},
 };
@@ -1139,6 +1159,12 @@ static const struct {
     {K_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM},
     {K_DIM, INT_MIN, ROPE_E_DIM},
     {K_DIM, INT_MAX, ROPE_E_DIM},
+    {K_REPORT_DIM, 2, ROPE_OK},
+    {K_REPORT_DIM, 3, ROPE_OK},
+    {K_REPORT_DIM, 1, ROPE_E_DIM},
+    {K_REPORT_DIM, 0, ROPE_E_DIM},
+    {K_REPORT_DIM, -1, ROPE_E_DIM},
+    {K_REPORT_DIM, ROPE_MAX_DIM + 1, ROPE_E_DIM},
     {K_COUNT, 1, ROPE_OK},
     {K_COUNT, 2, ROPE_OK},
     {K_COUNT, -1, ROPE_E_COUNT},
@@ -1227,7 +1253,7 @@ TEST(every_function_should_reject_each_bad_argument_with_its_code)
             unsigned char kind = functions[fn].kind[slot];
             if (kind == K_VEC)
                 vary_vector(fn, slot);
-            else if (kind == K_DIM || kind == K_COUNT)
+            else if (kind == K_DIM || kind == K_REPORT_DIM || kind == K_COUNT)
                 vary_integer(fn, slot, kind);
             else if (kind != K_NONE && kind != K_OUT)
                 vary_number(fn, slot, kind);
@@ -1675,6 +1701,46 @@ TEST(report_write_should_give_the_same_bytes_as_report_build)
         }
 }
 
+/* The CLI's one measurement for both files (issue #35: a report at the limit
+ * measured everything once per format): the same bytes as rope_report_build,
+ * ROPE_E_SPACE with both lengths when either buffer is short, and the checks. */
+TEST(report_build_both_should_give_the_bytes_of_report_build)
+{
+    rope_report_options o;
+    rope_report_defaults(&o);
+    o.dim = 9;
+    int jlen = -1, mlen = -1;
+    char *json = build_report(&o, ROPE_REPORT_JSON, &jlen);
+    char *md = build_report(&o, ROPE_REPORT_MARKDOWN, &mlen);
+    char *bj = malloc((size_t)jlen + 1), *bm = malloc((size_t)mlen + 1);
+    assert_non_null(bj);
+    assert_non_null(bm);
+    int a = -1, b = -1;
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_OK);
+    assert_int_equal(a, jlen);
+    assert_int_equal(b, mlen);
+    assert_memory_equal(bj, json, (size_t)jlen + 1);
+    assert_memory_equal(bm, md, (size_t)mlen + 1);
+    for (int short_one = 0; short_one < 2; short_one++) {
+        a = b = -1;
+        assert_code(rope_report_build_both(&o, bj, short_one == 0 ? jlen : jlen + 1, &a, bm,
+                                           short_one == 1 ? mlen : mlen + 1, &b),
+                    ROPE_E_SPACE);
+        assert_int_equal(a, jlen);
+        assert_int_equal(b, mlen);
+    }
+    assert_code(rope_report_build_both(&o, NULL, 0, &a, NULL, 0, &b), ROPE_E_SPACE);
+    assert_code(rope_report_build_both(&o, NULL, 8, &a, bm, mlen + 1, &b), ROPE_E_NULL);
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, NULL, bm, mlen + 1, &b), ROPE_E_NULL);
+    assert_code(rope_report_build_both(NULL, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_E_NULL);
+    o.dim = 1;
+    assert_code(rope_report_build_both(&o, bj, jlen + 1, &a, bm, mlen + 1, &b), ROPE_E_DIM);
+    free(bj);
+    free(bm);
+    free(json);
+    free(md);
+}
+
 TEST(report_build_should_reject_bad_input)
 {
     static const double huge[1] = {1e308};
@@ -1711,6 +1777,33 @@ TEST(report_build_should_reject_bad_input)
     bad.base = 4.9e-324; /* once theta_31 of dim 64 overflowed; now base <= 1 is refused */
     assert_code(rope_report_build(&bad, ROPE_REPORT_JSON, ws_text, (int)sizeof ws_out, &len),
                 ROPE_E_BASE);
+}
+
+/* Catches mistake: a report with no pair, whose turns of pair 0 were NaN in the
+ * Markdown (issue #35). Both formats refuse dim 0 and 1; dim 2 and an odd 3 are reports. */
+TEST(report_build_should_refuse_a_dimension_without_a_pair)
+{
+    static const int dims[] = {0, 1, -1, ROPE_MAX_DIM + 1};
+    static const int formats[] = {ROPE_REPORT_JSON, ROPE_REPORT_MARKDOWN};
+    rope_report_options o;
+    int len = -1;
+    rope_report_defaults(&o);
+    for (int f = 0; f < 2; f++) {
+        for (int j = 0; j < 4; j++) {
+            o.dim = dims[j];
+            assert_code(rope_report_build(&o, formats[f], ws_text, (int)sizeof ws_out, &len),
+                        ROPE_E_DIM);
+            assert_code(rope_report_check_dim(dims[j]), ROPE_E_DIM);
+        }
+        for (int dim = ROPE_REPORT_MIN_DIM; dim <= 3; dim++) {
+            o.dim = dim;
+            assert_code(rope_report_build(&o, formats[f], ws_text, (int)sizeof ws_out, &len),
+                        ROPE_OK);
+            assert_null(strstr(ws_text, "nan"));
+        }
+    }
+    assert_int_equal(ROPE_REPORT_MIN_DIM, 2);
+    assert_code(rope_report_check_dim(ROPE_MAX_DIM), ROPE_OK);
 }
 
 /* The test build links with -Wl,--wrap=malloc: malloc_failure_in(n) makes the
@@ -1814,7 +1907,10 @@ int main(void)
         cmocka_unit_test(batch_functions_should_accept_count_zero_with_a_null_out),
         cmocka_unit_test(parse_decimal_should_accept_plain_decimals_only),
         cmocka_unit_test(slow_pairs_batch_should_accept_the_largest_count),
+        cmocka_unit_test(envelope_work_should_count_each_start_whatever_the_dim),
         cmocka_unit_test(report_build_should_write_the_fourteen_json_keys),
+        cmocka_unit_test(report_build_should_refuse_a_dimension_without_a_pair),
+        cmocka_unit_test(report_build_both_should_give_the_bytes_of_report_build),
         cmocka_unit_test(report_build_should_state_the_default_numbers),
         cmocka_unit_test(report_build_should_write_the_four_markdown_headings),
         cmocka_unit_test(report_build_should_report_needed_length_when_buffer_is_too_small),

@@ -87,7 +87,7 @@ def random_position(rng):
 
 
 def random_report_settings(rng):
-    dim = rng.choice([0, 1, rng.randint(2, 16), rng.randint(2, 512), rng.randint(2, 512),
+    dim = rng.choice([2, 3, rng.randint(2, 16), rng.randint(2, 512), rng.randint(2, 512),
                       rng.randint(513, 2048)])
     return {
         "dim": dim,
@@ -225,6 +225,12 @@ def test_scan(results, rng, tmp):
                 "--from", num(start), "--to", num(to), "--step", num(step)]
         results.record("scan_should_match_the_reference_for %s" % " ".join(args[1:]),
                        check_scan(dim, base, gap, start, step, count, args, cwd))
+    # The largest dim-0 scan the work rule allows: rows x (0 + 8) = 8388608.
+    rc, out, err = run(["scan", "--dim", "0", "--to", "1048575"], cwd)
+    lines = out.count("\n")
+    results.record("scan_should_take_the_most_rows_its_work_rule_allows",
+                   [] if rc == 0 and lines == 1048577 and out.endswith("1048575,0,0\n") else
+                   ["exit %d, %d lines, stderr %r" % (rc, lines, err[:200])])
     if os.listdir(cwd):
         results.record("scan_should_write_no_files", ["scan wrote %s" % os.listdir(cwd)])
 
@@ -339,6 +345,13 @@ FAR = "is beyond 1e10 radians, where doubles can no longer resolve it"
 SLOW = "the pairs would no longer slow down"
 
 
+REPORT_DIM = "ropescope: --dim '%s': the report's dimension must be an integer in [2, 65536]\n"
+
+
+SCAN_WORK = ("ropescope: --dim %s with --step 1: %s rows: too much work for one scan "
+             "(rows x (dimension + 8) above 8388608)\n")
+
+
 def message_cases(tmp):
     """(args, exit code, strings the one stderr line must contain)."""
     a_file = os.path.join(tmp, "plain_file")
@@ -385,9 +398,17 @@ def message_cases(tmp):
         (["scan", "--base", "1e-10"], 2, ["--base", "1e-10", SLOW]),
         (["report", "--base", "1"], 2, ["--base", "'1'", SLOW]),
         (["scan", "--base", "0.5", "--from", "1e16", "--to", "1e16"], 2, ["--base", SLOW]),
+        # A report needs a pair (issue #35: dim 0 and 1 wrote nan into rope_report.md).
+        (["report", "--dim", "0"], 2, [REPORT_DIM % "0"]),
+        (["report", "--dim", "1"], 2, [REPORT_DIM % "1"]),
+        (["report", "--dim", "65537"], 2, [REPORT_DIM % "65537"]),
         # The work limit of one call.
         (["scan", "--dim", "65536", "--to", "10000"], 2, ["--dim", "65536", "8388608"]),
         (["scan", "--dim", "64", "--to", "131072"], 2, ["--dim", "64", "8388608"]),
+        # Each row costs 8 units whatever the dim (issue #35: dim 0 and 1 scanned for 11 s).
+        (["scan", "--dim", "0", "--to", "9999999"], 2, [SCAN_WORK % ("0", "10000000")]),
+        (["scan", "--dim", "1", "--to", "8388607"], 2, [SCAN_WORK % ("1", "8388608")]),
+        (["scan", "--dim", "0", "--to", "1048576"], 2, [SCAN_WORK % ("0", "1048577")]),
         (["report", "--dim", "65536", "--starts", many], 2, ["--starts", "4097", "65536",
                                                               "8388608"]),
         # Outputs that cannot be written: exit 1, naming --out and the folder.
@@ -443,7 +464,8 @@ def folder_state(path):
 
 
 def test_report_files(results, tmp):
-    # The second rename fails (rope_report.md is a folder): the first file is put back.
+    # A folder at rope_report.md (issue #35: "cannot keep a backup: Operation not
+    # permitted"): said as it is, before anything is written; the folder is as it was.
     out = tempfile.mkdtemp(dir=tmp)
     rc, _, err = run(["report", "--dim", "8", "--out", out], tmp)
     problems = [] if rc == 0 else ["first report failed: %s" % err]
@@ -452,12 +474,14 @@ def test_report_files(results, tmp):
     before = folder_state(out)
     inode = os.stat(os.path.join(out, "rope_report.json")).st_ino
     problems += message_problems(["report", "--dim", "16", "--out", out], 1,
-                                 ["--out", out, "rope_report.md"], tempfile.mkdtemp(dir=tmp))
+                                 ["ropescope: --out '%s': %s/rope_report.md is a folder, and the "
+                                  "report's rope_report.md must go there; move or remove the "
+                                  "folder\n" % (out, out)], tempfile.mkdtemp(dir=tmp))
     if folder_state(out) != before:
         problems.append("the folder changed: %s -> %s" % (sorted(before), sorted(folder_state(out))))
     elif os.stat(os.path.join(out, "rope_report.json")).st_ino != inode:
         problems.append("rope_report.json is not the very file it was")
-    results.record("report_should_leave_the_folder_as_it_was_when_the_second_rename_fails",
+    results.record("report_should_say_a_folder_is_at_its_name_and_leave_the_folder_as_it_was",
                    problems)
 
     # Links planted at temp-like names and at the report's own names: nothing is

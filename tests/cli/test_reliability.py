@@ -8,7 +8,10 @@
   their end, and states its size limit;
 - messages: long ones are cut at a UTF-8 character boundary and keep the
   "(item N ...)" part; flags are named as the user gave them; a failed --help
-  write is reported;
+  write is reported (/dev/full), and so is a closed pipe (exit 1, not SIGPIPE);
+- injected failures: a backup that cannot be removed after the commit is a
+  warning (the next report removes it); a failed second rename puts the
+  first file back;
 - kills: SIGKILL injected at every system call of the report's write sequence
   (strace -e inject), then one more run: the folder holds exactly one whole
   pair from one run, and nothing else.
@@ -133,6 +136,17 @@ def message_cases(rng):
          ["--starts", "(item %d '%s' is not one)" % (count + 1, item)], []),
         ("a long value is cut at a character boundary", ["scan", "--gap", word], 2,
          ["--gap"], []),
+        # Issue #35: a long bad item pushed its number out of the line's kept end.
+        ("a long bad item keeps its number, the item cut to 48 bytes",
+         ["report", "--starts", "1,2," + "é" * 900], 2,
+         ["--starts", "(item 3 '%s...' is not one)\n" % ("é" * 24)], []),
+        ("a number is echoed as typed, not read back (scaling --dim)",
+         ["scaling", "--dim", "1e300"], 2,
+         ["ropescope: --dim: head_dim must be a whole number >= 1, got 1e300\n"], []),
+        ("a number is echoed as typed, not read back (scan --to)",
+         ["scan", "--to", "1e300"], 2,
+         ["ropescope: --step 1 is too small: more than 10000000 rows from --from 0 to --to 1e300\n"],
+         []),
         ("bytes that are not UTF-8 are shown as '?'", ["scan", "--dim", raw], 2,
          ["--dim", "1?????"], []),
         ("scaling --dim 3 names --dim, the key given", ["scaling", "--dim", "3"], 2,
@@ -161,13 +175,45 @@ def test_messages(tally, rng, tmp):
         tally.record("message_should_be_one_clear_line: %s" % name, problems)
     if not os.path.exists("/dev/full"):
         return
-    for command in ([], ["report"], ["scan"], ["scaling"]):
+    for command in ([], ["report"], ["scan"], ["scaling"], ["verify"]):
         with open("/dev/full", "w") as full:
             rc, _, err = run(command + ["--help"], tmp, stdout=full)
         tally.record("help_should_report_a_failed_write: ropescope %s --help > /dev/full"
                      % " ".join(command),
                      one_line_problems(rc, 1, err, ["cannot write the usage",
                                                     "No space left on device"]))
+
+
+# ---- a closed pipe: exit 1 with one line, not a silent death by SIGPIPE (exit 141) ----
+
+CLOSED = "the output was closed (its reader went away: broken pipe)"
+
+
+def test_closed_pipe(tally, rng, tmp):
+    out = os.path.join(tmp, "closed-pipe-report")
+    cases = [
+        ([], "--help", "cannot write the usage to standard output: "),
+        (["report"], "--help", "cannot write the usage to standard output: "),
+        (["scan"], "--help", "cannot write the usage to standard output: "),
+        (["scaling"], "--help", "cannot write the usage to standard output: "),
+        (["verify"], "--help", "cannot write the usage to standard output: "),
+        (["scan", "--dim", "8"], None, "cannot write the scan to standard output: "),
+        (["scaling", "--dim", "64", "--base", "10000"], None,
+         "cannot write the scaling table to standard output: "),
+        (["report", "--out", out], None,
+         "the report was written, but cannot write to standard output: "),
+    ]
+    for command, flag, words in cases:
+        args = command + ([flag] if flag else [])
+        # The reader is closed before the run starts, so even a short text meets EPIPE.
+        reader, writer = os.pipe()
+        os.close(reader)
+        try:
+            rc, _, err = run(args, tmp, stdout=writer)
+        finally:
+            os.close(writer)
+        tally.record("a_closed_pipe_should_exit_1_naming_it: ropescope %s" % " ".join(args),
+                     one_line_problems(rc, 1, err, ["ropescope: " + words + CLOSED + "\n"]))
 
 
 # ---- kills: SIGKILL at every system call of the report's write sequence ----
@@ -281,6 +327,57 @@ def test_kills(tally, rng, tmp):
                  % (killed, total), [] if killed >= 0.95 * total else ["too few runs were killed"])
 
 
+# ---- injected failures (strace -e inject=...:error=): what the report says and leaves ----
+
+def injected(settings, out, syscall, n, error="EACCES"):
+    """The report with the n-th call of syscall failing: (exit code, stderr text)."""
+    proc = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "-e", "trace=%s" % syscall,
+                           "-e", "inject=%s:error=%s:when=%d" % (syscall, error, n), CLI]
+                          + report_args(settings, out), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    return proc.returncode, proc.stderr.decode("utf-8", "replace")
+
+
+def test_injected_failures(tally, rng, tmp):
+    if shutil.which("strace") is None:
+        tally.record("injected failures: strace is needed (make deps installs it)", ["no strace"])
+        return
+    a, b, c = ({"dim": dim, "offset": 1.0} for dim in rng.sample(range(2, 40), 3))
+    out = os.path.join(tmp, "injected")
+    # Issue #35: a backup that will not go after the commit was dropped in silence. The first
+    # unlinkat of a run over an old pair removes the Markdown's backup.
+    os.mkdir(out)
+    run(report_args(a, out), tmp)
+    rc, err = injected(b, out, "unlinkat", 1)
+    stray = [n for n in os.listdir(out) if n not in PAIR]
+    problems = [] if rc == 0 else ["exit %s, expected 0 (stderr %r)" % (rc, err[:300])]
+    expect = ("ropescope: warning: --out '%s': the report was written, but its backup %s/%s could "
+              "not be removed (Permission denied); the next report into the folder removes it\n"
+              % (out, out, stray[0] if stray else "?"))
+    if len(stray) != 1 or not stray[0].startswith(".rope_report.md.backup."):
+        problems.append("expected one stray Markdown backup, found %s" % stray)
+    elif err != expect:
+        problems.append("stderr %r, expected %r" % (err, expect))
+    problems += pair_problems(out, [b], False, False) if not stray else []
+    rc, _, err_b = run(report_args(c, out), tmp)
+    problems += [] if rc == 0 else ["the next run failed: %r" % err_b[:200]]
+    problems += pair_problems(out, [c], False, False)
+    tally.record("report_should_warn_of_a_backup_it_cannot_remove_and_the_next_should_remove_it",
+                 problems)
+    # The second rename fails: the first file is put back, the folder is as it was.
+    shutil.rmtree(out)
+    os.mkdir(out)
+    run(report_args(a, out), tmp)
+    rc, err = injected(b, out, "rename", 2)
+    expect = ("ropescope: --out '%s': cannot move %s/rope_report.md into place: Permission denied; "
+              "the folder is as it was\n" % (out, out))
+    problems = [] if rc == 1 and err == expect else ["exit %s, stderr %r, expected %r"
+                                                     % (rc, err, expect)]
+    problems += pair_problems(out, [a], False, False)
+    tally.record("report_should_put_the_first_file_back_when_the_second_rename_fails", problems)
+    shutil.rmtree(out)
+
+
 def main():
     seed = testlib.seed("test_reliability")
     rng = random.Random(seed)
@@ -297,7 +394,7 @@ def main():
     return 1 if tally.failed else 0
 
 
-EXTRA_TESTS = [test_messages, test_kills]
+EXTRA_TESTS = [test_messages, test_closed_pipe, test_injected_failures, test_kills]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -44,7 +44,8 @@ test('the_generated_constants_should_be_those_of_rope_h', () => {
 // The core's texts (rope_strerror), after the parameter and its value.
 const FAR =
   'the largest angle, position x theta_0 (theta_0 = 1 for base > 1), is beyond 1e10 radians, where doubles can no longer resolve it';
-const WORK = 'too much work for one call (dimension x count above 8388608, 134217728 for an envelope)';
+const WORK =
+  'too much work for one call (dimension x count above 8388608, (dimension + 16) x starts above 134217728 for an envelope)';
 const LIMITS = [
   [() => rope.offset_scan(Q8, K8, 1e16, [3, 10, 100, 4000]), `offset_scan: starts[0] + offset = 1e16: ${FAR}`],
   [() => rope.offset_scan(Q8, K8, 2, [3, 10, 100, 1e16]), `offset_scan: starts[3] = 1e16: ${FAR}`],
