@@ -23,7 +23,7 @@ const BUILT =
   /^(build|dist|web\/gen|web\/vendor|web\/embed)\/|^web\/(ropescope(-embed|-verify)?\.js|embed\.html|style\.min\.css|embed-pictures\.css)$/;
 
 /** A quoted value as a number: 8388608, 2^23, 2²³, 1e10, -14, 1 GiB. */
-function valueOf(quoted) {
+function quotedNumber(quoted) {
   const supers = { '⁰': 0, '¹': 1, '²': 2, '³': 3, '⁴': 4, '⁵': 5, '⁶': 6, '⁷': 7, '⁸': 8, '⁹': 9 };
   const q = quoted.trim().replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/, (s) => `^${[...s].map((c) => supers[c]).join('')}`);
   const power = /^(\d+)\^(\d+)$/.exec(q);
@@ -80,7 +80,7 @@ test('every_constant_the_docs_quote_should_have_the_value_of_the_headers', () =>
   let checked = 0;
   for (const [doc, body] of Object.entries(text)) {
     for (const [, name, quoted] of body.matchAll(/`(ROPE_[A-Z0-9_]+)` \(([^)]{1,16})\)/g)) {
-      const want = valueOf(quoted);
+      const want = quotedNumber(quoted);
       if (want === null || !(name in consts)) continue;
       checked++;
       if (consts[name] !== want) wrong.push(`${doc}: ${name} quoted as ${quoted}, the header says ${consts[name]}`);
@@ -93,9 +93,9 @@ test('every_constant_the_docs_quote_should_have_the_value_of_the_headers', () =>
     const have = consts[`ROPE_${name}`];
     assert.ok(have !== undefined, `docs/SPEC.md's limit ${name} has no ROPE_${name} in the headers`);
     checked++;
-    if (valueOf(value) !== have) wrong.push(`docs/SPEC.md: ${name} is ${value.trim()}, the header says ${have}`);
+    if (quotedNumber(value) !== have) wrong.push(`docs/SPEC.md: ${name} is ${value.trim()}, the header says ${have}`);
     const power = /\(2([⁰¹²³⁴⁵⁶⁷⁸⁹]+)/.exec(meaning);
-    if (power && valueOf(`2${power[1]}`) !== have)
+    if (power && quotedNumber(`2${power[1]}`) !== have)
       wrong.push(`docs/SPEC.md: ${name} said to be 2${power[1]}, is ${have}`);
   }
   assert.ok(checked >= 6, `the docs quote constants (${checked} checked)`);
@@ -112,8 +112,9 @@ test('the_headers_comments_should_quote_the_limits_they_define', () => {
       for (const [, comment, name, value] of body.matchAll(
         /\/\*((?:(?!\*\/)[\s\S])*)\*\/\s*#define (ROPE_[A-Z0-9_]+) \(?(\d+)\)?/g,
       )) {
-        // A power of two said as the value (": 2^23"), not a factor of a product ("2^19 * pi/2").
-        for (const [, base, exp] of comment.matchAll(/\b(2)\^(\d+)\b(?! ?[*x×·])/g)) {
+        // A power of two said as the value (": 2^23"), not a count ("2^27 starts") or a factor of a
+        // product ("2^19 * pi/2").
+        for (const [, base, exp] of comment.matchAll(/: (2)\^(\d+)\b(?! ?[*x×·])/g)) {
           if (Number(base) ** Number(exp) !== Number(value)) {
             wrong.push(`c_src/${room.name}/${file}: ${name} is ${value}, its comment says ${base}^${exp}`);
           }
