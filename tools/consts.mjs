@@ -5,6 +5,7 @@
 // Headers after --groups also give ROPE_GROUPS: their integer constants by the word after ROPE_,
 // as [name, value] pairs in header order (ROPE_CAT_QM0 0 -> ROPE_GROUPS.CAT [['qm0', 0], ...]):
 // the names of a flat output's slots, without keeping every constant's name in the page.
+// ROPE_ERROR_CODES lists every ROPE_E_* code.
 // Usage: node tools/consts.mjs OUT HEADER... [--groups HEADER...]
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -60,6 +61,10 @@ for (const header of headers) {
     );
   }
 }
+// Every error code (ROPE_E_*, negative integers), so a caller can accept any of them without
+// keeping every constant's name in the page.
+const codes = [...seen.keys()].filter((name) => /^ROPE_E_[A-Z0-9_]+$/.test(name));
+lines.push(`export const ROPE_ERROR_CODES = Object.freeze([${codes.join(', ')}]);`);
 const groupLines = [...groups].map(([group, pairs]) => `  ${group}: Object.freeze([${pairs.join(', ')}]),`);
 lines.push(`export const ROPE_GROUPS = Object.freeze({\n${groupLines.join('\n')}\n});`);
 writeFileSync(out, `${lines.join('\n')}\n`);

@@ -826,9 +826,7 @@ function scalingOptions(opts) {
 const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
 // The writer's may carry one with any code (an overflow, ROPE_E_RANGE, names the key that made
 // it, as the CLI prints it): each is read back below; one without a message is a CoreError.
-const WRITE_CODES = Object.entries(C)
-  .filter(([name, code]) => name.startsWith('ROPE_E_') && typeof code === 'number')
-  .map(([, code]) => code);
+const WRITE_CODES = C.ROPE_ERROR_CODES;
 
 function scalingText(format, config, opts) {
   const bytes = configBytes(config);
