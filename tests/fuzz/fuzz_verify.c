@@ -2,11 +2,18 @@
  * npz, safetensors, JSON, text, told apart by their first bytes), then the
  * layout check, the comparison with a default RoPE model and, for a table,
  * the diagnosis. Checked besides ASan/UBSan: a refusal carries a message; a
- * table read holds finite values of a 1-D or 2-D shape. */
+ * table read holds finite values of a 1-D or 2-D shape. Each input is read
+ * from the end of a page with no page after it, as a mapped file may be:
+ * a read past its last byte crashes even where the sanitizers do not look
+ * (strtod inside libc). */
+/* MAP_ANONYMOUS, which POSIX (the build's _POSIX_C_SOURCE) does not name. */
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "rope.h"
@@ -51,20 +58,39 @@ static void check_table(const rope_table *t, rope_config *c)
     if (n_diag < 1 || n_diag > ROPE_DIAG_MAX) abort();
 }
 
+/* size bytes ending where a page ends, the page after them unmapped; *base, *span: the mapping. */
+static unsigned char *guarded(const uint8_t *data, size_t size, unsigned char **base, size_t *span)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (size + page - 1) / page + 1;
+    *span = pages * page;
+    void *m = mmap(NULL, *span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    *base = m;
+    if (mprotect(*base + *span - page, page, PROT_NONE) != 0) abort();
+    unsigned char *at = *base + *span - page - size;
+    if (size) memcpy(at, data, size);
+    return at;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static rope_config *c;
     if (!c && !(c = malloc(sizeof *c))) return 0;
+    unsigned char *base = NULL;
+    size_t span = 0;
+    const unsigned char *bytes = guarded(data, size, &base, &span);
+    if (!bytes) return 0;
     rope_table_want want = {names, 2};
     rope_table t;
     char msg[ROPE_VERIFY_MSG];
     msg[0] = '\0';
-    int rc = rope_table_read(data, size, &want, &t, msg);
+    int rc = rope_table_read(bytes, size, &want, &t, msg);
     if (rc != ROPE_OK) {
         if (msg[0] == '\0' || !memchr(msg, '\0', sizeof msg)) abort();
-        return 0;
+    } else {
+        check_table(&t, c);
+        rope_table_free(&t);
     }
-    check_table(&t, c);
-    rope_table_free(&t);
+    munmap(base, span);
     return 0;
 }
