@@ -1,6 +1,7 @@
 /* Text dumps: a JSON list (of numbers, or of equal-length lists), a JSON
  * object of such lists named like tensors, or CSV/whitespace rows. Text has
- * no dtype: values that are all exact float32 numbers are judged as float32.
+ * no dtype: values that are all float32 numbers (exact, or printed with 9
+ * significant digits) are judged as float32, and held as those float32s.
  * The bytes read are not NUL-terminated (a mapped file ends where it ends):
  * each number is parsed from a bounded copy, never in place. */
 #include <math.h>
@@ -22,6 +23,16 @@
 size_t rope_text_start(const unsigned char *buf, size_t len)
 {
     return len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+/* Whether x is a float32 as text holds one: exactly, or printed with 9 significant digits (the
+ * shortest that always reads back to the same float32, numpy's and printf's %.9g), which is
+ * within 5e-9 of it, relative. A float64 value is that near a float32 one time in six or so:
+ * a whole table of them is not. */
+static int near_f32(double x)
+{
+    float f = (float)x;
+    return fabs(x - (double)f) <= 5e-9 * fabs((double)f);
 }
 
 /* n doubles at v (malloc'd, taken) into t: kept as doubles, or narrowed in place to the
@@ -114,7 +125,7 @@ static int json_table(const json_t *a, rope_table *t, char *msg)
     /* A column of single values is a 1-D list. */
     if (nd == 2 && shape[1] == 1) nd = 1;
     int f32 = 1;
-    for (size_t j = 0; j < at && f32; j++) f32 = (double)(float)v[j] == v[j];
+    for (size_t j = 0; j < at && f32; j++) f32 = near_f32(v[j]);
     return finish(t, shape, nd, v, at, f32, msg);
 }
 
@@ -181,49 +192,55 @@ static const double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
 
 /* A plain decimal of at most 15 significant digits and a power of ten within 10^±22 is one
  * correctly rounded product or quotient of two exact doubles (Clinger's fast path), the value
- * strtod gives; anything else returns 0 for strtod to parse. */
-static int fast_decimal(const char *s, double *out)
+ * strtod gives. Parses s up to end and no further; returns 0 for strtod to parse a copy, else
+ * 1 with *stop after the number. */
+static int fast_decimal(const char *s, const char *end, double *out, const char **stop)
 {
-    int neg = *s == '-';
-    if (*s == '-' || *s == '+') s++;
+    int neg = s < end && *s == '-';
+    if (s < end && (*s == '-' || *s == '+')) s++;
     uint64_t m = 0;
     int digits = 0, scale = 0, any = 0;
-    for (; *s >= '0' && *s <= '9'; s++, any = 1)
+    for (; s < end && *s >= '0' && *s <= '9'; s++, any = 1)
         if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++, any = 1) {
+    if (s < end && *s == '.')
+        for (s++; s < end && *s >= '0' && *s <= '9'; s++, any = 1) {
             if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
             scale--;
-            if (digits > 15) return 0;
         }
     if (!any || digits > 15) return 0;
-    if (*s == 'e' || *s == 'E') {
+    if (s < end && (*s == 'e' || *s == 'E')) {
         s++;
-        int eneg = *s == '-', e = 0;
-        if (*s == '-' || *s == '+') s++;
-        if (*s < '0' || *s > '9') return 0;
-        for (; *s >= '0' && *s <= '9'; s++)
+        int eneg = s < end && *s == '-', e = 0;
+        if (s < end && (*s == '-' || *s == '+')) s++;
+        if (s == end || *s < '0' || *s > '9') return 0;
+        for (; s < end && *s >= '0' && *s <= '9'; s++)
             if ((e = e * 10 + (*s - '0')) > 400) return 0;
         scale += eneg ? -e : e;
     }
-    if (*s != '\0' || scale < -22 || scale > 22) return 0;
+    if (scale < -22 || scale > 22) return 0;
     double x = (double)m;
     x = scale < 0 ? x / powers_of_ten[-scale] : x * powers_of_ten[scale];
     *out = neg ? -x : x;
+    *stop = s;
     return 1;
 }
 
-/* The number spelled by p[0..n) (no separator in it): 0, or ROPE_E_VALUE. */
-static int parse_number(const char *p, size_t n, double *x)
+/* The number at p (its field ends at a separator or end): ROPE_OK with *stop after it, or
+ * ROPE_E_VALUE. */
+static int parse_number(const char *p, const char *end, double *x, const char **stop)
 {
+    if (fast_decimal(p, end, x, stop) && (*stop == end || is_sep(**stop))) return ROPE_OK;
+    const char *e = p;
+    while (e < end && !is_sep(*e)) e++;
+    *stop = e;
+    size_t n = (size_t)(e - p);
     char tok[MAX_TOKEN + 1];
-    if (n > MAX_TOKEN) return ROPE_E_VALUE;
+    if (n > MAX_TOKEN || n == 0) return ROPE_E_VALUE;
     memcpy(tok, p, n);
     tok[n] = '\0';
-    if (fast_decimal(tok, x)) return ROPE_OK;
-    char *stop;
-    *x = strtod(tok, &stop);
-    return stop == tok + n && n > 0 ? ROPE_OK : ROPE_E_VALUE;
+    char *after;
+    *x = strtod(tok, &after);
+    return after == tok + n ? ROPE_OK : ROPE_E_VALUE;
 }
 
 /* CSV or whitespace rows as they are read: the values (growing), their count and shape. */
@@ -250,7 +267,7 @@ static int push(rows_read *r, double x, char *msg)
         r->cap = cap;
     }
     r->v[r->n++] = x;
-    if (r->f32) r->f32 = (double)(float)x == x;
+    if (r->f32) r->f32 = near_f32(x);
     return ROPE_OK;
 }
 
@@ -260,9 +277,8 @@ static int read_line(rows_read *r, const char *q, const char *eol, long line, lo
 {
     while (q < eol) {
         const char *stop = q;
-        while (stop < eol && !is_sep(*stop)) stop++;
         double x = 0.0;
-        if (parse_number(q, (size_t)(stop - q), &x) != ROPE_OK) {
+        if (parse_number(q, eol, &x, &stop) != ROPE_OK) {
             if (stop - q > MAX_TOKEN)
                 snprintf(msg, ROPE_VERIFY_MSG,
                          "line %ld, field %ld is longer than %d characters; no number is", line,

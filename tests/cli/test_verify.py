@@ -419,7 +419,7 @@ def special_files(rng, tally):
             args = ["--config", cfg, flag, path] + (["--sin", path] if flag == "--cos" else [])
             refused(tally, args, flag, path, words)
     # The limits of verify.h, as docs/VERIFY.md states them.
-    binary, text, js = (1 << 29) + (1 << 21), 400 << 20, 64 << 20
+    binary, text, js = (1 << 29) + (1 << 21), 416 << 20, 16 << 20
     big = [("big.npy", b"\x93NUMPY\x01\x00", binary, "an npy file", ""),
            ("big.safetensors", struct.pack("<Q", 64) + b"{", binary, "a safetensors file", ""),
            ("big.csv", b"0.5, 0.25\n", text, "a text dump", ": save a larger table as .npy"),
@@ -447,8 +447,9 @@ def verdict(tally, what, args, want_code, want_named=()):
 def odd_valid_files(rng, tally):
     """Valid dumps in shapes the readers once refused or misread must match (and the same with
     sin negated must be sign_flipped): Fortran order (with unit dimensions, and a true 2-D one,
-    read transposed), a UTF-8 byte order mark, a text ending in a digit at a page's end, a JSON
-    object of 300 members, an npz with zip64 fields."""
+    read transposed), a UTF-8 byte order mark, a text ending in a digit at a page's end, float32
+    values printed with 9 digits (%.9g, judged float32), a JSON object of 300 members, an npz
+    with zip64 fields."""
     for k in range(2):
         cfg = g.make_config(rng, str(rng.choice(["default", "linear", "yarn"])))
         start, rows = int(rng.integers(0, 3000)), int(rng.integers(16, 100))
@@ -481,6 +482,8 @@ def odd_valid_files(rng, tally):
             ("bom-json", table, bom_json, pos),
             ("bom-csv", inv, bom_csv, []),
             ("page-csv", table, crafted.text_to_page, pos),
+            ("g9-csv", table, lambda a: "\n".join(",".join("%.9g" % v for v in r) for r in a).encode(), pos),
+            ("g9-json", inv, lambda a: ("[%s]" % ", ".join("%.9g" % v for v in a)).encode(), []),
         ]:
             named = {n + (".csv" if "csv" in stem else ".json" if "json" in stem else ".npy"): a
                      for n, a in arrays.items()}
