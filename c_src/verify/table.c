@@ -293,15 +293,20 @@ int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortra
     }
     int k0 = 0;
     while (ndim - k0 > 2 && shape[k0] == 1) k0++;
-    if (ndim - k0 > 2 || ndim > 8) {
+    /* Past two dimensions, a unit one anywhere (GPT-NeoX's [positions, 1, 1, d]) leaves the
+     * bytes in the same order: dropped. */
+    int big = 0;
+    for (int k = k0; k < ndim; k++) big += shape[k] != 1;
+    if (big > 2 || ndim > 8) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "a %d-D array; a dump is 1-D (inv_freq) or 2-D "
                  "(positions x width)",
-                 ndim - k0);
+                 big);
         return ROPE_E_VALUE;
     }
     if (ndim == 2 && shape[0] == 1 && !fortran) k0 = 1; /* [1, n]: one row, read as 1-D */
-    for (int k = k0; k < ndim; k++) dims[nd++] = shape[k];
+    for (int k = k0; k < ndim; k++)
+        if (ndim - k0 <= 2 || shape[k] != 1) dims[nd++] = shape[k];
     if (total > (double)ROPE_VERIFY_MAX_VALUES) {
         snprintf(msg, ROPE_VERIFY_MSG, "its shape holds %.0f values; the limit is %ld", total,
                  ROPE_VERIFY_MAX_VALUES);

@@ -90,7 +90,7 @@ int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortra
                      char *msg);
 
 /* Fills t from shape (long long: a file may claim dimensions past a 32-bit
- * long; leading 1s dropped, at most 2 dims left) and n values
+ * long; 1s dropped while more than 2 dims remain, at most 2 left) and n values
  * of dtype dt at raw (little-endian) with elem bytes each; fortran: column-
  * major 2-D. Refuses NaN/infinity. */
 int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,

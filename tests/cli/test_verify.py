@@ -447,7 +447,7 @@ def verdict(tally, what, args, want_code, want_named=()):
 def odd_valid_files(rng, tally):
     """Valid dumps in shapes the readers once refused or misread must match (and the same with
     sin negated must be sign_flipped): Fortran order (with unit dimensions, and a true 2-D one,
-    read transposed), a UTF-8 byte order mark, a text ending in a digit at a page's end, float32
+    read transposed), GPT-NeoX's [positions, 1, 1, d], a UTF-8 byte order mark, a text ending in a digit at a page's end, float32
     values printed with 9 digits (%.9g, judged float32), a JSON object of 300 members, an npz
     with zip64 fields."""
     for k in range(2):
@@ -483,6 +483,7 @@ def odd_valid_files(rng, tally):
             ("bom-csv", inv, bom_csv, []),
             ("page-csv", table, crafted.text_to_page, pos),
             ("g9-csv", table, lambda a: "\n".join(",".join("%.9g" % v for v in r) for r in a).encode(), pos),
+            ("neox-npy", table, lambda a: crafted.npy_bytes(a[:, None, None, :]), pos),
             ("g9-json", inv, lambda a: ("[%s]" % ", ".join("%.9g" % v for v in a)).encode(), []),
         ]:
             named = {n + (".csv" if "csv" in stem else ".json" if "json" in stem else ".npy"): a
@@ -494,6 +495,14 @@ def odd_valid_files(rng, tally):
                        for n, a in flipped.items()}
                 verdict(tally, stem + " sin negated", files(stem + "-flipped", bad, write) + extra,
                         1, ["sign_flipped"])
+        for stem, arrays, want in [("neox-%d" % k, table, ()), ("neox-flipped-%d" % k, flipped, ("sign_flipped",))]:
+            # GPT-NeoX's buffers: cos_cached and sin_cached of shape [positions, 1, 1, d].
+            neox = {n + "_cached": a[:, None, None, :] for n, a in arrays.items()}
+            path = os.path.join(OUT, stem + ".safetensors")
+            with open(path, "wb") as f:
+                f.write(g.safetensors_bytes(neox, "float32", "gpt_neox.layers.0.attention.rotary_emb."))
+            c = g.write_config(cfg, OUT, stem)
+            verdict(tally, stem, ["--config", c, "--cache", path] + pos, len(want), want)
         c = g.write_config(cfg, OUT, "members-%d" % k)
         many = {"t%03d" % j: [0.5] for j in range(300)}
         many.update({"z.cos": table["cos"].astype(float).tolist(), "z.sin": table["sin"].astype(float).tolist()})
