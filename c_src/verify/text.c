@@ -4,6 +4,7 @@
  * significant digits) are judged as float32, and held as those float32s.
  * The bytes read are not NUL-terminated (a mapped file ends where it ends):
  * each number is parsed from a bounded copy, never in place. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ size_t rope_text_start(const unsigned char *buf, size_t len)
  * a whole table of them is not. */
 static int near_f32(double x)
 {
+    if (!(fabs(x) <= FLT_MAX)) return 0; /* a float32 holds no such value (and the cast is UB) */
     float f = (float)x;
     return fabs(x - (double)f) <= 5e-9 * fabs((double)f);
 }

@@ -1,8 +1,9 @@
 """Dump files written byte by byte for `ropescope verify`'s readers (docs/VERIFY.md, "Inputs" and
 "Limits"): the hostile ones (a zip64 offset near 2^64, fractional safetensors sizes) and the odd but
 valid ones (Fortran order, a byte order mark, a text that ends where a page ends).
-tests/cli/test_verify.py runs them; `python3 tests/cli/crafted.py` writes the small hostile ones
-into tests/fuzz/verify-corpus, where the verify fuzzer replays them."""
+tests/cli/test_verify.py runs them; `python3 tests/cli/crafted.py` writes the small hostile ones,
+and a valid seed of each format and dtype, into tests/fuzz/verify-corpus, where the verify fuzzer
+replays and mutates them."""
 import io
 import json
 import os
@@ -74,16 +75,39 @@ def hostile(good):
         "negative-shape.safetensors": safetensors_raw(
             {"cos": {"dtype": "F32", "shape": [-1, n], "data_offsets": [0, len(raw)]}}, raw),
         "text-to-page.csv": text_to_page(good[:2]),
+        "past-float32.csv": b"0.5 -0.416146815 -1.4551e299 0.25\n",
     }
+
+
+def seeds(good):
+    """name -> bytes of a small valid file of each format and dtype, for the fuzzer to start from."""
+    g64, g16 = good.astype(np.float64), good.astype(np.float16)
+    bf16 = (good.view(np.uint32) >> 16).astype("<u2").tobytes()
+    raw = {"F64": g64.astype("<f8").tobytes(), "F32": good.astype("<f4").tobytes(),
+           "F16": g16.astype("<f2").tobytes(), "BF16": bf16}
+    out = {
+        "seed-f8.npy": npy_bytes(g64), "seed-f2.npy": npy_bytes(g16),
+        "seed-fortran.npy": npy_bytes(good, True), "seed-neox.npy": npy_bytes(good[:, None, None, :]),
+        "seed-zip64.npz": npz_bytes({"cos": good, "sin": -good}),
+        "seed-object.json": json.dumps({"cos": good.tolist(), "sin": good.tolist()}).encode(),
+        "seed-bom.csv": b"\xef\xbb\xbf" + "\n".join(" ".join("%.9g" % v for v in r) for r in good).encode(),
+    }
+    for dt, data in raw.items():
+        header = {"__metadata__": {"format": "pt"},
+                  "cos": {"dtype": dt, "shape": list(good.shape), "data_offsets": [0, len(data)]},
+                  "sin": {"dtype": dt, "shape": list(good.shape), "data_offsets": [0, len(data)]}}
+        out["seed-%s.safetensors" % dt.lower()] = safetensors_raw(header, data)
+    return out
 
 
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "verify-corpus")
     good = np.cos(np.arange(16, dtype=np.float32).reshape(2, 8))
-    for name, data in hostile(good).items():
+    files = dict(hostile(good), **seeds(good))
+    for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
-    print("wrote %d files into %s" % (len(hostile(good)), os.path.normpath(out)))
+    print("wrote %d files into %s" % (len(files), os.path.normpath(out)))
 
 
 if __name__ == "__main__":

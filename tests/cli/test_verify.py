@@ -510,6 +510,14 @@ def odd_valid_files(rng, tally):
         with open(path, "w") as f:
             json.dump(many, f)
         verdict(tally, "JSON object of 302 members", ["--config", c, "--cache", path] + pos, 0)
+        # A value past float32's range is float64's, never a float32 infinity.
+        path = os.path.join(OUT, "huge-%d.csv" % k)
+        with open(path, "w") as f:
+            f.write(",".join(repr(float(v)) for v in inv["inv_freq"][:-1]) + ",-1.5e300\n")
+        code, out, err = run(["--config", c, "--inv-freq", path, "--format", "json"])
+        res = json.loads(out) if out else {}
+        tally.check(code == 1 and res.get("dtype") == "float64" and "Infinity" not in out,
+                    "inv_freq with -1.5e300: exit %d, dtype %s %s" % (code, res.get("dtype"), err))
         path = os.path.join(OUT, "zip64-%d.npz" % k)
         with open(path, "wb") as f:
             f.write(crafted.npz_bytes(table))

@@ -5,7 +5,8 @@
  * table read holds finite values of a 1-D or 2-D shape. Each input is read
  * from the end of a page with no page after it, as a mapped file may be:
  * a read past its last byte crashes even where the sanitizers do not look
- * (strtod inside libc). */
+ * (strtod inside libc). The mutator edits what the formats' readers trust:
+ * a binary size or offset field, a number in a JSON header. */
 /* MAP_ANONYMOUS, which POSIX (the build's _POSIX_C_SOURCE) does not name. */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -20,6 +21,8 @@
 #include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
 static const char *const names[] = {"cos", "cos_cached"};
 
@@ -56,6 +59,65 @@ static void check_table(const rope_table *t, rope_config *c)
     if (rope_verify_diagnose(c, &dump, m.layout, ROPE_LAYOUT_HALF, diag, &n_diag) != ROPE_OK)
         abort();
     if (n_diag < 1 || n_diag > ROPE_DIAG_MAX) abort();
+}
+
+/* Values at the edges of what a size or offset field holds. */
+static const uint64_t edges[] = {0,          1,          0x7f,        0xff,
+                                 0xffff,     0x7fffffff, 0xffffffff,  0x100000000ull,
+                                 1ull << 53, 1ull << 63, ~0ull - 15u, ~0ull};
+static const char *const numbers[] = {
+    "-1",     "0",   "4.5",       "1e300", "-0.5", "18446744073709551616", "9007199254740993",
+    "1e-400", "nan", "2147483648"};
+
+static uint32_t next(uint32_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}
+
+/* A 2-, 4- or 8-byte little-endian field at a random place set to an edge value, or its value
+ * moved by one (npy header lengths, zip offsets and sizes, the safetensors header size). */
+static void edit_field(uint8_t *data, size_t size, uint32_t *r)
+{
+    size_t width = (size_t)2 << (next(r) % 3);
+    if (size < width) return;
+    size_t at = next(r) % (size - width + 1);
+    uint64_t v = edges[next(r) % (sizeof edges / sizeof *edges)];
+    if (next(r) % 4 == 0) {
+        v = 0;
+        for (size_t k = 0; k < width; k++) v |= (uint64_t)data[at + k] << (8 * k);
+        v += next(r) % 2 ? 1 : (uint64_t)-1;
+    }
+    for (size_t k = 0; k < width; k++) data[at + k] = (uint8_t)(v >> (8 * k));
+}
+
+/* A run of digits (a JSON shape, offset or value) replaced by an awkward number. */
+static size_t edit_number(uint8_t *data, size_t size, size_t max_size, uint32_t *r)
+{
+    if (size == 0) return size;
+    size_t at = next(r) % size, end;
+    while (at < size && (data[at] < '0' || data[at] > '9')) at++;
+    if (at == size) return size;
+    for (end = at; end < size && ((data[end] >= '0' && data[end] <= '9') || data[end] == '.');)
+        end++;
+    const char *with = numbers[next(r) % (sizeof numbers / sizeof *numbers)];
+    size_t n = strlen(with);
+    if (size - (end - at) + n > max_size) return size;
+    memmove(data + at + n, data + end, size - end);
+    memcpy(data + at, with, n);
+    return size - (end - at) + n;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    uint32_t r = seed | 1u;
+    switch (next(&r) % 4) {
+    case 0: edit_field(data, size, &r); return size;
+    case 1: return edit_number(data, size, max_size, &r);
+    default: return LLVMFuzzerMutate(data, size, max_size);
+    }
 }
 
 /* size bytes ending where a page ends, the page after them unmapped; *base, *span: the mapping. */
