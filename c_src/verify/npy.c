@@ -119,7 +119,21 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
     if (rc == ROPE_OK) rc = parse_shape(value_of(header, "shape"), shape, &ndim, msg);
     free(header);
     if (rc != ROPE_OK) return rc;
-    if (fortran && ndim > 2) return fail(msg, "a fortran-order array of more than 2 dimensions");
+    if (fortran) {
+        /* Dimensions of size 1 do not change the order of the bytes: with at most one other
+         * dimension, Fortran order is C order; with two, the bytes are that 2-D array's. */
+        int big = 0;
+        for (int k = 0; k < ndim; k++)
+            if (shape[k] != 1) shape[big++] = shape[k];
+        if (big > 2) {
+            snprintf(msg, ROPE_VERIFY_MSG,
+                     "a Fortran-order array with %d dimensions above 1; a dump is 1-D or 2-D", big);
+            return ROPE_E_VALUE;
+        }
+        if (big == 0 && ndim > 0) shape[big++] = 1;
+        ndim = big;
+        fortran = big == 2;
+    }
     return rope_table_fill(t, shape, ndim, dt, buf + start + hlen, len - start - hlen, fortran,
                            msg);
 }
@@ -151,20 +165,27 @@ typedef struct {
 static void zip64_fields(const unsigned char *extra, size_t n, uint64_t *usize, uint64_t *csize,
                          uint64_t *local)
 {
-    for (size_t at = 0; at + 4 <= n;) {
-        uint32_t id = u16(extra + at), sz = u16(extra + at + 2);
-        if (at + 4 + sz > n) return;
+    for (size_t at = 0; n - at >= 4;) {
+        size_t id = u16(extra + at), sz = u16(extra + at + 2);
+        if (sz > n - at - 4) return;
         if (id == 1) {
             uint64_t *fields[3] = {usize, csize, local};
-            size_t k = at + 4;
+            size_t k = 0;
             for (int j = 0; j < 3; j++)
-                if (*fields[j] == 0xffffffffu && k + 8 <= at + 4 + sz) {
-                    *fields[j] = u64(extra + k);
+                if (*fields[j] == 0xffffffffu && sz - k >= 8) {
+                    *fields[j] = u64(extra + at + 4 + k);
                     k += 8;
                 }
         }
         at += 4 + sz;
     }
+}
+
+/* Whether n bytes at offset off lie inside len bytes, without computing off + n (a zip64 field
+ * may hold any 64-bit number). */
+static int inside(uint64_t off, uint64_t n, size_t len)
+{
+    return off <= (uint64_t)len && n <= (uint64_t)len - off;
 }
 
 static int zip_members(const unsigned char *buf, size_t len, member *ms, int *count, char *msg)
@@ -175,33 +196,52 @@ static int zip_members(const unsigned char *buf, size_t len, member *ms, int *co
         if (eocd == stop) return fail(msg, "truncated zip: no end record");
         eocd--;
     }
-    size_t n = u16(buf + eocd + 10), cd = u32(buf + eocd + 16);
+    size_t n = u16(buf + eocd + 10);
+    uint64_t cd = u32(buf + eocd + 16);
     if (n > MAX_MEMBERS) return fail(msg, "npz holds more than 64 members");
     *count = 0;
     for (size_t j = 0; j < n; j++) {
-        if (cd + 46 > len || u32(buf + cd) != 0x02014b50u)
+        if (!inside(cd, 46, len) || u32(buf + cd) != 0x02014b50u)
             return fail(msg, "npz: a broken zip directory");
+        const unsigned char *e = buf + cd;
         member *m = &ms[*count];
-        m->method = (int)u16(buf + cd + 10);
-        uint64_t csize = u32(buf + cd + 20), usize = u32(buf + cd + 24);
-        size_t nlen = u16(buf + cd + 28), elen = u16(buf + cd + 30), clen = u16(buf + cd + 32);
-        uint64_t local = u32(buf + cd + 42);
-        if (cd + 46 + nlen + elen + clen > len) return fail(msg, "npz: a broken zip directory");
+        m->method = (int)u16(e + 10);
+        uint64_t csize = u32(e + 20), usize = u32(e + 24);
+        size_t nlen = u16(e + 28), elen = u16(e + 30), clen = u16(e + 32);
+        uint64_t local = u32(e + 42);
+        if (!inside(cd + 46, (uint64_t)nlen + elen + clen, len))
+            return fail(msg, "npz: a broken zip directory");
         size_t keep = nlen < sizeof m->name ? nlen : sizeof m->name - 1;
-        memcpy(m->name, buf + cd + 46, keep);
+        memcpy(m->name, e + 46, keep);
         m->name[keep] = '\0';
         char *dot = strstr(m->name, ".npy");
         if (dot && dot[4] == '\0') *dot = '\0';
-        zip64_fields(buf + cd + 46 + nlen, elen, &usize, &csize, &local);
+        zip64_fields(e + 46 + nlen, elen, &usize, &csize, &local);
+        if (!inside(local, 30, len)) {
+            snprintf(msg, ROPE_VERIFY_MSG,
+                     "npz member '%.64s': its local header at byte %llu lies past the end of "
+                     "the file (%zu bytes)",
+                     m->name, (unsigned long long)local, len);
+            return ROPE_E_VALUE;
+        }
+        if (u32(buf + local) != 0x04034b50u) {
+            snprintf(msg, ROPE_VERIFY_MSG,
+                     "npz member '%.64s': no local header at byte %llu, where the zip "
+                     "directory puts it",
+                     m->name, (unsigned long long)local);
+            return ROPE_E_VALUE;
+        }
+        uint64_t data = local + 30 + u16(buf + local + 26) + u16(buf + local + 28);
         /* The compressed size bounds the bytes; a stored member's is its size. */
-        if (csize > len) return fail(msg, "truncated npz: a member runs past the end");
+        if (!inside(data, csize, len)) {
+            snprintf(msg, ROPE_VERIFY_MSG,
+                     "truncated npz: member '%.64s' claims %llu bytes from byte %llu, the file "
+                     "holds %zu",
+                     m->name, (unsigned long long)csize, (unsigned long long)data, len);
+            return ROPE_E_VALUE;
+        }
+        m->offset = (size_t)data;
         m->size = (size_t)csize;
-        if (local + 30 > len || u32(buf + local) != 0x04034b50u)
-            return fail(msg, "npz: a member's header is missing");
-        size_t data = (size_t)local + 30 + u16(buf + local + 26) + u16(buf + local + 28);
-        if (data > len || m->size > len - data)
-            return fail(msg, "truncated npz: a member runs past the end");
-        m->offset = data;
         (*count)++;
         cd += 46 + nlen + elen + clen;
     }

@@ -2,6 +2,7 @@
  * each tensor's dtype, shape and byte range, then the bytes. The header is
  * parsed strictly by jansson (a key given twice is refused); every range is
  * checked against the file. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,6 @@
 #include "rope.h"
 #include "verify.h"
 
-/* The format's own cap on the header. */
-#define MAX_ST_HEADER (100L << 20)
 #define MAX_TENSORS 4096
 
 static int fail(char *msg, const char *text)
@@ -32,6 +31,40 @@ static int dtype_named(const char *s, int *dt)
     return 0;
 }
 
+/* A size or offset: a whole number in [0, 2^53] (every such double is exact; the file's own
+ * limit is far below it). */
+static int whole(const json_t *x, double *out)
+{
+    if (!json_is_number(x)) return 0;
+    double v = json_number_value(x);
+    if (!(v >= 0.0 && v <= 0x1p53) || v != floor(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* What is wrong with a JSON value, for a message: a number as written, else its kind. */
+static void shown(const json_t *x, char *out, size_t cap)
+{
+    double v = json_is_number(x) ? json_number_value(x) : 0.0;
+    if (json_is_number(x) && v == floor(v) && fabs(v) < 0x1p63)
+        snprintf(out, cap, "%.0f", v);
+    else if (json_is_number(x))
+        snprintf(out, cap, "%.17g", v);
+    else
+        snprintf(out, cap, "%s", json_is_string(x) ? "a string" : "not a number");
+}
+
+static int bad_field(char *msg, const char *name, const char *field, size_t k, const json_t *x)
+{
+    char v[40];
+    shown(x, v, sizeof v);
+    snprintf(msg, ROPE_VERIFY_MSG,
+             "safetensors tensor '%.64s': %s[%zu] is %s; it must be a whole number from 0 "
+             "to 2^53",
+             name, field, k, v);
+    return ROPE_E_VALUE;
+}
+
 /* Reads the picked tensor's entry into t. */
 static int read_entry(const char *name, const json_t *e, const unsigned char *data, size_t data_len,
                       rope_table *t, char *msg)
@@ -41,39 +74,45 @@ static int read_entry(const char *name, const json_t *e, const unsigned char *da
     const json_t *offs = json_object_get(e, "data_offsets");
     int dt = 0;
     if (!json_is_string(dtype) || !json_is_array(shape) || !json_is_array(offs) ||
-        json_array_size(offs) != 2 || !json_is_number(json_array_get(offs, 0)) ||
-        !json_is_number(json_array_get(offs, 1)))
-        snprintf(msg, ROPE_VERIFY_MSG, "safetensors entry '%s' lacks dtype, shape or data_offsets",
-                 name);
-    else if (!dtype_named(json_string_value(dtype), &dt))
+        json_array_size(offs) != 2) {
         snprintf(msg, ROPE_VERIFY_MSG,
-                 "safetensors tensor '%s' is %.16s; verify reads F64, F32, "
+                 "safetensors entry '%.64s' lacks dtype, shape or data_offsets", name);
+        return ROPE_E_VALUE;
+    }
+    if (!dtype_named(json_string_value(dtype), &dt)) {
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "safetensors tensor '%.64s' is %.16s; verify reads F64, F32, "
                  "F16 and BF16",
                  name, json_string_value(dtype));
-    else {
-        long long dims[8];
-        size_t nd = json_array_size(shape);
-        if (nd > 8) return fail(msg, "safetensors: a tensor of more than 8 dimensions");
-        for (size_t k = 0; k < nd; k++) {
-            const json_t *x = json_array_get(shape, k);
-            if (!json_is_number(x) || json_number_value(x) < 0 || json_number_value(x) > 1e12)
-                return fail(msg, "safetensors: a shape that is not a list of sizes");
-            dims[k] = (long long)json_number_value(x);
-        }
-        double b = json_number_value(json_array_get(offs, 0)),
-               end = json_number_value(json_array_get(offs, 1));
-        if (!(b >= 0 && end >= b))
-            return fail(msg, "safetensors: data_offsets that are not a byte range");
-        if (end > (double)data_len) {
-            snprintf(msg, ROPE_VERIFY_MSG,
-                     "truncated: tensor '%s' ends at byte %.0f of the data, "
-                     "which holds %zu",
-                     name, end, data_len);
-            return ROPE_E_VALUE;
-        }
-        return rope_table_fill(t, dims, (int)nd, dt, data + (size_t)b, (size_t)(end - b), 0, msg);
+        return ROPE_E_VALUE;
     }
-    return ROPE_E_VALUE;
+    long long dims[8];
+    size_t nd = json_array_size(shape);
+    if (nd > 8) return fail(msg, "safetensors: a tensor of more than 8 dimensions");
+    for (size_t k = 0; k < nd; k++) {
+        double x;
+        if (!whole(json_array_get(shape, k), &x))
+            return bad_field(msg, name, "shape", k, json_array_get(shape, k));
+        dims[k] = (long long)x;
+    }
+    double b, end;
+    for (size_t k = 0; k < 2; k++)
+        if (!whole(json_array_get(offs, k), k ? &end : &b))
+            return bad_field(msg, name, "data_offsets", k, json_array_get(offs, k));
+    if (end < b) {
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "safetensors tensor '%.64s': data_offsets [%.0f, %.0f] end before they begin",
+                 name, b, end);
+        return ROPE_E_VALUE;
+    }
+    if (end > (double)data_len) {
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "truncated: tensor '%.64s' ends at byte %.0f of the data, "
+                 "which holds %zu",
+                 name, end, data_len);
+        return ROPE_E_VALUE;
+    }
+    return rope_table_fill(t, dims, (int)nd, dt, data + (size_t)b, (size_t)(end - b), 0, msg);
 }
 
 int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table_want *want,
@@ -83,9 +122,9 @@ int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table
     if (len < 8) return fail(msg, "truncated safetensors header");
     uint64_t n = 0;
     for (int k = 7; k >= 0; k--) n = (n << 8) | buf[k];
-    if (n > (uint64_t)MAX_ST_HEADER) {
+    if (n > (uint64_t)ROPE_VERIFY_MAX_HEADER) {
         snprintf(msg, ROPE_VERIFY_MSG, "safetensors header of %llu bytes; the limit is %ld",
-                 (unsigned long long)n, MAX_ST_HEADER);
+                 (unsigned long long)n, ROPE_VERIFY_MAX_HEADER);
         return ROPE_E_VALUE;
     }
     if (n > len - 8) {

@@ -24,8 +24,10 @@
 void rope_table_free(rope_table *t)
 {
     if (!t) return;
-    free(t->v);
-    if (!t->borrowed) free(t->f);
+    if (!t->borrowed) {
+        free(t->v);
+        free(t->f);
+    }
     t->v = NULL;
     t->f = NULL;
     t->borrowed = 0;
@@ -37,25 +39,88 @@ const char *rope_dtype_name(int dtype)
     return dtype >= 0 && dtype < 4 ? names[dtype] : "?";
 }
 
+/* The formats told apart by their first bytes, and the largest file each may be: what its
+ * largest accepted table needs (docs/VERIFY.md, "Limits"). */
+enum { FMT_NPY, FMT_NPZ, FMT_SAFETENSORS, FMT_JSON, FMT_TEXT };
+
+static int format_of(const unsigned char *buf, size_t len)
+{
+    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) return FMT_NPY;
+    if (len >= 4 && memcmp(buf, "PK\x03\x04", 4) == 0) return FMT_NPZ;
+    /* safetensors: an 8-byte little-endian header size, then a JSON object. */
+    if (len >= 9 && buf[8] == '{' && buf[7] == 0 && buf[6] == 0) return FMT_SAFETENSORS;
+    size_t k = rope_text_start(buf, len);
+    while (k < len && (buf[k] == ' ' || buf[k] == '\n' || buf[k] == '\t' || buf[k] == '\r')) k++;
+    return k < len && (buf[k] == '[' || buf[k] == '{') ? FMT_JSON : FMT_TEXT;
+}
+
+static int too_big(int format, double len, char *msg)
+{
+    static const char *const what[] = {"an npy file", "an npz file", "a safetensors file",
+                                       "a JSON dump", "a text dump"};
+    static const long limit[] = {ROPE_VERIFY_MAX_BINARY, ROPE_VERIFY_MAX_BINARY,
+                                 ROPE_VERIFY_MAX_BINARY, ROPE_VERIFY_MAX_JSON,
+                                 ROPE_VERIFY_MAX_TEXT};
+    if (len <= (double)limit[format]) return 0;
+    snprintf(msg, ROPE_VERIFY_MSG, "%s of %.0f bytes; the limit is %ld bytes (%ld MiB)%s",
+             what[format], len, limit[format], limit[format] >> 20,
+             format >= FMT_JSON ? ": save a larger table as .npy" : "");
+    return 1;
+}
+
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a regular file";
+}
+
+/* A regular file's first bytes, and its format's size limit, before it is mapped. */
+static int check_file(int fd, const struct stat *st, char *msg)
+{
+    if (!S_ISREG(st->st_mode)) {
+        snprintf(msg, ROPE_VERIFY_MSG, "not a regular file (%s)", kind_of(st->st_mode));
+        return ROPE_E_VALUE;
+    }
+    unsigned char head[64];
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got < 0) {
+        snprintf(msg, ROPE_VERIFY_MSG, "cannot read it: %s", strerror(errno));
+        return ROPE_E_VALUE;
+    }
+    if (st->st_size == 0 && got > 0) {
+        /* /proc and /sys files say 0 bytes and then read some: their size is unknown. */
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "not a regular file: its size is unknown (it reports 0 bytes, yet reads "
+                 "some, as /proc and /sys files do); copy it to a file");
+        return ROPE_E_VALUE;
+    }
+    /* Compared as doubles: an off_t past what size_t holds (a 32-bit build) is refused too. */
+    return too_big(format_of(head, (size_t)got), (double)st->st_size, msg) ? ROPE_E_VALUE : ROPE_OK;
+}
+
 int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg)
 {
     *buf = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO waits for a writer otherwise; a FIFO is refused below. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
         snprintf(msg, ROPE_VERIFY_MSG, "cannot open it: %s", strerror(errno));
         return ROPE_E_VALUE;
     }
     struct stat st;
     int rc = ROPE_OK;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(msg, ROPE_VERIFY_MSG, "not a regular file");
+    if (fstat(fd, &st) != 0) {
+        snprintf(msg, ROPE_VERIFY_MSG, "cannot read it: %s", strerror(errno));
         rc = ROPE_E_VALUE;
-    } else if (st.st_size > ROPE_VERIFY_MAX_FILE) {
-        snprintf(msg, ROPE_VERIFY_MSG, "%lld bytes; the limit is %ld", (long long)st.st_size,
-                 ROPE_VERIFY_MAX_FILE);
-        rc = ROPE_E_VALUE;
-    } else if (st.st_size > 0) {
+    } else {
+        rc = check_file(fd, &st, msg);
+    }
+    if (rc == ROPE_OK && st.st_size > 0) {
         /* Mapped, not read: a 128 MB cache costs no copy into fresh memory. */
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | ROPE_MAP_POPULATE, fd, 0);
         if (m == MAP_FAILED) {
@@ -83,18 +148,32 @@ int rope_table_read(const unsigned char *buf, size_t len, const rope_table_want 
         snprintf(msg, ROPE_VERIFY_MSG, "empty file");
         return ROPE_E_VALUE;
     }
-    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) return rope_npy_read(buf, len, t, msg);
-    if (len >= 4 && memcmp(buf, "PK\x03\x04", 4) == 0) return rope_npz_read(buf, len, want, t, msg);
-    /* safetensors: an 8-byte little-endian header size, then a JSON object. */
-    if (len >= 9 && buf[8] == '{' && buf[7] == 0 && buf[6] == 0)
-        return rope_safetensors_read(buf, len, want, t, msg);
-    return rope_text_read(buf, len, want, t, msg);
+    int format = format_of(buf, len);
+    if (too_big(format, (double)len, msg)) return ROPE_E_VALUE;
+    switch (format) {
+    case FMT_NPY: return rope_npy_read(buf, len, t, msg);
+    case FMT_NPZ: return rope_npz_read(buf, len, want, t, msg);
+    case FMT_SAFETENSORS: return rope_safetensors_read(buf, len, want, t, msg);
+    default: return rope_text_read(buf, len, want, t, msg);
+    }
 }
 
 static const char *last_part(const char *name)
 {
     const char *dot = strrchr(name, '.');
     return dot ? dot + 1 : name;
+}
+
+/* Whether name is one a dump's tensors are known by, for a role other than want's. */
+static int other_role(const char *name, const rope_table_want *want)
+{
+    static const char *const known[] = {"inv_freq", "cos", "cos_cached", "sin", "sin_cached"};
+    const char *have = last_part(name);
+    for (int w = 0; w < want->n_names; w++)
+        if (strcmp(have, want->names[w]) == 0) return 0;
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+        if (strcmp(have, known[k]) == 0) return 1;
+    return 0;
 }
 
 int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg)
@@ -117,7 +196,15 @@ int rope_table_pick(const char *const *names, int n, const rope_table_want *want
                 return -2;
             }
         }
-    if (n == 1) return 0;
+    if (n == 1 && !other_role(names[0], want)) return 0;
+    if (n == 1) {
+        /* A cache holding cos alone is not a sin table: its one tensor is named for another role.
+         */
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s'%s%s%s: its one tensor is '%.64s'",
+                 want->names[0], want->n_names > 1 ? " or '" : "",
+                 want->n_names > 1 ? want->names[1] : "", want->n_names > 1 ? "'" : "", names[0]);
+        return -1;
+    }
     if (want->n_names > 1)
         snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' or '%s' among its %d", want->names[0],
                  want->names[1], n);
@@ -191,8 +278,8 @@ static int transpose(rope_table *t, size_t n)
     return ROPE_OK;
 }
 
-int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
-                    const unsigned char *raw, size_t raw_len, int fortran, char *msg)
+int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortran, size_t *n,
+                     char *msg)
 {
     long long dims[8];
     int nd = 0;
@@ -206,25 +293,44 @@ int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
     }
     int k0 = 0;
     while (ndim - k0 > 2 && shape[k0] == 1) k0++;
-    if (ndim - k0 > 2 || ndim > 8) {
+    /* Past two dimensions, a unit one anywhere (GPT-NeoX's [positions, 1, 1, d]) leaves the
+     * bytes in the same order: dropped. */
+    int big = 0;
+    for (int k = k0; k < ndim; k++) big += shape[k] != 1;
+    if (big > 2 || ndim > 8) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "a %d-D array; a dump is 1-D (inv_freq) or 2-D "
                  "(positions x width)",
-                 ndim - k0);
+                 big);
         return ROPE_E_VALUE;
     }
     if (ndim == 2 && shape[0] == 1 && !fortran) k0 = 1; /* [1, n]: one row, read as 1-D */
-    for (int k = k0; k < ndim; k++) dims[nd++] = shape[k];
+    for (int k = k0; k < ndim; k++)
+        if (ndim - k0 <= 2 || shape[k] != 1) dims[nd++] = shape[k];
     if (total > (double)ROPE_VERIFY_MAX_VALUES) {
         snprintf(msg, ROPE_VERIFY_MSG, "its shape holds %.0f values; the limit is %ld", total,
                  ROPE_VERIFY_MAX_VALUES);
         return ROPE_E_VALUE;
     }
-    size_t n = (size_t)total, es = elem_size[dt];
-    if (n == 0) {
+    *n = (size_t)total;
+    if (*n == 0) {
         snprintf(msg, ROPE_VERIFY_MSG, "an empty array");
         return ROPE_E_VALUE;
     }
+    t->ndim = nd == 0 ? 1 : nd;
+    /* Each dimension is at most the total, which fits a long. */
+    t->rows = nd == 2 ? (long)dims[0] : 1;
+    t->width = nd == 2 ? (long)dims[1] : nd == 1 ? (long)dims[0] : 1;
+    return ROPE_OK;
+}
+
+int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
+                    const unsigned char *raw, size_t raw_len, int fortran, char *msg)
+{
+    size_t n = 0;
+    int rc = rope_table_shape(t, shape, ndim, fortran, &n, msg);
+    if (rc != ROPE_OK) return rc;
+    size_t es = elem_size[dt];
     if (raw_len != n * es) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "%s: its header claims %zu bytes of data, the file holds %zu",
@@ -232,15 +338,17 @@ int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
         return ROPE_E_VALUE;
     }
     t->dtype = dt;
-    t->ndim = nd == 0 ? 1 : nd;
-    /* Each dimension is at most the total, which fits a long. */
-    t->rows = nd == 2 ? (long)dims[0] : 1;
-    t->width = nd == 2 ? (long)dims[1] : nd == 1 ? (long)dims[0] : 1;
+    int nd = t->ndim;
     const uint16_t one = 1;
-    if (dt == ROPE_DT_F32 && *(const unsigned char *)&one == 1 &&
-        (uintptr_t)raw % sizeof(float) == 0 && !(fortran && nd == 2)) {
-        /* A large float32 cache is used where it lies: no copy. */
-        t->f = (float *)(uintptr_t)raw;
+    int in_place = *(const unsigned char *)&one == 1 && !(fortran && nd == 2) &&
+                   ((dt == ROPE_DT_F32 && (uintptr_t)raw % sizeof(float) == 0) ||
+                    (dt == ROPE_DT_F64 && (uintptr_t)raw % sizeof(double) == 0));
+    if (in_place) {
+        /* A large float32 or float64 cache is used where it lies: no copy. */
+        if (dt == ROPE_DT_F32)
+            t->f = (float *)(uintptr_t)raw;
+        else
+            t->v = (double *)(uintptr_t)raw;
         t->borrowed = 1;
     } else {
         if (dt == ROPE_DT_F64)

@@ -1,7 +1,12 @@
 /* Text dumps: a JSON list (of numbers, or of equal-length lists), a JSON
  * object of such lists named like tensors, or CSV/whitespace rows. Text has
- * no dtype: values that are all exact float32 numbers are judged as float32. */
+ * no dtype: values that are all float32 numbers (exact, or printed with 9
+ * significant digits) are judged as float32, and held as those float32s.
+ * The bytes read are not NUL-terminated (a mapped file ends where it ends):
+ * each number is parsed from a bounded copy, never in place. */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,22 +15,58 @@
 #include "rope.h"
 #include "verify.h"
 
-/* Hands n doubles to rope_table_fill (which reads little-endian bytes, as
- * every host this builds for stores them) and picks the dtype. */
-static int finish(rope_table *t, const long long *shape, int nd, double *v, size_t n, char *msg)
+/* The longest number a text dump may spell: float64's 17 digits take 24 characters; the
+ * exact decimal of a float32 (up to 112 digits for the smallest normal) fits too. */
+#define MAX_TOKEN 127
+/* The members a JSON object dump may have: safetensors' cap on tensors. */
+#define MAX_MEMBERS 4096
+
+size_t rope_text_start(const unsigned char *buf, size_t len)
 {
-    int rc = rope_table_fill(t, shape, nd, ROPE_DT_F64, (const unsigned char *)v,
-                             n * sizeof(double), 0, msg);
-    free(v);
-    if (rc != ROPE_OK) return rc;
-    int f32 = 1;
-    for (size_t j = 0; j < n && f32; j++) f32 = (double)(float)t->v[j] == t->v[j];
+    return len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+/* Whether x is a float32 as text holds one: exactly, or printed with 9 significant digits (the
+ * shortest that always reads back to the same float32, numpy's and printf's %.9g), which is
+ * within 5e-9 of it, relative. A float64 value is that near a float32 one time in six or so:
+ * a whole table of them is not. */
+static int near_f32(double x)
+{
+    if (!(fabs(x) <= FLT_MAX)) return 0; /* a float32 holds no such value (and the cast is UB) */
+    float f = (float)x;
+    return fabs(x - (double)f) <= 5e-9 * fabs((double)f);
+}
+
+/* n doubles at v (malloc'd, taken) into t: kept as doubles, or narrowed in place to the
+ * floats they all are, which halves the memory a float32 dump holds. */
+static int finish(rope_table *t, const long long *shape, int nd, double *v, size_t n, int f32,
+                  char *msg)
+{
+    size_t count = 0;
+    int rc = rope_table_shape(t, shape, nd, 0, &count, msg);
+    if (rc == ROPE_OK && count != n) rc = ROPE_E_VALUE; /* every caller passes its shape's n */
+    if (rc != ROPE_OK) {
+        free(v);
+        return rc;
+    }
     t->dtype = f32 ? ROPE_DT_F32 : ROPE_DT_F64;
+    if (!f32) {
+        t->v = v;
+        return ROPE_OK;
+    }
+    float *f = (float *)(void *)v;
+    /* Float j lands at or before double j's bytes, which are read first. */
+    for (size_t j = 0; j < n; j++) {
+        float x = (float)v[j];
+        memcpy(f + j, &x, sizeof x);
+    }
+    float *shrunk = realloc(f, n * sizeof(float));
+    t->f = shrunk ? shrunk : f;
     return ROPE_OK;
 }
 
-/* The shape of a rectangular nest of lists; -1 with msg when it is not one. */
-static int json_shape(const json_t *a, long long *shape, int *nd, char *msg)
+/* The shape of a rectangular nest of lists (its first elements'). */
+static void json_shape(const json_t *a, long long *shape, int *nd)
 {
     *nd = 0;
     for (const json_t *x = a; json_is_array(x); x = json_array_get(x, 0)) {
@@ -33,8 +74,6 @@ static int json_shape(const json_t *a, long long *shape, int *nd, char *msg)
         shape[(*nd)++] = (long long)json_array_size(x);
         if (json_array_size(x) == 0) break;
     }
-    (void)msg;
-    return 0;
 }
 
 static int json_flatten(const json_t *a, const long long *shape, int nd, int depth, double *v,
@@ -66,11 +105,15 @@ static int json_table(const json_t *a, rope_table *t, char *msg)
 {
     long long shape[8];
     int nd = 0;
-    json_shape(a, shape, &nd, msg);
+    json_shape(a, shape, &nd);
     double total = 1.0;
     for (int k = 0; k < nd; k++) total *= (double)shape[k];
     if (total > (double)ROPE_VERIFY_MAX_VALUES || total == 0.0) {
-        snprintf(msg, ROPE_VERIFY_MSG, total == 0.0 ? "an empty JSON list" : "too many values");
+        if (total == 0.0)
+            snprintf(msg, ROPE_VERIFY_MSG, "an empty JSON list");
+        else
+            snprintf(msg, ROPE_VERIFY_MSG, "its lists hold %.0f values; the limit is %ld", total,
+                     ROPE_VERIFY_MAX_VALUES);
         return ROPE_E_VALUE;
     }
     double *v = malloc((size_t)total * sizeof(double));
@@ -83,7 +126,40 @@ static int json_table(const json_t *a, rope_table *t, char *msg)
     }
     /* A column of single values is a 1-D list. */
     if (nd == 2 && shape[1] == 1) nd = 1;
-    return finish(t, shape, nd, v, (size_t)total, msg);
+    int f32 = 1;
+    for (size_t j = 0; j < at && f32; j++) f32 = near_f32(v[j]);
+    return finish(t, shape, nd, v, at, f32, msg);
+}
+
+static int json_object_table(json_t *root, const rope_table_want *want, rope_table *t, char *msg)
+{
+    size_t n = json_object_size(root);
+    if (n > MAX_MEMBERS) {
+        snprintf(msg, ROPE_VERIFY_MSG, "a JSON object of %zu members; the limit is %d", n,
+                 MAX_MEMBERS);
+        return ROPE_E_VALUE;
+    }
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    const json_t **items = malloc((n ? n : 1) * sizeof *items);
+    int rc = ROPE_E_NOMEM, count = 0;
+    if (names && items) {
+        const char *key;
+        json_t *e;
+        json_object_foreach(root, key, e)
+        {
+            names[count] = key;
+            items[count++] = e;
+        }
+        int k = rope_table_pick(names, count, want, msg);
+        rc = ROPE_E_VALUE;
+        if (k >= 0 && json_is_array(items[k]))
+            rc = json_table(items[k], t, msg);
+        else if (k >= 0)
+            snprintf(msg, ROPE_VERIFY_MSG, "JSON member '%.64s' is not a list", names[k]);
+    }
+    free(names);
+    free(items);
+    return rc;
 }
 
 static int read_json(const char *text, size_t len, const rope_table_want *want, rope_table *t,
@@ -93,31 +169,15 @@ static int read_json(const char *text, size_t len, const rope_table_want *want, 
     json_t *root = json_loadb(
         text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &err);
     int rc = ROPE_E_VALUE;
-    if (!root) {
+    if (!root)
         snprintf(msg, ROPE_VERIFY_MSG, "not valid JSON: %s, at line %d, column %d", err.text,
                  err.line, err.column);
-    } else if (json_is_array(root)) {
+    else if (json_is_array(root))
         rc = json_table(root, t, msg);
-    } else if (json_is_object(root)) {
-        const char *names[256];
-        const json_t *items[256];
-        int n = 0;
-        const char *key;
-        json_t *e;
-        json_object_foreach(root, key, e) if (n < 256)
-        {
-            names[n] = key;
-            items[n++] = e;
-        }
-        int k = rope_table_pick(names, n, want, msg);
-        if (k >= 0) {
-            rc = json_is_array(items[k]) ? json_table(items[k], t, msg) : ROPE_E_VALUE;
-            if (!json_is_array(items[k]))
-                snprintf(msg, ROPE_VERIFY_MSG, "JSON member '%.64s' is not a list", names[k]);
-        }
-    } else {
+    else if (json_is_object(root))
+        rc = json_object_table(root, want, t, msg);
+    else
         snprintf(msg, ROPE_VERIFY_MSG, "JSON that is neither a list nor an object of lists");
-    }
     json_decref(root);
     return rc;
 }
@@ -127,15 +187,131 @@ static int is_sep(char ch)
     return ch == ',' || ch == ' ' || ch == '\t' || ch == '\r' || ch == ';';
 }
 
+/* Exact powers of ten: every one up to 10^22 is a double. */
+static const double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* A plain decimal of at most 15 significant digits and a power of ten within 10^±22 is one
+ * correctly rounded product or quotient of two exact doubles (Clinger's fast path), the value
+ * strtod gives. Parses s up to end and no further; returns 0 for strtod to parse a copy, else
+ * 1 with *stop after the number. */
+static int fast_decimal(const char *s, const char *end, double *out, const char **stop)
+{
+    int neg = s < end && *s == '-';
+    if (s < end && (*s == '-' || *s == '+')) s++;
+    uint64_t m = 0;
+    int digits = 0, scale = 0, any = 0;
+    for (; s < end && *s >= '0' && *s <= '9'; s++, any = 1)
+        if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
+    if (s < end && *s == '.')
+        for (s++; s < end && *s >= '0' && *s <= '9'; s++, any = 1) {
+            if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
+            scale--;
+        }
+    if (!any || digits > 15) return 0;
+    if (s < end && (*s == 'e' || *s == 'E')) {
+        s++;
+        int eneg = s < end && *s == '-', e = 0;
+        if (s < end && (*s == '-' || *s == '+')) s++;
+        if (s == end || *s < '0' || *s > '9') return 0;
+        for (; s < end && *s >= '0' && *s <= '9'; s++)
+            if ((e = e * 10 + (*s - '0')) > 400) return 0;
+        scale += eneg ? -e : e;
+    }
+    if (scale < -22 || scale > 22) return 0;
+    double x = (double)m;
+    x = scale < 0 ? x / powers_of_ten[-scale] : x * powers_of_ten[scale];
+    *out = neg ? -x : x;
+    *stop = s;
+    return 1;
+}
+
+/* The number at p (its field ends at a separator or end): ROPE_OK with *stop after it, or
+ * ROPE_E_VALUE. */
+static int parse_number(const char *p, const char *end, double *x, const char **stop)
+{
+    if (fast_decimal(p, end, x, stop) && (*stop == end || is_sep(**stop))) return ROPE_OK;
+    const char *e = p;
+    while (e < end && !is_sep(*e)) e++;
+    *stop = e;
+    size_t n = (size_t)(e - p);
+    char tok[MAX_TOKEN + 1];
+    if (n > MAX_TOKEN || n == 0) return ROPE_E_VALUE;
+    memcpy(tok, p, n);
+    tok[n] = '\0';
+    char *after;
+    *x = strtod(tok, &after);
+    return after == tok + n ? ROPE_OK : ROPE_E_VALUE;
+}
+
+/* CSV or whitespace rows as they are read: the values (growing), their count and shape. */
+typedef struct {
+    double *v;
+    size_t n, cap;
+    long rows, width;
+    int f32;
+} rows_read;
+
+static int push(rows_read *r, double x, char *msg)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        double *grown =
+            r->n < (size_t)ROPE_VERIFY_MAX_VALUES ? realloc(r->v, cap * sizeof(double)) : NULL;
+        if (!grown) {
+            if (r->n < (size_t)ROPE_VERIFY_MAX_VALUES) return ROPE_E_NOMEM;
+            snprintf(msg, ROPE_VERIFY_MSG, "more than %ld values; the limit is %ld",
+                     ROPE_VERIFY_MAX_VALUES, ROPE_VERIFY_MAX_VALUES);
+            return ROPE_E_VALUE;
+        }
+        r->v = grown;
+        r->cap = cap;
+    }
+    r->v[r->n++] = x;
+    if (r->f32) r->f32 = near_f32(x);
+    return ROPE_OK;
+}
+
+/* One line's fields (p..eol, a data line): pushed, their count in *fields. */
+static int read_line(rows_read *r, const char *q, const char *eol, long line, long *fields,
+                     char *msg)
+{
+    while (q < eol) {
+        const char *stop = q;
+        double x = 0.0;
+        if (parse_number(q, eol, &x, &stop) != ROPE_OK) {
+            if (stop - q > MAX_TOKEN)
+                snprintf(msg, ROPE_VERIFY_MSG,
+                         "line %ld, field %ld is longer than %d characters; no number is", line,
+                         *fields + 1, MAX_TOKEN);
+            else
+                snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is not a number", line,
+                         *fields + 1);
+            return ROPE_E_VALUE;
+        }
+        if (!isfinite(x)) {
+            snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is %s", line, *fields + 1,
+                     isnan(x) ? "NaN" : "infinite");
+            return ROPE_E_VALUE;
+        }
+        int rc = push(r, x, msg);
+        if (rc != ROPE_OK) return rc;
+        ++*fields;
+        q = stop;
+        while (q < eol && is_sep(*q)) q++;
+    }
+    return ROPE_OK;
+}
+
 /* CSV or whitespace columns: one row a line; blank lines and # lines skipped. */
 static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
 {
-    size_t cap = 1024, n = 0;
-    long rows = 0, width = -1, line = 0;
-    double *v = malloc(cap * sizeof(double));
-    if (!v) return ROPE_E_NOMEM;
+    rows_read r = {NULL, 0, 0, 0, -1, 1};
+    long line = 0;
     const char *p = text, *end = text + len;
-    while (p < end) {
+    int rc = ROPE_OK;
+    while (p < end && rc == ROPE_OK) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol) eol = end;
         line++;
@@ -143,72 +319,45 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
         const char *q = p;
         while (q < eol && is_sep(*q)) q++;
         if (q < eol && *q != '#') {
-            while (q < eol) {
-                char *stop;
-                double x = strtod(q, &stop);
-                if (stop == q || stop > eol || (stop < eol && !is_sep(*stop))) {
-                    snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is not a number", line,
-                             fields + 1);
-                    free(v);
-                    return ROPE_E_VALUE;
-                }
-                if (!isfinite(x)) {
-                    snprintf(msg, ROPE_VERIFY_MSG, "line %ld, field %ld is %s", line, fields + 1,
-                             isnan(x) ? "NaN" : "infinite");
-                    free(v);
-                    return ROPE_E_VALUE;
-                }
-                if (n == cap) {
-                    double *grown = n < (size_t)ROPE_VERIFY_MAX_VALUES
-                                        ? realloc(v, 2 * cap * sizeof(double))
-                                        : NULL;
-                    if (!grown) {
-                        snprintf(msg, ROPE_VERIFY_MSG, "more than %ld values",
-                                 ROPE_VERIFY_MAX_VALUES);
-                        free(v);
-                        return ROPE_E_VALUE;
-                    }
-                    v = grown;
-                    cap *= 2;
-                }
-                v[n++] = x;
-                fields++;
-                q = stop;
-                while (q < eol && is_sep(*q)) q++;
-            }
-            if (width >= 0 && fields != width) {
+            rc = read_line(&r, q, eol, line, &fields, msg);
+            if (rc == ROPE_OK && r.width >= 0 && fields != r.width) {
                 snprintf(msg, ROPE_VERIFY_MSG, "line %ld has %ld values, the rows above %ld", line,
-                         fields, width);
-                free(v);
-                return ROPE_E_VALUE;
+                         fields, r.width);
+                rc = ROPE_E_VALUE;
             }
-            width = fields;
-            rows++;
+            r.width = fields;
+            r.rows++;
         }
         p = eol + 1;
     }
-    if (rows == 0) {
-        free(v);
+    if (rc == ROPE_OK && r.rows == 0) {
         snprintf(msg, ROPE_VERIFY_MSG, "no numbers in it");
-        return ROPE_E_VALUE;
+        rc = ROPE_E_VALUE;
     }
-    long long shape[2] = {rows, width};
+    if (rc != ROPE_OK) {
+        free(r.v);
+        if (rc == ROPE_E_NOMEM) snprintf(msg, ROPE_VERIFY_MSG, "out of memory for its values");
+        return rc;
+    }
+    long long shape[2] = {r.rows, r.width};
     /* A single column is a 1-D list, like a single row. */
-    if (width == 1) shape[1] = 1, shape[0] = rows;
-    return finish(t, width == 1 ? &shape[0] : shape, width == 1 ? 1 : 2, v, n, msg);
+    int nd = r.width == 1 ? 1 : 2;
+    return finish(t, shape, nd, r.v, r.n, r.f32, msg);
 }
 
 int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
                    char *msg)
 {
     memset(t, 0, sizeof *t);
-    const char *text = (const char *)buf;
-    if (memchr(buf, '\0', len)) {
+    size_t k = rope_text_start(buf, len);
+    const char *text = (const char *)buf + k;
+    len -= k;
+    if (memchr(text, '\0', len)) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "neither npy, npz, safetensors nor text (it holds NUL bytes)");
         return ROPE_E_VALUE;
     }
-    size_t k = 0;
+    k = 0;
     while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t' || text[k] == '\r'))
         k++;
     if (k < len && (text[k] == '[' || text[k] == '{')) return read_json(text, len, want, t, msg);

@@ -17,10 +17,16 @@
 /* Stored dtypes are port.h's ROPE_DT_*. Text files are F32 when every value
  * is an exact float32. */
 
-/* Hard limits: a file's bytes, a header's bytes, one table's values. */
-#define ROPE_VERIFY_MAX_FILE (1L << 30)
-#define ROPE_VERIFY_MAX_HEADER (1L << 20)
+/* Hard limits, from what the largest accepted dump needs (docs/VERIFY.md, "Limits"): one
+ * table's values; an npy or safetensors header's bytes; a binary file's bytes (two float64
+ * tables at the value limit and their headers); a text dump's (13 bytes a value: float32's
+ * 9 digits, a sign and a separator); a JSON dump's (what jansson parses in 2 s and 1 GB). A file is
+ * refused by its size before it is parsed. */
 #define ROPE_VERIFY_MAX_VALUES (1L << 25)
+#define ROPE_VERIFY_MAX_HEADER (1L << 20)
+#define ROPE_VERIFY_MAX_BINARY ((1L << 29) + (1L << 21))
+#define ROPE_VERIFY_MAX_TEXT (416L << 20)
+#define ROPE_VERIFY_MAX_JSON (16L << 20)
 #define ROPE_VERIFY_MSG 256
 
 typedef struct {
@@ -28,9 +34,10 @@ typedef struct {
     int ndim;         /* 1 or 2 after leading 1s are dropped */
     long rows, width; /* a 1-D table has rows 1 */
     double *v;        /* rows * width values, row-major, malloc'd: float64 files and text */
-    float *f;         /* the same for float32/16 and bfloat16 files (exact, half the memory) */
-    int borrowed;     /* 1: f points into the buffer read (little-endian float32 data, used in
-                         place): that buffer must outlive the table */
+    float *f;         /* the same for float32/16 and bfloat16 files, and text of float32 values
+                         (exact, half the memory) */
+    int borrowed;     /* 1: f or v points into the buffer read (little-endian float32 or float64
+                         data, used in place): that buffer must outlive the table */
 } rope_table;
 
 /* Value k of a table (row-major). */
@@ -48,8 +55,9 @@ typedef struct {
 void rope_table_free(rope_table *t);
 const char *rope_dtype_name(int dtype);
 
-/* Maps a whole file (at most ROPE_VERIFY_MAX_FILE bytes) read-only; an empty
- * file gives *buf NULL, *len 0. Release it with rope_verify_unslurp. */
+/* Maps a whole regular file read-only, refused by its size when past its format's limit
+ * (the ROPE_VERIFY_MAX_* above); an empty file gives *buf NULL, *len 0. Release it with
+ * rope_verify_unslurp. */
 int rope_verify_slurp(const char *path, unsigned char **buf, size_t *len, char *msg);
 void rope_verify_unslurp(unsigned char *buf, size_t len);
 
@@ -74,8 +82,15 @@ int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *
  * none (msg says so), -2 for several (msg lists them). */
 int rope_table_pick(const char *const *names, int n, const rope_table_want *want, char *msg);
 
+/* Where a text dump's text begins: after a UTF-8 byte order mark, if any. */
+size_t rope_text_start(const unsigned char *buf, size_t len);
+
+/* Sets t's ndim, rows and width from shape (the rules of rope_table_fill) and *n its values. */
+int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortran, size_t *n,
+                     char *msg);
+
 /* Fills t from shape (long long: a file may claim dimensions past a 32-bit
- * long; leading 1s dropped, at most 2 dims left) and n values
+ * long; 1s dropped while more than 2 dims remain, at most 2 left) and n values
  * of dtype dt at raw (little-endian) with elem bytes each; fortran: column-
  * major 2-D. Refuses NaN/infinity. */
 int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,

@@ -13,10 +13,13 @@ import numpy as np
 
 # The folders beside this one that it imports from: tests/lib, tests/diff.
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "diff")]
+import crafted  # noqa: E402
 import gen_dumps as g  # noqa: E402
 import testlib  # noqa: E402
 
 OUT = os.path.join(testlib.ROOT, "build", "verify-dumps")
+# Files the page's test cannot read like a dump (FIFOs, sparse files past a limit): kept apart.
+SPECIAL = os.path.join(testlib.ROOT, "build", "verify-special")
 METHODS = ["default", "linear", "dynamic", "yarn", "llama3", "longrope"]
 # (format, dtype) pairs a file can hold; text holds float32 and float64 values only.
 FORMATS = [("npy", "float64"), ("npy", "float32"), ("npy", "float16"), ("json", "float32"),
@@ -49,7 +52,10 @@ PAIRS = [("sign_flipped", "position_offset"), ("layout_interleaved", "attention_
 
 
 def run(args):
-    p = subprocess.run([testlib.CLI, "verify"] + args, capture_output=True)
+    try:
+        p = subprocess.run([testlib.CLI, "verify"] + args, capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return -1, "", "timed out after 30 s"  # a run that hangs (a FIFO opened) fails, not the suite
     # A mutated file's bytes may reach a message (a tensor name): not always UTF-8.
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
@@ -351,6 +357,174 @@ def proportional_and_layer_types(rng, tally):
     tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
 
 
+def refused(tally, args, flag, path, words):
+    """verify refuses with exactly the line 'ropescope: FLAG 'PATH': words' (exit 2)."""
+    code, out, err = run(args)
+    want = "ropescope: %s '%s': %s\n" % (flag, path, words)
+    tally.check(code == 2 and out == "" and err == want,
+                "%s: exit %d, stderr %r; wants %r" % (os.path.basename(path), code, err, want))
+
+
+def crafted_refusals(rng, tally):
+    """Hostile files: a zip64 offset near 2^64, sizes that are not whole numbers, a cache that holds
+    cos without sin, too many JSON members. Each is refused with its exact line."""
+    cfg = g.write_config(g.make_config(rng, "default"), OUT, "crafted")
+    good = np.cos(rng.random((8, 128))).astype(np.float32)
+    files = crafted.hostile(good)
+    files.update({
+        "huge-offsets.safetensors": crafted.safetensors_raw(
+            {"cos": {"dtype": "F32", "shape": [1, 128], "data_offsets": [0, 2**60]}}, b"\0" * 512),
+        "cos-only.npz": crafted.npz_bytes({"cos": good}),
+        "sin-only.npz": crafted.npz_bytes({"model.sin_cached": good}),
+        "cos-only.safetensors": g.safetensors_bytes({"cos": good}, "float32"),
+        "cos-only.json": json.dumps({"cos": good.astype(float).tolist()}).encode(),
+        "members.json": json.dumps({"t%d" % k: [0.5] for k in range(4097)}).encode(),
+    })
+    whole = "; it must be a whole number from 0 to 2^53"
+    cases = [
+        ("zip64-offset.npz", "npz member 'cos': its local header at byte 18446744073709551600 lies "
+                             "past the end of the file (%d bytes)" % len(files["zip64-offset.npz"])),
+        ("fraction-shape.safetensors", "safetensors tensor 'cos': shape[1] is 128.5" + whole),
+        ("fraction-offsets.safetensors", "safetensors tensor 'cos': data_offsets[0] is 0.5" + whole),
+        ("negative-shape.safetensors", "safetensors tensor 'cos': shape[0] is -1" + whole),
+        ("huge-offsets.safetensors", "safetensors tensor 'cos': data_offsets[1] is "
+                                     "1152921504606846976" + whole),
+        ("cos-only.npz", "no tensor named 'sin' or 'sin_cached': its one tensor is 'cos'"),
+        ("sin-only.npz", "no tensor named 'cos' or 'cos_cached': its one tensor is 'model.sin_cached'"),
+        ("cos-only.safetensors", "no tensor named 'sin' or 'sin_cached': its one tensor is 'cos'"),
+        ("cos-only.json", "no tensor named 'sin' or 'sin_cached': its one tensor is 'cos'"),
+        ("members.json", "a JSON object of 4097 members; the limit is 4096"),
+    ]
+    for name, words in cases:
+        path = os.path.join(OUT, name)
+        with open(path, "wb") as f:
+            f.write(files[name])
+        refused(tally, ["--config", cfg, "--cache", path], "--cache", path, words)
+
+
+def special_files(rng, tally):
+    """A FIFO, a directory, a device and a /proc file are refused at once, naming the flag; files
+    past a format's size limit are refused by their size before they are read (sparse files)."""
+    shutil.rmtree(SPECIAL, ignore_errors=True)
+    os.makedirs(SPECIAL)
+    cfg = g.write_config(g.make_config(rng, "default"), SPECIAL, "special")
+    fifo = os.path.join(SPECIAL, "dump.fifo")
+    os.mkfifo(fifo)
+    kinds = [(fifo, "not a regular file (a FIFO)"), (SPECIAL, "not a regular file (a directory)"),
+             ("/dev/null", "not a regular file (a character device)"),
+             ("/proc/self/status", "not a regular file: its size is unknown (it reports 0 bytes, "
+                                   "yet reads some, as /proc and /sys files do); copy it to a file")]
+    for path, words in kinds:
+        for flag in ("--inv-freq", "--cos", "--cache"):
+            args = ["--config", cfg, flag, path] + (["--sin", path] if flag == "--cos" else [])
+            refused(tally, args, flag, path, words)
+    # The limits of verify.h, as docs/VERIFY.md states them.
+    binary, text, js = (1 << 29) + (1 << 21), 416 << 20, 16 << 20
+    big = [("big.npy", b"\x93NUMPY\x01\x00", binary, "an npy file", ""),
+           ("big.safetensors", struct.pack("<Q", 64) + b"{", binary, "a safetensors file", ""),
+           ("big.csv", b"0.5, 0.25\n", text, "a text dump", ": save a larger table as .npy"),
+           ("big.json", b"\xef\xbb\xbf [[0.5", js, "a JSON dump", ": save a larger table as .npy")]
+    for name, head, limit, what, advice in big:
+        path = os.path.join(SPECIAL, name)
+        for size in (limit + 1, limit + 12345):
+            with open(path, "wb") as f:
+                f.write(head)
+                f.truncate(size)
+            refused(tally, ["--config", cfg, "--inv-freq", path], "--inv-freq", path,
+                    "%s of %d bytes; the limit is %d bytes (%d MiB)%s"
+                    % (what, size, limit, limit >> 20, advice))
+    os.remove(path)
+
+
+def verdict(tally, what, args, want_code, want_named=()):
+    code, out, err = run(args + ["--format", "json"])
+    named = [d["code"] for d in json.loads(out)["diagnoses"]] if out else []
+    tally.check(code == want_code and named == list(want_named),
+                "%s: exit %d, diagnoses %s; wants %d %s %s" % (what, code, named, want_code,
+                                                                list(want_named), err.strip()))
+
+
+def odd_valid_files(rng, tally):
+    """Valid dumps in shapes the readers once refused or misread must match (and the same with
+    sin negated must be sign_flipped): Fortran order (with unit dimensions, and a true 2-D one,
+    read transposed), GPT-NeoX's [positions, 1, 1, d], a UTF-8 byte order mark, a text ending in a digit at a page's end, float32
+    values printed with 9 digits (%.9g, judged float32), a JSON object of 300 members, an npz
+    with zip64 fields."""
+    for k in range(2):
+        cfg = g.make_config(rng, str(rng.choice(["default", "linear", "yarn"])))
+        start, rows = int(rng.integers(0, 3000)), int(rng.integers(16, 100))
+        table, _ = g.dump(cfg, "table", "float32", rows, start, (), rng)
+        inv, _ = g.dump(cfg, "inv", "float32", 0, 0, (), rng)
+        flipped = {"cos": table["cos"], "sin": -table["sin"]}
+        pos = ["--positions", "%d:%d" % (start, rows)]
+
+        def files(stem, arrays, write):
+            c = g.write_config(cfg, OUT, stem)
+            out = []
+            for name, a in arrays.items():
+                p = os.path.join(OUT, "%s.%s" % (stem, name))
+                with open(p, "wb") as f:
+                    f.write(write(a))
+                out += ["--inv-freq" if name.startswith("inv_freq") else "--" + name.split(".")[0], p]
+            return ["--config", c] + out
+
+        def bom_json(a):
+            return b"\xef\xbb\xbf" + json.dumps(a.astype(np.float64).tolist()).encode()
+
+        def bom_csv(a):
+            rows_ = a if a.ndim == 2 else a[None, :]
+            return b"\xef\xbb\xbf" + "\n".join(",".join(repr(float(v)) for v in r) for r in rows_).encode()
+
+        for stem, arrays, write, extra in [
+            ("fortran-lead", table, lambda a: crafted.npy_bytes(a[None, :, :], True), pos),
+            ("fortran-2d", table, lambda a: crafted.npy_bytes(a, True), pos),
+            ("fortran-inv", inv, lambda a: crafted.npy_bytes(a[None, :], True), []),
+            ("bom-json", table, bom_json, pos),
+            ("bom-csv", inv, bom_csv, []),
+            ("page-csv", table, crafted.text_to_page, pos),
+            ("g9-csv", table, lambda a: "\n".join(",".join("%.9g" % v for v in r) for r in a).encode(), pos),
+            ("neox-npy", table, lambda a: crafted.npy_bytes(a[:, None, None, :]), pos),
+            ("g9-json", inv, lambda a: ("[%s]" % ", ".join("%.9g" % v for v in a)).encode(), []),
+        ]:
+            named = {n + (".csv" if "csv" in stem else ".json" if "json" in stem else ".npy"): a
+                     for n, a in arrays.items()}
+            stem = "%s-%d" % (stem, k)
+            verdict(tally, stem, files(stem, named, write) + extra, 0)
+            if "inv_freq" not in arrays:
+                bad = {n + (".csv" if "csv" in stem else ".json" if "json" in stem else ".npy"): a
+                       for n, a in flipped.items()}
+                verdict(tally, stem + " sin negated", files(stem + "-flipped", bad, write) + extra,
+                        1, ["sign_flipped"])
+        for stem, arrays, want in [("neox-%d" % k, table, ()), ("neox-flipped-%d" % k, flipped, ("sign_flipped",))]:
+            # GPT-NeoX's buffers: cos_cached and sin_cached of shape [positions, 1, 1, d].
+            neox = {n + "_cached": a[:, None, None, :] for n, a in arrays.items()}
+            path = os.path.join(OUT, stem + ".safetensors")
+            with open(path, "wb") as f:
+                f.write(g.safetensors_bytes(neox, "float32", "gpt_neox.layers.0.attention.rotary_emb."))
+            c = g.write_config(cfg, OUT, stem)
+            verdict(tally, stem, ["--config", c, "--cache", path] + pos, len(want), want)
+        c = g.write_config(cfg, OUT, "members-%d" % k)
+        many = {"t%03d" % j: [0.5] for j in range(300)}
+        many.update({"z.cos": table["cos"].astype(float).tolist(), "z.sin": table["sin"].astype(float).tolist()})
+        path = os.path.join(OUT, "members-%d.cache.json" % k)
+        with open(path, "w") as f:
+            json.dump(many, f)
+        verdict(tally, "JSON object of 302 members", ["--config", c, "--cache", path] + pos, 0)
+        # A value past float32's range is float64's, never a float32 infinity.
+        path = os.path.join(OUT, "huge-%d.csv" % k)
+        with open(path, "w") as f:
+            f.write(",".join(repr(float(v)) for v in inv["inv_freq"][:-1]) + ",-1.5e300\n")
+        code, out, err = run(["--config", c, "--inv-freq", path, "--format", "json"])
+        res = json.loads(out) if out else {}
+        tally.check(code == 1 and res.get("dtype") == "float64" and "Infinity" not in out,
+                    "inv_freq with -1.5e300: exit %d, dtype %s %s" % (code, res.get("dtype"), err))
+        path = os.path.join(OUT, "zip64-%d.npz" % k)
+        with open(path, "wb") as f:
+            f.write(crafted.npz_bytes(table))
+        g.write_config(cfg, OUT, "zip64-%d" % k)
+        verdict(tally, "npz with zip64 fields", ["--config", c, "--cache", path] + pos, 0)
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -364,6 +538,9 @@ def main():
     positions(rng, tally)
     config_layouts(rng, tally)
     proportional_and_layer_types(rng, tally)
+    crafted_refusals(rng, tally)
+    special_files(rng, tally)
+    odd_valid_files(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 
