@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
 import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
-import { blogHtml, openBlog } from './host.mjs';
+import { blogHtml, openBlog, turnCircle } from './host.mjs';
 
 const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
@@ -429,6 +429,15 @@ test('element_controls_should_take_arrow_keys_and_typed_values_as_the_page_does'
   await inside('#dim-num').press('ArrowUp');
   await settle(page);
   assert.equal(await inside('#dim-num').inputValue(), '1002', 'ArrowUp in the box steps dim by 2');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('the_rotating_pairs_own_inputs_should_work_inside_the_element', async () => {
+  const p = await openBlog(env.browser, blogHtml(`<rope-scope id="r" view="circle"></rope-scope>\n${SCRIPT}`));
+  const { page } = p;
+  await elementsReady(page);
+  await turnCircle(page.locator('#r'), '<rope-scope view="circle">');
   await p.assertClean();
   await p.context.close();
 });

@@ -10,8 +10,7 @@ import { Chart } from '../../../tools/chart_parts.mjs';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
-import { controlFor, controlParts } from '../controls/controls.js';
-import { wireSetting } from '../controls/wire.js';
+import { controlParts } from '../controls/controls.js';
 import { ready } from '../core/rope.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
 import { boundedLines, el } from '../lib/dom.js';
@@ -24,6 +23,7 @@ import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery }
 import { DRAWN, isFrame, startFrame } from './frame.js';
 import { inheritHost } from './inherit.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
+import { wireSettings } from './settings.js';
 
 useChartLib(Chart);
 
@@ -301,6 +301,7 @@ class RopeScope extends HTMLElement {
     this.rows = rows;
     this.lines = lines;
     this.built = true;
+    wireSettings(this.shadowRoot, this);
     if (!defaultsSet) {
       setupDefaults(wrapper);
       defaultsSet = true;
@@ -381,44 +382,11 @@ class RopeScope extends HTMLElement {
     if (this.built) this.render();
   }
 
-  // One slider and its box, as on the page (same table, same checks); ids are the shadow root's own.
+  // One slider and its box, as on the page (same table, same checks); ids are the shadow
+  // root's own, wired with the figures' own inputs (settings.js).
   controlRow(name) {
     const row = PARAM[name];
-    const control = controlFor(row);
     const { label, widget, msg } = controlParts(name, { kind: 'slider', integer: row.type === 'int' });
-    const [range, box] = widget.children;
-    const sync = (moveThumb) => {
-      const value = this.state[name];
-      if (moveThumb) range.value = String(control.toRange ? control.toRange(value) : value);
-      if (row.slider?.log) range.setAttribute('aria-valuetext', `${row.label} ${value}`);
-    };
-    // The page's control behaviour (controls/wire.js): the same keyboard steps, and a typed
-    // value applied on Enter, change or leaving the box.
-    wireSetting(
-      row,
-      control,
-      { box, range, msg },
-      {
-        current: () => this.state[name],
-        context: () => this.state,
-        apply: (value, source) => {
-          this.state[name] = value;
-          msg.textContent = '';
-          box.setAttribute('aria-invalid', 'false');
-          sync(source !== 'range');
-          if (source !== 'box') box.value = row.serialize(value);
-          this.render();
-        },
-        problem: (message) => {
-          msg.textContent = message;
-          box.setAttribute('aria-invalid', message ? 'true' : 'false');
-        },
-      },
-    );
-    queueMicrotask(() => {
-      sync(true);
-      box.value = String(this.state[name]);
-    });
     return el('div', { class: 'control embed-control' }, label, widget, msg);
   }
 }
