@@ -108,6 +108,32 @@ test('the_rotating_pairs_own_inputs_should_work_in_both_embed_documents', async 
   }
 });
 
+test('a_one_view_document_without_view_should_show_its_own_figure', async () => {
+  const { FIGURES } = await import('../../web/src/figures/index.js');
+  const random = rng(seed('frame, no view='));
+  const other = FIGURES[Math.floor(random() * FIGURES.length)].name;
+  for (const [view, query] of [
+    ['circle', ''],
+    [other, '?gap=7'],
+  ]) {
+    const what = `embed/${view}.html${query}`;
+    const p = await openPage(env.browser, `${env.server.url}v${VERSION}/ropescope/${what}#${view}`, {
+      viewport: { width: 700, height: 900 },
+    });
+    await waitFrameDrawn(p.page.mainFrame());
+    const seen = await p.page.evaluate(() => {
+      const root = document.querySelector('rope-scope').shadowRoot;
+      return {
+        shown: [...root.querySelectorAll('.fig')].map((f) => f.dataset.view),
+        notice: root.querySelector('.notice').textContent,
+      };
+    });
+    assert.deepEqual(seen, { shown: [view], notice: '' }, `${what}: its own figure, no notice`);
+    await p.assertClean(what);
+    await p.context.close();
+  }
+});
+
 test('embed_document_theme_should_set_its_background_and_palette_for_either_os_scheme', async () => {
   for (const scheme of ['light', 'dark']) {
     for (const theme of ['auto', 'light', 'dark', 'inherit']) {
