@@ -183,7 +183,7 @@ window.addEventListener('beforeprint', () => {
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
-    return [...ATTRIBUTES, 'explorer', 'loading'];
+    return [...ATTRIBUTES, 'heading', 'explorer', 'loading'];
   }
 
   constructor() {
@@ -244,6 +244,9 @@ class RopeScope extends HTMLElement {
   readAttributes() {
     const query = new URLSearchParams();
     for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
+    // heading= is the title setting (a title attribute would be the host's tooltip); title= is
+    // read too, as earlier snippets wrote it.
+    if (this.hasAttribute('heading')) query.set('title', this.getAttribute('heading'));
     const { state, problems } = readQuery(query);
     // A view that is no figure shows none, with one line naming the views (not every figure).
     // A one-view script (the embed document's: tools/embed_views.mjs) holds that view's code
@@ -261,10 +264,12 @@ class RopeScope extends HTMLElement {
         // a preset the reader refuses: the long figures stay empty
       }
     }
+    // A refused heading= is named as written.
+    const named = (p) => (p.name === 'title' && this.hasAttribute('heading') ? 'heading' : p.name);
     const lines = problems.map((p) =>
       p.name === 'view'
         ? unknownViewLine(p)
-        : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
+        : `Attribute ignored: ${p.message.replace(/^title\b/, named(p))}; using the default ${named(p)}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
     );
     if (elsewhere)
       lines.push(`No figure shown: this script holds one view; view="${state.view}" needs ropescope-embed.js.`);
