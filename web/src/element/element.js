@@ -125,8 +125,10 @@ watchPrint(() =>
 
 // Drawing waits until an element comes near the viewport (600 px ahead of it), and the elements
 // that come into view together are drawn one per task, so a post with several of them never
-// holds its page in one long task; until then the element shows its own children (a picture,
-// a link) at about the height it will take. Printing draws every element still waiting.
+// holds its page in one long task; until then the element holds about the height it will take.
+// Its own children (the snippet's picture, loading="lazy") are not rendered meanwhile, so the
+// browser does not fetch a picture the figure replaces; they show where it cannot draw.
+// Printing draws every element still waiting.
 const waiting = new Set(); // connected, not drawn yet
 const queue = new Set(); // near the viewport, to be drawn, in order
 let pumping = false;
@@ -194,8 +196,17 @@ class RopeScope extends HTMLElement {
     this.built = false;
   }
 
+  // Each element starts in a task of its own: the script defining the element upgrades every
+  // element already in the post at once, and their layouts (showWaiting's) in that one task
+  // would add up to a long one.
   connectedCallback() {
     elements.add(this);
+    setTimeout(() => {
+      if (this.isConnected && elements.has(this) && !this.built && !waiting.has(this)) this.connect();
+    }, 0);
+  }
+
+  connect() {
     if (!nearViewport) {
       this.build();
       return;
@@ -224,11 +235,11 @@ class RopeScope extends HTMLElement {
     if (this.isConnected && this.built) this.build();
   }
 
-  // Before drawing: the element's own children (a <slot>), in a box about as tall as the figure
-  // will be (its embed's measured height; set through the CSSOM, which a host's style-src allows).
+  // Before drawing: a box about as tall as the figure will be (its embed's measured height; set
+  // through the CSSOM, which a host's style-src allows), without a <slot>: the children wait unseen.
   showWaiting() {
     const row = FIGURE[(this.getAttribute('view') ?? '').trim().toLowerCase()];
-    const box = el('div', { part: 'waiting' }, el('slot'));
+    const box = el('div', { part: 'waiting' });
     box.style.minHeight = `${row ? waitingHeight(row.name, this.getBoundingClientRect().width) : 0}px`;
     this.shadowRoot.replaceChildren(box);
   }

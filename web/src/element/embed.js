@@ -257,8 +257,9 @@ export const elementAttribute = (name) => (name === 'title' ? 'heading' : name);
  * one line (WordPress's wpautop turns a line break between its parts into a blank line):
  *   way 'iframe': the iframe of the embed document (frameAddress), the picture in <noscript>
  *   after it, and (auto) the resizer;
- *   way 'element': <rope-scope> holding the picture (shown until the element draws, and again
- *   where the host refuses WebAssembly), then the element's script.
+ *   way 'element': <rope-scope> holding the picture (lazy: fetched only where the element
+ *   cannot draw, as where the host refuses WebAssembly, or where no script runs), then the
+ *   element's script, async.
  * `page`: the explorer's address (tools/serve.mjs's oEmbed passes the one it was asked about);
  * `height`: the iframe's, in place of fixedHeight's (oEmbed's maxheight).
  */
@@ -276,11 +277,13 @@ export function snippet(
     theme,
     alt: defaultAlt(view),
     href: explorerLink(state, releasePage(release)),
+    lazy: way === 'element',
   });
   if (way === 'element') {
     const query = new URLSearchParams(writeQuery({ ...settings, ...options, embed: false }));
     const attributes = [...query].map(([name, value]) => ` ${elementAttribute(name)}="${escapeAttr(value)}"`).join('');
-    return `<rope-scope${attributes}>${picture}</rope-scope><script src="${escapeAttr(`${release}ropescope-embed.js`)}"></script>`;
+    // async: the script never holds up the post's parsing; the elements upgrade when it runs.
+    return `<rope-scope${attributes}>${picture}</rope-scope><script src="${escapeAttr(`${release}ropescope-embed.js`)}" async></script>`;
   }
   const src = frameAddress(release, settings, options);
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
