@@ -490,6 +490,39 @@ test('elements_should_upgrade_whenever_the_async_script_runs_and_not_fetch_the_p
   await p.context.close();
 });
 
+test('heading_0_should_hide_the_headings_with_no_tooltip_and_a_bad_heading_be_named', async () => {
+  const p = await openBlog(
+    env.browser,
+    blogHtml(
+      `<rope-scope id="a" view="slow" heading="0"></rope-scope>\n<rope-scope id="b" view="slow" heading="maybe"></rope-scope>\n${SCRIPT}`,
+    ),
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const seen = (id) =>
+    page.evaluate((sel) => {
+      const host = document.querySelector(sel);
+      const h2 = host.shadowRoot.querySelector('h2');
+      return {
+        heading: h2.getClientRects().length > 0,
+        tooltip: host.title,
+        notice: host.shadowRoot.querySelector('.notice').innerText,
+      };
+    }, `#${id}`);
+  assert.deepEqual(await seen('a'), { heading: false, tooltip: '', notice: '' }, 'heading="0": no heading, no tooltip');
+  assert.deepEqual(
+    await seen('b'),
+    {
+      heading: true,
+      tooltip: '',
+      notice: `Attribute ignored: heading must be one of 0, 1, got 'maybe'; using the default heading="1".`,
+    },
+    'a bad heading= is named as written',
+  );
+  await p.assertClean();
+  await p.context.close();
+});
+
 test('elements_should_draw_only_near_the_viewport_holding_their_height_until_then', async () => {
   const filler = '<p style="height: 3000px">A long stretch of the post.</p>';
   const body =
