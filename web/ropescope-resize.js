@@ -32,13 +32,25 @@
     }
   }
 
+  // Where the host's CSS sizes iframes by their border box (* { box-sizing: border-box }), the
+  // height set holds the iframe's own borders and padding too: add them, so its viewport is the
+  // content's height (else it falls short of it, with a scrollbar for good).
+  function boxExtra(frame) {
+    var cs = window.getComputedStyle(frame);
+    if (cs.boxSizing !== 'border-box') return 0;
+    var sum = 0;
+    var sides = ['borderTopWidth', 'borderBottomWidth', 'paddingTop', 'paddingBottom'];
+    for (var i = 0; i < sides.length; i++) sum += parseFloat(cs[sides[i]]) || 0;
+    return sum;
+  }
+
   window.addEventListener('message', function (e) {
     var frame = e.source ? frameOf(e.source) : null;
     if (!frame || e.origin !== originOf(frame)) return;
     var d = e.data;
     if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
     if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
-    frame.style.height = Math.ceil(d.height) + 'px';
+    frame.style.height = Math.ceil(d.height) + boxExtra(frame) + 'px';
   });
 
   // A figure that drew before this script ran posted its height to no one: ask each one

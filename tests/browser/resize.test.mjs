@@ -157,3 +157,26 @@ test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_fi
   await p.assertClean('views');
   await p.context.close();
 });
+
+// A theme with `* { box-sizing: border-box }` and a border and padding on iframes: the height
+// set is the border box's, so the resizer adds the iframe's own borders and padding; else the
+// frame's viewport is that much short of its content, with a scrollbar for good.
+test('the_resizer_should_add_the_iframes_borders_and_padding_under_border_box', async () => {
+  const css = '* { box-sizing: border-box; } iframe { border: 2px solid #999; padding: 3px 0 4px; }';
+  const src = `${env.server.url}embed/slow.html?view=slow#slow`;
+  const body = `<p>Text.</p>\n<iframe data-ropescope src="${src}" title="figure" width="100%" height="300"></iframe>\n${script()}`;
+  const p = await openBlog(env.browser, blogHtml(body, css), { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  const [{ content, outer }] = await settledHeights(page);
+  const frame = await explorerFrame(page);
+  const inner = await frame.evaluate(() => ({
+    viewport: document.documentElement.clientHeight,
+    scroll: document.documentElement.scrollHeight,
+  }));
+  assert.ok(content > 300, `content taller than the 300 px it started with (${content})`);
+  assert.equal(inner.viewport, content, "the frame's viewport is its content's height");
+  assert.ok(inner.scroll <= inner.viewport, `no scrollbar (${inner.scroll} > ${inner.viewport})`);
+  assert.equal(outer, content + 2 + 2 + 3 + 4, 'the border box: content, borders and padding');
+  await p.assertClean('border-box host');
+  await p.context.close();
+});

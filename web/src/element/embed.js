@@ -131,6 +131,17 @@ export function reportHeight() {
 export const resizerAddress = () => new URL(RESIZER, pageAddress()).href;
 const RESIZER = 'ropescope-resize.js';
 
+/** The iframe's own borders and padding, which a border-box height holds besides the content
+ *  (ropescope-resize.js's boxExtra). */
+export function boxExtra(frame) {
+  const cs = getComputedStyle(frame);
+  if (cs.boxSizing !== 'border-box') return 0;
+  return ['borderTopWidth', 'borderBottomWidth', 'paddingTop', 'paddingBottom'].reduce(
+    (sum, side) => sum + (Number.parseFloat(cs[side]) || 0),
+    0,
+  );
+}
+
 /** followHeight(frame, on): ropescope-resize.js's listener for one frame (while on() is true). */
 export function followHeight(frame, on = () => true) {
   const listener = (e) => {
@@ -139,7 +150,7 @@ export function followHeight(frame, on = () => true) {
     const d = e.data;
     if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
     if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
-    frame.style.height = `${Math.ceil(d.height)}px`;
+    frame.style.height = `${Math.ceil(d.height) + boxExtra(frame)}px`;
   };
   window.addEventListener('message', listener);
 }
