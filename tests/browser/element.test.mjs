@@ -5,10 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
 import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
-import { blogHtml, openBlog, turnCircle } from './host.mjs';
+import { blogHtml, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
 
 const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
@@ -519,6 +520,27 @@ test('heading_0_should_hide_the_headings_with_no_tooltip_and_a_bad_heading_be_na
     },
     'a bad heading= is named as written',
   );
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('a_web_font_that_arrives_after_the_charts_drew_should_reach_them', {
+  skip: existsSync(LATE_FONT) ? false : `no ${LATE_FONT} to serve`,
+}, async () => {
+  // The post's font comes 6 s late; the element takes it (theme=inherit) for its charts too.
+  const css = '@font-face { font-family: Late; src: url(/late-font.ttf?ms=6000); } main { font-family: Late, serif; }';
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<p>The post's text.</p>\n<rope-scope id="f" view="angles" theme="inherit"></rope-scope>\n${SCRIPT}`, css),
+    { waitUntil: 'domcontentloaded' },
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const pixels = () => page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('canvas').toDataURL());
+  assert.equal(await page.evaluate(() => document.fonts.check('12px Late')), false, 'drawn before the font came');
+  const before = await pixels();
+  await page.waitForFunction(() => document.fonts.check('12px Late'), null, { timeout: 20000 });
+  await until(pixels, (now) => now !== before, 'the chart drawn again in the font, once loaded');
   await p.assertClean();
   await p.context.close();
 });

@@ -11,6 +11,9 @@ import { after } from 'node:test';
 import { openPage, ROOT } from './harness.mjs';
 export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 export const SHOTS = join(ROOT, 'build/screenshots');
+/** The font /late-font.ttf serves: one the browser has under no other name (DejaVu, which
+ *  Chromium's Linux packages depend on). */
+export const LATE_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 
 /** A blog page around `body` (HTML), with `css` in its <head>; the element script at /ropescope-embed.js. */
 export function blogHtml(body, css = '') {
@@ -38,6 +41,15 @@ function startBlog() {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
         return res.end(readFileSync(ELEMENT_JS));
       }
+      // A web font that arrives late (after ?ms=), as from a slow font host.
+      if (path === '/late-font.ttf') {
+        const ms = Number(new URL(req.url, 'http://localhost').searchParams.get('ms') ?? 0);
+        setTimeout(() => {
+          res.writeHead(200, { 'Content-Type': 'font/ttf', 'Access-Control-Allow-Origin': '*' });
+          res.end(readFileSync(LATE_FONT));
+        }, ms);
+        return undefined;
+      }
       if (pages.has(path)) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         return res.end(pages.get(path));
@@ -63,12 +75,19 @@ after(async () => {
  * Opens `html` at http://localhost:PORT/post-N.html (openPage's recorder: any console error, page
  * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
  * init: a function run in the page before any of its scripts; javaScriptEnabled: false for a
- * reader with JavaScript off (no CSP listener then: read `problems`, not assertClean).
+ * reader with JavaScript off (no CSP listener then: read `problems`, not assertClean);
+ * waitUntil: page.goto's ('load': a font still loading holds it back).
  */
 export async function openBlog(
   browser,
   html,
-  { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null, javaScriptEnabled = true } = {},
+  {
+    viewport = { width: 1000, height: 900 },
+    colorScheme = 'light',
+    init = null,
+    javaScriptEnabled = true,
+    waitUntil = 'load',
+  } = {},
 ) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
   const { url } = await startBlog();
@@ -77,7 +96,7 @@ export async function openBlog(
   const p = await openPage(browser, null, { viewport, javaScriptEnabled });
   await p.page.emulateMedia({ colorScheme });
   if (init) await p.page.addInitScript(init);
-  await p.page.goto(url + path);
+  await p.page.goto(url + path, { waitUntil });
   return p;
 }
 

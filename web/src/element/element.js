@@ -114,6 +114,12 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
   refreshColors();
   for (const element of elements) element.redrawAll();
 });
+// A web font the charts draw with (the host's, with theme=inherit) that arrives after they drew
+// leaves their text in the fallback font, as a canvas is not laid out again: once the
+// document's fonts have loaded, every drawn element draws again, each in a task of its own.
+document.fonts?.addEventListener?.('loadingdone', () => {
+  for (const element of elements) setTimeout(() => element.redrawAll(), 0);
+});
 // Every connected element's charts, as one name -> handle table for printing.
 watchPrint(() =>
   Object.fromEntries(
