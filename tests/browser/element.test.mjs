@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
 import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
@@ -543,6 +543,36 @@ test('a_web_font_that_arrives_after_the_charts_drew_should_reach_them', {
   await until(pixels, (now) => now !== before, 'the chart drawn again in the font, once loaded');
   await p.assertClean();
   await p.context.close();
+});
+
+test('an_inherit_elements_png_should_be_drawn_on_the_background_it_is_seen_on', async () => {
+  // The blog's background (#fbfaf7), and, where nothing behind the element is opaque, the
+  // browser's light canvas colour for the light palette (the blog's text is dark).
+  for (const [css, want] of [
+    ['', [251, 250, 247]],
+    ['body { background: transparent; }', [255, 255, 255]],
+  ]) {
+    const p = await openBlog(
+      env.browser,
+      blogHtml(`<rope-scope id="e" view="slow" theme="inherit"></rope-scope>\n${SCRIPT}`, css),
+    );
+    const { page } = p;
+    await elementsReady(page);
+    const button = page.locator('#e').locator('[data-export="png"]');
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const b64 = readFileSync(await file.path()).toString('base64');
+    const corner = await page.evaluate(async (data) => {
+      const blob = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      const bitmap = await createImageBitmap(blob);
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      return Array.from(ctx.getImageData(1, 1, 1, 1).data);
+    }, b64);
+    assert.deepEqual(corner, [...want, 255], `host CSS "${css}": the PNG's background`);
+    await p.assertClean();
+    await p.context.close();
+  }
 });
 
 test('elements_should_draw_only_near_the_viewport_holding_their_height_until_then', async () => {
