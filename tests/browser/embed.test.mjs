@@ -32,7 +32,9 @@ async function builderSnippets(column = COLUMNS[0]) {
     const fixed = await page.inputValue('#embed-code');
     out[view] = { auto, fixed };
   }
-  // The tallest options: every slider in the embed, with the heading.
+  // The tallest options: every slider in the embed, with the heading (each view's snippet then
+  // holds the ones it reads). The boxes are offered where a view reads them: all figures does.
+  await page.selectOption('#embed-view', 'all');
   for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
   for (const view of views.filter((v) => v !== 'all')) {
     await page.selectOption('#embed-view', view);
