@@ -63,10 +63,11 @@ const onePicture = (view) => {
 
 // The document: `up` leads from its folder to the release folder's files ('' or '../');
 // `pictures` is its <noscript> pictures' markup and `pictureCss` whether it needs
-// embed-pictures.css; `script` is the element's script.
-const page = ({ up, pictures, pictureCss, script, explorer }) => `<!doctype html>
+// embed-pictures.css; `script` is the element's script; `view`, a one-view document's view (its
+// figure where the address names none).
+const page = ({ up, pictures, pictureCss, script, explorer, view }) => `<!doctype html>
 <!-- The embed document: written by tools/embed_page.mjs (make web). -->
-<html lang="en" data-ropescope-frame${explorer ? ` data-explorer="${explorer}"` : ''}>
+<html lang="en" data-ropescope-frame${explorer ? ` data-explorer="${explorer}"` : ''}${view ? ` data-view="${view}"` : ''}>
 <head>
   <meta charset="utf-8">
   <meta http-equiv="Content-Security-Policy" content="${POLICY}">
@@ -101,6 +102,13 @@ mkdirSync(join(dirname(out), VIEW_DIR), { recursive: true });
 for (const view of FIGURE_NAMES) {
   writeFileSync(
     join(dirname(out), VIEW_DIR, `${view}.html`),
-    page({ up: '../', pictures: onePicture(view), pictureCss: false, script: `${view}.js`, explorer: '../index.html' }),
+    page({
+      up: '../',
+      pictures: onePicture(view),
+      pictureCss: false,
+      script: `${view}.js`,
+      explorer: '../index.html',
+      view,
+    }),
   );
 }

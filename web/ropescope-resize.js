@@ -32,14 +32,96 @@
     }
   }
 
+  // Where the host's CSS sizes iframes by their border box (* { box-sizing: border-box }), the
+  // height set holds the iframe's own borders and padding too: add them, so its viewport is the
+  // content's height (else it falls short of it, with a scrollbar for good).
+  function boxExtra(frame) {
+    var cs = window.getComputedStyle(frame);
+    if (cs.boxSizing !== 'border-box') return 0;
+    var sum = 0;
+    var sides = ['borderTopWidth', 'borderBottomWidth', 'paddingTop', 'paddingBottom'];
+    for (var i = 0; i < sides.length; i++) sum += parseFloat(cs[sides[i]]) || 0;
+    return sum;
+  }
+
   window.addEventListener('message', function (e) {
     var frame = e.source ? frameOf(e.source) : null;
     if (!frame || e.origin !== originOf(frame)) return;
     var d = e.data;
     if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
     if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
-    frame.style.height = Math.ceil(d.height) + 'px';
+    frame.style.height = Math.ceil(d.height) + boxExtra(frame) + 'px';
   });
+
+  // A frame the page's own policy refuses (its frame-src leaves out the explorer's address)
+  // shows the browser's error page: put the snippet's picture, the <noscript> after the iframe,
+  // in its place. The picture is rebuilt from that markup, read inertly, as a link and an image
+  // with their addresses and alt text only: nothing else of it is taken.
+  var SAFE_URL = /^(https?:|data:image\/)/i;
+  function pictureFor(frame) {
+    var next = frame.nextElementSibling;
+    if (!next || next.tagName !== 'NOSCRIPT') return null;
+    var doc = new DOMParser().parseFromString(next.textContent, 'text/html');
+    var link = doc.querySelector('a[href]');
+    var img = link && link.querySelector('img[src]');
+    if (!img || !SAFE_URL.test(link.getAttribute('href')) || !SAFE_URL.test(img.getAttribute('src'))) return null;
+    var a = document.createElement('a');
+    a.href = link.getAttribute('href');
+    var picture = document.createElement('picture');
+    var sources = link.querySelectorAll('picture > source[srcset]');
+    for (var i = 0; i < sources.length; i++) {
+      if (!SAFE_URL.test(sources[i].getAttribute('srcset'))) continue;
+      var source = document.createElement('source');
+      source.srcset = sources[i].getAttribute('srcset');
+      if (sources[i].hasAttribute('media')) source.media = sources[i].getAttribute('media');
+      picture.append(source);
+    }
+    var image = document.createElement('img');
+    image.src = img.getAttribute('src');
+    image.alt = img.getAttribute('alt') || '';
+    // width="100%", as the snippet writes it: the column's width, with no style= needed.
+    var width = img.getAttribute('width') || '';
+    if (/^\d+%?$/.test(width)) image.setAttribute('width', width);
+    picture.append(image);
+    a.append(picture);
+    return a;
+  }
+  function refused(url) {
+    var frames = document.querySelectorAll('iframe[data-ropescope]');
+    for (var i = 0; i < frames.length; i++) {
+      var frame = frames[i];
+      if (frame.dataset.ropescopeRefused !== undefined || !url) continue;
+      var src;
+      try {
+        src = new URL(frame.src, window.location.href);
+      } catch (err) {
+        continue;
+      }
+      // A report names the address, or only its origin.
+      if (url !== src.href && url !== src.origin && url.split('#')[0] !== src.href.split('#')[0]) continue;
+      var picture = pictureFor(frame);
+      if (!picture) continue;
+      frame.dataset.ropescopeRefused = '';
+      frame.style.display = 'none';
+      frame.after(picture);
+    }
+  }
+  var FRAME_DIRECTIVES = /^(frame-src|child-src|default-src)/;
+  document.addEventListener('securitypolicyviolation', function (e) {
+    if (FRAME_DIRECTIVES.test(e.effectiveDirective || e.violatedDirective)) refused(e.blockedURI);
+  });
+  // Refusals before this script ran (it is async): the browser's reports, kept for us.
+  if (window.ReportingObserver) {
+    new window.ReportingObserver(
+      function (reports) {
+        for (var i = 0; i < reports.length; i++) {
+          var body = reports[i].body;
+          if (body && FRAME_DIRECTIVES.test(body.effectiveDirective || '')) refused(body.blockedURL);
+        }
+      },
+      { types: ['csp-violation'], buffered: true },
+    ).observe();
+  }
 
   // A figure that drew before this script ran posted its height to no one: ask each one
   // loaded by now. One still loading posts when it draws, and the listener above hears it.

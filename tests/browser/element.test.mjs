@@ -5,10 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
 import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
-import { blogHtml, openBlog } from './host.mjs';
+import { blogHtml, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
 
 const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
@@ -433,7 +434,148 @@ test('element_controls_should_take_arrow_keys_and_typed_values_as_the_page_does'
   await p.context.close();
 });
 
-test('elements_should_draw_only_near_the_viewport_showing_their_children_until_then', async () => {
+test('the_rotating_pairs_own_inputs_should_work_inside_the_element', async () => {
+  const p = await openBlog(env.browser, blogHtml(`<rope-scope id="r" view="circle"></rope-scope>\n${SCRIPT}`));
+  const { page } = p;
+  await elementsReady(page);
+  await turnCircle(page.locator('#r'), '<rope-scope view="circle">');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('elements_should_upgrade_whenever_the_async_script_runs_and_not_fetch_the_pictures_they_replace', async () => {
+  const VIEWS = ['flatness', 'cat', 'clock', 'slow', 'decay', 'marks'];
+  const picture = (n) =>
+    `<a href="#x"><img src="/picture-${n}.png" alt="Figure ${n} (picture)" width="100%" loading="lazy"></a>`;
+  const figures = VIEWS.map((view, n) => `<rope-scope view="${view}">${picture(n)}</rope-scope>`);
+  // The script first, async (it may run before or after the elements are parsed), the figures
+  // two screens below the fold, past the browser's distance for fetching a lazy picture.
+  const body =
+    '<script src="/ropescope-embed.js" async></script>\n<p style="height: 5000px">The post.</p>\n' +
+    `${figures.join('\n<p style="height: 600px">More of the post.</p>\n')}`;
+  const p = await openBlog(env.browser, blogHtml(body), {
+    viewport: { width: 900, height: 800 },
+    init: () => {
+      // In the task that defines the element (its microtasks run before that task ends): what
+      // each element already in the post holds. Its start, a layout, waits for a task of its own.
+      customElements.whenDefined('rope-scope').then(() => {
+        window.__atDefine = [...document.querySelectorAll('rope-scope')].map((e) => e.shadowRoot.childNodes.length);
+      });
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
+      }).observe({ type: 'longtask', buffered: true });
+    },
+  });
+  const { page } = p;
+  const pictures = [];
+  page.on('request', (r) => {
+    if (/\/picture-\d\.png$/.test(r.url())) pictures.push(r.url());
+  });
+  await elementsReady(page);
+  // One added after the script ran: it upgrades and draws too.
+  await page.evaluate(
+    (html) => document.querySelector('main').insertAdjacentHTML('beforeend', html),
+    `<rope-scope id="late" view="angles">${picture(6)}</rope-scope>`,
+  );
+  await elementsReady(page);
+  assert.equal(await page.locator('rope-scope').count(), 7);
+  assert.deepEqual(pictures, [], 'no element fetched the picture its figure replaces');
+  const atDefine = await page.evaluate(() => window.__atDefine);
+  assert.ok(
+    atDefine.length > 0 && atDefine.every((n) => n === 0),
+    `no element started in the defining task (${atDefine})`,
+  );
+  console.log(`# long tasks (ms): ${await page.evaluate(() => window.__longTasks.join(', '))}`);
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('heading_0_should_hide_the_headings_with_no_tooltip_and_a_bad_heading_be_named', async () => {
+  const p = await openBlog(
+    env.browser,
+    blogHtml(
+      `<rope-scope id="a" view="slow" heading="0"></rope-scope>\n<rope-scope id="b" view="slow" heading="maybe"></rope-scope>\n${SCRIPT}`,
+    ),
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const seen = (id) =>
+    page.evaluate((sel) => {
+      const host = document.querySelector(sel);
+      const h2 = host.shadowRoot.querySelector('h2');
+      return {
+        heading: h2.getClientRects().length > 0,
+        tooltip: host.title,
+        notice: host.shadowRoot.querySelector('.notice').innerText,
+      };
+    }, `#${id}`);
+  assert.deepEqual(await seen('a'), { heading: false, tooltip: '', notice: '' }, 'heading="0": no heading, no tooltip');
+  assert.deepEqual(
+    await seen('b'),
+    {
+      heading: true,
+      tooltip: '',
+      notice: `Attribute ignored: heading must be one of 0, 1, got 'maybe'; using the default heading="1".`,
+    },
+    'a bad heading= is named as written',
+  );
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('a_web_font_that_arrives_after_the_charts_drew_should_reach_them', {
+  skip: existsSync(LATE_FONT) ? false : `no ${LATE_FONT} to serve`,
+}, async () => {
+  // The post's font comes 6 s late; the element takes it (theme=inherit) for its charts too.
+  const css = '@font-face { font-family: Late; src: url(/late-font.ttf?ms=6000); } main { font-family: Late, serif; }';
+  const p = await openBlog(
+    env.browser,
+    blogHtml(`<p>The post's text.</p>\n<rope-scope id="f" view="angles" theme="inherit"></rope-scope>\n${SCRIPT}`, css),
+    { waitUntil: 'domcontentloaded' },
+  );
+  const { page } = p;
+  await elementsReady(page);
+  const pixels = () => page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('canvas').toDataURL());
+  assert.equal(await page.evaluate(() => document.fonts.check('12px Late')), false, 'drawn before the font came');
+  const before = await pixels();
+  await page.waitForFunction(() => document.fonts.check('12px Late'), null, { timeout: 20000 });
+  await until(pixels, (now) => now !== before, 'the chart drawn again in the font, once loaded');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('an_inherit_elements_png_should_be_drawn_on_the_background_it_is_seen_on', async () => {
+  // The blog's background (#fbfaf7), and, where nothing behind the element is opaque, the
+  // browser's light canvas colour for the light palette (the blog's text is dark).
+  for (const [css, want] of [
+    ['', [251, 250, 247]],
+    ['body { background: transparent; }', [255, 255, 255]],
+  ]) {
+    const p = await openBlog(
+      env.browser,
+      blogHtml(`<rope-scope id="e" view="slow" theme="inherit"></rope-scope>\n${SCRIPT}`, css),
+    );
+    const { page } = p;
+    await elementsReady(page);
+    const button = page.locator('#e').locator('[data-export="png"]');
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const b64 = readFileSync(await file.path()).toString('base64');
+    const corner = await page.evaluate(async (data) => {
+      const blob = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      const bitmap = await createImageBitmap(blob);
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      return Array.from(ctx.getImageData(1, 1, 1, 1).data);
+    }, b64);
+    assert.deepEqual(corner, [...want, 255], `host CSS "${css}": the PNG's background`);
+    await p.assertClean();
+    await p.context.close();
+  }
+});
+
+test('elements_should_draw_only_near_the_viewport_holding_their_height_until_then', async () => {
   const filler = '<p style="height: 3000px">A long stretch of the post.</p>';
   const body =
     '<rope-scope id="near" view="slow"></rope-scope>\n' +
@@ -460,7 +602,7 @@ test('elements_should_draw_only_near_the_viewport_showing_their_children_until_t
       height: far.getBoundingClientRect().height,
     };
   });
-  assert.ok(waiting.imgShown, 'until it draws, the element shows its own children (the picture)');
+  assert.ok(!waiting.imgShown, 'until it draws, its children (the picture the figure replaces) wait unseen');
   assert.ok(waiting.height >= 300, `it keeps about the figure's height meanwhile (${waiting.height}px)`);
   await page.locator('#far').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {

@@ -45,7 +45,9 @@ async function builderSnippets(column = COLUMNS[0]) {
     const fixed = await page.inputValue('#embed-code');
     out[view] = { auto, fixed };
   }
-  // The tallest options: every slider in the embed, with the heading.
+  // The tallest options: every slider in the embed, with the heading (each view's snippet then
+  // holds the ones it reads). The boxes are offered where a view reads them: all figures does.
+  await page.selectOption('#embed-view', 'all');
   for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
   for (const view of views.filter((v) => v !== 'all')) {
     await page.selectOption('#embed-view', view);
@@ -125,7 +127,7 @@ for (const width of WIDTHS) {
       const { auto } = snippets[view];
       assert.match(
         auto,
-        /^<iframe data-ropescope [^>]*><\/iframe>\n<noscript><a [^>]+>.*<\/a><\/noscript>\n<script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
+        /^<iframe data-ropescope [^>]*><\/iframe><noscript><a [^>]+>.*<\/a><\/noscript><script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
         'the auto snippet: the iframe, its picture for readers without JavaScript, and the resizer',
       );
       const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`), {
@@ -358,6 +360,54 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
     { timeout: 10000 },
   );
   await p.close();
+});
+
+// The sliders each view reads (issue #36 lists the views where gap, dim and base did nothing).
+const TAKES = {
+  flatness: 'gap,dim,base',
+  terms: 'gap,dim,base',
+  additive: 'gap,dim,base',
+  angles: 'gap,dim,base',
+  slow: 'gap,dim,base',
+  length: 'dim,base',
+  decay: 'dim,base',
+  heatmap: 'dim,base',
+};
+
+test('builder_should_offer_only_the_sliders_a_view_takes_on_one_line_for_one_figure', async () => {
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  await holdPreview(page);
+  assert.equal(await page.inputValue('#embed-view'), 'flatness', 'one figure by default: the first');
+  for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
+  const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
+  for (const way of ['iframe', 'element']) {
+    await page.selectOption('#embed-way', way);
+    for (const view of views.filter((v) => v !== 'all')) {
+      await page.selectOption('#embed-view', view);
+      const offered = await page.$$eval('#embed-controls input', (boxes) =>
+        boxes.filter((b) => b.getClientRects().length).map((b) => b.id.replace('embed-control-', '')),
+      );
+      const code = (await page.inputValue('#embed-code')).replace(/&amp;/g, '&');
+      const what = `${way}, view ${view}`;
+      assert.equal(offered.join(','), TAKES[view] ?? '', `${what}: the sliders offered`);
+      assert.equal(/controls="?([a-z,]*)/.exec(code)?.[1] ?? '', TAKES[view] ?? '', `${what}: the snippet's sliders`);
+      assert.equal(await page.locator('#embed-controls').isVisible(), Boolean(TAKES[view]), `${what}: the group`);
+      assert.doesNotMatch(code, /\n/, `${what}: one line, which wpautop leaves whole`);
+    }
+  }
+  // title=0 on the element is heading="0": a title attribute would be a "0" tooltip over it.
+  await page.uncheck('#embed-title');
+  const code = await page.inputValue('#embed-code');
+  assert.match(code, /^<rope-scope [^>]*heading="0"/, code.slice(0, 200));
+  assert.doesNotMatch(code, /<rope-scope [^>]*\btitle=/, 'no title attribute on the element');
+  await p.close();
+  // A link to one figure: the builder starts at it.
+  const q = await openPage(env.browser, `${env.server.url}?view=angles`);
+  await waitReady(q.page, ['angles']);
+  assert.equal(await q.page.inputValue('#embed-view'), 'angles', 'the figure the link shows');
+  await q.close();
 });
 
 // The builder's theme follows the way until the blogger picks one: the element inherits the

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { VERSION } from '../../web/gen/version.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { openPage, ROOT, settle, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
-import { blogHtml, explorerFrame, openBlog } from './host.mjs';
+import { blogHtml, explorerFrame, openBlog, turnCircle } from './host.mjs';
 
 const env = useServerAndBrowser();
 // style.css's --surface: an embed's background in each palette; its --ink-muted, the tick colour.
@@ -88,6 +88,47 @@ test('embed_document_should_draw_its_view_alone_and_post_its_height_once_drawn',
     }
     const iframeHeight = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().height);
     assert.equal(Math.round(iframeHeight), seen.body, `${what}: the resizer set the iframe to it`);
+    await p.assertClean(what);
+    await p.context.close();
+  }
+});
+
+test('the_rotating_pairs_own_inputs_should_work_in_both_embed_documents', async () => {
+  for (const doc of ['embed/circle.html', 'embed.html']) {
+    const src = `${env.server.url}v${VERSION}/ropescope/${doc}?view=circle#circle`;
+    const p = await openBlog(
+      env.browser,
+      blogHtml(`<iframe src="${src}" title="figure" width="100%" height="900" frameborder="0"></iframe>`),
+    );
+    const frame = await explorerFrame(p.page);
+    await waitFrameDrawn(frame);
+    await turnCircle(frame.locator('rope-scope'), doc);
+    await p.assertClean(doc);
+    await p.context.close();
+  }
+});
+
+test('a_one_view_document_without_view_should_show_its_own_figure', async () => {
+  const { FIGURES } = await import('../../web/src/figures/index.js');
+  const random = rng(seed('frame, no view='));
+  const other = FIGURES[Math.floor(random() * FIGURES.length)].name;
+  for (const [view, query] of [
+    ['circle', ''],
+    [other, '?gap=7'],
+  ]) {
+    const what = `embed/${view}.html${query}`;
+    const p = await openPage(env.browser, `${env.server.url}v${VERSION}/ropescope/${what}#${view}`, {
+      viewport: { width: 700, height: 900 },
+    });
+    await waitFrameDrawn(p.page.mainFrame());
+    const seen = await p.page.evaluate(() => {
+      const root = document.querySelector('rope-scope').shadowRoot;
+      return {
+        shown: [...root.querySelectorAll('.fig')].map((f) => f.dataset.view),
+        notice: root.querySelector('.notice').textContent,
+      };
+    });
+    assert.deepEqual(seen, { shown: [view], notice: '' }, `${what}: its own figure, no notice`);
     await p.assertClean(what);
     await p.context.close();
   }

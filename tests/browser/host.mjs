@@ -3,6 +3,7 @@
 // since Chromium blocks a public page from framing 127.0.0.1), serving the page under test
 // at /post-N.html and dist/ropescope-embed.js at /ropescope-embed.js.
 
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -10,6 +11,9 @@ import { after } from 'node:test';
 import { openPage, ROOT } from './harness.mjs';
 export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 export const SHOTS = join(ROOT, 'build/screenshots');
+/** The font /late-font.ttf serves: one the browser has under no other name (DejaVu, which
+ *  Chromium's Linux packages depend on). */
+export const LATE_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 
 /** A blog page around `body` (HTML), with `css` in its <head>; the element script at /ropescope-embed.js. */
 export function blogHtml(body, css = '') {
@@ -37,6 +41,15 @@ function startBlog() {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
         return res.end(readFileSync(ELEMENT_JS));
       }
+      // A web font that arrives late (after ?ms=), as from a slow font host.
+      if (path === '/late-font.ttf') {
+        const ms = Number(new URL(req.url, 'http://localhost').searchParams.get('ms') ?? 0);
+        setTimeout(() => {
+          res.writeHead(200, { 'Content-Type': 'font/ttf', 'Access-Control-Allow-Origin': '*' });
+          res.end(readFileSync(LATE_FONT));
+        }, ms);
+        return undefined;
+      }
       if (pages.has(path)) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         return res.end(pages.get(path));
@@ -62,12 +75,19 @@ after(async () => {
  * Opens `html` at http://localhost:PORT/post-N.html (openPage's recorder: any console error, page
  * error or dialog, in the host or its frames, fails assertClean). colorScheme: 'light' | 'dark';
  * init: a function run in the page before any of its scripts; javaScriptEnabled: false for a
- * reader with JavaScript off (no CSP listener then: read `problems`, not assertClean).
+ * reader with JavaScript off (no CSP listener then: read `problems`, not assertClean);
+ * waitUntil: page.goto's ('load': a font still loading holds it back).
  */
 export async function openBlog(
   browser,
   html,
-  { viewport = { width: 1000, height: 900 }, colorScheme = 'light', init = null, javaScriptEnabled = true } = {},
+  {
+    viewport = { width: 1000, height: 900 },
+    colorScheme = 'light',
+    init = null,
+    javaScriptEnabled = true,
+    waitUntil = 'load',
+  } = {},
 ) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
   const { url } = await startBlog();
@@ -76,7 +96,7 @@ export async function openBlog(
   const p = await openPage(browser, null, { viewport, javaScriptEnabled });
   await p.page.emulateMedia({ colorScheme });
   if (init) await p.page.addInitScript(init);
-  await p.page.goto(url + path);
+  await p.page.goto(url + path, { waitUntil });
   return p;
 }
 
@@ -129,4 +149,48 @@ export function holdPreview(page) {
   return page.evaluate(() => {
     document.getElementById('embed-preview').hidden = true;
   });
+}
+
+/** Polls `read` (async) until `ok(value)`; fails naming `what` and the last value after 15 s. */
+export async function until(read, ok, what, timeout = 15000) {
+  const end = Date.now() + timeout;
+  let value = await read();
+  while (!ok(value)) {
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * The rotating pair's own inputs inside `scope` (a locator of its <rope-scope>) as a reader uses
+ * them: the boxes and sliders start at the settings, a typed pair and an arrow key on m's slider
+ * each change the caption and the chart, and with the gap kept m's box steps n too.
+ */
+export async function turnCircle(scope, what) {
+  const caption = () => scope.locator('#caption-circle').innerText();
+  const chart = () =>
+    scope
+      .locator('#chart-circle')
+      .evaluate((canvas) => JSON.stringify(customElements.get('rope-scope').Chart.getChart(canvas).data.datasets));
+  const values = () =>
+    Promise.all(['pair-num', 'pair', 'qm-num', 'qm', 'kn-num', 'kn'].map((id) => scope.locator(`#${id}`).inputValue()));
+  assert.deepEqual(await values(), ['0', '0', '5', '5', '2', '2'], `${what}: the inputs show the settings`);
+  let drawn = await chart();
+  await scope.locator('#pair-num').fill('3');
+  await scope.locator('#pair-num').press('Enter');
+  await until(caption, (text) => text.startsWith('Pair 3 turns by θ₃'), `${what}: caption after typing pair 3`);
+  assert.notEqual(await chart(), drawn, `${what}: the chart follows the typed pair`);
+  assert.equal(await scope.locator('#pair').inputValue(), '3', `${what}: the pair slider follows its box`);
+  drawn = await chart();
+  await scope.locator('#qm').focus();
+  await scope.locator('#qm').press('ArrowRight');
+  await until(caption, (text) => / q at m = 6 is turned/.test(text), `${what}: caption after ArrowRight on m`);
+  assert.notEqual(await chart(), drawn, `${what}: the chart follows the arrow key`);
+  assert.equal(await scope.locator('#qm-num').inputValue(), '6', `${what}: m's box follows its slider`);
+  await scope.locator('#lock').check();
+  await scope.locator('#qm-num').press('ArrowUp');
+  await until(values, (v) => v[2] === '7' && v[4] === '3', `${what}: with the gap kept, m 7 moves n to 3`);
+  assert.match(await caption(), / q at m = 7 is turned .* k at n = 3 by /, `${what}: caption with the gap kept`);
 }

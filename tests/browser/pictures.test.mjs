@@ -84,9 +84,11 @@ test('snippets_should_carry_the_views_picture_with_its_alt_text', async () => {
       for (const theme of ['light', 'dark', 'auto']) {
         const code = await builderSnippet(page, view, { way, theme });
         const what = `${view}, ${way}, theme ${theme}`;
-        const imgs = [...code.matchAll(/<img src="([^"]+)" alt="([^"]+)" width="100%">/g)];
+        const imgs = [...code.matchAll(/<img src="([^"]+)" alt="([^"]+)" width="100%"( loading="lazy")?>/g)];
         assert.equal(imgs.length, 1, `${what}: one <img>: ${code}`);
-        const [, src, altText] = imgs[0];
+        const [, src, altText, lazy] = imgs[0];
+        // Inside the element the picture is fetched only where the figure cannot draw.
+        assert.equal(Boolean(lazy), way === 'element', `${what}: loading="lazy" inside the element alone`);
         assert.equal(decode(altText), alt, `${what}: the alt text is the picture's`);
         assert.equal(src, `${release}pictures/${view}-${theme === 'dark' ? 'dark' : 'light'}.png`, `${what}: src`);
         if (theme === 'auto') {
@@ -100,7 +102,7 @@ test('snippets_should_carry_the_views_picture_with_its_alt_text', async () => {
         if (way === 'iframe') {
           assert.match(
             code,
-            /<\/iframe>\n<noscript><a href="[^"]+"><(picture>|img )/,
+            /<\/iframe><noscript><a href="[^"]+"><(picture>|img )/,
             `${what}: <noscript> after the iframe`,
           );
           assert.ok(
@@ -114,7 +116,7 @@ test('snippets_should_carry_the_views_picture_with_its_alt_text', async () => {
             new RegExp(`^<rope-scope [^>]*view="${view}"[^>]*><a href=`),
             `${what}: the picture inside`,
           );
-          assert.ok(code.endsWith(`</a></rope-scope>\n<script src="${release}ropescope-embed.js"></script>`), what);
+          assert.ok(code.endsWith(`</a></rope-scope><script src="${release}ropescope-embed.js" async></script>`), what);
         }
       }
     }
@@ -172,7 +174,11 @@ test('a_drawn_element_should_hide_its_picture_and_show_it_where_webassembly_is_r
   const code = await builderSnippet(b.page, 'slow', { way: 'element', theme: 'light' });
   await b.close();
   // The blog's copy of the element script (host.mjs serves dist/ropescope-embed.js there).
-  const local = code.replace(/<script src="[^"]+"><\/script>$/, '<script src="/ropescope-embed.js"></script>');
+  const local = code.replace(
+    /<script src="[^"]+" async><\/script>$/,
+    '<script src="/ropescope-embed.js" async></script>',
+  );
+  assert.ok(local.endsWith('<script src="/ropescope-embed.js" async></script>'), local);
   const drawn = await openBlog(env.browser, blogHtml(local), { viewport: { width: 700, height: 900 } });
   await drawn.page.waitForFunction(() => {
     const canvas = document.querySelector('rope-scope')?.shadowRoot?.querySelector('canvas');

@@ -157,3 +157,78 @@ test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_fi
   await p.assertClean('views');
   await p.context.close();
 });
+
+// A theme with `* { box-sizing: border-box }` and a border and padding on iframes: the height
+// set is the border box's, so the resizer adds the iframe's own borders and padding; else the
+// frame's viewport is that much short of its content, with a scrollbar for good.
+test('the_resizer_should_add_the_iframes_borders_and_padding_under_border_box', async () => {
+  const css = '* { box-sizing: border-box; } iframe { border: 2px solid #999; padding: 3px 0 4px; }';
+  const src = `${env.server.url}embed/slow.html?view=slow#slow`;
+  const body = `<p>Text.</p>\n<iframe data-ropescope src="${src}" title="figure" width="100%" height="300"></iframe>\n${script()}`;
+  const p = await openBlog(env.browser, blogHtml(body, css), { viewport: { width: 700, height: 900 } });
+  const { page } = p;
+  const [{ content, outer }] = await settledHeights(page);
+  const frame = await explorerFrame(page);
+  const inner = await frame.evaluate(() => ({
+    viewport: document.documentElement.clientHeight,
+    scroll: document.documentElement.scrollHeight,
+  }));
+  assert.ok(content > 300, `content taller than the 300 px it started with (${content})`);
+  assert.equal(inner.viewport, content, "the frame's viewport is its content's height");
+  assert.ok(inner.scroll <= inner.viewport, `no scrollbar (${inner.scroll} > ${inner.viewport})`);
+  assert.equal(outer, content + 2 + 2 + 3 + 4, 'the border box: content, borders and padding');
+  await p.assertClean('border-box host');
+  await p.context.close();
+});
+
+// A host whose policy refuses the frame (its frame-src leaves the explorer out) would show the
+// browser's error page: the resizer puts the snippet's picture in its place, whether it runs
+// before or after the refusal, and takes nothing of the <noscript> but the link and the image.
+test('a_refused_frame_should_leave_the_snippets_picture_in_its_place', async () => {
+  const explorer = env.server.url.replace(/\/$/, '');
+  const dot = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+  const policy = `default-src 'none'; script-src ${explorer}/ropescope-resize.js; frame-src 'none'; img-src data:`;
+  const snippet =
+    `<iframe data-ropescope src="${env.server.url}embed/slow.html?view=slow#slow" title="figure" width="100%" height="300" frameborder="0"></iframe>` +
+    `<noscript><a href="https://example.org/rs/ropescope/index.html" onclick="alert(1)"><img src="${dot}" alt="The slow pairs (picture)" width="100%" onload="alert(2)"></a></noscript>`;
+  for (const late of [false, true]) {
+    const tag = late ? '' : `<script src="${explorer}/ropescope-resize.js" async></script>`;
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}"><link rel="icon" href="data:,">
+<title>A post that refuses frames</title></head><body><main><p>Text.</p>${snippet}${tag}</main></body></html>`;
+    const p = await openBlog(env.browser, html, { viewport: { width: 700, height: 900 } });
+    const { page } = p;
+    if (late) {
+      await page.waitForTimeout(300);
+      await page.evaluate((src) => {
+        const s = document.createElement('script');
+        s.src = src;
+        document.body.append(s);
+      }, `${explorer}/ropescope-resize.js`);
+    }
+    const what = late ? 'resizer run after the refusal' : 'resizer on the page';
+    await page.waitForFunction(() => document.querySelector('main > a img'), null, { timeout: 10000 });
+    const seen = await page.evaluate(() => {
+      const img = document.querySelector('main > a img');
+      return {
+        frameShown: document.querySelector('iframe').getClientRects().length > 0,
+        alt: img.alt,
+        fills: Math.round(img.getBoundingClientRect().width) === document.querySelector('main').clientWidth,
+        href: img.closest('a').getAttribute('href'),
+        handlers: [img.getAttribute('onload'), img.closest('a').getAttribute('onclick')],
+      };
+    });
+    assert.deepEqual(
+      seen,
+      {
+        frameShown: false,
+        alt: 'The slow pairs (picture)',
+        fills: true,
+        href: 'https://example.org/rs/ropescope/index.html',
+        handlers: [null, null],
+      },
+      what,
+    );
+    await p.context.close();
+  }
+});

@@ -10,8 +10,7 @@ import { Chart } from '../../../tools/chart_parts.mjs';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
-import { controlFor, controlParts } from '../controls/controls.js';
-import { wireSetting } from '../controls/wire.js';
+import { controlParts } from '../controls/controls.js';
 import { ready } from '../core/rope.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
 import { boundedLines, el } from '../lib/dom.js';
@@ -24,6 +23,7 @@ import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery }
 import { DRAWN, isFrame, startFrame } from './frame.js';
 import { inheritHost } from './inherit.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
+import { wireSettings } from './settings.js';
 
 useChartLib(Chart);
 
@@ -114,6 +114,12 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
   refreshColors();
   for (const element of elements) element.redrawAll();
 });
+// A web font the charts draw with (the host's, with theme=inherit) that arrives after they drew
+// leaves their text in the fallback font, as a canvas is not laid out again: once the
+// document's fonts have loaded, every drawn element draws again, each in a task of its own.
+document.fonts?.addEventListener?.('loadingdone', () => {
+  for (const element of elements) setTimeout(() => element.redrawAll(), 0);
+});
 // Every connected element's charts, as one name -> handle table for printing.
 watchPrint(() =>
   Object.fromEntries(
@@ -125,8 +131,10 @@ watchPrint(() =>
 
 // Drawing waits until an element comes near the viewport (600 px ahead of it), and the elements
 // that come into view together are drawn one per task, so a post with several of them never
-// holds its page in one long task; until then the element shows its own children (a picture,
-// a link) at about the height it will take. Printing draws every element still waiting.
+// holds its page in one long task; until then the element holds about the height it will take.
+// Its own children (the snippet's picture, loading="lazy") are not rendered meanwhile, so the
+// browser does not fetch a picture the figure replaces; they show where it cannot draw.
+// Printing draws every element still waiting.
 const waiting = new Set(); // connected, not drawn yet
 const queue = new Set(); // near the viewport, to be drawn, in order
 let pumping = false;
@@ -183,7 +191,7 @@ window.addEventListener('beforeprint', () => {
 
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
-    return [...ATTRIBUTES, 'explorer', 'loading'];
+    return [...ATTRIBUTES, 'heading', 'explorer', 'loading'];
   }
 
   constructor() {
@@ -194,8 +202,17 @@ class RopeScope extends HTMLElement {
     this.built = false;
   }
 
+  // Each element starts in a task of its own: the script defining the element upgrades every
+  // element already in the post at once, and their layouts (showWaiting's) in that one task
+  // would add up to a long one.
   connectedCallback() {
     elements.add(this);
+    setTimeout(() => {
+      if (this.isConnected && elements.has(this) && !this.built && !waiting.has(this)) this.connect();
+    }, 0);
+  }
+
+  connect() {
     if (!nearViewport) {
       this.build();
       return;
@@ -224,11 +241,11 @@ class RopeScope extends HTMLElement {
     if (this.isConnected && this.built) this.build();
   }
 
-  // Before drawing: the element's own children (a <slot>), in a box about as tall as the figure
-  // will be (its embed's measured height; set through the CSSOM, which a host's style-src allows).
+  // Before drawing: a box about as tall as the figure will be (its embed's measured height; set
+  // through the CSSOM, which a host's style-src allows), without a <slot>: the children wait unseen.
   showWaiting() {
     const row = FIGURE[(this.getAttribute('view') ?? '').trim().toLowerCase()];
-    const box = el('div', { part: 'waiting' }, el('slot'));
+    const box = el('div', { part: 'waiting' });
     box.style.minHeight = `${row ? waitingHeight(row.name, this.getBoundingClientRect().width) : 0}px`;
     this.shadowRoot.replaceChildren(box);
   }
@@ -244,6 +261,9 @@ class RopeScope extends HTMLElement {
   readAttributes() {
     const query = new URLSearchParams();
     for (const name of ATTRIBUTES) if (this.hasAttribute(name)) query.set(name, this.getAttribute(name));
+    // heading= is the title setting (a title attribute would be the host's tooltip); title= is
+    // read too, as earlier snippets wrote it.
+    if (this.hasAttribute('heading')) query.set('title', this.getAttribute('heading'));
     const { state, problems } = readQuery(query);
     // A view that is no figure shows none, with one line naming the views (not every figure).
     // A one-view script (the embed document's: tools/embed_views.mjs) holds that view's code
@@ -261,10 +281,12 @@ class RopeScope extends HTMLElement {
         // a preset the reader refuses: the long figures stay empty
       }
     }
+    // A refused heading= is named as written.
+    const named = (p) => (p.name === 'title' && this.hasAttribute('heading') ? 'heading' : p.name);
     const lines = problems.map((p) =>
       p.name === 'view'
         ? unknownViewLine(p)
-        : `Attribute ignored: ${p.message}; using the default ${p.name}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
+        : `Attribute ignored: ${p.message.replace(/^title\b/, named(p))}; using the default ${named(p)}="${PARAM[p.name].serialize(PARAM[p.name].default)}".`,
     );
     if (elsewhere)
       lines.push(`No figure shown: this script holds one view; view="${state.view}" needs ropescope-embed.js.`);
@@ -301,6 +323,7 @@ class RopeScope extends HTMLElement {
     this.rows = rows;
     this.lines = lines;
     this.built = true;
+    wireSettings(this.shadowRoot, this);
     if (!defaultsSet) {
       setupDefaults(wrapper);
       defaultsSet = true;
@@ -381,44 +404,11 @@ class RopeScope extends HTMLElement {
     if (this.built) this.render();
   }
 
-  // One slider and its box, as on the page (same table, same checks); ids are the shadow root's own.
+  // One slider and its box, as on the page (same table, same checks); ids are the shadow
+  // root's own, wired with the figures' own inputs (settings.js).
   controlRow(name) {
     const row = PARAM[name];
-    const control = controlFor(row);
     const { label, widget, msg } = controlParts(name, { kind: 'slider', integer: row.type === 'int' });
-    const [range, box] = widget.children;
-    const sync = (moveThumb) => {
-      const value = this.state[name];
-      if (moveThumb) range.value = String(control.toRange ? control.toRange(value) : value);
-      if (row.slider?.log) range.setAttribute('aria-valuetext', `${row.label} ${value}`);
-    };
-    // The page's control behaviour (controls/wire.js): the same keyboard steps, and a typed
-    // value applied on Enter, change or leaving the box.
-    wireSetting(
-      row,
-      control,
-      { box, range, msg },
-      {
-        current: () => this.state[name],
-        context: () => this.state,
-        apply: (value, source) => {
-          this.state[name] = value;
-          msg.textContent = '';
-          box.setAttribute('aria-invalid', 'false');
-          sync(source !== 'range');
-          if (source !== 'box') box.value = row.serialize(value);
-          this.render();
-        },
-        problem: (message) => {
-          msg.textContent = message;
-          box.setAttribute('aria-invalid', message ? 'true' : 'false');
-        },
-      },
-    );
-    queueMicrotask(() => {
-      sync(true);
-      box.value = String(this.state[name]);
-    });
     return el('div', { class: 'control embed-control' }, label, widget, msg);
   }
 }

@@ -8,7 +8,7 @@
 //   address in the release's folder dist/v<version>/) and a live preview.
 
 import { VERSION } from '../../gen/version.js';
-import { FIGURE } from '../figures/index.js';
+import { FIGURE, FIGURES } from '../figures/index.js';
 import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
@@ -131,6 +131,17 @@ export function reportHeight() {
 export const resizerAddress = () => new URL(RESIZER, pageAddress()).href;
 const RESIZER = 'ropescope-resize.js';
 
+/** The iframe's own borders and padding, which a border-box height holds besides the content
+ *  (ropescope-resize.js's boxExtra). */
+export function boxExtra(frame) {
+  const cs = getComputedStyle(frame);
+  if (cs.boxSizing !== 'border-box') return 0;
+  return ['borderTopWidth', 'borderBottomWidth', 'paddingTop', 'paddingBottom'].reduce(
+    (sum, side) => sum + (Number.parseFloat(cs[side]) || 0),
+    0,
+  );
+}
+
 /** followHeight(frame, on): ropescope-resize.js's listener for one frame (while on() is true). */
 export function followHeight(frame, on = () => true) {
   const listener = (e) => {
@@ -139,7 +150,7 @@ export function followHeight(frame, on = () => true) {
     const d = e.data;
     if (!d || d.ropescope !== HEIGHT_MESSAGE || typeof d.height !== 'number') return;
     if (!(d.height >= MIN_HEIGHT && d.height <= MAX_HEIGHT)) return;
-    frame.style.height = `${Math.ceil(d.height)}px`;
+    frame.style.height = `${Math.ceil(d.height) + boxExtra(frame)}px`;
   };
   window.addEventListener('message', listener);
 }
@@ -218,12 +229,48 @@ export function defaultAlt(view) {
   return alts.get(row.name);
 }
 
+// A value of each embed slider's setting other than its default, far enough from it that a
+// view reading the setting shows something else.
+const OTHER = Object.freeze({ gap: 37, dim: 128, base: 500000 });
+
+// The sliders each view takes, measured once per view at the default settings: those whose
+// other value changes its chart, caption or label. A view with a chapter's own inputs reads
+// none of them; an embed slider it does not read would do nothing.
+const taken = new Map();
+export function viewControls(view) {
+  if (view === 'all') return EMBED_CONTROLS;
+  const row = FIGURE[view];
+  if (!taken.has(view)) {
+    const shown = (changes) =>
+      apart(() => {
+        const { state } = readQuery('');
+        Object.assign(state, changes);
+        if (row.part === 'long') fillFromPreset(state);
+        const model = computeModel(state);
+        const data = row.data(model, state);
+        return JSON.stringify([data, row.caption(state, model, data), row.label(state, model, data)]);
+      });
+    const plain = shown({});
+    taken.set(
+      view,
+      EMBED_CONTROLS.filter((name) => shown({ [name]: OTHER[name] }) !== plain),
+    );
+  }
+  return taken.get(view);
+}
+
+/** <rope-scope>'s attribute for a setting: title= is the heading's flag, heading= on the element,
+ *  since a title attribute is the host's tooltip over the whole element. */
+export const elementAttribute = (name) => (name === 'title' ? 'heading' : name);
+
 /**
- * The snippet for the page's state and the builder's options, around the view's picture:
+ * The snippet for the page's state and the builder's options, around the view's picture, on
+ * one line (WordPress's wpautop turns a line break between its parts into a blank line):
  *   way 'iframe': the iframe of the embed document (frameAddress), the picture in <noscript>
  *   after it, and (auto) the resizer;
- *   way 'element': <rope-scope> holding the picture (shown until the element draws, and again
- *   where the host refuses WebAssembly), then the element's script.
+ *   way 'element': <rope-scope> holding the picture (lazy: fetched only where the element
+ *   cannot draw, as where the host refuses WebAssembly, or where no script runs), then the
+ *   element's script, async.
  * `page`: the explorer's address (tools/serve.mjs's oEmbed passes the one it was asked about);
  * `height`: the iframe's, in place of fixedHeight's (oEmbed's maxheight).
  */
@@ -241,11 +288,13 @@ export function snippet(
     theme,
     alt: defaultAlt(view),
     href: explorerLink(state, releasePage(release)),
+    lazy: way === 'element',
   });
   if (way === 'element') {
     const query = new URLSearchParams(writeQuery({ ...settings, ...options, embed: false }));
-    const attributes = [...query].map(([name, value]) => ` ${name}="${escapeAttr(value)}"`).join('');
-    return `<rope-scope${attributes}>${picture}</rope-scope>\n<script src="${escapeAttr(`${release}ropescope-embed.js`)}"></script>`;
+    const attributes = [...query].map(([name, value]) => ` ${elementAttribute(name)}="${escapeAttr(value)}"`).join('');
+    // async: the script never holds up the post's parsing; the elements upgrade when it runs.
+    return `<rope-scope${attributes}>${picture}</rope-scope><script src="${escapeAttr(`${release}ropescope-embed.js`)}" async></script>`;
   }
   const src = frameAddress(release, settings, options);
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
@@ -253,9 +302,9 @@ export function snippet(
   const frame =
     `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
     ` width="100%" height="${height ?? fixedHeight(view, { ...options, column })}" frameborder="0" loading="lazy"></iframe>` +
-    `\n<noscript>${picture}</noscript>`;
+    `<noscript>${picture}</noscript>`;
   // The resizer once per page: a second copy of the script on the page does nothing.
-  return auto ? `${frame}\n<script src="${escapeAttr(`${release}ropescope-resize.js`)}" async></script>` : frame;
+  return auto ? `${frame}<script src="${escapeAttr(`${release}ropescope-resize.js`)}" async></script>` : frame;
 }
 
 function checkbox(id, text, checked) {
@@ -289,7 +338,7 @@ export function setupEmbedBuilder(getState) {
     ),
     el(
       'div',
-      { class: 'checks', role: 'group', 'aria-label': 'sliders inside the embed' },
+      { class: 'checks', id: 'embed-controls', role: 'group', 'aria-label': 'sliders inside the embed' },
       el('span', { class: 'hint' }, 'sliders:'),
       ...EMBED_CONTROLS.map((name) => checkbox(`embed-control-${name}`, name, false)),
     ),
@@ -323,6 +372,10 @@ export function setupEmbedBuilder(getState) {
       'Without the auto-height script an iframe keeps the snippet’s height: the narrowest your post’s column gets sets it.',
     ),
   );
+  // One figure rather than all of them (tens of thousands of pixels): the one a view= link
+  // shows, else the first.
+  const { view } = getState();
+  $('embed-view').value = FIGURE[view] ? view : FIGURES[0].name;
   $('embed-view').after(options);
   const preview = el(
     'div',
@@ -354,9 +407,10 @@ export function setupEmbedBuilder(getState) {
 
 /** The builder's current options. */
 export function builderOptions() {
+  const view = $('embed-view').value;
   return {
-    view: $('embed-view').value,
-    controls: EMBED_CONTROLS.filter((name) => $(`embed-control-${name}`).checked),
+    view,
+    controls: viewControls(view).filter((name) => $(`embed-control-${name}`).checked),
     title: $('embed-title').checked,
     theme: $('embed-theme').value,
     auto: $('embed-auto').checked,
@@ -372,6 +426,10 @@ export function updateEmbedCode() {
   // The auto-height script is the iframe's.
   $('embed-auto').disabled = options.way !== 'iframe';
   $('embed-column').disabled = options.way !== 'iframe';
+  // Only the sliders the view reads.
+  const takes = viewControls(options.view);
+  for (const name of EMBED_CONTROLS) $(`embed-control-${name}`).closest('label').hidden = !takes.includes(name);
+  $('embed-controls').hidden = takes.length === 0;
   $('embed-code').value = snippet(builder.getState(), options);
   schedulePreview();
 }

@@ -27,6 +27,10 @@ export const isFrame = () => document.documentElement.hasAttribute('data-ropesco
  */
 export function startFrame(attributes) {
   const query = new URLSearchParams(window.location.search);
+  // A one-view document (embed/<view>.html) names its view on its root: an address without
+  // view= shows that figure, not every figure (which its script does not hold).
+  const own = document.documentElement.dataset.view;
+  if (own && !query.has('view')) query.set('view', own);
   const element = document.createElement('rope-scope');
   for (const name of attributes) {
     const value = query.get(name);

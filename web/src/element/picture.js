@@ -51,11 +51,13 @@ const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '
  * picture; for auto and inherit both, the dark one where the reader's scheme is dark. `base`
  * is the folder holding pictures/ (ending in '/'). The image fills its column (width="100%",
  * a presentational hint that needs no style= and that mail clients honour), so its 2x pixels
- * stay sharp up to a 680 px column.
+ * stay sharp up to a 680 px column. lazy: loading="lazy", for a picture inside <rope-scope>,
+ * which does not render it while it draws, so the browser never fetches it (where scripts do
+ * not run, or the element cannot draw, it is fetched as any image).
  */
-export function pictureHtml({ base, view, theme, alt, href }) {
+export function pictureHtml({ base, view, theme, alt, href, lazy = false }) {
   const url = (t) => escapeAttr(`${base}${PICTURE_DIR}/${pictureFile(view, t)}`);
-  const img = (t) => `<img src="${url(t)}" alt="${escapeAttr(alt)}" width="100%">`;
+  const img = (t) => `<img src="${url(t)}" alt="${escapeAttr(alt)}" width="100%"${lazy ? ' loading="lazy"' : ''}>`;
   const picture =
     theme === 'light' || theme === 'dark'
       ? img(theme)

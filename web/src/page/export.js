@@ -3,7 +3,8 @@
 // chart handle (charts/figure.js: handle.chart, handle.legend), so every row of the figures
 // table gets the menu, on the page and in embeds, without code of its own.
 //   PNG   the chart redrawn at 2x pixel density in the current theme, on the theme's surface
-//         colour, with the figure's legend drawn above the plot.
+//         colour (theme=inherit: the background it is seen on), with the figure's legend drawn
+//         above the plot.
 //   CSV   "series,x,y": one line per plotted value, numbers written as JavaScript's shortest
 //         round-trip form (Number(text) gives back the same double); an empty y is a gap (null).
 //   JSON  { figure, settings, labels?, datasets: [{ label, data }] }: the chart's data as is.
@@ -137,6 +138,34 @@ export function pngLegendHeight(handle) {
   return lines ? lines * LEGEND_ROW + LEGEND_PAD * 2 : 0;
 }
 
+const opaque = (color) => color && color !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(color);
+
+/**
+ * The PNG's background: the theme's surface, or, where that is transparent (theme=inherit, the
+ * host's background showing through), the first opaque background behind the canvas, through
+ * a <rope-scope>'s shadow root to its host's page; else the browser's own canvas colour for the
+ * palette's scheme, so the image is never dark ink on nothing.
+ */
+function background(canvas, theme) {
+  if (opaque(theme.surface)) return theme.surface;
+  for (let node = canvas; node; node = node.parentElement ?? node.getRootNode().host ?? null) {
+    const color = getComputedStyle(node).backgroundColor;
+    if (opaque(color)) return color;
+  }
+  // The scheme of the palette in use: light ink is the dark palette's.
+  const probe = document.createElement('div');
+  probe.style.color = theme.ink;
+  document.body.append(probe);
+  const [r, g, b] = getComputedStyle(probe)
+    .color.match(/[\d.]+/g)
+    .map(Number);
+  probe.style.colorScheme = 0.299 * r + 0.587 * g + 0.114 * b > 128 ? 'dark' : 'light';
+  probe.style.background = 'Canvas';
+  const color = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return color;
+}
+
 /**
  * The chart as a PNG blob: redrawn at EXPORT_SCALE x its CSS size (so the image is sharp, not an
  * upscaled screen copy), on the theme's surface colour, the legend above. The chart is back at
@@ -161,7 +190,7 @@ export function toPngBlob(handle) {
   try {
     chart.options.devicePixelRatio = EXPORT_SCALE;
     chart.resize(width, height);
-    ctx.fillStyle = theme.surface;
+    ctx.fillStyle = background(canvas, theme);
     ctx.fillRect(0, 0, out.width, out.height);
     ctx.save();
     ctx.scale(EXPORT_SCALE, EXPORT_SCALE);
