@@ -21,10 +21,14 @@ import { el } from '../lib/dom.js';
  *   make     (canvas, data, chapter) -> chart handle; chapter.set() lets the chart change inputs
  *   extras   (chapter) -> elements after the number inputs: buttons, toggles, hints (optional)
  *   readout  (data, inputs) -> a line of live numbers after them, id `${name}-readout` (optional)
+ *   prose    [paragraph, ...]: the chapter's opening text, before its figure, id `essay-${name}`;
+ *            a {slot} in it is filled from slots(data, inputs) (optional)
+ *   slots    (data, inputs) -> { slot: value }: a number, [number, decimals] or text; numbers come
+ *            from data or rope.js, so the prose is recomputed with the chart (see prose())
  *   part     'lesson' unless given
  */
 export function chapterRow(spec) {
-  const { inputs: declared, compute, make, extras, readout: write, caption, label, ...fields } = spec;
+  const { inputs: declared, compute, make, extras, readout: write, caption, label, prose, slots, ...fields } = spec;
   const row = { part: 'lesson', ...fields };
   const numbers = Object.entries(declared).filter(([, value]) => isNumber(value));
   const defaults = Object.fromEntries(
@@ -84,6 +88,7 @@ export function chapterRow(spec) {
     data: () => current(),
     caption: () => caption(current(), inputs),
     label: () => label(current(), inputs),
+    ...(prose ? { essay: () => essay(chapter, row.name, prose, slots) } : {}),
     ...(numbers.length || extras || write
       ? {
           controls: () => {
@@ -231,6 +236,45 @@ function readout(chapter, id, write) {
   chapter.onSet(fill, node);
   return node;
 }
+
+/**
+ * A chapter's opening paragraphs. Each {slot} of a template becomes a span (class live,
+ * data-slot, and data-value: the number before rounding) that slots(data, inputs) fills and
+ * every set() rewrites, as the readout is; a slot slots() leaves out is an error, not a blank.
+ */
+function essay(chapter, name, templates, slots) {
+  const spans = [];
+  const paragraph = (text) =>
+    el(
+      'p',
+      {},
+      ...text.split(/(\{\w+\})/).map((part) => {
+        const slot = /^\{(\w+)\}$/.exec(part)?.[1];
+        if (!slot) return part;
+        const span = el('span', { class: 'live', 'data-slot': slot });
+        spans.push(span);
+        return span;
+      }),
+    );
+  const node = el('div', { class: 'essay', id: `essay-${name}` }, ...templates.map(paragraph));
+  const fill = (data, inputs) => {
+    const got = slots?.(data, inputs) ?? {};
+    for (const span of spans) {
+      const { slot } = span.dataset;
+      if (!Object.hasOwn(got, slot)) throw new Error(`${name}: the prose's {${slot}} has no value`);
+      const [value, decimals] = [].concat(got[slot]);
+      if (typeof value === 'number') span.dataset.value = String(value);
+      span.textContent = typeof value === 'number' ? proseNumber(value, decimals) : value;
+    }
+  };
+  fill(chapter.data(), chapter.inputs);
+  chapter.onSet(fill, node);
+  return node;
+}
+
+/** A number in prose: an integer with thousands separators, else `decimals` (4) decimals. */
+const proseNumber = (x, decimals) =>
+  decimals === undefined && Number.isInteger(x) ? x.toLocaleString('en-US').replace('-', '−') : d4(x, decimals);
 
 /** 4 decimals with a real minus sign, as the post prints its numbers. */
 export const d4 = (x, decimals = 4) => {

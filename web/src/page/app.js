@@ -26,6 +26,7 @@ import { addExportMenu } from './export.js';
 import { startLong } from './long.js';
 import { fillFormulas } from './mathml.js';
 import { watchPrint } from './print.js';
+import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
 import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
@@ -402,13 +403,19 @@ const placeOf = (row) =>
 
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
-// that follows its figure. index.html lists no figure.
+// that follows its figure, its `essay` the paragraphs before it. index.html lists no figure.
 function buildFigures(rows) {
   for (const row of rows) {
     const place = placeOf(row);
     const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && $(`fig-${other.name}`));
     const section = figureElement(row);
-    (next ? $(`fig-${next.name}`) : $(place)).before(section, ...(row.after ? [row.after()] : []));
+    // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
+    const essay = state.embed ? [] : [row.essay?.()].filter(Boolean);
+    (next ? ($(`essay-${next.name}`) ?? $(`fig-${next.name}`)) : $(place)).before(
+      ...essay,
+      section,
+      ...(row.after ? [row.after()] : []),
+    );
     if (state.embed) embedFigure(section);
   }
 }
@@ -465,6 +472,7 @@ function buildRest() {
 function start() {
   buildPanels();
   applyTheme(state.theme);
+  if (!state.embed) wireMiniature();
   buildFigures(FIRST_ROWS);
   $('embed-view').append(...FIGURES.map(embedOption));
   numberGuide();
