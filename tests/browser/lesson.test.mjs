@@ -518,6 +518,8 @@ const PROSE = {
   },
   proof: (i) => ({ m: i.m, n: i.n, result: rope.lesson_proof([0.9, 0.4], [0.9, 0.4], i.m, i.n, i.theta).result }),
   planes: (i) => ({
+    dim: 512,
+    pairs: 256,
     m: i.m,
     n: i.n,
     shift: i.shift,

@@ -217,8 +217,8 @@ export default chapterRow({
     'Rotary embedding stops adding. It turns each pair of a word’s numbers by an angle that grows with its ' +
       'position: m·θ at position m. A turn changes the direction and keeps the length, so the word stays itself ' +
       '(the cat’s length is {length} wherever it sits).',
-    'The post’s cat, a query at {m} and a key at {n} with θ = {theta}: the arrows end {angle}° apart and score ' +
-      '{rope}. Press “slide both words”: both arrows turn by the same extra angle, so the angle between them and ' +
+    'The post’s cat, a query at {m} and a key at {n} with θ = {theta}: turning from the key to the query takes ' +
+      '{angle}°, and they score {rope}. Press “slide both words”: both arrows turn by the same extra angle, so the angle between them and ' +
       'the score hold, while the same pair with sine marks added scores {added} and moves as they slide.',
   ],
   slots: (d) => ({

@@ -150,8 +150,8 @@ export default chapterRow({
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
   prose: [
-    'Depending only on the gap lets a model reuse what it learned anywhere in a sequence. It cannot help with ' +
-      'a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
+    'RoPE still breaks at long range, in its slow pairs. Depending only on the gap lets a model reuse what it ' +
+      'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
       'wedge); at a gap of {gap} it points at {dial}°, {verdict}.',
     'The fix slows the slow pairs so far gaps fall back inside: divide every frequency by {divide}, or raise the ' +
       'base from {oldBase} to {newBase}, as Llama 3 did for its 128K context. Try both buttons. The fast pair is ' +
@@ -162,7 +162,7 @@ export default chapterRow({
     wedge: [d.train.degrees, 1],
     gap: d.gapLength,
     dial: [d.gap.dial, 1],
-    verdict: d.inside ? 'inside it' : 'outside it, an angle training never showed it',
+    verdict: d.inside ? 'inside the wedge' : 'outside the wedge: an angle training never showed',
     divide: 8,
     oldBase: OLD_BASE,
     newBase: NEW_BASE,

@@ -11,6 +11,7 @@ import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
+import { num } from '../lib/format.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -272,9 +273,12 @@ function essay(chapter, name, templates, slots) {
   return node;
 }
 
-/** A number in prose: an integer with thousands separators, else `decimals` (4) decimals. */
-const proseNumber = (x, decimals) =>
-  decimals === undefined && Number.isInteger(x) ? x.toLocaleString('en-US').replace('-', '−') : d4(x, decimals);
+/** A number in prose: `decimals` decimals if given, else an integer with thousands separators
+ * or, as an input is typed, up to 4 significant digits. */
+function proseNumber(x, decimals) {
+  if (decimals !== undefined) return d4(x, decimals);
+  return Number.isInteger(x) ? x.toLocaleString('en-US').replace('-', '−') : num(x);
+}
 
 /** 4 decimals with a real minus sign, as the post prints its numbers. */
 export const d4 = (x, decimals = 4) => {

@@ -86,7 +86,8 @@ const row = chapterRow({
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
   prose: [
-    'Attention weighs how much one word should listen to another with a dot product: the first word’s query ' +
+    'Figure 1 is where the post’s argument ends; the chapters below walk there from its start. Attention ' +
+      'weighs how much one word should listen to another with a dot product: the first word’s query ' +
       'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
       'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
     'The chart scores the post’s two words in both orders, and every pair of bars matches: the largest change a ' +
