@@ -213,23 +213,6 @@ export default chapterRow({
     'keeps it and the score; the additive score moves.',
   fallback: 'The query and the key of one pair, rotated to their positions.',
   embed: 'the cat, rotated',
-  prose: [
-    'Rotary embedding stops adding. It turns each pair of a word’s numbers by an angle that grows with its ' +
-      'position: m·θ at position m. A turn changes the direction and keeps the length, so the word stays itself ' +
-      '(the cat’s length is {length} wherever it sits).',
-    'The post’s cat, a query at {m} and a key at {n} with θ = {theta}: turning from the key to the query takes ' +
-      '{angle}°, and they score {rope}. Press “slide both words”: both arrows turn by the same extra angle, so the angle between them and ' +
-      'the score hold, while the same pair with sine marks added scores {added} and moves as they slide.',
-  ],
-  slots: (d) => ({
-    length: [d.len_qm, 4],
-    m: d.m,
-    n: d.n,
-    theta: d.theta,
-    angle: [d.after_deg, 1],
-    rope: [d.direct, 4],
-    added: [d.added, 4],
-  }),
   inputs: { q: [0.9, 0.4], k: [0.9, 0.4], ...CAT_INPUTS, slid: 0 },
   compute,
   make: createCatChart,

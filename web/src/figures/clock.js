@@ -149,25 +149,6 @@ export default chapterRow({
     'Look for: at a gap of 50,000 the dot lands far outside the wedge; dividing by 8, or a larger base, brings it back in.',
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
-  prose: [
-    'RoPE still breaks at long range, in its slow pairs. Depending only on the gap lets a model reuse what it ' +
-      'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
-      'wedge); at a gap of {gap} it points at {dial}°, {verdict}.',
-    'The fix slows the slow pairs so far gaps fall back inside: divide every frequency by {divide}, or raise the ' +
-      'base from {oldBase} to {newBase}, as Llama 3 did for its 128K context. Try both buttons. The fast pair is ' +
-      'no worry: it turns {turns} times over the same training length.',
-  ],
-  slots: (d) => ({
-    train: d.trainLength,
-    wedge: [d.train.degrees, 1],
-    gap: d.gapLength,
-    dial: [d.gap.dial, 1],
-    verdict: d.inside ? 'inside the wedge' : 'outside the wedge: an angle training never showed',
-    divide: 8,
-    oldBase: OLD_BASE,
-    newBase: NEW_BASE,
-    turns: [d.fastTrain.turns, 1],
-  }),
   inputs: {
     gap: slider(50000, 'gap between the words', 0, 100000),
     train: box(8192, 'training length', 1, 131072),

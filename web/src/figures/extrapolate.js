@@ -86,14 +86,6 @@ export default chapterRow({
     'narrow band, and past the training length their dots leave it.',
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
-  prose: [
-    'The second failure: extrapolation. A mark exists for every position, but a model trained on {train} ' +
-      'positions has met only their marks. One number of a far mark may look familiar; the whole vector of them does not.',
-    'Each bar is the range one dimension covered in training, the dot its value at the position you choose. ' +
-      'At position {pos}, {outside} of the {width} values fall outside their range. The slow dimensions leave first: ' +
-      'training turned them through only a sliver of a circle.',
-  ],
-  slots: (d) => ({ train: d.train, pos: d.pos, outside: outsideCount(d), width: d.width }),
   inputs: {
     pos: slider(10000, 'position', 0, 20000),
     train: box(512, 'training length', 2, 8192),

@@ -42,21 +42,6 @@ export default chapterRow({
     'one, so the mark of position 51 follows from the mark of 47 and the gap 4 alone.',
   fallback: 'The terms of sin(a + b) = sin a cos b + cos a sin b.',
   embed: 'the trig identity',
-  prose: [
-    'The third failure is the deepest. Attention should care how far apart two words are, not where each sits. ' +
-      'The waves do hold the gap: by the angle-sum identity, the mark of a + b follows from the mark of a and the gap b alone.',
-    'Here sin {sum} is built from the marks of {a} and {b}: {first} + {second} = {total}, the value of sin {sum} ' +
-      'itself. But attention never forms that sum. It dots two marked vectors, and the identity is buried in ' +
-      'the product; the model would have to learn to dig it out. The next step makes the dot product do it by construction.',
-  ],
-  slots: (d) => ({
-    sum: d.a + d.b,
-    a: d.a,
-    b: d.b,
-    first: [d.sa_cb, 4],
-    second: [d.ca_sb, 4],
-    total: [d.sin_sum, 4],
-  }),
   inputs: { a: slider(47, 'position a', 0, 1000), b: slider(4, 'gap b', 0, 100) },
   compute,
   make: createIdentityChart,

@@ -27,7 +27,6 @@
 //   controls () -> an element above the chart: the figure's own settings, or a diagram it needs
 //   notes    () -> an element beside the chart (formulas), after the caption
 //   after    () -> an element placed right after the figure's section
-//   essay    () -> the paragraphs placed before it (a chapter's prose, lesson_row.js)
 //   before   id of the element the section goes before; default 'take'
 //   uses     settings of the panel whose hint names the figures that read them (index.html's
 //            [data-figures-using="from"]): ['from'] puts the figure's number in that hint

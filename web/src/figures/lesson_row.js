@@ -22,14 +22,10 @@ import { num } from '../lib/format.js';
  *   make     (canvas, data, chapter) -> chart handle; chapter.set() lets the chart change inputs
  *   extras   (chapter) -> elements after the number inputs: buttons, toggles, hints (optional)
  *   readout  (data, inputs) -> a line of live numbers after them, id `${name}-readout` (optional)
- *   prose    [paragraph, ...]: the chapter's opening text, before its figure, id `essay-${name}`;
- *            a {slot} in it is filled from slots(data, inputs) (optional)
- *   slots    (data, inputs) -> { slot: value }: a number, [number, decimals] or text; numbers come
- *            from data or rope.js, so the prose is recomputed with the chart (see prose())
  *   part     'lesson' unless given
  */
 export function chapterRow(spec) {
-  const { inputs: declared, compute, make, extras, readout: write, caption, label, prose, slots, ...fields } = spec;
+  const { inputs: declared, compute, make, extras, readout: write, caption, label, ...fields } = spec;
   const row = { part: 'lesson', ...fields };
   const numbers = Object.entries(declared).filter(([, value]) => isNumber(value));
   const defaults = Object.fromEntries(
@@ -89,7 +85,6 @@ export function chapterRow(spec) {
     data: () => current(),
     caption: () => caption(current(), inputs),
     label: () => label(current(), inputs),
-    ...(prose ? { essay: () => essay(chapter, row.name, prose, slots) } : {}),
     ...(numbers.length || extras || write
       ? {
           controls: () => {
@@ -239,11 +234,12 @@ function readout(chapter, id, write) {
 }
 
 /**
- * A chapter's opening paragraphs. Each {slot} of a template becomes a span (class live,
- * data-slot, and data-value: the number before rounding) that slots(data, inputs) fills and
- * every set() rewrites, as the readout is; a slot slots() leaves out is an error, not a blank.
+ * A chapter's opening paragraphs (figures/prose.js), id `essay-${name}`. Each {slot} of a
+ * template becomes a span (class live, data-slot, and data-value: the number before rounding)
+ * that slots(data, inputs) -> { slot: a number, [number, decimals] or text } fills and every
+ * set() rewrites, as the readout is; a slot slots() leaves out is an error, not a blank.
  */
-function essay(chapter, name, templates, slots) {
+export function essay(chapter, name, templates, slots) {
   const spans = [];
   const paragraph = (text) =>
     el(

@@ -104,17 +104,6 @@ export default chapterRow({
     'own speed. Look for: the left columns change colour from row to row, the right ones hardly change; no two rows match.',
   fallback: 'Sinusoidal position marks as coloured cells, position by dimension.',
   embed: 'the sinusoidal marks',
-  prose: [
-    'So give each position a whole vector, one number per dimension, made of sines and cosines: they stay ' +
-      'between −1 and 1 and always give one position the same value. One wave alone repeats, so each pair of ' +
-      'dimensions turns at its own speed, each slower than the last by the same factor: fast pairs tell neighbours ' +
-      'apart, slow ones distant slots (at width {width} the slowest needs {slowest} positions for one turn). A sine ' +
-      'with its cosine fixes the angle within a turn, where a sine alone could not.',
-    'No two rows of the chart match. But the mark is added: “nolan” at slot 3 becomes {nolan}. That is the first ' +
-      'of three failures of added marks, the mixing: meaning and position are now one vector, and the query and ' +
-      'key grids must pull them apart again.',
-  ],
-  slots: (d) => ({ width: d.width, slowest: [d.slowest, 0], nolan: vec(d.nolan) }),
   inputs: { width: slider(4, 'width (dimensions)', 2, 32, 2), count: slider(12, 'positions shown', 5, 64) },
   compute,
   make: createMarksChart,

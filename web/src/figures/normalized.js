@@ -45,14 +45,6 @@ export default chapterRow({
     'a smaller mark in a longer sequence, so what the model learned about it points at the wrong mark.',
   fallback: 'The normalised mark of one slot at two sequence lengths.',
   embed: 'slot / length',
-  prose: [
-    'Shrink it, then: divide the slot by the length of the sequence, so the mark stays between 0 and 1. ' +
-      'Trained on sequences of {train}, slot {slot} is marked {trained}.',
-    'But lengths change. When a sequence of {length} arrives, the same slot is marked {now}, and everything ' +
-      'the model learned about that slot points at a different number. One number is being asked to be bounded, ' +
-      'unique and a measure of distance all at once; it cannot be all three.',
-  ],
-  slots: (d) => ({ train: d.train, slot: d.slot, length: d.length, trained: [d.trained, 4], now: [d.now, 4] }),
   inputs: {
     slot: slider(256, 'slot', 1, 512),
     length: slider(1024, 'length of the sequence now', 512, 8192),

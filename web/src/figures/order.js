@@ -85,16 +85,6 @@ const row = chapterRow({
     'Look for: the two bars of every pair are the same height, so “nolan ended” and “ended nolan” look identical.',
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
-  prose: [
-    'Figure 1 is where the post’s argument ends; the chapters below walk there from its start. Attention ' +
-      'weighs how much one word should listen to another with a dot product: the first word’s query ' +
-      'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
-      'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
-    'The chart scores the post’s two words in both orders, and every pair of bars matches: the largest change a ' +
-      'swap makes is {plain}. Edit the sticks; no numbers make the bars differ. Whatever tells the model where a word ' +
-      'sits has to change the sticks themselves before they are scored. The rest of the page asks what that change should be.',
-  ],
-  slots: (d) => ({ a: d.a, b: d.b, plain: [d.plain.diff, 0] }),
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
   compute,
   make: createOrderChart,

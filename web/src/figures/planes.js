@@ -68,23 +68,6 @@ export default chapterRow({
     'Look for: moving both positions along leaves every plane’s share, and so the total, where it was.',
   fallback: 'Each rotation plane’s share of the score of a 512-dimension token.',
   embed: '512 dimensions, 256 planes',
-  prose: [
-    'A real head is wider than two numbers. RoPE cuts a {dim}-number vector into {pairs} pairs and turns each in ' +
-      'its own plane, at the same spread of speeds as the sinusoidal marks. The proof holds in every plane ' +
-      'alone, so it holds for their sum.',
-    'Each bar is one plane’s share of a random token scored against itself at {m} and {n}: together ' +
-      '{score}. Move both {shift} positions along and the total is {moved}. The gap is kept in every plane; what ' +
-      'can still go wrong lives in the slow ones.',
-  ],
-  slots: (d) => ({
-    dim: DIM,
-    pairs: DIM / 2,
-    m: d.m,
-    n: d.n,
-    shift: d.shift,
-    score: [d.score, 4],
-    moved: [d.moved, 4],
-  }),
   inputs: {
     seed: box(42, 'random seed', 0, 2 ** 32 - 1),
     m: box(3, 'query position m', 0, 10000),

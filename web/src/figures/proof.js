@@ -83,15 +83,6 @@ export default chapterRow({
     'same height, and the last step holds m and n only as the gap m − n.',
   fallback: 'The score at each step of the proof.',
   embed: 'the proof in numbers',
-  prose: [
-    'Why only the gap? Write out the two turned vectors and multiply. Eight products of sines and cosines ' +
-      'appear; gathered in pairs they are the cosine and sine of one difference, mθ − nθ. The positions survive ' +
-      'only as m − n.',
-    'What is left is (q·k)·cos((m − n)θ) + (q×k)·sin((m − n)θ): how alike the two words are, and how they ' +
-      'are turned from each other, both read at the gap. Each bar is one step of that algebra in numbers, for the ' +
-      'query at {m} and the key at {n}; every one is {result}. Nothing here is learned: the geometry does it.',
-  ],
-  slots: (d) => ({ m: d.m, n: d.n, result: [d.result, 4] }),
   inputs: CAT_INPUTS,
   compute,
   make: createProofChart,

@@ -43,21 +43,6 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  prose: [
-    'The bluntest mark: add the slot number to every entry of the stick. “nolan” {stick} at slot 1 becomes ' +
-      '{one} and at slot 5 {five}. The order is now visible, but watch what it costs the word.',
-    'At slot {slot} the added part is {share}% of the two lengths together, and the stick points along ' +
-      '[1, 1, 1, 1] with a cosine of {ones}. Every word drifts toward that one direction: the position drowns the meaning. ' +
-      'And the number has no ceiling: a slot past the longest training sequence adds a value the model never met.',
-  ],
-  slots: (d) => ({
-    stick: `[${d.stick.join(', ')}]`,
-    one: `[${lesson_slot(d.stick, 1).sum.join(', ')}]`,
-    five: `[${lesson_slot(d.stick, 5).sum.join(', ')}]`,
-    slot: d.slot,
-    share: [100 * d.share, 2],
-    ones: [d.cos_pos, 4],
-  }),
   inputs: { slot: slider(5, 'slot number', 0, 50000, 1, 'up to 50,000') },
   compute,
   make: createSlotChart,

@@ -103,24 +103,6 @@ export default chapterRow({
     'the base lifts the first pair of bars, but the second pair never moves.',
   fallback: 'Share of gaps whose angle was seen in training, and share that occurred in training, before and after.',
   embed: 'what a larger base cannot fix',
-  prose: [
-    'The angle is fixed; the model is not. Of the {gaps} gaps up to {widest}, {before} have an angle the slowest ' +
-      'pair met in training at base {oldBase}, and {after} at base {base}. Yet only {seen} of them ever fit inside ' +
-      'one training sequence of {train}, whatever the base: the weights never practised joining words that far apart.',
-    'So the recipe has three parts: raise the base, keep training on long documents, and pick documents that ' +
-      'truly need long-range attention. The geometry is free; using it across a long gap has to be learned. ' +
-      'The last figure of the lesson checks every number the post prints.',
-  ],
-  slots: (d) => ({
-    gaps: d.gaps,
-    widest: d.widest,
-    before: d.inside_old,
-    after: d.inside_new,
-    oldBase: OLD_BASE,
-    base: d.base,
-    seen: d.seen,
-    train: d.train,
-  }),
   inputs: {
     widest: slider(50000, 'widest gap', 1000, 1000000, 1000),
     base: slider(500000, 'raised base', 10000, 10000000, 10000),

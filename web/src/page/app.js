@@ -17,6 +17,7 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
+import { essayOf } from '../figures/prose.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
@@ -403,14 +404,14 @@ const placeOf = (row) =>
 
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
-// that follows its figure, its `essay` the paragraphs before it. index.html lists no figure.
+// that follows its figure, figures/prose.js the paragraphs before it. index.html lists no figure.
 function buildFigures(rows) {
   for (const row of rows) {
     const place = placeOf(row);
     const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && $(`fig-${other.name}`));
     const section = figureElement(row);
     // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
-    const essay = state.embed ? [] : [row.essay?.()].filter(Boolean);
+    const essay = state.embed ? [] : [essayOf(row)].filter(Boolean);
     (next ? ($(`essay-${next.name}`) ?? $(`fig-${next.name}`)) : $(place)).before(
       ...essay,
       section,
