@@ -172,6 +172,14 @@ test('figure_1s_plot_and_the_slider_bar_should_follow_the_miniature_at_390x844',
   await waitReady(p.page, ['flatness']);
   await settle(p.page);
   const mini = (await miniature(p.page)).box;
+  // At the top the slider bar sits right under the miniature, not slid away leaving a hole.
+  await p.page.waitForFunction(() => !document.body.classList.contains('bar-away'), null, { timeout: 15000 });
+  await p.page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0);
+  const bar = await p.page.evaluate(() => document.querySelector('.panel-main').getBoundingClientRect().toJSON());
+  assert.ok(
+    bar.top >= mini.bottom && bar.top - mini.bottom < 40,
+    `the bar follows the miniature: ${JSON.stringify({ bar, mini })}`,
+  );
   await p.page.evaluate(() => document.getElementById('fig-flatness').scrollIntoView({ block: 'start' }));
   await p.page.waitForFunction(() => document.querySelector('.panel-main').getBoundingClientRect().top === 0, null, {
     timeout: 15000,

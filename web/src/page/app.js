@@ -298,12 +298,22 @@ function watchVisibility() {
     canvas.dataset.name = name;
     observer.observe(canvas);
   }
+  // The header's miniature: at the top of the page the bar stays below it (BAR_USERS).
+  if ($('mini')) {
+    $('mini').dataset.name = 'mini';
+    observer.observe($('mini'));
+  }
 }
 
 // On a narrow screen the gap/dim/base bar stays at the top of the lesson (style.css) for the
 // figures that read it; while none of them is on screen (a chapter, with its own inputs, or the
 // guide) it slides away rather than covering the top of what is read (body.bar-away).
-const BAR_USERS = FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name);
+// Near the header's miniature (the top of the page) it stays too: slid away there, it would leave
+// a hole the height of the bar between the header and figure 1.
+const BAR_USERS = [
+  ...FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name),
+  'mini',
+];
 // near: the figures within 100 px of the screen, as the observer last said (`hidden` is also
 // emptied by drawAll, for printing).
 const near = new Set();
