@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Every lesson chapter's figure in headless Chromium, as a reader sees it: desktop (1280 wide)
+// Every lesson chapter, its opening paragraphs and its figure, in headless Chromium, as a reader sees it: desktop (1280 wide)
 // and phone (390 wide), light and dark, into docs/screens/lesson/<chapter>-<width>-<scheme>.png.
 // On a phone the main sliders' bar steps aside over a chapter (app.js's markBar), so no shot is
 // covered. Rerun after changing a chapter: node tools/lesson_screens.mjs (after make web). Throws on any
@@ -47,7 +47,18 @@ try {
         await page.evaluate(
           () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 400)))),
         );
-        await fig.screenshot({ path: join(OUT, `${view}-${width}-${colorScheme}.png`) });
+        // The chapter as read: its opening paragraphs (lesson_row.js's essay) and its figure.
+        const clip = await page.evaluate((v) => {
+          const boxes = [document.getElementById(`essay-${v}`), document.getElementById(`fig-${v}`)]
+            .filter(Boolean)
+            .map((el) => el.getBoundingClientRect());
+          const top = Math.min(...boxes.map((b) => b.top));
+          const left = Math.min(...boxes.map((b) => b.left));
+          const right = Math.max(...boxes.map((b) => b.right));
+          const bottom = Math.max(...boxes.map((b) => b.bottom));
+          return { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top };
+        }, view);
+        await page.screenshot({ path: join(OUT, `${view}-${width}-${colorScheme}.png`), clip, fullPage: true });
       }
       await p.close(); // throws on any problem the page reported
       console.log(`lesson_screens: ${chapters.length} chapters at ${width} px, ${colorScheme}`);

@@ -1,11 +1,16 @@
-// The first screen and the phone's controls: figure 1's plot and its gap, dim and base sliders
-// inside the first viewport (desktop 1280x900 beside each other; phone 390x844 the plot), and on
-// the phone every control of the lesson reachable without a box that scrolls inside itself,
-// Play on one line, formulas inside their own box, nothing past the right edge.
+// The first screen and the phone's controls: the first viewport (desktop 1280x900, phone
+// 390x844, light and dark) names the blog post the page companions, poses its question and shows
+// the live miniature of the answer (the post's cat at 3 and 7, then both moved: RoPE's score kept,
+// the additive one drifting), its numbers the core's after a seeded random drag of its slider;
+// figure 1 follows, its gap, dim and base sliders beside it (desktop) or in the bar above it
+// (phone); on the phone every control of the lesson is reachable without a box that scrolls
+// inside itself, Play on one line, formulas inside their own box, nothing past the right edge.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
+import { lesson_cat, ready } from '../../web/src/core/rope.js';
+import { rng, seed } from '../lib/testlib.mjs';
+import { close, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 
 const env = useServerAndBrowser();
 const SLIDERS = ['gap', 'dim', 'base'];
@@ -51,17 +56,106 @@ function firstScreen(page) {
 
 const inside = (r, [w, h]) => r.top >= 0 && r.left >= 0 && r.bottom <= h && r.right <= w;
 
+const SEED = seed('first screen (browser)');
+const random = rng(SEED);
+const POST = 'The Mark That Tells a Transformer Where It Is';
+
+/** The miniature as shown: its box, each score cell (text, data-value, seen) and the positions. */
+function miniature(page) {
+  return page.evaluate(() => {
+    const mini = document.getElementById('mini');
+    const cell = (id) => {
+      const el = document.getElementById(id);
+      const r = el.getBoundingClientRect();
+      const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { text: el.textContent, value: Number(el.dataset.value), seen: el === under || el.contains(under) };
+    };
+    const r = mini.getBoundingClientRect();
+    return {
+      box: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+      shift: Number(document.getElementById('mini-shift').value),
+      rows: [...mini.querySelectorAll('tbody th')].map((th) => th.textContent),
+      title: mini.querySelector('h2').textContent,
+      cells: Object.fromEntries(['rope', 'add', 'rope2', 'add2'].map((id) => [id, cell(`mini-${id}`)])),
+      header: document.querySelector('.site-header').textContent.replace(/\s+/g, ' '),
+    };
+  });
+}
+
+/** The miniature's numbers equal the core's for the cat at 3 and 7 and at 3 + s and 7 + s. */
+async function checkMiniature(got) {
+  await ready();
+  const cat = [0.9, 0.4];
+  const want = {
+    rope: lesson_cat(cat, cat, 3, 7, 0.1).direct,
+    add: lesson_cat(cat, cat, 3, 7, 0.1).added,
+    rope2: lesson_cat(cat, cat, 3 + got.shift, 7 + got.shift, 0.1).direct,
+    add2: lesson_cat(cat, cat, 3 + got.shift, 7 + got.shift, 0.1).added,
+  };
+  assert.ok(close(want.rope, 0.8934, 5e-5), `the core gives the post's 0.8934 (${want.rope})`);
+  for (const [id, value] of Object.entries(want)) {
+    const shown = got.cells[id];
+    assert.ok(close(shown.value, value), `#mini-${id} holds the core's ${value}: ${JSON.stringify(shown)}`);
+    assert.equal(shown.text, value.toFixed(4).replace('-', '−'), `#mini-${id} shows it to 4 decimals`);
+  }
+  assert.deepEqual(got.rows, ['3 and 7', `${3 + got.shift} and ${7 + got.shift}`]);
+  assert.ok(close(want.rope2, want.rope), 'RoPE keeps the score when both words move');
+}
+
+/** Drags the miniature's slider to a seeded random point of its track with the mouse. */
+async function dragMiniature(page) {
+  const box = await page.locator('#mini-shift').boundingBox();
+  const y = box.y + box.height / 2;
+  const to = box.x + 4 + random() * (box.width - 8);
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(to, y, { steps: 5 });
+  await page.mouse.up();
+  await settle(page);
+}
+
+for (const [width, height] of [
+  [1280, 900],
+  [390, 844],
+]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`first_screen_should_name_the_post_and_show_the_live_miniature_at_${width}x${height}_${scheme}`, async () => {
+      const p = await openPage(env.browser, env.server.url, { viewport: { width, height } });
+      await p.page.emulateMedia({ colorScheme: scheme });
+      await waitReady(p.page, ['flatness']);
+      await settle(p.page);
+      let got = await miniature(p.page);
+      const seen = JSON.stringify(got);
+      assert.ok(got.header.includes(POST) && got.header.includes('Rahul’s ML Blog'), `the post is named: ${seen}`);
+      assert.match(got.header, /What mark tells attention where a word sits/, 'the post’s question is asked');
+      assert.equal(got.title, 'The post’s “cat” [0.9, 0.4] as query and key, θ = 0.1');
+      assert.ok(inside(got.box, [width, height]), `the miniature is in the first viewport: ${seen}`);
+      for (const [id, cell] of Object.entries(got.cells)) assert.ok(cell.seen, `#mini-${id} is uncovered: ${seen}`);
+      await checkMiniature(got);
+      await dragMiniature(p.page);
+      got = await miniature(p.page);
+      console.log(`miniature dragged to a shift of ${got.shift} (ROPE_TEST_SEED=${SEED})`);
+      await checkMiniature(got);
+      await p.close();
+    });
+  }
+}
+
 for (const scheme of ['light', 'dark']) {
-  test(`first_screen_should_hold_figure_1_and_its_sliders_at_1280x900_${scheme}`, async () => {
+  test(`first_screen_should_lead_into_figure_1_and_its_sliders_at_1280x900_${scheme}`, async () => {
     const p = await openPage(env.browser, env.server.url);
     await p.page.emulateMedia({ colorScheme: scheme });
     await waitReady(p.page, ['flatness']);
     await settle(p.page);
     const got = await firstScreen(p.page);
+    const mini = (await miniature(p.page)).box;
     const seen = JSON.stringify(got);
     assert.equal(got.scrollY, 0);
-    assert.ok(inside(got.canvas, got.viewport), `figure 1's whole chart is in the first viewport: ${seen}`);
-    assert.ok(got.title.bottom <= got.canvas.top, 'the title comes first');
+    assert.ok(
+      got.title.bottom <= got.canvas.top && mini.bottom <= got.canvas.top,
+      'the question and miniature come first',
+    );
+    assert.ok(got.plot.top < got.viewport[1], `figure 1's plot starts in the first viewport: ${seen}`);
     for (const [id, box] of Object.entries(got.controls)) {
       assert.ok(inside(box, got.viewport) && box.hit, `#${id} is in the first viewport, uncovered: ${seen}`);
       // Beside the chart: to its left, level with the figure.
@@ -73,15 +167,30 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-test('first_screen_should_hold_figure_1s_plot_and_the_slider_bar_at_390x844', async () => {
+test('figure_1s_plot_and_the_slider_bar_should_follow_the_miniature_at_390x844', async () => {
   const p = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
   await waitReady(p.page, ['flatness']);
   await settle(p.page);
+  const mini = (await miniature(p.page)).box;
+  // At the top the slider bar sits right under the miniature, not slid away leaving a hole.
+  await p.page.waitForFunction(() => !document.body.classList.contains('bar-away'), null, { timeout: 15000 });
+  await p.page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0);
+  const bar = await p.page.evaluate(() => document.querySelector('.panel-main').getBoundingClientRect().toJSON());
+  assert.ok(
+    bar.top >= mini.bottom && bar.top - mini.bottom < 40,
+    `the bar follows the miniature: ${JSON.stringify({ bar, mini })}`,
+  );
+  await p.page.evaluate(() => document.getElementById('fig-flatness').scrollIntoView({ block: 'start' }));
+  await p.page.waitForFunction(() => document.querySelector('.panel-main').getBoundingClientRect().top === 0, null, {
+    timeout: 15000,
+  });
+  await settle(p.page);
   const got = await firstScreen(p.page);
   const seen = JSON.stringify(got);
-  assert.ok(inside(got.canvas, got.viewport), `figure 1's whole chart is on the first screen: ${seen}`);
+  assert.ok(mini.bottom <= got.canvas.top + got.scrollY, `figure 1 follows the miniature: ${seen}`);
+  assert.ok(inside(got.canvas, got.viewport), `figure 1's whole chart fits one screen: ${seen}`);
   for (const [id, box] of Object.entries(got.controls)) {
-    assert.ok(inside(box, got.viewport) && box.hit, `#${id} is on the first screen, uncovered: ${seen}`);
+    assert.ok(inside(box, got.viewport) && box.hit, `#${id} is on screen, uncovered: ${seen}`);
     assert.ok(box.bottom <= got.canvas.top, `#${id} is in the bar above the chart: ${seen}`);
   }
   await p.close();
@@ -106,6 +215,16 @@ test('phone_controls_should_be_reachable_without_a_scrolling_strip', async () =>
   for (const id of ids) {
     await page.evaluate((x) => document.getElementById(x).scrollIntoView({ block: 'center' }), id);
     await settle(page);
+    // A control of the slider bar: the bar, slid away under the header at the top of the page,
+    // comes back once figure 1 is near (app.js's markBar); the reader sees it after that slide.
+    await page.waitForFunction(
+      (x) =>
+        !document.querySelector('.panel-main').contains(document.getElementById(x)) ||
+        (!document.body.classList.contains('bar-away') &&
+          document.querySelector('.panel-main').getAnimations().length === 0),
+      id,
+      { timeout: 15000 },
+    );
     const got = await page.evaluate((x) => {
       const el = document.getElementById(x);
       const r = el.getBoundingClientRect();

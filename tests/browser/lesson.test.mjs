@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
+import * as rope from '../../web/src/core/rope.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { close, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 
@@ -481,5 +482,175 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
   ]) {
     assert.ok(links.includes(`#fig-${name}`), `a row links to ${name}`);
   }
+  await p.close();
+});
+
+// ---- the prose: every live number of a chapter's opening paragraphs is the core's ----
+
+/** The core's value of each numeric {slot} of a chapter's prose, from the chapter's inputs. */
+const PROSE = {
+  order: () => ({ plain: rope.lesson_order([2, 1, 1, 0], [0, 1, 2, 1], 0).plain.diff }),
+  slot: (i) => {
+    const r = rope.lesson_slot([2, 1, 1, 0], i.slot);
+    return { slot: i.slot, share: 100 * r.share, ones: r.cos_pos };
+  },
+  normalized: (i) => ({
+    train: i.train,
+    slot: i.slot,
+    length: i.length,
+    trained: rope.lesson_normalized(i.slot, i.train),
+    now: rope.lesson_normalized(i.slot, i.length),
+  }),
+  marks: (i) => ({ width: i.width, slowest: (2 * Math.PI) / rope.thetas(i.width).at(-1) }),
+  extrapolate: (i) => ({
+    train: i.train,
+    pos: i.pos,
+    width: i.width,
+    outside: rope.lesson_extrapolate(i.pos, i.width, i.train).outside.filter((o) => o).length,
+  }),
+  identity: (i) => {
+    const r = rope.lesson_identity(i.a, i.b);
+    return { sum: i.a + i.b, a: i.a, b: i.b, first: r.sa_cb, second: r.ca_sb, total: r.sin_sum };
+  },
+  cat: (i) => {
+    const r = rope.lesson_cat([0.9, 0.4], [0.9, 0.4], i.m, i.n, i.theta);
+    return { length: r.len_qm, m: i.m, n: i.n, theta: i.theta, angle: r.after_deg, rope: r.direct, added: r.added };
+  },
+  proof: (i) => ({ m: i.m, n: i.n, result: rope.lesson_proof([0.9, 0.4], [0.9, 0.4], i.m, i.n, i.theta).result }),
+  planes: (i) => ({
+    dim: 512,
+    pairs: 256,
+    m: i.m,
+    n: i.n,
+    shift: i.shift,
+    score: rope.planes_example(i.seed, 512, 10000, i.m, i.n).score,
+    moved: rope.planes_example(i.seed, 512, 10000, i.m + i.shift, i.n + i.shift).score,
+  }),
+  clock: (i) => ({
+    train: i.train,
+    wedge: rope.lesson_clock_theta(0.0001, i.train).degrees,
+    gap: i.gap,
+    dial: rope.lesson_clock_theta(0.0001, i.gap).dial,
+    divide: 8,
+    oldBase: 10000,
+    newBase: 500000,
+    turns: rope.lesson_clock_theta(0.1, i.train).turns,
+  }),
+  weights: (i) => {
+    const r = rope.lesson_weights(255, 512, 10000, i.base, i.train, i.widest);
+    return {
+      gaps: r.gaps,
+      widest: i.widest,
+      before: r.inside_old,
+      after: r.inside_new,
+      oldBase: 10000,
+      base: i.base,
+      seen: r.seen,
+      train: i.train,
+    };
+  },
+};
+// The input each chapter's test drags (a slider), or types (planes: its inputs are boxes).
+const DRAGGED = {
+  slot: 'slot',
+  normalized: 'length',
+  marks: 'width',
+  extrapolate: 'pos',
+  identity: 'a',
+  cat: 'm',
+  proof: 'n',
+  clock: 'gap',
+  weights: 'base',
+};
+
+/** A chapter's numeric inputs as its boxes show them, and its prose's live numbers. */
+const proseOf = (page, name) =>
+  page.evaluate((chapter) => {
+    const inputs = {};
+    for (const box of document.querySelectorAll(`#fig-${chapter} input[id$="-num"]`)) {
+      inputs[box.id.slice(chapter.length + 1, -4)] = Number(box.value);
+    }
+    const live = [...document.querySelectorAll(`#essay-${chapter} .live`)].map((span) => ({
+      slot: span.dataset.slot,
+      value: span.dataset.value === undefined ? null : Number(span.dataset.value),
+      text: span.textContent,
+    }));
+    return { inputs, live };
+  }, name);
+
+/** The number a live span shows, and the slack its rounding allows. */
+function shownNumber(text) {
+  const plain = text.replace(/,/g, '').replace('−', '-');
+  const decimals = plain.includes('.') ? plain.split('.')[1].length : 0;
+  return { value: Number(plain), slack: decimals ? 0.5 * 10 ** -decimals : 0.5 };
+}
+
+function checkProse(name, got) {
+  const want = PROSE[name](got.inputs);
+  const numbers = got.live.filter((span) => span.value !== null);
+  assert.ok(numbers.length >= 1, `${name}: its prose has live numbers (${JSON.stringify(got.live)})`);
+  for (const span of numbers) {
+    const what = `${name} prose {${span.slot}} at ${JSON.stringify(got.inputs)}`;
+    assert.ok(Object.hasOwn(want, span.slot), `${what}: the test knows this slot`);
+    near(span.value, want[span.slot], what);
+    const shown = shownNumber(span.text);
+    assert.ok(
+      Math.abs(shown.value - want[span.slot]) <= shown.slack + 1e-9,
+      `${what}: shows “${span.text}” for ${want[span.slot]}`,
+    );
+  }
+}
+
+/** Drags a chapter's slider with the mouse to a random point of its track. */
+async function dragSlider(page, id) {
+  const range = page.locator(`#${id}`);
+  await range.scrollIntoViewIfNeeded();
+  const box = await range.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 4 + random() * (box.width - 8), y, { steps: 4 });
+  await page.mouse.up();
+  await settle(page);
+}
+
+test('prose_numbers_should_be_the_cores_after_a_random_drag_of_their_input', async () => {
+  await rope.ready();
+  const { p, page } = await openLesson();
+  for (const name of Object.keys(PROSE)) {
+    await page.locator(`#essay-${name}`).scrollIntoViewIfNeeded();
+    checkProse(name, await proseOf(page, name));
+    if (DRAGGED[name]) await dragSlider(page, `${name}-${DRAGGED[name]}`);
+    else if (name === 'planes') await setNumber(page, 'planes-shift', pick(1, 10000));
+    const got = await proseOf(page, name);
+    console.log(`${name}: prose checked at ${JSON.stringify(got.inputs)} (ROPE_TEST_SEED=${SEED})`);
+    checkProse(name, got);
+  }
+  await p.close();
+});
+
+test('prose_should_open_every_chapter_and_name_the_three_failures_of_added_marks', async () => {
+  const { p, page } = await openLesson();
+  const essays = await page.evaluate((names) => {
+    const figures = [...document.querySelectorAll('#figures > *')];
+    return names.map((name) => {
+      const essay = document.getElementById(`essay-${name}`);
+      return {
+        name,
+        paragraphs: essay ? essay.querySelectorAll('p').length : 0,
+        before: essay ? figures.indexOf(essay) === figures.indexOf(document.getElementById(`fig-${name}`)) - 1 : false,
+        text: essay?.textContent ?? '',
+      };
+    });
+  }, Object.keys(PROSE));
+  for (const { name, paragraphs, before, text } of essays) {
+    assert.ok(paragraphs >= 1 && paragraphs <= 3, `${name}: one to three paragraphs (${paragraphs})`);
+    assert.ok(before, `${name}: the paragraphs come right before the figure`);
+    assert.doesNotMatch(text, /\{\w+\}|undefined|NaN/, `${name}: every slot filled`);
+  }
+  const text = Object.fromEntries(essays.map((e) => [e.name, e.text]));
+  assert.match(text.marks, /first of three failures of added marks, the mixing/);
+  assert.match(text.extrapolate, /^The second failure: extrapolation/);
+  assert.match(text.identity, /^The third failure is the deepest/);
   await p.close();
 });

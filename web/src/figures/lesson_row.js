@@ -11,6 +11,7 @@ import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
+import { num } from '../lib/format.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -239,6 +240,49 @@ function readout(chapter, id, write) {
   fill(chapter.data(), chapter.inputs);
   chapter.onSet(fill, node);
   return node;
+}
+
+/**
+ * A chapter's opening paragraphs (figures/prose.js), id `essay-${name}`. Each {slot} of a
+ * template becomes a span (class live, data-slot, and data-value: the number before rounding)
+ * that slots(data, inputs) -> { slot: a number, [number, decimals] or text } fills and every
+ * set() rewrites, as the readout is; a slot slots() leaves out is an error, not a blank.
+ */
+export function essay(chapter, name, templates, slots) {
+  const spans = [];
+  const paragraph = (text) =>
+    el(
+      'p',
+      {},
+      ...text.split(/(\{\w+\})/).map((part) => {
+        const slot = /^\{(\w+)\}$/.exec(part)?.[1];
+        if (!slot) return part;
+        const span = el('span', { class: 'live', 'data-slot': slot });
+        spans.push(span);
+        return span;
+      }),
+    );
+  const node = el('div', { class: 'essay', id: `essay-${name}` }, ...templates.map(paragraph));
+  const fill = (data, inputs) => {
+    const got = slots?.(data, inputs) ?? {};
+    for (const span of spans) {
+      const { slot } = span.dataset;
+      if (!Object.hasOwn(got, slot)) throw new Error(`${name}: the prose's {${slot}} has no value`);
+      const [value, decimals] = [].concat(got[slot]);
+      if (typeof value === 'number') span.dataset.value = String(value);
+      span.textContent = typeof value === 'number' ? proseNumber(value, decimals) : value;
+    }
+  };
+  fill(chapter.data(), chapter.inputs);
+  chapter.onSet(fill, node);
+  return node;
+}
+
+/** A number in prose: `decimals` decimals if given, else an integer with thousands separators
+ * or, as an input is typed, up to 4 significant digits. */
+function proseNumber(x, decimals) {
+  if (decimals !== undefined) return d4(x, decimals);
+  return Number.isInteger(x) ? x.toLocaleString('en-US').replace('-', '−') : num(x);
 }
 
 /** 4 decimals with a real minus sign, as the post prints its numbers. */

@@ -17,6 +17,7 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
+import { essayOf } from '../figures/prose.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
@@ -26,6 +27,7 @@ import { addExportMenu } from './export.js';
 import { startLong } from './long.js';
 import { fillFormulas } from './mathml.js';
 import { watchPrint } from './print.js';
+import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
 import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
@@ -296,12 +298,22 @@ function watchVisibility() {
     canvas.dataset.name = name;
     observer.observe(canvas);
   }
+  // The header's miniature: at the top of the page the bar stays below it (BAR_USERS).
+  if ($('mini')) {
+    $('mini').dataset.name = 'mini';
+    observer.observe($('mini'));
+  }
 }
 
 // On a narrow screen the gap/dim/base bar stays at the top of the lesson (style.css) for the
 // figures that read it; while none of them is on screen (a chapter, with its own inputs, or the
 // guide) it slides away rather than covering the top of what is read (body.bar-away).
-const BAR_USERS = FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name);
+// Near the header's miniature (the top of the page) it stays too: slid away there, it would leave
+// a hole the height of the bar between the header and figure 1.
+const BAR_USERS = [
+  ...FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name),
+  'mini',
+];
 // near: the figures within 100 px of the screen, as the observer last said (`hidden` is also
 // emptied by drawAll, for printing).
 const near = new Set();
@@ -402,13 +414,19 @@ const placeOf = (row) =>
 
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
-// that follows its figure. index.html lists no figure.
+// that follows its figure, figures/prose.js the paragraphs before it. index.html lists no figure.
 function buildFigures(rows) {
   for (const row of rows) {
     const place = placeOf(row);
     const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && $(`fig-${other.name}`));
     const section = figureElement(row);
-    (next ? $(`fig-${next.name}`) : $(place)).before(section, ...(row.after ? [row.after()] : []));
+    // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
+    const essay = state.embed ? [] : [essayOf(row)].filter(Boolean);
+    (next ? ($(`essay-${next.name}`) ?? $(`fig-${next.name}`)) : $(place)).before(
+      ...essay,
+      section,
+      ...(row.after ? [row.after()] : []),
+    );
     if (state.embed) embedFigure(section);
   }
 }
@@ -465,6 +483,7 @@ function buildRest() {
 function start() {
   buildPanels();
   applyTheme(state.theme);
+  if (!state.embed) wireMiniature();
   buildFigures(FIRST_ROWS);
   $('embed-view').append(...FIGURES.map(embedOption));
   numberGuide();

@@ -1,0 +1,194 @@
+// The lesson's essay: each chapter's opening paragraphs, in the post's order, keyed by the
+// chapter's name. A paragraph's {slot} is filled by slots(data, inputs) from the chapter's own data
+// (the core's numbers, recomputed with its chart) or from rope.js, never typed (lesson_row.js's
+// essay() renders and rewrites them). Only the page reads this table: an embedded figure comes
+// without its prose, and its script without these words.
+
+import { lesson_slot, THETA_BASE } from '../core/rope.js';
+import { d4, essay } from './lesson_row.js';
+
+// The raised base of the clock's second fix, as clock.js draws it: Llama 3's.
+const LLAMA3_BASE = 500000;
+
+const vec = (v) => `[${v.map((x) => d4(x, 4)).join(', ')}]`;
+
+const PROSE = {
+  order: {
+    prose: [
+      'Figure 1 is where the post’s argument ends; the chapters below walk there from its start. Attention ' +
+        'weighs how much one word should listen to another with a dot product: the first word’s query ' +
+        'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
+        'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
+      'The chart scores the post’s two words in both orders, and every pair of bars matches: the largest change a ' +
+        'swap makes is {plain}. Edit the sticks; no numbers make the bars differ. Whatever tells the model where a word ' +
+        'sits has to change the sticks themselves before they are scored. The rest of the page asks what that change should be.',
+    ],
+    slots: (d) => ({ a: d.a, b: d.b, plain: [d.plain.diff, 0] }),
+  },
+  slot: {
+    prose: [
+      'The bluntest mark: add the slot number to every entry of the stick. “nolan” {stick} at slot 1 becomes ' +
+        '{one} and at slot 5 {five}. The order is now visible, but watch what it costs the word.',
+      'At slot {slot} the added part is {share}% of the two lengths together, and the stick points along ' +
+        '[1, 1, 1, 1] with a cosine of {ones}. Every word drifts toward that one direction: the position drowns the meaning. ' +
+        'And the number has no ceiling: a slot past the longest training sequence adds a value the model never met.',
+    ],
+    slots: (d) => ({
+      stick: `[${d.stick.join(', ')}]`,
+      one: `[${lesson_slot(d.stick, 1).sum.join(', ')}]`,
+      five: `[${lesson_slot(d.stick, 5).sum.join(', ')}]`,
+      slot: d.slot,
+      share: [100 * d.share, 2],
+      ones: [d.cos_pos, 4],
+    }),
+  },
+  normalized: {
+    prose: [
+      'Shrink it, then: divide the slot by the length of the sequence, so the mark stays between 0 and 1. ' +
+        'Trained on sequences of {train}, slot {slot} is marked {trained}.',
+      'But lengths change. When a sequence of {length} arrives, the same slot is marked {now}, and everything ' +
+        'the model learned about that slot points at a different number. One number is being asked to be bounded, ' +
+        'unique and a measure of distance all at once; it cannot be all three.',
+    ],
+    slots: (d) => ({ train: d.train, slot: d.slot, length: d.length, trained: [d.trained, 4], now: [d.now, 4] }),
+  },
+  marks: {
+    prose: [
+      'So give each position a whole vector, one number per dimension, made of sines and cosines: they stay ' +
+        'between −1 and 1 and always give one position the same value. One wave alone repeats, so each pair of ' +
+        'dimensions turns at its own speed, each slower than the last by the same factor: fast pairs tell neighbours ' +
+        'apart, slow ones distant slots (at width {width} the slowest needs {slowest} positions for one turn). A sine ' +
+        'with its cosine fixes the angle within a turn, where a sine alone could not.',
+      'No two rows of the chart match. But the mark is added: “nolan” at slot 3 becomes {nolan}. That is the first ' +
+        'of three failures of added marks, the mixing: meaning and position are now one vector, and the query and ' +
+        'key grids must pull them apart again.',
+    ],
+    slots: (d) => ({ width: d.width, slowest: [d.slowest, 0], nolan: vec(d.nolan) }),
+  },
+  extrapolate: {
+    prose: [
+      'The second failure: extrapolation. A mark exists for every position, but a model trained on {train} ' +
+        'positions has met only their marks. One number of a far mark may look familiar; the whole vector of them does not.',
+      'Each bar is the range one dimension covered in training, the dot its value at the position you choose. ' +
+        'At position {pos}, {outside} of the {width} values fall outside their range. The slow dimensions leave first: ' +
+        'training turned them through only a sliver of a circle.',
+    ],
+    slots: (d) => ({ train: d.train, pos: d.pos, outside: d.outside.filter((o) => o).length, width: d.width }),
+  },
+  identity: {
+    prose: [
+      'The third failure is the deepest. Attention should care how far apart two words are, not where each sits. ' +
+        'The waves do hold the gap: by the angle-sum identity, the mark of a + b follows from the mark of a and the gap b alone.',
+      'Here sin {sum} is built from the marks of {a} and {b}: {first} + {second} = {total}, the value of sin {sum} ' +
+        'itself. But attention never forms that sum. It dots two marked vectors, and the identity is buried in ' +
+        'the product; the model would have to learn to dig it out. The next step makes the dot product do it by construction.',
+    ],
+    slots: (d) => ({
+      sum: d.a + d.b,
+      a: d.a,
+      b: d.b,
+      first: [d.sa_cb, 4],
+      second: [d.ca_sb, 4],
+      total: [d.sin_sum, 4],
+    }),
+  },
+  cat: {
+    prose: [
+      'Rotary embedding stops adding. It turns each pair of a word’s numbers by an angle that grows with its ' +
+        'position: m·θ at position m. A turn changes the direction and keeps the length, so the word stays itself ' +
+        '(the cat’s length is {length} wherever it sits).',
+      'The post’s cat, a query at {m} and a key at {n} with θ = {theta}: turning from the key to the query takes ' +
+        '{angle}°, and they score {rope}. Press “slide both words”: both arrows turn by the same extra angle, so the angle between them and ' +
+        'the score hold, while the same pair with sine marks added scores {added} and moves as they slide.',
+    ],
+    slots: (d) => ({
+      length: [d.len_qm, 4],
+      m: d.m,
+      n: d.n,
+      theta: d.theta,
+      angle: [d.after_deg, 1],
+      rope: [d.direct, 4],
+      added: [d.added, 4],
+    }),
+  },
+  proof: {
+    prose: [
+      'Why only the gap? Write out the two turned vectors and multiply. Eight products of sines and cosines ' +
+        'appear; gathered in pairs they are the cosine and sine of one difference, mθ − nθ. The positions survive ' +
+        'only as m − n.',
+      'What is left is (q·k)·cos((m − n)θ) + (q×k)·sin((m − n)θ): how alike the two words are, and how they ' +
+        'are turned from each other, both read at the gap. Each bar is one step of that algebra in numbers, for the ' +
+        'query at {m} and the key at {n}; every one is {result}. Nothing here is learned: the geometry does it.',
+    ],
+    slots: (d) => ({ m: d.m, n: d.n, result: [d.result, 4] }),
+  },
+  planes: {
+    prose: [
+      'A real head is wider than two numbers. RoPE cuts a {dim}-number vector into {pairs} pairs and turns each in ' +
+        'its own plane, at the same spread of speeds as the sinusoidal marks. The proof holds in every plane ' +
+        'alone, so it holds for their sum.',
+      'Each bar is one plane’s share of a random token scored against itself at {m} and {n}: together ' +
+        '{score}. Move both {shift} positions along and the total is {moved}. The gap is kept in every plane; what ' +
+        'can still go wrong lives in the slow ones.',
+    ],
+    slots: (d) => ({
+      dim: 2 * d.terms.length,
+      pairs: d.terms.length,
+      m: d.m,
+      n: d.n,
+      shift: d.shift,
+      score: [d.score, 4],
+      moved: [d.moved, 4],
+    }),
+  },
+  clock: {
+    prose: [
+      'RoPE still breaks at long range, in its slow pairs. Depending only on the gap lets a model reuse what it ' +
+        'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
+        'wedge); at a gap of {gap} it points at {dial}°, {verdict}.',
+      'The fix slows the slow pairs so far gaps fall back inside: divide every frequency by {divide}, or raise the ' +
+        'base from {oldBase} to {newBase}, as Llama 3 did for its 128K context. Try both buttons. The fast pair is ' +
+        'no worry: it turns {turns} times over the same training length.',
+    ],
+    slots: (d) => ({
+      train: d.trainLength,
+      wedge: [d.train.degrees, 1],
+      gap: d.gapLength,
+      dial: [d.gap.dial, 1],
+      verdict: d.inside ? 'inside the wedge' : 'outside the wedge: an angle training never showed',
+      divide: 8,
+      oldBase: THETA_BASE,
+      newBase: LLAMA3_BASE,
+      turns: [d.fastTrain.turns, 1],
+    }),
+  },
+  weights: {
+    prose: [
+      'The angle is fixed; the model is not. Of the {gaps} gaps up to {widest}, {before} have an angle the slowest ' +
+        'pair met in training at base {oldBase}, and {after} at base {base}. Yet only {seen} of them ever fit inside ' +
+        'one training sequence of {train}, whatever the base: the weights never practised joining words that far apart.',
+      'So the recipe has three parts: raise the base, keep training on long documents, and pick documents that ' +
+        'truly need long-range attention. The geometry is free; using it across a long gap has to be learned. ' +
+        'The last figure of the lesson checks every number the post prints.',
+    ],
+    slots: (d) => ({
+      gaps: d.gaps,
+      widest: d.widest,
+      before: d.inside_old,
+      after: d.inside_new,
+      oldBase: THETA_BASE,
+      base: d.base,
+      seen: d.seen,
+      train: d.train,
+    }),
+  },
+};
+
+/** The names of the chapters that open with prose, in page order. */
+export const PROSE_CHAPTERS = Object.freeze(Object.keys(PROSE));
+
+/** The opening paragraphs of a chapter row (its element, id essay-NAME), or null when it has none. */
+export function essayOf(row) {
+  const prose = Object.hasOwn(PROSE, row.name) ? PROSE[row.name] : null;
+  return prose && row.chapter ? essay(row.chapter, row.name, prose.prose, prose.slots) : null;
+}

@@ -1,0 +1,47 @@
+// The first screen's miniature of the answer: the blog post's own example, the word "cat" as
+// both query and key, at positions 3 and 7 and then both moved along by the reader's slider.
+// RoPE's score stays where it was, the additive one (the same pair with sine marks added)
+// drifts; every number is the core's (lesson_cat), written into index.html's [data-mini] slots.
+
+import { lesson_cat } from '../core/rope.js';
+import { d4 } from '../figures/lesson_row.js';
+
+/** The post's example (docs/LESSON.md, "The post's examples"). */
+export const MINI = Object.freeze({ cat: [0.9, 0.4], m: 3, n: 7, theta: 0.1 });
+
+/** The miniature's numbers with both words moved by `shift`, from the core. */
+export function miniature(shift) {
+  const { cat, m, n, theta } = MINI;
+  const at = (s) => lesson_cat(cat, cat, m + s, n + s, theta);
+  const [before, after] = [at(0), at(shift)];
+  return {
+    cat: `[${cat.join(', ')}]`,
+    theta,
+    m,
+    n,
+    shift,
+    m2: m + shift,
+    n2: n + shift,
+    rope: before.direct,
+    add: before.added,
+    rope2: after.direct,
+    add2: after.added,
+  };
+}
+
+/** Fills the miniature's slots and follows its slider (#mini-shift); nothing when it is absent. */
+export function wireMiniature(root = document) {
+  const slider = root.getElementById('mini-shift');
+  if (!slider) return;
+  const write = () => {
+    const values = miniature(Number(slider.value));
+    for (const node of root.querySelectorAll('[data-mini]')) {
+      const value = values[node.dataset.mini];
+      const score = ['rope', 'add', 'rope2', 'add2'].includes(node.dataset.mini);
+      node.textContent = score ? d4(value) : String(value);
+      if (typeof value === 'number') node.dataset.value = String(value);
+    }
+  };
+  slider.addEventListener('input', write);
+  write();
+}
