@@ -40,6 +40,10 @@ static const rope_config_class classes[] = {
     {"gpt_oss", 1.5e5, 64, N, 2880, 64, N, HALF, 0, N, N, 0},
     {"deepseek_v2", 1e4, N, 64, 5120, 128, N, COMPLEX, 1, N, N, 0},
     {"deepseek_v3", 1e4, N, 64, 7168, 128, N, 1, "rope_interleave, true by default", 1, N, N, 0},
+    /* Its main attention de-interleaves q and k whatever rope_interleave says (2: fixed). */
+    {"deepseek_v32", 1e4, N, 64, 7168, 128, N, 2, "its attention always de-interleaves q and k", 1,
+     N, N, 0},
+    {"glm4_moe_lite", N, N, 64, 2048, 20, N, 1, "rope_interleave, true by default", 0, N, N, 0},
     {"kimi_k2", 1e4, N, 64, 7168, 128, N, 1, "DeepSeek-V3's modelling code, which it ships", 1, N,
      N, 0},
     {"phi3", 1e4, N, N, 3072, 32, N, HALF, 0, N, N, 0},
@@ -116,7 +120,7 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
     const rope_config_value *v = &c->top[K_ROPE_INTERLEAVE];
     c->layout = "rotate_half";
     c->layout_from = "transformers' usual rotate_half (the model_type is not in the class table)";
-    if (!rope_config_absent(v)) {
+    if (!rope_config_absent(v) && !(k != NULL && k->interleaved == 2)) {
         if (v->kind != ROPE_CONFIG_BOOL) {
             char shown[96];
             rope_config_show(v, shown, sizeof shown);
@@ -126,6 +130,9 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
         c->layout = v->number != 0.0 ? "interleaved" : "rotate_half";
         c->layout_from = "rope_interleave";
     } else if (k != NULL) {
+        if (!rope_config_absent(v))
+            rope_config_warn(c, "%s is not read by model_type %s: %s",
+                             c->top_label[K_ROPE_INTERLEAVE], k->model_type, k->why_layout);
         c->layout = k->interleaved ? "interleaved" : "rotate_half";
         snprintf(c->layout_why, sizeof c->layout_why, "model_type %s (%s)", k->model_type,
                  k->why_layout);

@@ -7,31 +7,62 @@
 #include "rope_math.h"
 #include "verify.h"
 
-/* Per dtype: theta's relative uncertainty (pow and the scaling formulas in
- * float32 differ from float64 by several ulps), the angle product's
- * rounding, and the stored value's rounding (plus a float32 cos/sin). */
+/* Per dtype, the bound of each stage of a real computation (docs/VERIFY.md,
+ * "Tolerance"): theta's relative uncertainty (pow or exp and the scaling
+ * formulas in float32 differ from float64 by a few ulps), the angle
+ * product's rounding (half an ulp of p x theta), the stored value's (cos or
+ * sin of the angle within an ulp, the rounding to the file's dtype), and,
+ * when the attention factor A is not 1, the product by A (A rounded to
+ * float32, the product rounded). unit: one rounding of the angle's dtype,
+ * the step of a recurrence's error. */
 typedef struct {
-    double rel_theta, u_prod, u_val;
+    double rel_theta, u_prod, u_val, u_amp, unit;
 } tolerance;
 
 static tolerance tolerance_of(int dtype)
 {
     static const tolerance t[] = {
-        {1e-9, 0.0, 1e-12},
-        {1e-6, 0x1p-24, 0x1p-23},
-        {1e-6, 0x1p-24, 0x1p-11},
-        {1e-6, 0x1p-24, 0x1p-8},
+        {1e-9, 0.0, 1e-12, 0.0, 0x1p-53},
+        {1e-6, 0x1p-24, 0x1p-23, 0x1p-23, 0x1p-24},
+        {1e-6, 0x1p-24, 0x1p-11, 0x1p-23, 0x1p-24},
+        {1e-6, 0x1p-24, 0x1p-8, 0x1p-23, 0x1p-24},
     };
     return t[dtype >= 0 && dtype < 4 ? dtype : 0];
 }
 
-const char *rope_verify_tolerance_text(int dtype, int is_table)
+/* Pair i's relative uncertainty of theta: a recurrence theta *= theta_scale
+ * (llama.cpp) reaches pair i after i float32 products, each rounding by up
+ * to an ulp's half, and its theta_scale (powf, within an ulp) raised to the
+ * i-th power: (i + 1)(2^-24 + 2^-23) in all. */
+static double theta_rel(const tolerance *tl, int profile, long i)
 {
-    static const char *const table[] = {
-        "|error| <= A*1e-9*|p*theta| + 1e-12 (float64)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-23) (float32)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11) (float16)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+    return tl->rel_theta +
+           (profile == ROPE_PROFILE_RECURRENCE ? 3.0 * (double)(i + 1) * tl->unit : 0.0);
+}
+
+const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled)
+{
+    /* [dtype][recurrence][scaled]: the product by A adds 2^-23 where A is not 1. */
+    static const char *const table[4][2][2] = {
+        {{"|error| <= A*(1e-9*|p*theta| + 1e-12) (float64)",
+          "|error| <= A*(1e-9*|p*theta| + 1e-12) (float64)"},
+         {"|error| <= A*((1e-9 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, pair i)",
+          "|error| <= A*((1e-9 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, pair i)"}},
+        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-23) (float32)",
+          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-22) (float32, A != 1)"},
+         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-23) (float32, pair i)",
+          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-22) (float32, pair i, "
+          "A != 1)"}},
+        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11) (float16)",
+          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, A != 1)"},
+         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11) (float16, pair i)",
+          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, "
+          "pair i, A != 1)"}},
+        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, A != 1)"},
+         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8) (bfloat16, pair i)",
+          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, "
+          "pair i, A != 1)"}},
     };
     static const char *const inv[] = {
         "relative error <= 1e-9 (float64)",
@@ -40,7 +71,7 @@ const char *rope_verify_tolerance_text(int dtype, int is_table)
         "relative error <= 2^-8 (bfloat16)",
     };
     int k = dtype >= 0 && dtype < 4 ? dtype : 0;
-    return is_table ? table[k] : inv[k];
+    return is_table ? table[k][profile == ROPE_PROFILE_RECURRENCE][scaled != 0] : inv[k];
 }
 
 /* The angle the model computes at position p (offset included). */
@@ -110,6 +141,8 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
     if (!rows) n_rows = c->rows;
     tolerance tl = tolerance_of(d->dtype);
     double amp = fabs(m->amp);
+    /* The product by A is a stage of its own only where A is not 1. */
+    double u_val = tl.u_val + (fabs(amp - 1.0) > 1e-12 ? tl.u_amp : 0.0);
     for (long k = 0; k < n_rows; k++) {
         long r = rows ? rows[k] : k;
         double p = d->from + (double)r + m->offset;
@@ -130,7 +163,8 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
             err = err > e2 ? err : e2;
             err = err > e3 ? err : e3;
             err = err > e4 ? err : e4;
-            double tol = amp * (fabs(exact) * (tl.rel_theta + tl.u_prod) + tl.u_val) + 1e-300;
+            double rel = theta_rel(&tl, d->profile, i) + tl.u_prod;
+            double tol = amp * (fabs(exact) * rel + u_val) + 1e-300;
             note(o, pair_worst, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
             double ae = fabs(ang - exact);
             if (ae > o->max_angle_error) o->max_angle_error = ae;

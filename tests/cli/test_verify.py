@@ -80,6 +80,9 @@ def one_case(rng, tally, n, method, kind, fmt, dtype, codes):
     args = ["--config", g.write_config(cfg, OUT, stem)] + g.write(arrays, fmt, dtype, OUT, stem, rng)
     if kind == "table":
         args += ["--positions", "%d:%d" % (start, rows)]
+        # A table in either layout is right; --apply rotate_half makes an interleaved one wrong.
+        if "layout_interleaved" in codes or (not codes and rng.random() < 0.3):
+            args += ["--apply", "rotate_half"]
     code, out, err = run(args + ["--format", "json"])
     what = "%s %s %s %s %s planted %s %s" % (stem, method, kind, fmt, dtype, codes or "nothing", notes)
     problems = []
@@ -254,28 +257,99 @@ def positions(rng, tally):
     tally.check(code == 1 and named == ["unexplained"], "random numbers: exit %d, %s" % (code, named))
 
 
+PAIRS_OF = {"rotate_half": "rotate_half pairs (i, i+d/2)", "interleaved": "adjacent pairs (2i, 2i+1)"}
+PERMUTE = {"interleaved": "de-interleaved first (new dim i = old 2i, new dim i+d/2 = old 2i+1), as "
+                          "transformers' apply_rotary_pos_emb_interleave does",
+           "rotate_half": "interleaved first (new dim 2i = old i, new dim 2i+1 = old i+d/2), as "
+                          "llama.cpp's converter permutes the q and k weight rows"}
+
+
+def layout_needs(table, checkpoint, decided):
+    """What a right table asks of q and k, in verify's words."""
+    shown = {"rotate_half": "pairs (i, i+d/2) (rotate_half)", "interleaved": "pairs (2i, 2i+1) (interleaved)"}
+    head = "the table holds %s; the checkpoint's q/k rows are %s (%s): " % (shown[table], checkpoint, decided)
+    if table == checkpoint:
+        return head + "apply it to q and k in checkpoint order as " + PAIRS_OF[table]
+    return head + "apply it as %s to q and k %s" % (PAIRS_OF[table], PERMUTE[checkpoint])
+
+
+def layout_fix(apply, checkpoint):
+    if apply == "rotate_half":
+        text = ("the table pairs dims (2i, 2i+1) (interleaved); your code applies it as rotate_half pairs "
+                "(i, i+d/2) (--apply rotate_half). Build it as transformers does, cat(freqs, freqs): pair "
+                "i's angle in columns i and i+d/2")
+    else:
+        text = ("the table pairs dims (i, i+d/2) (rotate_half); your code applies it to adjacent pairs "
+                "(2i, 2i+1) (--apply interleaved). Build it interleaved, repeat_interleave(freqs, 2): pair "
+                "i's angle in columns 2i and 2i+1")
+    if apply != checkpoint:
+        text += "; the checkpoint's q/k rows are %s, so q and k must be %s" % (checkpoint, PERMUTE[checkpoint])
+    return text
+
+
+def layout_configs(rng):
+    """(config, the checkpoint's layout, what decides it, theta): rope_interleave either way, the class
+    defaults of GLM-4.7-Flash (interleaved unless said) and DeepSeek V3.2 (always interleaved), and a
+    model_type the class table does not hold."""
+    d = int(rng.choice([32, 64, 128]))
+    base = float(rng.choice(g.NICE_BASES))
+    th = base ** (-2.0 * np.arange(d // 2) / d)
+    plain = {"rope_theta": base, "head_dim": d, "hidden_size": 4 * d, "num_attention_heads": 4,
+             "max_position_embeddings": 8192}
+    mla = {"rope_theta": base, "qk_rope_head_dim": d, "hidden_size": 2048, "num_attention_heads": 16,
+           "max_position_embeddings": 8192}
+    return [
+        (dict(plain, rope_interleave=True), "interleaved", "rope_interleave", th),
+        (dict(plain, rope_interleave=False), "rotate_half", "rope_interleave", th),
+        (dict(mla, model_type="glm4_moe_lite"), "interleaved",
+         "model_type glm4_moe_lite (rope_interleave, true by default)", th),
+        (dict(mla, model_type="deepseek_v32", rope_interleave=False), "interleaved",
+         "model_type deepseek_v32 (its attention always de-interleaves q and k)", th),
+        (dict(plain, model_type="not_a_class"), "rotate_half",
+         "transformers' usual rotate_half (the model_type is not in the class table)", th),
+    ]
+
+
 def config_layouts(rng, tally):
-    """A config that pairs (2i, 2i + 1) (rope_interleave true) holds the dump to that layout: an
-    interleaved dump matches, a rotate_half one is layout_half; rope_interleave false is rotate_half."""
-    for interleave in (True, False):
-        cfg = g.make_config(rng, str(rng.choice(["default", "linear", "yarn"])))
-        cfg["rope_interleave"] = interleave
-        c = g.write_config(cfg, OUT, "layout-%s" % interleave)
-        for planted in (("layout_interleaved",), ()):
-            start = int(rng.integers(0, 2000))
-            arrays, _ = g.dump(cfg, "table", "float32", 64, start, planted, rng)
-            stem = "layout-%s-%s" % (interleave, "interleaved" if planted else "half")
-            files = g.write(arrays, "npy", "float32", OUT, stem, rng)
-            code, out, err = run(["--config", c] + files + ["--positions", "%d:64" % start, "--format", "json"])
-            res = json.loads(out) if out else {}
-            named = [d["code"] for d in res.get("diagnoses", [])]
-            dump_layout = "interleaved" if planted else "rotate_half"
-            config_layout = "interleaved" if interleave else "rotate_half"
-            want = (0, []) if dump_layout == config_layout else \
-                (1, ["layout_interleaved" if planted else "layout_half"])
-            ok = (code, named) == want and res.get("config", {}).get("layout") == config_layout
-            tally.check(ok, "rope_interleave %s, %s dump: exit %d, diagnoses %s, config layout %s (wants %s) %s"
-                        % (interleave, dump_layout, code, named, res.get("config", {}).get("layout"), want, err))
+    """A table in either layout matches, as transformers' cat(freqs, freqs) cache and a port that keeps
+    the checkpoint's adjacent pairs both are right; the output says what it asks of q and k. With
+    --apply, a table in the other layout is layout_interleaved or layout_half with the fix; a bad
+    --apply or --profile is refused."""
+    for k, (cfg, checkpoint, decided, th) in enumerate(layout_configs(rng)):
+        c = g.write_config(cfg, OUT, "layout-%d" % k)
+        for table in ("rotate_half", "interleaved"):
+            start, rows = int(rng.integers(0, 5000)), int(rng.integers(16, 80))
+            dtype = str(rng.choice(["float32", "float64"]))
+            arrays = table_dump(th, start, rows, dtype)
+            if table == "interleaved":
+                arrays = {n: np.repeat(v[:, : v.shape[1] // 2], 2, axis=1) for n, v in arrays.items()}
+            stem = "layout-%d-%s" % (k, table)
+            files = g.write(arrays, "npy", dtype, OUT, stem, rng)
+            for apply in (None, "rotate_half", "interleaved"):
+                extra = ["--apply", apply] if apply else []
+                code, out, err = run(["--config", c] + files + extra +
+                                     ["--positions", "%d:%d" % (start, rows), "--format", "json"])
+                res = json.loads(out) if out else {}
+                got = (code, [(x["code"], x["message"]) for x in res.get("diagnoses", [])])
+                if apply in (None, table):
+                    want = (0, [])
+                else:
+                    want = (1, [("layout_interleaved" if table == "interleaved" else "layout_half",
+                                 layout_fix(apply, checkpoint))])
+                ok = got == want and res.get("layout_found") == table and res.get("apply") == apply and \
+                    res["config"]["layout"] == checkpoint and res["config"]["layout_from"] == decided
+                if ok and code == 0:
+                    ok = res["layout_needs"] == layout_needs(table, checkpoint, decided)
+                tally.check(ok, "%s, %s table, --apply %s: got %s, wants %s; needs %r %s"
+                            % (decided, table, apply, got, want, res.get("layout_needs"), err.strip()))
+            code, text, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows)])
+            tally.check(code == 0 and ("layout: %s\n" % layout_needs(table, checkpoint, decided)) in text,
+                        "text output's layout line: exit %d %r" % (code, text))
+    for flag, value, words in (("--apply", "half", "--apply must be rotate_half or interleaved, got 'half'"),
+                               ("--profile", "llama", "--profile must be transformers or recurrence, got 'llama'")):
+        code, out, err = run(["--config", c] + files + [flag, value])
+        tally.check(code == 2 and out == "" and err == "ropescope: %s\n" % words,
+                    "%s %s: exit %d %r" % (flag, value, code, err))
 
 
 def gemma4_config(rng):
