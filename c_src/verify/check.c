@@ -30,39 +30,49 @@ static tolerance tolerance_of(int dtype)
     return t[dtype >= 0 && dtype < 4 ? dtype : 0];
 }
 
-/* Pair i's relative uncertainty of theta: a recurrence theta *= theta_scale
+/* Pair i's relative uncertainty of theta (theta_i: the model's). pow's
+ * exponent 2i/d (or a recurrence's -2/d) rounded to the angle's dtype moves
+ * base^-(2i/d) by |ln theta_i| roundings. A recurrence theta *= theta_scale
  * (llama.cpp) reaches pair i after i float32 products, each rounding by up
- * to an ulp's half, and its theta_scale (powf, within an ulp) raised to the
- * i-th power: (i + 1)(2^-24 + 2^-23) in all. */
-static double theta_rel(const tolerance *tl, int profile, long i)
+ * to half an ulp, and its theta_scale (powf, within an ulp) raised to the
+ * i-th power: (i + 1)(2^-24 + 2^-23) more. */
+static double theta_rel(const tolerance *tl, int profile, long i, double theta)
 {
-    return tl->rel_theta +
-           (profile == ROPE_PROFILE_RECURRENCE ? 3.0 * (double)(i + 1) * tl->unit : 0.0);
+    double exponent = theta > 0.0 ? fabs(rope_log(theta)) * tl->unit : 0.0;
+    double chain = profile == ROPE_PROFILE_RECURRENCE ? 3.0 * (double)(i + 1) * tl->unit : 0.0;
+    return tl->rel_theta + exponent + chain;
 }
 
 const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled)
 {
     /* [dtype][recurrence][scaled]: the product by A adds 2^-23 where A is not 1. */
     static const char *const table[4][2][2] = {
-        {{"|error| <= A*(1e-9*|p*theta| + 1e-12) (float64)",
-          "|error| <= A*(1e-9*|p*theta| + 1e-12) (float64)"},
-         {"|error| <= A*((1e-9 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, pair i)",
-          "|error| <= A*((1e-9 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, pair i)"}},
-        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-23) (float32)",
-          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-22) (float32, A != 1)"},
-         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-23) (float32, pair i)",
-          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-22) (float32, pair i, "
-          "A != 1)"}},
-        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11) (float16)",
-          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, A != 1)"},
-         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11) (float16, pair i)",
-          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, "
-          "pair i, A != 1)"}},
-        {{"|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
-          "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, A != 1)"},
-         {"|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8) (bfloat16, pair i)",
-          "|error| <= A*((1e-6 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, "
-          "pair i, A != 1)"}},
+        {{"|error| <= A*((1e-9 + |ln theta|*2^-53)*|p*theta| + 1e-12) (float64)",
+          "|error| <= A*((1e-9 + |ln theta|*2^-53)*|p*theta| + 1e-12) (float64)"},
+         {"|error| <= A*((1e-9 + |ln theta|*2^-53 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, "
+          "pair i)",
+          "|error| <= A*((1e-9 + |ln theta|*2^-53 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, "
+          "pair i)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-23) (float32)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-22) (float32, A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-23) "
+          "(float32, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-22) "
+          "(float32, pair i, A != 1)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-11) (float16)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, "
+          "A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11) "
+          "(float16, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11 + "
+          "2^-23) (float16, pair i, A != 1)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, "
+          "A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8) "
+          "(bfloat16, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8 + "
+          "2^-23) (bfloat16, pair i, A != 1)"}},
     };
     static const char *const inv[] = {
         "relative error <= 1e-9 (float64)",
@@ -163,7 +173,7 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
             err = err > e2 ? err : e2;
             err = err > e3 ? err : e3;
             err = err > e4 ? err : e4;
-            double rel = theta_rel(&tl, d->profile, i) + tl.u_prod;
+            double rel = theta_rel(&tl, d->profile, i, th) + tl.u_prod;
             double tol = amp * (fabs(exact) * rel + u_val) + 1e-300;
             note(o, pair_worst, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
             double ae = fabs(ang - exact);

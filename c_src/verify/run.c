@@ -263,6 +263,28 @@ static void compare_table(rope_verify_job *j)
     j->layout_used = used;
 }
 
+/* A table over transformers' bound that a float32 recurrence's bound takes
+ * (llama.cpp's theta *= theta_scale): named as that, not as a mistake. */
+static int fits_recurrence(rope_verify_job *j)
+{
+    if (!j->compared || j->dump.profile != ROPE_PROFILE_TRANSFORMERS || !j->dump.cos ||
+        j->dump.dtype == ROPE_DT_F64)
+        return 0;
+    rope_verify_err err;
+    j->dump.profile = ROPE_PROFILE_RECURRENCE;
+    int fits = compare(j, j->layout_used, &err) && err.n_over == 0;
+    j->dump.profile = ROPE_PROFILE_TRANSFORMERS;
+    compare(j, j->layout_used, &j->err); /* pair_worst back to transformers' bound */
+    if (!fits) return 0;
+    j->diag[0].code = "recurrence_profile";
+    snprintf(j->diag[0].message, sizeof j->diag[0].message,
+             "the table is within the bound of a float32 recurrence theta *= theta_scale "
+             "(llama.cpp), not of transformers' one product p x inv_freq: if it was made so, "
+             "check it with --profile recurrence");
+    j->n_diag = 1;
+    return 1;
+}
+
 int rope_verify_check(rope_verify_job *j)
 {
     const rope_scaling *s = &j->c->scaling;
@@ -284,7 +306,7 @@ int rope_verify_check(rope_verify_job *j)
         rope_verify_layout_needs(
             j->c, j->layout_found == ROPE_LAYOUT_UNKNOWN && j->match ? ROPE_LAYOUT_UNKNOWN : own,
             j->layout_needs, sizeof j->layout_needs);
-    if (!j->match &&
+    if (!j->match && !fits_recurrence(j) &&
         rope_verify_diagnose(j->c, &j->dump, own, j->apply, j->diag, &j->n_diag) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
     return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;

@@ -425,6 +425,148 @@ def proportional_and_layer_types(rng, tally):
     tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
 
 
+# ---- tables made the way producers make them (docs/VERIFY.md, "Tolerance") ------------------
+
+F32 = np.float32
+
+
+def phi3_longrope(rng):
+    """A fresh Phi-3.5-style longrope config and its float32 cache as transformers computes it:
+    inv_freq = 1 / (ext_factors * base ** (arange(0, d, 2) / d)) in float32, the angle one float32
+    product, cos and sin times the float32 attention factor. Returns the config, the tables, the
+    start, the rows, the factor list transformers uses at that length and the other, and A."""
+    heads = int(rng.choice([16, 24, 32]))
+    d = int(rng.choice([64, 96, 128]))
+    orig = int(rng.choice([512, 1024, 2048, 4096]))
+    mult = int(rng.choice([8, 16, 32]))
+    # Large bases too (Qwen3's 1e7): pow's exponent rounding moves theta by |ln theta| roundings.
+    base = float(rng.choice(g.NICE_BASES + [1e7, 1e8]))
+    short = np.sort(rng.uniform(1.0, 1.3, d // 2))
+    long_ = np.sort(rng.uniform(1.0, 2.0 * mult, d // 2))
+    cfg = {"model_type": "phi3", "hidden_size": heads * d, "num_attention_heads": heads, "rope_theta": base,
+           "max_position_embeddings": orig * mult, "original_max_position_embeddings": orig,
+           "rope_scaling": {"type": "longrope", "short_factor": [float(x) for x in short],
+                            "long_factor": [float(x) for x in long_]}}
+    rows = int(rng.integers(64, 2 * orig))
+    start = int(rng.choice([0, int(rng.integers(0, orig))]))
+    ext, other = (long_, short) if start + rows > orig else (short, long_)
+    a = np.sqrt(1.0 + np.log(mult) / np.log(orig))
+    return cfg, d, base, start, rows, ext, other, a
+
+
+def faithful(f, ang, rng):
+    """f of a float32 angle as a float32 library within 1 ulp computes it (torch's vectorized
+    float32 cos and sin are within 1.0 ulp): at random, the correctly rounded value or its neighbour
+    on the other side of the exact one (none past an exact value, none past +-1)."""
+    exact = f(ang.astype(np.float64))
+    near = exact.astype(F32)
+    other = np.nextafter(near, np.where(near > exact, -np.inf, np.inf).astype(F32))
+    other = np.where((near == exact) | (np.abs(other) > 1), near, other)
+    return np.where(rng.random(ang.shape) < 0.5, near, other).astype(F32)
+
+
+def phi3_tables(d, base, start, rows, ext, a, rng):
+    e = np.arange(0, d, 2).astype(F32) / F32(d)
+    inv = F32(1.0) / (np.asarray(ext, dtype=F32) * np.power(F32(base), e))
+    ang = np.arange(start, start + rows).astype(F32)[:, None] * inv[None, :]
+    ang = np.concatenate([ang, ang], axis=1)
+    # The same value in both halves, as cat(freqs, freqs).cos() computes it once per column.
+    half = d // 2
+    cos, sin = faithful(np.cos, ang[:, :half], rng), faithful(np.sin, ang[:, :half], rng)
+    return {"cos": np.tile(cos, 2) * F32(a), "sin": np.tile(sin, 2) * F32(a)}
+
+
+def llama3_recurrence(rng):
+    """A fresh Llama 3.1-style config (rope_type llama3) and its float32 table as llama.cpp builds
+    it: the converter's rope_freqs factors (float32), theta_scale = powf(base, -2/d), the angle of
+    pair i reached by theta *= theta_scale from theta = p, divided by the pair's factor, adjacent
+    pairs (llama.cpp's converter permutes q and k to them)."""
+    d = int(rng.choice([64, 128]))
+    base = float(rng.choice([10000.0, 500000.0, 1000000.0, 1e7]))
+    orig = int(rng.choice([2048, 4096, 8192]))
+    factor = float(rng.choice([4.0, 8.0, 16.0]))
+    low, high = 1.0, float(rng.choice([2.0, 4.0]))
+    cfg = {"model_type": "llama", "hidden_size": 32 * d, "num_attention_heads": 32, "rope_theta": base,
+           "max_position_embeddings": int(orig * factor),
+           "rope_scaling": {"rope_type": "llama3", "factor": factor, "low_freq_factor": low,
+                            "high_freq_factor": high, "original_max_position_embeddings": orig}}
+    return cfg, d, base, orig, factor, low, high
+
+
+def llama3_factors(d, base, orig, factor, low, high):
+    freqs = 1.0 / (F32(base) ** (np.arange(0, d, 2, dtype=F32) / F32(d)))
+    out = []
+    for f in freqs.astype(np.float64):
+        wavelen = 2 * np.pi / f
+        if wavelen < orig / high:
+            out.append(1.0)
+        elif wavelen > orig / low:
+            out.append(factor)
+        else:
+            smooth = (orig / wavelen - low) / (high - low)
+            out.append(1 / ((1 - smooth) / factor + smooth))
+    return np.asarray(out, dtype=F32)
+
+
+def recurrence_tables(d, base, start, rows, ff):
+    scale = F32(np.power(F32(base), F32(-2.0) / F32(d)))
+    theta = np.arange(start, start + rows).astype(F32)
+    ang = np.empty((rows, d // 2), dtype=F32)
+    for i in range(d // 2):
+        ang[:, i] = theta / ff[i]
+        theta = theta * scale
+    ang = np.repeat(ang, 2, axis=1)
+    return {"cos": np.cos(ang), "sin": np.sin(ang)}
+
+
+def producer_tables(rng, tally):
+    """Correct float32 tables made as transformers (Phi-3.5 longrope: pow, factor division, the
+    attention factor) and llama.cpp (Llama 3.1: a float32 recurrence over 32,768 positions) make
+    them match, the latter with --profile recurrence; planted bugs still mismatch."""
+    for k in range(3):
+        cfg, d, base, start, rows, ext, other, a = phi3_longrope(rng)
+        c = g.write_config(cfg, OUT, "phi3-%d" % k)
+        cases = [("right", phi3_tables(d, base, start, rows, ext, a, rng), 0, []),
+                 ("other-list", phi3_tables(d, base, start, rows, other, a, rng), 1, ["longrope_wrong_factors"]),
+                 ("no-factor", phi3_tables(d, base, start, rows, ext, 1.0, rng), 1, ["attention_factor_missing"])]
+        for name, arrays, want, codes in cases:
+            files = g.write(arrays, "npy", "float32", OUT, "phi3-%d-%s" % (k, name), rng)
+            code, out, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows), "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [x["code"] for x in res.get("diagnoses", [])]
+            tally.check(code == want and all(x in named for x in codes) and (want or not named),
+                        "phi3 longrope %s (d %d, %d rows from %d): exit %d, %s, worst ratio %s, %s over %s"
+                        % (name, d, rows, start, code, named, res.get("worst_ratio"),
+                           res.get("values_over_tolerance"), err.strip()))
+    for k in range(2):
+        cfg, d, base, orig, factor, low, high = llama3_recurrence(rng)
+        c = g.write_config(cfg, OUT, "recurrence-%d" % k)
+        start = int(rng.integers(0, 24577))
+        rows = 32768 - start
+        ff = llama3_factors(d, base, orig, factor, low, high)
+        cases = [("right", recurrence_tables(d, base, start, rows, ff), 0, []),
+                 ("unscaled", recurrence_tables(d, base, start, rows, np.ones_like(ff)), 1,
+                  ["scaling_not_applied"]),
+                 ("offset", recurrence_tables(d, base, start + 3, rows, ff), 1, ["position_offset"])]
+        for name, arrays, want, codes in cases:
+            files = g.write(arrays, "npy", "float32", OUT, "recurrence-%d-%s" % (k, name), rng)
+            code, out, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows),
+                                                            "--profile", "recurrence", "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [x["code"] for x in res.get("diagnoses", [])]
+            ok = code == want and all(x in named for x in codes) and (want or not named)
+            if ok and name == "right":
+                ok = res["profile"] == "recurrence" and res["layout_found"] == "interleaved"
+                # Held to transformers' bound it matches or is named for what it is, never a mistake.
+                code2, out2, _ = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows),
+                                                                "--format", "json"])
+                named2 = [x["code"] for x in json.loads(out2)["diagnoses"]] if out2 else None
+                ok = (code2, named2) in ((0, []), (1, ["recurrence_profile"]))
+            tally.check(ok, "llama.cpp recurrence %s (d %d, base %g, %d rows from %d): exit %d, %s, worst ratio "
+                        "%s, %s over %s" % (name, d, base, rows, start, code, named, res.get("worst_ratio"),
+                                            res.get("values_over_tolerance"), err.strip()))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -438,6 +580,7 @@ def main():
     positions(rng, tally)
     config_layouts(rng, tally)
     proportional_and_layer_types(rng, tally)
+    producer_tables(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 
