@@ -141,6 +141,19 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
     return ROPE_OK;
 }
 
+/* The num_hidden_layers of transformers' configuration classes that have
+ * sliding-window layers of their own base; 0 for another class. */
+static int class_layers(const rope_config_class *k)
+{
+    static const struct {
+        const char *model_type;
+        int layers;
+    } defaults[] = {{"gemma3", 26}, {"gemma3_text", 26}, {"modernbert", 22}};
+    for (size_t j = 0; k != NULL && j < sizeof defaults / sizeof defaults[0]; j++)
+        if (strcmp(defaults[j].model_type, k->model_type) == 0) return defaults[j].layers;
+    return 0;
+}
+
 /* Sliding-window layers with their own base: Gemma 3 (every pattern-th layer
  * is global, the rest local), ModernBERT (every n-th layer from 0 is global),
  * transformers v5's rope_parameters.sliding_attention; layer_types, when
@@ -200,13 +213,19 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
         rope_config_warn(c, "%s is missing: %.17g is used (the class default)", c->top_label[pkey],
                          every);
     }
+    c->local_base = local;
+    c->local_from = c->top_label[pkey];
+    if (c->n_layers == 0 && (c->n_layers = class_layers(k)) > 0)
+        rope_config_warn(c,
+                         "%s is missing: model_type %s's class default %d is used to list the "
+                         "layers",
+                         c->top_label[K_LAYERS], k->model_type, c->n_layers);
     if (c->n_layers == 0) {
+        /* The sliding layers' table is known; only which layers they are is not. */
         rope_config_warn(c, "%s: num_hidden_layers is missing, so the layers cannot be listed",
                          from != NULL ? from : c->top_label[pkey]);
         return ROPE_OK;
     }
-    c->local_base = local;
-    c->local_from = c->top_label[pkey];
     for (int i = 0; i < c->n_layers; i++) {
         int global = pkey == K_GLOBAL_EVERY ? i % (int)every == 0 : (i + 1) % (int)every == 0;
         if (!global) c->layer_kind[i] |= ROPE_LAYER_LOCAL;

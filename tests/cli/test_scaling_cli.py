@@ -438,6 +438,27 @@ def test_model_options(results, tmp):
                  "rope_type dynamic needs a rotary dim above 2 (its base grows as factor^(d/(d-2))), but head_dim gives rotary dim 2")
     cfg = dict(llama, no_rope_layers=[1, 2])
     expect_error(results, "no_rope_layers holds 0 and 1", ["--config", write(tmp, "nope2.json", json.dumps(cfg))], "no_rope_layers[1] must be 0 or 1")
+    # Per-layer RoPE tables without num_hidden_layers: the class default lists the layers.
+    for mt, layers, every, full, cfg in (
+            ("gemma3_text", 26, 6, [5, 11, 17, 23],
+             {"head_dim": 256, "rope_parameters": {
+                 "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+                 "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}),
+            ("modernbert", 22, 3, [0, 3, 6, 9, 12, 15, 18, 21],
+             {"hidden_size": 768, "num_attention_heads": 12, "global_rope_theta": 160000.0,
+              "local_rope_theta": 10000.0})):
+        cfg = dict(cfg, model_type=mt)
+        code, out, err = run(["--config", write(tmp, mt + ".json", json.dumps(cfg)), "--format", "json"])
+        kinds = {t["name"]: t["layers"] for t in json.loads(out)["model"]["layer_types"]} if code == 0 else {}
+        ok = kinds.get("full_attention") == full and len(kinds.get("sliding_attention", [])) == layers - len(full) \
+            and "num_hidden_layers is missing: model_type %s's class default %d is used to list the layers" % (mt, layers) in err
+        results.record("%s without num_hidden_layers: its class default %d" % (mt, layers), [] if ok else [out[:300] + err])
+    cfg = {"model_type": "not_a_class", "head_dim": 64, "rope_parameters": {
+        "full_attention": {"rope_type": "default", "rope_theta": 5e5},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}
+    code, out, err = run(["--config", write(tmp, "v5.json", json.dumps(cfg))])
+    ok = code == 0 and "sliding_attention layers (base 10000, rotary dim 64): not listed (num_hidden_layers is missing)" in out
+    results.record("two layer types, no layer count, no class: both tables, no layers", [] if ok else [out[:400] + err])
     oss = json.load(open(os.path.join(MODELS, "gpt-oss-20b.json")))
     code, out, err = run(["--config", os.path.join(MODELS, "gpt-oss-20b.json")])
     results.record("gpt-oss: v4.43-4.44 cannot pair an odd dim", [] if code == 0 and "odd rotary dim 45" in err and "22 pairs" not in err else [err[:400]])

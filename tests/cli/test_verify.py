@@ -420,6 +420,21 @@ def proportional_and_layer_types(rng, tally):
         code, out, err = run(["--config", c] + files + ["--layer-type", "chunked_attention"])
         tally.check(code == 2 and out == "" and "full_attention and sliding_attention" in err,
                     "--layer-type chunked_attention: exit %d %r" % (code, err))
+    # v5 per-layer tables without num_hidden_layers: the sliding table is there all the same.
+    head = int(rng.choice([64, 128, 256]))
+    full_base, local_base = (float(b) for b in rng.choice(g.NICE_BASES, 2, replace=False))
+    for mt in ("gemma3_text", "not_a_class"):
+        cfg = {"model_type": mt, "head_dim": head, "rope_parameters": {
+            "full_attention": {"rope_type": "default", "rope_theta": full_base},
+            "sliding_attention": {"rope_type": "default", "rope_theta": local_base}}}
+        c = g.write_config(cfg, OUT, "v5-%s" % mt)
+        start, rows = int(rng.integers(0, 3000)), int(rng.integers(16, 100))
+        local = local_base ** (-2.0 * np.arange(head // 2) / head)
+        files = g.write(table_dump(local, start, rows, "float32"), "npy", "float32", OUT, "v5-%s" % mt, rng)
+        code, out, err = run(["--config", c] + files + ["--layer-type", "sliding_attention", "--positions",
+                                                        "%d:%d" % (start, rows)])
+        tally.check(code == 0 and "result: match" in out, "%s v5 layer types without num_hidden_layers: exit %d %r %r"
+                    % (mt, code, out[-200:], err))
     plain = g.write_config(g.make_config(rng, "default"), OUT, "one-table")
     code, out, err = run(["--config", plain] + files + ["--layer-type", "sliding_attention"])
     tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
