@@ -459,6 +459,32 @@ def test_model_options(results, tmp):
     code, out, err = run(["--config", write(tmp, "v5.json", json.dumps(cfg))])
     ok = code == 0 and "sliding_attention layers (base 10000, rotary dim 64): not listed (num_hidden_layers is missing)" in out
     results.record("two layer types, no layer count, no class: both tables, no layers", [] if ok else [out[:400] + err])
+    # A key whose name holds a dot is one plain key, not a path (issue #35 item 5).
+    cfg = {"rope_scaling.rope_type": "linear", "rope_scaling.factor": 2, "rope_theta": 10000.0, "head_dim": 64,
+           "text_config.rope_theta": 5.0}
+    code, out, err = run(["--config", write(tmp, "dotted.json", json.dumps(cfg)), "--format", "json"])
+    got = json.loads(out) if code == 0 else {}
+    want = ['"%s" is one key whose name holds a dot, not a path into an object: transformers\' RoPE code reads '
+            'nothing from it; ignored' % k for k in ("rope_scaling.rope_type", "rope_scaling.factor", "text_config.rope_theta")]
+    ok = got.get("rope_type") == "default" and got.get("base") == 10000 and all(w in err for w in want)
+    results.record("dotted top-level keys are plain keys", [] if ok else [out[:200] + err])
+    # A base below 2 is named as the file spells its key.
+    for key, extra in (("rotary_emb_base", {}), ("global_rope_theta", {"model_type": "modernbert"}),
+                       ("rope_theta", {})):
+        cfg = dict(extra, hidden_size=768, num_attention_heads=12, **{key: 1})
+        expect_error(results, "%s 1 is named" % key, ["--config", write(tmp, key + ".json", json.dumps(cfg))],
+                     "%s must be > 1, got 1: at a base of 1 or below the pairs would no longer slow down" % key)
+    # CRLF and LF line ends: the same line and column, as the page's text box has LF only.
+    lines = ['{', '  "rope_theta": 10000,', '  "x": [1, 2,]', '}', '']
+    said = []
+    for name, end in (("lf", "\n"), ("crlf", "\r\n")):
+        path = os.path.join(tmp, name + ".json")
+        with open(path, "wb") as f:
+            f.write(end.join(lines).encode())
+        code, out, err = run(["--config", path])
+        said.append((code, err.replace(path, "FILE")))
+    ok = said[0] == said[1] and said[0][1].endswith("unexpected token near ']', at line 3, column 14\n")
+    results.record("CRLF and LF configs: the same position", [] if ok else [repr(said)])
     oss = json.load(open(os.path.join(MODELS, "gpt-oss-20b.json")))
     code, out, err = run(["--config", os.path.join(MODELS, "gpt-oss-20b.json")])
     results.record("gpt-oss: v4.43-4.44 cannot pair an odd dim", [] if code == 0 and "odd rotary dim 45" in err and "22 pairs" not in err else [err[:400]])

@@ -435,6 +435,16 @@ def proportional_and_layer_types(rng, tally):
                                                         "%d:%d" % (start, rows)])
         tally.check(code == 0 and "result: match" in out, "%s v5 layer types without num_hidden_layers: exit %d %r %r"
                     % (mt, code, out[-200:], err))
+    # Dotted top-level keys are plain keys: no scaling, so a table scaled by 2 is wrong.
+    base, d = float(rng.choice(g.NICE_BASES)), int(rng.choice([64, 128]))
+    cfg = {"rope_scaling.rope_type": "linear", "rope_scaling.factor": 2, "rope_theta": base, "head_dim": d}
+    c = g.write_config(cfg, OUT, "dotted")
+    th = base ** (-2.0 * np.arange(d // 2) / d)
+    for name, theta, want in (("plain", th, 0), ("scaled", th / 2, 1)):
+        files = g.write(table_dump(theta, 0, 64, "float32"), "npy", "float32", OUT, "dotted-" + name, rng)
+        code, out, err = run(["--config", c] + files)
+        tally.check(code == want and '"rope_scaling.factor" is one key whose name holds a dot' in err,
+                    "dotted keys, %s table: exit %d, wants %d %r" % (name, code, want, err))
     plain = g.write_config(g.make_config(rng, "default"), OUT, "one-table")
     code, out, err = run(["--config", plain] + files + ["--layer-type", "sliding_attention"])
     tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
