@@ -39,7 +39,8 @@ enum {
     K_ATTN_SCALE,
     K_LAYER_TYPES,
     K_SLIDING_WINDOW,
-    K_GLOBAL_HEAD_DIM
+    K_GLOBAL_HEAD_DIM,
+    K_AUTO_MAP
 };
 
 /* Block members, in the order of config.c's block_names. */

@@ -397,6 +397,16 @@ int rope_config_resolve_model(rope_config_ctx *x, const rope_config_class *k)
     c->n_layers = 0;
     c->local_from = c->nope_from = NULL;
     memset(c->layer_kind, 0, sizeof c->layer_kind);
+    if (k == NULL && c->model_class != NULL && c->model_class[0] != '\0')
+        rope_config_warn(c,
+                         "model_type %s is not in the class table: transformers' generic rules "
+                         "are used, which a class of its own may not follow",
+                         c->model_class);
+    if (!rope_config_absent(&c->top[K_AUTO_MAP]))
+        rope_config_warn(c,
+                         "%s: the model ships its own modelling code, whose RoPE may differ from "
+                         "transformers' rules used here",
+                         c->top_label[K_AUTO_MAP]);
     int rc = layout(x, k);
     if (rc == ROPE_OK && (rc = whole_count(x, K_LAYERS, &layers)) == 1) {
         if (layers > ROPE_CONFIG_MAX_LAYERS)

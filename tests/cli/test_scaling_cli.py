@@ -468,6 +468,19 @@ def test_model_options(results, tmp):
             'nothing from it; ignored' % k for k in ("rope_scaling.rope_type", "rope_scaling.factor", "text_config.rope_theta")]
     ok = got.get("rope_type") == "default" and got.get("base") == 10000 and all(w in err for w in want)
     results.record("dotted top-level keys are plain keys", [] if ok else [out[:200] + err])
+    # RoPE-looking keys the rules do not read, an unknown class and custom code are named.
+    cfg = {"model_type": "olmo3", "auto_map": {"AutoConfig": "configuration_x.XConfig"}, "rope_theta": 1e4,
+           "head_dim": 64, "rope_ratio": 2, "alpha": 1000.0, "qk_nope_head_dim": 128, "freq_base": 5e5,
+           "partial_rotary": 0.5, "mrope_window": 4, "vocab_size": 32000}
+    code, out, err = run(["--config", write(tmp, "unread.json", json.dumps(cfg))])
+    want = ["%s looks like a RoPE key, but these rules do not read it" % k
+            for k in ("rope_ratio", "alpha", "qk_nope_head_dim", "freq_base", "partial_rotary", "mrope_window")]
+    want += ["model_type olmo3 is not in the class table: transformers' generic rules are used, which a class "
+             "of its own may not follow",
+             "auto_map: the model ships its own modelling code, whose RoPE may differ from transformers' rules "
+             "used here"]
+    ok = code == 0 and all("ropescope: warning: %s\n" % w in err for w in want) and "vocab_size" not in err
+    results.record("unread RoPE-looking keys, unknown class and auto_map are named", [] if ok else [err])
     # A base below 2 is named as the file spells its key.
     for key, extra in (("rotary_emb_base", {}), ("global_rope_theta", {"model_type": "modernbert"}),
                        ("rope_theta", {})):
