@@ -75,8 +75,8 @@ const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int
           "2^-23) (bfloat16, pair i, A != 1)"}},
     };
     static const char *const inv[] = {
-        "relative error <= 1e-9 (float64)",
-        "relative error <= 1e-6 (float32)",
+        "relative error <= 1e-9 + |ln theta|*2^-53 (float64)",
+        "relative error <= 1e-6 + |ln theta|*2^-24 (float32)",
         "relative error <= 2^-11, absolute 2^-25 below float16's normal range (float16)",
         "relative error <= 2^-8 (bfloat16)",
     };
@@ -120,7 +120,9 @@ static int eval_inv(const rope_dump *d, const rope_model *m, double *pair_worst,
                    : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i]
                                               : m->theta[i];
         double err = fabs(rope_table_at(t, (size_t)i) - e);
-        double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
+        /* pow's exponent 2i/d rounded in the dump's precision, as for a table (theta_rel). */
+        double exponent = e > 0.0 && m->native == d->dtype ? fabs(rope_log(e)) * tl.unit : 0.0;
+        double tol = (rel + exponent) * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
         note(o, pair_worst, err, tol, err / fabs(e), 0, i);
         double ae = fabs(e - m->theta[i]);
         if (ae > o->max_angle_error) o->max_angle_error = ae;
