@@ -19,7 +19,8 @@
 static const char usage[] =
     "usage: ropescope verify --config config.json (--inv-freq FILE | --cos FILE --sin FILE |\n"
     "                        --cache FILE) [--positions FROM:COUNT] [--seq-len N]\n"
-    "                        [--layer-type NAME] [--format text|json]\n"
+    "                        [--layer-type NAME] [--apply rotate_half|interleaved]\n"
+    "                        [--profile transformers|recurrence] [--format text|json]\n"
     "\n"
     "Checks a dumped inv_freq or cos/sin table against what the config says it must hold,\n"
     "at the dump's own precision. Files: .npy (float64/32/16), safetensors (F64/F32/F16/\n"
@@ -27,10 +28,26 @@ static const char usage[] =
     "uncompressed, holding cos and sin), JSON lists or CSV/whitespace text.\n"
     "Row r of a table is position FROM + r (default 0:rows). --layer-type sliding_attention\n"
     "holds the dump to the sliding-window layers' own table (Gemma 3, Gemma 4, ModernBERT);\n"
-    "full_attention, the default, to the main one.\n"
+    "full_attention, the default, to the main one. A table in either pairing layout is right\n"
+    "(the output says what it asks of q and k); --apply says how your code applies it, and\n"
+    "the other layout is then a mismatch. --profile recurrence holds a table made by a\n"
+    "float32 recurrence theta *= theta_scale (llama.cpp) to that computation's bound.\n"
     "Exit 0: match; 1: mismatch (with a diagnosis); 2: bad input.\n";
 
-enum { F_CONFIG, F_INV, F_COS, F_SIN, F_CACHE, F_POSITIONS, F_LAYER, F_SEQ, F_FORMAT, N_FLAGS };
+enum {
+    F_CONFIG,
+    F_INV,
+    F_COS,
+    F_SIN,
+    F_CACHE,
+    F_POSITIONS,
+    F_LAYER,
+    F_SEQ,
+    F_FORMAT,
+    F_APPLY,
+    F_PROFILE,
+    N_FLAGS
+};
 
 /* The dump files, mapped read-only. */
 static int read_file(void *ctx, const char *path, unsigned char **buf, size_t *len, char *msg)
@@ -64,7 +81,8 @@ static int steps(rope_verify_job *j, rope_cli_flag *f)
 {
     const char *names[ROPE_VERIFY_ROLES] = {f[F_INV].text, f[F_COS].text, f[F_SIN].text,
                                             f[F_CACHE].text};
-    int code = rope_verify_load(j, names);
+    int code = rope_verify_options(j, f[F_APPLY].text, f[F_PROFILE].text);
+    if (code == ROPE_VERIFY_GOOD) code = rope_verify_load(j, names);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_positions(j, f[F_POSITIONS].text);
     if (code == ROPE_VERIFY_GOOD) code = configure(j, f);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_check(j);
@@ -114,9 +132,9 @@ int rope_cli_verify(int argc, char **argv)
 {
     rope_cli_flag f[N_FLAGS];
     memset(f, 0, sizeof f);
-    static const char *const names[N_FLAGS] = {"--config",     "--inv-freq", "--cos",
-                                               "--sin",        "--cache",    "--positions",
-                                               "--layer-type", "--seq-len",  "--format"};
+    static const char *const names[N_FLAGS] = {
+        "--config",     "--inv-freq", "--cos",    "--sin",   "--cache",  "--positions",
+        "--layer-type", "--seq-len",  "--format", "--apply", "--profile"};
     for (int k = 0; k < N_FLAGS; k++) {
         f[k].name = names[k];
         f[k].kind = k == F_SEQ ? ROPE_FLAG_NUMBER : ROPE_FLAG_TEXT;

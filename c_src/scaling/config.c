@@ -37,7 +37,8 @@ const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
                                                                  "attn_scale",
                                                                  "layer_types",
                                                                  "sliding_window",
-                                                                 "global_head_dim"};
+                                                                 "global_head_dim",
+                                                                 "auto_map"};
 
 const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
     "rope_type",
@@ -315,6 +316,18 @@ static int put_layer_type(rope_config_level *l, const char *index, int kind, con
     return ROPE_OK;
 }
 
+/* A top-level name of the kind RoPE keys have: *rope*, *rotary*, *theta*,
+ * alpha, *_base, *nope*, partial_rotary*, mrope*. */
+static int looks_like_rope(const char *key)
+{
+    static const char *const parts[] = {"rope", "rotary", "theta", "nope"};
+    for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+        if (strstr(key, parts[j]) != NULL) return 1;
+    size_t n = strlen(key);
+    return strcmp(key, "alpha") == 0 || (n > 5 && strcmp(key + n - 5, "_base") == 0) ||
+           strncmp(key, "partial_rotary", 14) == 0 || strncmp(key, "mrope", 5) == 0;
+}
+
 /* One key of a level: a top-level name, or a member of its rope block. */
 static int put_level(rope_config *c, rope_config_level *l, const char *pre, const char *key,
                      int kind, double number, const char *text, const double *list, int n)
@@ -326,7 +339,12 @@ static int put_level(rope_config *c, rope_config_level *l, const char *pre, cons
         int j = find(rope_config_top_names, ROPE_CONFIG_TOP_KEYS, key);
         if (j == K_ROPE_SCALING || j == K_ROPE_PARAMETERS)
             return put_block_marker(c, l, pre, j - K_ROPE_SCALING, kind, number, text);
-        if (j < 0) return ROPE_OK; /* a config.json has many keys that do not concern RoPE */
+        /* A config.json has many keys that do not concern RoPE; one that looks like a RoPE
+         * key and is not read is named (docs/SCALING.md, "Warnings"). */
+        if (j < 0 && looks_like_rope(key))
+            rope_config_warn(c, "%s%.60s looks like a RoPE key, but these rules do not read it",
+                             pre, key);
+        if (j < 0) return ROPE_OK;
         if (l->top[j].set)
             return rope_config_fail(c, ROPE_E_CONFIG, "%s%s is given twice", pre, key);
         store(&l->top[j], kind, number,

@@ -33,7 +33,7 @@
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
 #define ROPE_CONFIG_TEXT 48 /* bytes of a string value kept (longer ones are cut) */
-#define ROPE_CONFIG_TOP_KEYS 29
+#define ROPE_CONFIG_TOP_KEYS 30
 #define ROPE_CONFIG_BLOCK_KEYS 20
 #define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
 #define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */

@@ -39,7 +39,8 @@ enum {
     K_ATTN_SCALE,
     K_LAYER_TYPES,
     K_SLIDING_WINDOW,
-    K_GLOBAL_HEAD_DIM
+    K_GLOBAL_HEAD_DIM,
+    K_AUTO_MAP
 };
 
 /* Block members, in the order of config.c's block_names. */
@@ -129,7 +130,8 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
 typedef struct {
     const char *model_type;
     double rope_theta, head_dim, qk_rope_head_dim, hidden_size, heads, partial;
-    int interleaved;        /* pairs (2i, 2i + 1) instead of rotate_half's (i, i + d/2) */
+    int interleaved;        /* pairs (2i, 2i + 1) instead of rotate_half's (i, i + d/2); 2: whatever
+                               rope_interleave says */
     const char *why_layout; /* what in the modelling code decides the layout */
     int softmax;            /* the attention applies yarn's mscale_all_dim softmax multiplier */
     double nope_interval; /* a NoPE layer every n layers when no_rope_layers is absent; NaN none */

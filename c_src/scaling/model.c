@@ -40,6 +40,10 @@ static const rope_config_class classes[] = {
     {"gpt_oss", 1.5e5, 64, N, 2880, 64, N, HALF, 0, N, N, 0},
     {"deepseek_v2", 1e4, N, 64, 5120, 128, N, COMPLEX, 1, N, N, 0},
     {"deepseek_v3", 1e4, N, 64, 7168, 128, N, 1, "rope_interleave, true by default", 1, N, N, 0},
+    /* Its main attention de-interleaves q and k whatever rope_interleave says (2: fixed). */
+    {"deepseek_v32", 1e4, N, 64, 7168, 128, N, 2, "its attention always de-interleaves q and k", 1,
+     N, N, 0},
+    {"glm4_moe_lite", N, N, 64, 2048, 20, N, 1, "rope_interleave, true by default", 0, N, N, 0},
     {"kimi_k2", 1e4, N, 64, 7168, 128, N, 1, "DeepSeek-V3's modelling code, which it ships", 1, N,
      N, 0},
     {"phi3", 1e4, N, N, 3072, 32, N, HALF, 0, N, N, 0},
@@ -116,7 +120,7 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
     const rope_config_value *v = &c->top[K_ROPE_INTERLEAVE];
     c->layout = "rotate_half";
     c->layout_from = "transformers' usual rotate_half (the model_type is not in the class table)";
-    if (!rope_config_absent(v)) {
+    if (!rope_config_absent(v) && !(k != NULL && k->interleaved == 2)) {
         if (v->kind != ROPE_CONFIG_BOOL) {
             char shown[96];
             rope_config_show(v, shown, sizeof shown);
@@ -126,12 +130,28 @@ static int layout(const rope_config_ctx *x, const rope_config_class *k)
         c->layout = v->number != 0.0 ? "interleaved" : "rotate_half";
         c->layout_from = "rope_interleave";
     } else if (k != NULL) {
+        if (!rope_config_absent(v))
+            rope_config_warn(c, "%s is not read by model_type %s: %s",
+                             c->top_label[K_ROPE_INTERLEAVE], k->model_type, k->why_layout);
         c->layout = k->interleaved ? "interleaved" : "rotate_half";
         snprintf(c->layout_why, sizeof c->layout_why, "model_type %s (%s)", k->model_type,
                  k->why_layout);
         c->layout_from = c->layout_why;
     }
     return ROPE_OK;
+}
+
+/* The num_hidden_layers of transformers' configuration classes that have
+ * sliding-window layers of their own base; 0 for another class. */
+static int class_layers(const rope_config_class *k)
+{
+    static const struct {
+        const char *model_type;
+        int layers;
+    } defaults[] = {{"gemma3", 26}, {"gemma3_text", 26}, {"modernbert", 22}};
+    for (size_t j = 0; k != NULL && j < sizeof defaults / sizeof defaults[0]; j++)
+        if (strcmp(defaults[j].model_type, k->model_type) == 0) return defaults[j].layers;
+    return 0;
 }
 
 /* Sliding-window layers with their own base: Gemma 3 (every pattern-th layer
@@ -193,13 +213,19 @@ static int local_layers(const rope_config_ctx *x, const rope_config_class *k)
         rope_config_warn(c, "%s is missing: %.17g is used (the class default)", c->top_label[pkey],
                          every);
     }
+    c->local_base = local;
+    c->local_from = c->top_label[pkey];
+    if (c->n_layers == 0 && (c->n_layers = class_layers(k)) > 0)
+        rope_config_warn(c,
+                         "%s is missing: model_type %s's class default %d is used to list the "
+                         "layers",
+                         c->top_label[K_LAYERS], k->model_type, c->n_layers);
     if (c->n_layers == 0) {
+        /* The sliding layers' table is known; only which layers they are is not. */
         rope_config_warn(c, "%s: num_hidden_layers is missing, so the layers cannot be listed",
                          from != NULL ? from : c->top_label[pkey]);
         return ROPE_OK;
     }
-    c->local_base = local;
-    c->local_from = c->top_label[pkey];
     for (int i = 0; i < c->n_layers; i++) {
         int global = pkey == K_GLOBAL_EVERY ? i % (int)every == 0 : (i + 1) % (int)every == 0;
         if (!global) c->layer_kind[i] |= ROPE_LAYER_LOCAL;
@@ -371,6 +397,16 @@ int rope_config_resolve_model(rope_config_ctx *x, const rope_config_class *k)
     c->n_layers = 0;
     c->local_from = c->nope_from = NULL;
     memset(c->layer_kind, 0, sizeof c->layer_kind);
+    if (k == NULL && c->model_class != NULL && c->model_class[0] != '\0')
+        rope_config_warn(c,
+                         "model_type %s is not in the class table: transformers' generic rules "
+                         "are used, which a class of its own may not follow",
+                         c->model_class);
+    if (!rope_config_absent(&c->top[K_AUTO_MAP]))
+        rope_config_warn(c,
+                         "%s: the model ships its own modelling code, whose RoPE may differ from "
+                         "transformers' rules used here",
+                         c->top_label[K_AUTO_MAP]);
     int rc = layout(x, k);
     if (rc == ROPE_OK && (rc = whole_count(x, K_LAYERS, &layers)) == 1) {
         if (layers > ROPE_CONFIG_MAX_LAYERS)

@@ -11,6 +11,26 @@
 #include "config_internal.h"
 #include "jansson.h"
 
+/* A member whose name holds a dot is one plain key to transformers (an
+ * attribute named "rope_scaling.rope_type", which nothing reads), not a path
+ * into an object: it is not handed over, as the walker's own paths are
+ * dotted. One that looks like a RoPE key is named in a warning. */
+static int plain_dotted_key(rope_config *c, const char *key, const char *name)
+{
+    static const char *const looks[] = {"rope",     "rotary", "theta",     "head_dim",    "partial",
+                                        "position", "hidden", "attention", "text_config", "layer"};
+    if (strchr(name, '.') == NULL) return 0;
+    for (size_t j = 0; j < sizeof looks / sizeof looks[0]; j++)
+        if (strstr(name, looks[j]) != NULL) {
+            rope_config_warn(c,
+                             "%s%s\"%.80s\" is one key whose name holds a dot, not a path into an "
+                             "object: transformers' RoPE code reads nothing from it; ignored",
+                             key ? key : "", key ? ": " : "", name);
+            break;
+        }
+    return 1;
+}
+
 /* Puts item under key: numbers, strings, booleans, null and lists of numbers as
  * themselves, an object's members one level further down to depth 2 (a nested
  * text model's per-layer-type block: text_config.rope_parameters.full_attention),
@@ -67,6 +87,7 @@ static int put_value(rope_config *c, const char *key, const json_t *item, int de
     json_object_foreach((json_t *)item, name, member)
     {
         if (rc != ROPE_OK) break;
+        if (plain_dotted_key(c, key, name)) continue;
         size_t len = strlen(key) + strlen(name) + 2;
         char *path = malloc(len);
         if (!path) return ROPE_E_NOMEM;
@@ -112,7 +133,7 @@ int rope_config_read_json(rope_config *c, const char *text, size_t len)
                                 ROPE_CONFIG_MAX_BYTES);
     if (text == NULL && len > 0) return ROPE_E_NULL;
     /* A UTF-8 byte order mark (some Windows editors write one) is skipped;
-     * positions in messages still count it. */
+     * columns in messages do not count it. */
     size_t skip = len >= 3 && memcmp(text, BOM, 3) == 0 ? 3 : 0;
     size_t blank = skip;
     while (blank < len && strchr(" \t\r\n", text[blank]) != NULL && text[blank] != '\0') blank++;
@@ -136,9 +157,10 @@ int rope_config_read_json(rope_config *c, const char *text, size_t len)
         /* A top level that is no object or list: valid JSON, perhaps, but not a config. */
         const char *what =
             strncmp(err.text, "'[' or '{' expected", 19) == 0 ? "not a JSON object" : "not JSON";
-        return rope_config_fail(c, ROPE_E_CONFIG,
-                                "the config is %s: %s, at line %d, column %d (byte %ld)", what, why,
-                                err.line, err.column, (long)skip + (long)err.position);
+        /* Line and column, not a byte count: the page's text box turns CRLF into LF, so only
+         * these are the same for a file and its paste. */
+        return rope_config_fail(c, ROPE_E_CONFIG, "the config is %s: %s, at line %d, column %d",
+                                what, why, err.line, err.column);
     }
     int rc = ROPE_OK;
     /* jansson takes only an object or a list at the top. */
@@ -150,6 +172,7 @@ int rope_config_read_json(rope_config *c, const char *text, size_t len)
         json_t *item;
         json_object_foreach(root, name, item)
         {
+            if (plain_dotted_key(c, NULL, name)) continue;
             rc = put_value(c, name, item, 0);
             if (rc != ROPE_OK) break;
         }

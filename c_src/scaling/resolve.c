@@ -182,9 +182,11 @@ static int first_of(const rope_config_ctx *x, const int *keys, int n, double *ou
 }
 
 /* A top-level value (or its alias), else the block's copy, else the class
- * default (with a warning naming the class), else the generic default. */
+ * default (with a warning naming the class), else the generic default.
+ * used (cap bytes, may be NULL): the key as the file spells it, or keys[0]'s
+ * name for a default. */
 static int with_default(rope_config_ctx *x, const int *keys, int n, int member, double class_value,
-                        double generic, const char *what, double *out)
+                        double generic, const char *what, double *out, char *used, size_t cap)
 {
     rope_config *c = x->c;
     int which = keys[0], from = 0;
@@ -193,6 +195,12 @@ static int with_default(rope_config_ctx *x, const int *keys, int n, int member, 
     if (g < 0) return g;
     int rc = top_or_block(x, keys[0], member, keys[0] == K_ROPE_THETA, out, &from);
     if (rc < 0) return rc;
+    if (used != NULL) {
+        if (from == 2)
+            rope_config_bname(x, member, used, cap);
+        else
+            snprintf(used, cap, "%s", c->top_label[from == 0 && g == 1 ? which : keys[0]]);
+    }
     if (from && g == 1 && alias != *out)
         rope_config_warn(c, "%s %.17g and %s %.17g disagree: %s is used", c->top_label[which],
                          alias, c->top_label[keys[0]], *out, c->top_label[keys[0]]);
@@ -228,7 +236,8 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
     rope_config *c = x->c;
     double prf = 1.0, head = 0.0, hidden = 0.0, heads = 0.0;
     static const int partial_keys[] = {K_PARTIAL, K_ROTARY_PCT};
-    int rc = with_default(x, partial_keys, 2, B_PARTIAL, k ? k->partial : NAN, 1.0, NULL, &prf);
+    int rc =
+        with_default(x, partial_keys, 2, B_PARTIAL, k ? k->partial : NAN, 1.0, NULL, &prf, NULL, 0);
     if (rc < 0) return rc;
     if (!(prf > 0.0 && prf <= 1.0))
         return rope_config_fail(c, ROPE_E_SCALING,
@@ -352,10 +361,12 @@ static int common(rope_config_ctx *x, rope_scaling *s, int *l0_from, const rope_
 {
     rope_config *c = x->c;
     static const int theta_keys[] = {K_ROPE_THETA, K_ROTARY_EMB_BASE, K_GLOBAL_THETA};
+    char used[96];
     int rc = with_default(x, theta_keys, 3, B_ROPE_THETA, k ? k->rope_theta : NAN, 10000.0,
-                          "rope_theta is missing: transformers' default 10000 is used", &s->base);
+                          "rope_theta is missing: transformers' default 10000 is used", &s->base,
+                          used, sizeof used);
     if (rc < 0) return rc;
-    if (rope_config_need_base(x, "rope_theta", s->base) < 0) return c->code;
+    if (rope_config_need_base(x, used, s->base) < 0) return c->code;
     if ((rc = rotary_dim(x, s, k)) < 0) return rc;
     s->max_position = NAN;
     int got = rope_config_number(x, &c->top[K_MAX_POSITION], "max_position_embeddings",

@@ -180,7 +180,10 @@ void rope_write_model_table(rope_writer *w, const rope_config *c)
             rope_scaling s = layer_scaling(c, local);
             rope_put(w, "%s layers (base %.10g, rotary dim %d): ", rope_layer_type_name(local),
                      s.base, s.dim);
-            put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
+            if (c->n_layers == 0)
+                rope_put(w, "not listed (num_hidden_layers is missing)");
+            else
+                put_layers(w, c, local ? ROPE_LAYER_LOCAL : 0);
             rope_put(w, "\n");
         }
     }

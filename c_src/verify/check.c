@@ -7,40 +7,81 @@
 #include "rope_math.h"
 #include "verify.h"
 
-/* Per dtype: theta's relative uncertainty (pow and the scaling formulas in
- * float32 differ from float64 by several ulps), the angle product's
- * rounding, and the stored value's rounding (plus a float32 cos/sin). */
+/* Per dtype, the bound of each stage of a real computation (docs/VERIFY.md,
+ * "Tolerance"): theta's relative uncertainty (pow or exp and the scaling
+ * formulas in float32 differ from float64 by a few ulps), the angle
+ * product's rounding (half an ulp of p x theta), the stored value's (cos or
+ * sin of the angle within an ulp, the rounding to the file's dtype), and,
+ * when the attention factor A is not 1, the product by A (A rounded to
+ * float32, the product rounded). unit: one rounding of the angle's dtype,
+ * the step of a recurrence's error. */
 typedef struct {
-    double rel_theta, u_prod, u_val;
+    double rel_theta, u_prod, u_val, u_amp, unit;
 } tolerance;
 
 static tolerance tolerance_of(int dtype)
 {
     static const tolerance t[] = {
-        {1e-9, 0.0, 1e-12},
-        {1e-6, 0x1p-24, 0x1p-23},
-        {1e-6, 0x1p-24, 0x1p-11},
-        {1e-6, 0x1p-24, 0x1p-8},
+        {1e-9, 0.0, 1e-12, 0.0, 0x1p-53},
+        {1e-6, 0x1p-24, 0x1p-23, 0x1p-23, 0x1p-24},
+        {1e-6, 0x1p-24, 0x1p-11, 0x1p-23, 0x1p-24},
+        {1e-6, 0x1p-24, 0x1p-8, 0x1p-23, 0x1p-24},
     };
     return t[dtype >= 0 && dtype < 4 ? dtype : 0];
 }
 
-const char *rope_verify_tolerance_text(int dtype, int is_table)
+/* Pair i's relative uncertainty of theta (theta_i: the model's). pow's
+ * exponent 2i/d (or a recurrence's -2/d) rounded to the angle's dtype moves
+ * base^-(2i/d) by |ln theta_i| roundings. A recurrence theta *= theta_scale
+ * (llama.cpp) reaches pair i after i float32 products, each rounding by up
+ * to half an ulp, and its theta_scale (powf, within an ulp) raised to the
+ * i-th power: (i + 1)(2^-24 + 2^-23) more. */
+static double theta_rel(const tolerance *tl, int profile, long i, double theta)
 {
-    static const char *const table[] = {
-        "|error| <= A*1e-9*|p*theta| + 1e-12 (float64)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-23) (float32)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-11) (float16)",
-        "|error| <= A*((1e-6 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+    double exponent = theta > 0.0 ? fabs(rope_log(theta)) * tl->unit : 0.0;
+    double chain = profile == ROPE_PROFILE_RECURRENCE ? 3.0 * (double)(i + 1) * tl->unit : 0.0;
+    return tl->rel_theta + exponent + chain;
+}
+
+const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled)
+{
+    /* [dtype][recurrence][scaled]: the product by A adds 2^-23 where A is not 1. */
+    static const char *const table[4][2][2] = {
+        {{"|error| <= A*((1e-9 + |ln theta|*2^-53)*|p*theta| + 1e-12) (float64)",
+          "|error| <= A*((1e-9 + |ln theta|*2^-53)*|p*theta| + 1e-12) (float64)"},
+         {"|error| <= A*((1e-9 + |ln theta|*2^-53 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, "
+          "pair i)",
+          "|error| <= A*((1e-9 + |ln theta|*2^-53 + 3(i+1)*2^-53)*|p*theta| + 1e-12) (float64, "
+          "pair i)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-23) (float32)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-22) (float32, A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-23) "
+          "(float32, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-22) "
+          "(float32, pair i, A != 1)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-11) (float16)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-11 + 2^-23) (float16, "
+          "A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11) "
+          "(float16, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-11 + "
+          "2^-23) (float16, pair i, A != 1)"}},
+        {{"|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-8) (bfloat16)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 2^-24)*|p*theta| + 2^-8 + 2^-23) (bfloat16, "
+          "A != 1)"},
+         {"|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8) "
+          "(bfloat16, pair i)",
+          "|error| <= A*((1e-6 + |ln theta|*2^-24 + 3(i+1)*2^-24 + 2^-24)*|p*theta| + 2^-8 + "
+          "2^-23) (bfloat16, pair i, A != 1)"}},
     };
     static const char *const inv[] = {
-        "relative error <= 1e-9 (float64)",
-        "relative error <= 1e-6 (float32)",
+        "relative error <= 1e-9 + |ln theta|*2^-53 (float64)",
+        "relative error <= 1e-6 + |ln theta|*2^-24 (float32)",
         "relative error <= 2^-11, absolute 2^-25 below float16's normal range (float16)",
         "relative error <= 2^-8 (bfloat16)",
     };
     int k = dtype >= 0 && dtype < 4 ? dtype : 0;
-    return is_table ? table[k] : inv[k];
+    return is_table ? table[k][profile == ROPE_PROFILE_RECURRENCE][scaled != 0] : inv[k];
 }
 
 /* The angle the model computes at position p (offset included). */
@@ -79,7 +120,9 @@ static int eval_inv(const rope_dump *d, const rope_model *m, double *pair_worst,
                    : m->native == ROPE_DT_F32 ? (double)(float)m->theta[i]
                                               : m->theta[i];
         double err = fabs(rope_table_at(t, (size_t)i) - e);
-        double tol = rel * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
+        /* pow's exponent 2i/d rounded in the dump's precision, as for a table (theta_rel). */
+        double exponent = e > 0.0 && m->native == d->dtype ? fabs(rope_log(e)) * tl.unit : 0.0;
+        double tol = (rel + exponent) * fabs(e) + (d->dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
         note(o, pair_worst, err, tol, err / fabs(e), 0, i);
         double ae = fabs(e - m->theta[i]);
         if (ae > o->max_angle_error) o->max_angle_error = ae;
@@ -110,6 +153,8 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
     if (!rows) n_rows = c->rows;
     tolerance tl = tolerance_of(d->dtype);
     double amp = fabs(m->amp);
+    /* The product by A is a stage of its own only where A is not 1. */
+    double u_val = tl.u_val + (fabs(amp - 1.0) > 1e-12 ? tl.u_amp : 0.0);
     for (long k = 0; k < n_rows; k++) {
         long r = rows ? rows[k] : k;
         double p = d->from + (double)r + m->offset;
@@ -130,7 +175,8 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
             err = err > e2 ? err : e2;
             err = err > e3 ? err : e3;
             err = err > e4 ? err : e4;
-            double tol = amp * (fabs(exact) * (tl.rel_theta + tl.u_prod) + tl.u_val) + 1e-300;
+            double rel = theta_rel(&tl, d->profile, i, th) + tl.u_prod;
+            double tol = amp * (fabs(exact) * rel + u_val) + 1e-300;
             note(o, pair_worst, err, tol, err / (amp > 0 ? amp : 1.0), r, (int)i);
             double ae = fabs(ang - exact);
             if (ae > o->max_angle_error) o->max_angle_error = ae;

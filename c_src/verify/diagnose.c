@@ -32,9 +32,9 @@ typedef struct {
 typedef struct {
     const rope_config *c;
     const rope_dump *d;
-    int n_dump;                      /* pairs the dump holds */
-    double *recovered;               /* per pair theta read off the dump (NULL if not known) */
-    int sign, layout, config_layout; /* layout: found, or the config's when the dump shows none */
+    int n_dump;              /* pairs the dump holds */
+    double *recovered;       /* per pair theta read off the dump (NULL if not known) */
+    int sign, layout, apply; /* the table's layout; how the user applies it (--apply) or unknown */
     double amplitude;
     long rows[SAMPLE_ROWS];
     long n_rows;
@@ -345,16 +345,11 @@ static void orthogonal(const context *x, rope_model *m, double af, explanation *
 {
     char msg[ROPE_VERIFY_MSG];
     if (!x->d->cos) return;
-    if (x->layout == ROPE_LAYOUT_INTERLEAVED && x->config_layout == ROPE_LAYOUT_HALF)
-        push(e, "layout_interleaved",
-             "the dump pairs dims (2i, 2i+1) (interleaved); the config's "
-             "model pairs (i, i+d/2) (rotate_half). To keep this RoPE, permute each head's q and k "
-             "weight rows: new row 2i = old row i, new row 2i+1 = old row i+d/2");
-    if (x->layout == ROPE_LAYOUT_HALF && x->config_layout == ROPE_LAYOUT_INTERLEAVED)
-        push(e, "layout_half",
-             "the dump pairs dims (i, i+d/2) (rotate_half); the config's model "
-             "pairs (2i, 2i+1) (interleaved). To keep this RoPE, permute each head's q and k "
-             "weight rows: new row i = old row 2i, new row i+d/2 = old row 2i+1");
+    if (x->apply != ROPE_LAYOUT_UNKNOWN && x->layout != x->apply) {
+        int half = x->apply == ROPE_LAYOUT_HALF;
+        rope_verify_layout_fix(x->c, x->apply, msg, sizeof msg);
+        push(e, half ? "layout_interleaved" : "layout_half", msg);
+    }
     if (x->sign < 0) push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
     /* The amplitude closest to the measured one among af, 1 and af^2. */
     double cands[3] = {af, 1.0, af * af};
@@ -411,13 +406,13 @@ static int fits(const rope_dump *d, const rope_model *m, const long *rows, long 
     return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK && err->worst_ratio <= 1.0;
 }
 
-int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
-                         int config_layout, rope_diagnosis *diag, int *n_diag)
+int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, int apply,
+                         rope_diagnosis *diag, int *n_diag)
 {
-    context x = {.c = c, .d = d, .sign = 1, .amplitude = 1.0, .config_layout = config_layout};
+    context x = {.c = c, .d = d, .sign = 1, .amplitude = 1.0, .apply = apply};
     int table = d->cos != NULL;
     x.n_dump = (int)(table ? d->cos->width / 2 : d->inv->width);
-    x.layout = layout_found == ROPE_LAYOUT_UNKNOWN ? config_layout : layout_found;
+    x.layout = layout == ROPE_LAYOUT_UNKNOWN ? ROPE_LAYOUT_HALF : layout;
     x.recovered = malloc((size_t)(x.n_dump > 0 ? x.n_dump : 1) * sizeof(double));
     variant *v = malloc(MAX_VARIANTS * sizeof *v);
     double *theta = malloc((size_t)(x.n_dump > 0 ? x.n_dump : 1) * sizeof(double));

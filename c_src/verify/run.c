@@ -13,14 +13,6 @@
 #include "write_model.h"
 #include "writer.h"
 
-/* The pairing layout the config reader decided (rope_interleave, or the
- * model class's: docs/SCALING.md), as verify's layout code. */
-static int config_layout(const rope_config *c)
-{
-    return c->layout != NULL && strcmp(c->layout, "interleaved") == 0 ? ROPE_LAYOUT_INTERLEAVED
-                                                                      : ROPE_LAYOUT_HALF;
-}
-
 static const char *const inv_names[] = {"inv_freq"};
 static const char *const cos_names[] = {"cos", "cos_cached"};
 static const char *const sin_names[] = {"sin", "sin_cached"};
@@ -51,6 +43,24 @@ int rope_verify_start(rope_verify_job *j, const rope_verify_io *io, int json)
     j->c = malloc(sizeof *j->c);
     if (!j->c) return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the config");
     rope_config_init(j->c);
+    j->apply = ROPE_LAYOUT_UNKNOWN;
+    return ROPE_VERIFY_GOOD;
+}
+
+int rope_verify_options(rope_verify_job *j, const char *apply, const char *profile)
+{
+    if (apply && strcmp(apply, "rotate_half") == 0)
+        j->apply = ROPE_LAYOUT_HALF;
+    else if (apply && strcmp(apply, "interleaved") == 0)
+        j->apply = ROPE_LAYOUT_INTERLEAVED;
+    else if (apply)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--apply must be rotate_half or interleaved, got '%s'", apply);
+    if (profile && strcmp(profile, "recurrence") == 0)
+        j->dump.profile = ROPE_PROFILE_RECURRENCE;
+    else if (profile && strcmp(profile, "transformers") != 0)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--profile must be transformers or recurrence, got '%s'", profile);
     return ROPE_VERIFY_GOOD;
 }
 
@@ -219,23 +229,85 @@ int rope_verify_configure(rope_verify_job *j, const char *name, const char *text
     return ROPE_VERIFY_GOOD;
 }
 
+/* The dump against the config's model in one layout. */
+static int compare(rope_verify_job *j, int layout, rope_verify_err *err)
+{
+    int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
+    rope_model m = {j->theta, j->c->scaling.dim / 2, native, 0, native, j->af, 0.0, 1, layout};
+    return rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, err) == ROPE_OK;
+}
+
+/* A table is compared in the layout its columns show: either is right
+ * (pairing.c), unless --apply says how the user's code applies it, then in
+ * that one. Columns that show none (a table that is wrong anyway) are
+ * compared in the checkpoint's layout, and in the other when that fits
+ * better. */
+static void compare_table(rope_verify_job *j)
+{
+    int ck = rope_verify_checkpoint_layout(j->c);
+    int used = j->apply != ROPE_LAYOUT_UNKNOWN          ? j->apply
+               : j->layout_found != ROPE_LAYOUT_UNKNOWN ? j->layout_found
+                                                        : ck;
+    j->compared = compare(j, used, &j->err);
+    if (j->compared && j->err.n_over > 0 && j->layout_found == ROPE_LAYOUT_UNKNOWN &&
+        j->apply == ROPE_LAYOUT_UNKNOWN) {
+        rope_verify_err other;
+        int alt = used == ROPE_LAYOUT_HALF ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
+        if (compare(j, alt, &other) && other.n_over < j->err.n_over) {
+            j->err = other;
+            used = alt;
+        } else {
+            compare(j, used, &j->err); /* pair_worst back to the first layout's */
+        }
+    }
+    j->layout_used = used;
+}
+
+/* A table over transformers' bound that a float32 recurrence's bound takes
+ * (llama.cpp's theta *= theta_scale): named as that, not as a mistake. */
+static int fits_recurrence(rope_verify_job *j)
+{
+    if (!j->compared || j->dump.profile != ROPE_PROFILE_TRANSFORMERS || !j->dump.cos ||
+        j->dump.dtype == ROPE_DT_F64)
+        return 0;
+    rope_verify_err err;
+    j->dump.profile = ROPE_PROFILE_RECURRENCE;
+    int fits = compare(j, j->layout_used, &err) && err.n_over == 0;
+    j->dump.profile = ROPE_PROFILE_TRANSFORMERS;
+    compare(j, j->layout_used, &j->err); /* pair_worst back to transformers' bound */
+    if (!fits) return 0;
+    j->diag[0].code = "recurrence_profile";
+    snprintf(j->diag[0].message, sizeof j->diag[0].message,
+             "the table is within the bound of a float32 recurrence theta *= theta_scale "
+             "(llama.cpp), not of transformers' one product p x inv_freq: if it was made so, "
+             "check it with --profile recurrence");
+    j->n_diag = 1;
+    return 1;
+}
+
 int rope_verify_check(rope_verify_job *j)
 {
     const rope_scaling *s = &j->c->scaling;
     int table = j->dump.cos != NULL;
     if (rope_scaling_factors(s, &j->af, NULL) != ROPE_OK) j->af = 1.0;
     if (table) j->layout_found = rope_verify_layout(&j->cos);
+    j->layout_used = rope_verify_checkpoint_layout(j->c);
     long pairs = table ? j->cos.width / 2 : j->inv.width;
     if ((!table || j->cos.width % 2 == 0) && pairs == s->dim / 2) {
-        int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
-        rope_model m = {j->theta, s->dim / 2,         native, 0, native, j->af, 0.0,
-                        1,        config_layout(j->c)};
-        if (rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, &j->err) == ROPE_OK)
-            j->compared = 1;
+        if (table)
+            compare_table(j);
+        else
+            j->compared = compare(j, ROPE_LAYOUT_HALF, &j->err);
         j->match = j->compared && j->err.n_over == 0;
     }
-    if (!j->match && rope_verify_diagnose(j->c, &j->dump, j->layout_found, config_layout(j->c),
-                                          j->diag, &j->n_diag) != ROPE_OK)
+    /* The table's own layout: the one its columns show, else the one it was compared in. */
+    int own = j->layout_found != ROPE_LAYOUT_UNKNOWN ? j->layout_found : j->layout_used;
+    if (table)
+        rope_verify_layout_needs(
+            j->c, j->layout_found == ROPE_LAYOUT_UNKNOWN && j->match ? ROPE_LAYOUT_UNKNOWN : own,
+            j->layout_needs, sizeof j->layout_needs);
+    if (!j->match && !fits_recurrence(j) &&
+        rope_verify_diagnose(j->c, &j->dump, own, j->apply, j->diag, &j->n_diag) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
     return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;
 }
@@ -245,6 +317,31 @@ static const char *layout_name(int layout)
     return layout == ROPE_LAYOUT_HALF          ? "rotate_half"
            : layout == ROPE_LAYOUT_INTERLEAVED ? "interleaved"
                                                : "unknown";
+}
+
+/* The computation a dump is held to, in words. */
+static const char *held_to(const rope_verify_job *j)
+{
+    if (!j->dump.cos) return "inv_freq as the config's scaling computes it";
+    if (j->dump.profile == ROPE_PROFILE_RECURRENCE)
+        return "a recurrence theta *= theta_scale (llama.cpp): pair i's angle after i products, "
+               "each rounded, then cos and sin of it times A";
+    return j->dump.dtype == ROPE_DT_F64
+               ? "transformers' computation in float64: the angle p x inv_freq, cos and sin of "
+                 "it times A"
+               : "transformers' computation in float32: inv_freq by pow and the scaling's "
+                 "divisions, the angle one product p x inv_freq rounded, cos and sin of it times A";
+}
+
+static int scaled(const rope_verify_job *j)
+{
+    return fabs(j->af - 1.0) > 1e-12;
+}
+
+static const char *tolerance_text(const rope_verify_job *j)
+{
+    return rope_verify_tolerance_text(j->dump.dtype, j->dump.cos != NULL, j->dump.profile,
+                                      scaled(j));
 }
 
 /* A number of the comparison, null when nothing was compared. */
@@ -266,7 +363,12 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
         rope_put(w, "  \"positions\": {\"from\": %.0f, \"count\": %ld},\n", j->dump.from, t->rows);
     else
         rope_put(w, "  \"positions\": null,\n");
-    rope_put(w, "  \"layout_found\": \"%s\",\n", table ? layout_name(j->layout_found) : "unknown");
+    rope_put(w, "  \"layout_found\": \"%s\",\n  \"apply\": ",
+             table ? layout_name(j->layout_found) : "unknown");
+    rope_put_json_text(w, j->apply == ROPE_LAYOUT_UNKNOWN ? NULL : layout_name(j->apply));
+    rope_put(w, ",\n  \"layout_needs\": ");
+    rope_put_json_text(w, table ? j->layout_needs : NULL);
+    rope_put(w, ",\n");
     rope_put(w,
              "  \"config\": {\"rope_type\": \"%s\", \"rotary_dim\": %d, \"pairs\": %d, "
              "\"rope_theta\": ",
@@ -274,10 +376,16 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put_number(w, s->base);
     rope_put_field(w, ", ", "attention_factor", j->af);
     rope_put_field(w, ", ", "seq_len", s->seq_len);
-    rope_put(w, ", \"layout\": \"%s\", \"layer_type\": ", layout_name(config_layout(j->c)));
+    rope_put(w, ", \"layout\": \"%s\", \"layout_from\": ",
+             layout_name(rope_verify_checkpoint_layout(j->c)));
+    rope_put_json_text(w, j->c->layout_from);
+    rope_put(w, ", \"layer_type\": ");
     rope_put_json_text(w, j->layer_type);
-    rope_put(w, "},\n  \"tolerance\": ");
-    rope_put_json_text(w, rope_verify_tolerance_text(j->dump.dtype, table));
+    rope_put(w, "},\n  \"profile\": \"%s\",\n  \"held_to\": ",
+             j->dump.profile == ROPE_PROFILE_RECURRENCE ? "recurrence" : "transformers");
+    rope_put_json_text(w, held_to(j));
+    rope_put(w, ",\n  \"tolerance\": ");
+    rope_put_json_text(w, tolerance_text(j));
     const rope_verify_err *e = &j->err;
     put_compared(w, j, "max_abs_error", e->max_abs);
     put_compared(w, j, "max_rel_error", e->max_rel);
@@ -314,8 +422,9 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
              "layout %s\n",
              j->layer_type ? ", layer type " : "", j->layer_type ? j->layer_type : "",
              rope_scaling_name(s->type), s->dim, s->dim / 2, s->base, j->af,
-             layout_name(config_layout(j->c)));
-    rope_put(w, "tolerance: %s\n", rope_verify_tolerance_text(j->dump.dtype, table));
+             layout_name(rope_verify_checkpoint_layout(j->c)));
+    if (table) rope_put(w, "layout: %s\n", j->layout_needs);
+    rope_put(w, "held to: %s\ntolerance: %s\n", held_to(j), tolerance_text(j));
     const rope_verify_err *e = &j->err;
     if (j->compared) {
         rope_put(w, "max abs error %.3g, max rel error %.3g; worst: pair %d", e->max_abs,

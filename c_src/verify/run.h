@@ -46,6 +46,9 @@ typedef struct {
     double *theta;
     double *pair_worst; /* each pair's worst |error| / tolerance, when compared */
     int json, layout_found;
+    int apply; /* --apply: how the user's code applies the table; ROPE_LAYOUT_UNKNOWN: not said */
+    int layout_used;                    /* the layout the table was compared in */
+    char layout_needs[ROPE_VERIFY_MSG]; /* what the table asks of q and k */
     int compared, match, n_diag;
     double af;
     const char *layer_type; /* --layer-type's table ("sliding_attention"), NULL for the main one */
@@ -56,6 +59,9 @@ typedef struct {
 
 /* Zeroes job and allocates its config reader; json picks the output format. */
 int rope_verify_start(rope_verify_job *job, const rope_verify_io *io, int json);
+/* --apply rotate_half|interleaved and --profile transformers|recurrence, as
+ * given (NULL: not given). */
+int rope_verify_options(rope_verify_job *job, const char *apply, const char *profile);
 /* The dump: names[role] as given (NULL: not given). */
 int rope_verify_load(rope_verify_job *job, const char *const names[ROPE_VERIFY_ROLES]);
 /* --positions FROM:COUNT (NULL: not given). */

@@ -27,7 +27,7 @@
 #define ROPE_VERIFY_MAX_BINARY ((1L << 29) + (1L << 21))
 #define ROPE_VERIFY_MAX_TEXT (416L << 20)
 #define ROPE_VERIFY_MAX_JSON (16L << 20)
-#define ROPE_VERIFY_MSG 256
+#define ROPE_VERIFY_MSG 512
 
 typedef struct {
     int dtype;        /* ROPE_DT_* as stored */
@@ -109,11 +109,19 @@ typedef struct {
     int sign, layout;
 } rope_model;
 
+/* Which computation a table is held to (docs/VERIFY.md, "Tolerance"):
+ * transformers' (theta by pow, the angle one product p x theta), or a
+ * recurrence of float32 products (llama.cpp's theta *= theta_scale), whose
+ * error grows with the pair index. */
+#define ROPE_PROFILE_TRANSFORMERS 0
+#define ROPE_PROFILE_RECURRENCE 1
+
 /* The dump as checked: inv_freq (cos NULL) or cos and sin of one shape. */
 typedef struct {
     const rope_table *inv, *cos, *sin;
     int dtype;   /* the stored dtype (cos's for a table) */
     double from; /* row r holds position from + r */
+    int profile; /* ROPE_PROFILE_*: the computation the tolerance follows */
 } rope_dump;
 
 typedef struct {
@@ -132,11 +140,22 @@ int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, 
 int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                            double *pair_worst, rope_verify_err *out);
 
-/* The tolerance rule in words, for the output. */
-const char *rope_verify_tolerance_text(int dtype, int is_table);
+/* The tolerance rule in words, for the output: for a table, under the
+ * profile, with A (the attention factor) other than 1 when scaled. */
+const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled);
 
 /* The layout the cos table's duplicate columns show, or ROPE_LAYOUT_UNKNOWN. */
 int rope_verify_layout(const rope_table *cos);
+
+/* The layout of the checkpoint's q/k rows, as the config reader decides it
+ * (rope_interleave, the model class: docs/SCALING.md). */
+int rope_verify_checkpoint_layout(const rope_config *c);
+/* In words, what a table in layout table (ROPE_LAYOUT_UNKNOWN: its values
+ * are the same in both) asks of q and k; into buf (cap bytes). */
+void rope_verify_layout_needs(const rope_config *c, int table, char *buf, size_t cap);
+/* The fix for a table in the other layout than the user's code applies
+ * (apply): layout_interleaved's or layout_half's message. */
+void rope_verify_layout_fix(const rope_config *c, int apply, char *buf, size_t cap);
 
 #define ROPE_DIAG_MAX 8
 typedef struct {
@@ -146,9 +165,11 @@ typedef struct {
 
 /* Tests the known mistakes against a mismatching dump (c resolved). Fills
  * diag (ROPE_DIAG_MAX entries), *n: the codes of the simplest explanations
- * that fit, or one `unexplained`. layout_found: rope_verify_layout's;
- * config_layout: the model's own ROPE_LAYOUT_HALF or _INTERLEAVED. */
-int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout_found,
-                         int config_layout, rope_diagnosis *diag, int *n);
+ * that fit, or one `unexplained`. layout: the table's (rope_verify_layout's,
+ * or the one it was compared in when its columns show none); apply: how the
+ * user's code applies the table (--apply), ROPE_LAYOUT_UNKNOWN when not
+ * said: then either layout is right and none is a mistake. */
+int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, int apply,
+                         rope_diagnosis *diag, int *n);
 
 #endif /* ROPE_VERIFY_H */

@@ -438,6 +438,66 @@ def test_model_options(results, tmp):
                  "rope_type dynamic needs a rotary dim above 2 (its base grows as factor^(d/(d-2))), but head_dim gives rotary dim 2")
     cfg = dict(llama, no_rope_layers=[1, 2])
     expect_error(results, "no_rope_layers holds 0 and 1", ["--config", write(tmp, "nope2.json", json.dumps(cfg))], "no_rope_layers[1] must be 0 or 1")
+    # Per-layer RoPE tables without num_hidden_layers: the class default lists the layers.
+    for mt, layers, every, full, cfg in (
+            ("gemma3_text", 26, 6, [5, 11, 17, 23],
+             {"head_dim": 256, "rope_parameters": {
+                 "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+                 "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}),
+            ("modernbert", 22, 3, [0, 3, 6, 9, 12, 15, 18, 21],
+             {"hidden_size": 768, "num_attention_heads": 12, "global_rope_theta": 160000.0,
+              "local_rope_theta": 10000.0})):
+        cfg = dict(cfg, model_type=mt)
+        code, out, err = run(["--config", write(tmp, mt + ".json", json.dumps(cfg)), "--format", "json"])
+        kinds = {t["name"]: t["layers"] for t in json.loads(out)["model"]["layer_types"]} if code == 0 else {}
+        ok = kinds.get("full_attention") == full and len(kinds.get("sliding_attention", [])) == layers - len(full) \
+            and "num_hidden_layers is missing: model_type %s's class default %d is used to list the layers" % (mt, layers) in err
+        results.record("%s without num_hidden_layers: its class default %d" % (mt, layers), [] if ok else [out[:300] + err])
+    cfg = {"model_type": "not_a_class", "head_dim": 64, "rope_parameters": {
+        "full_attention": {"rope_type": "default", "rope_theta": 5e5},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}
+    code, out, err = run(["--config", write(tmp, "v5.json", json.dumps(cfg))])
+    ok = code == 0 and "sliding_attention layers (base 10000, rotary dim 64): not listed (num_hidden_layers is missing)" in out
+    results.record("two layer types, no layer count, no class: both tables, no layers", [] if ok else [out[:400] + err])
+    # A key whose name holds a dot is one plain key, not a path (issue #35 item 5).
+    cfg = {"rope_scaling.rope_type": "linear", "rope_scaling.factor": 2, "rope_theta": 10000.0, "head_dim": 64,
+           "text_config.rope_theta": 5.0}
+    code, out, err = run(["--config", write(tmp, "dotted.json", json.dumps(cfg)), "--format", "json"])
+    got = json.loads(out) if code == 0 else {}
+    want = ['"%s" is one key whose name holds a dot, not a path into an object: transformers\' RoPE code reads '
+            'nothing from it; ignored' % k for k in ("rope_scaling.rope_type", "rope_scaling.factor", "text_config.rope_theta")]
+    ok = got.get("rope_type") == "default" and got.get("base") == 10000 and all(w in err for w in want)
+    results.record("dotted top-level keys are plain keys", [] if ok else [out[:200] + err])
+    # RoPE-looking keys the rules do not read, an unknown class and custom code are named.
+    cfg = {"model_type": "olmo3", "auto_map": {"AutoConfig": "configuration_x.XConfig"}, "rope_theta": 1e4,
+           "head_dim": 64, "rope_ratio": 2, "alpha": 1000.0, "qk_nope_head_dim": 128, "freq_base": 5e5,
+           "partial_rotary": 0.5, "mrope_window": 4, "vocab_size": 32000}
+    code, out, err = run(["--config", write(tmp, "unread.json", json.dumps(cfg))])
+    want = ["%s looks like a RoPE key, but these rules do not read it" % k
+            for k in ("rope_ratio", "alpha", "qk_nope_head_dim", "freq_base", "partial_rotary", "mrope_window")]
+    want += ["model_type olmo3 is not in the class table: transformers' generic rules are used, which a class "
+             "of its own may not follow",
+             "auto_map: the model ships its own modelling code, whose RoPE may differ from transformers' rules "
+             "used here"]
+    ok = code == 0 and all("ropescope: warning: %s\n" % w in err for w in want) and "vocab_size" not in err
+    results.record("unread RoPE-looking keys, unknown class and auto_map are named", [] if ok else [err])
+    # A base below 2 is named as the file spells its key.
+    for key, extra in (("rotary_emb_base", {}), ("global_rope_theta", {"model_type": "modernbert"}),
+                       ("rope_theta", {})):
+        cfg = dict(extra, hidden_size=768, num_attention_heads=12, **{key: 1})
+        expect_error(results, "%s 1 is named" % key, ["--config", write(tmp, key + ".json", json.dumps(cfg))],
+                     "%s must be > 1, got 1: at a base of 1 or below the pairs would no longer slow down" % key)
+    # CRLF and LF line ends: the same line and column, as the page's text box has LF only.
+    lines = ['{', '  "rope_theta": 10000,', '  "x": [1, 2,]', '}', '']
+    said = []
+    for name, end in (("lf", "\n"), ("crlf", "\r\n")):
+        path = os.path.join(tmp, name + ".json")
+        with open(path, "wb") as f:
+            f.write(end.join(lines).encode())
+        code, out, err = run(["--config", path])
+        said.append((code, err.replace(path, "FILE")))
+    ok = said[0] == said[1] and said[0][1].endswith("unexpected token near ']', at line 3, column 14\n")
+    results.record("CRLF and LF configs: the same position", [] if ok else [repr(said)])
     oss = json.load(open(os.path.join(MODELS, "gpt-oss-20b.json")))
     code, out, err = run(["--config", os.path.join(MODELS, "gpt-oss-20b.json")])
     results.record("gpt-oss: v4.43-4.44 cannot pair an odd dim", [] if code == 0 and "odd rotary dim 45" in err and "22 pairs" not in err else [err[:400]])

@@ -86,6 +86,9 @@ def one_case(rng, tally, n, method, kind, fmt, dtype, codes):
     args = ["--config", g.write_config(cfg, OUT, stem)] + g.write(arrays, fmt, dtype, OUT, stem, rng)
     if kind == "table":
         args += ["--positions", "%d:%d" % (start, rows)]
+        # A table in either layout is right; --apply rotate_half makes an interleaved one wrong.
+        if "layout_interleaved" in codes or (not codes and rng.random() < 0.3):
+            args += ["--apply", "rotate_half"]
     code, out, err = run(args + ["--format", "json"])
     what = "%s %s %s %s %s planted %s %s" % (stem, method, kind, fmt, dtype, codes or "nothing", notes)
     problems = []
@@ -260,28 +263,99 @@ def positions(rng, tally):
     tally.check(code == 1 and named == ["unexplained"], "random numbers: exit %d, %s" % (code, named))
 
 
+PAIRS_OF = {"rotate_half": "rotate_half pairs (i, i+d/2)", "interleaved": "adjacent pairs (2i, 2i+1)"}
+PERMUTE = {"interleaved": "de-interleaved first (new dim i = old 2i, new dim i+d/2 = old 2i+1), as "
+                          "transformers' apply_rotary_pos_emb_interleave does",
+           "rotate_half": "interleaved first (new dim 2i = old i, new dim 2i+1 = old i+d/2), as "
+                          "llama.cpp's converter permutes the q and k weight rows"}
+
+
+def layout_needs(table, checkpoint, decided):
+    """What a right table asks of q and k, in verify's words."""
+    shown = {"rotate_half": "pairs (i, i+d/2) (rotate_half)", "interleaved": "pairs (2i, 2i+1) (interleaved)"}
+    head = "the table holds %s; the checkpoint's q/k rows are %s (%s): " % (shown[table], checkpoint, decided)
+    if table == checkpoint:
+        return head + "apply it to q and k in checkpoint order as " + PAIRS_OF[table]
+    return head + "apply it as %s to q and k %s" % (PAIRS_OF[table], PERMUTE[checkpoint])
+
+
+def layout_fix(apply, checkpoint):
+    if apply == "rotate_half":
+        text = ("the table pairs dims (2i, 2i+1) (interleaved); your code applies it as rotate_half pairs "
+                "(i, i+d/2) (--apply rotate_half). Build it as transformers does, cat(freqs, freqs): pair "
+                "i's angle in columns i and i+d/2")
+    else:
+        text = ("the table pairs dims (i, i+d/2) (rotate_half); your code applies it to adjacent pairs "
+                "(2i, 2i+1) (--apply interleaved). Build it interleaved, repeat_interleave(freqs, 2): pair "
+                "i's angle in columns 2i and 2i+1")
+    if apply != checkpoint:
+        text += "; the checkpoint's q/k rows are %s, so q and k must be %s" % (checkpoint, PERMUTE[checkpoint])
+    return text
+
+
+def layout_configs(rng):
+    """(config, the checkpoint's layout, what decides it, theta): rope_interleave either way, the class
+    defaults of GLM-4.7-Flash (interleaved unless said) and DeepSeek V3.2 (always interleaved), and a
+    model_type the class table does not hold."""
+    d = int(rng.choice([32, 64, 128]))
+    base = float(rng.choice(g.NICE_BASES))
+    th = base ** (-2.0 * np.arange(d // 2) / d)
+    plain = {"rope_theta": base, "head_dim": d, "hidden_size": 4 * d, "num_attention_heads": 4,
+             "max_position_embeddings": 8192}
+    mla = {"rope_theta": base, "qk_rope_head_dim": d, "hidden_size": 2048, "num_attention_heads": 16,
+           "max_position_embeddings": 8192}
+    return [
+        (dict(plain, rope_interleave=True), "interleaved", "rope_interleave", th),
+        (dict(plain, rope_interleave=False), "rotate_half", "rope_interleave", th),
+        (dict(mla, model_type="glm4_moe_lite"), "interleaved",
+         "model_type glm4_moe_lite (rope_interleave, true by default)", th),
+        (dict(mla, model_type="deepseek_v32", rope_interleave=False), "interleaved",
+         "model_type deepseek_v32 (its attention always de-interleaves q and k)", th),
+        (dict(plain, model_type="not_a_class"), "rotate_half",
+         "transformers' usual rotate_half (the model_type is not in the class table)", th),
+    ]
+
+
 def config_layouts(rng, tally):
-    """A config that pairs (2i, 2i + 1) (rope_interleave true) holds the dump to that layout: an
-    interleaved dump matches, a rotate_half one is layout_half; rope_interleave false is rotate_half."""
-    for interleave in (True, False):
-        cfg = g.make_config(rng, str(rng.choice(["default", "linear", "yarn"])))
-        cfg["rope_interleave"] = interleave
-        c = g.write_config(cfg, OUT, "layout-%s" % interleave)
-        for planted in (("layout_interleaved",), ()):
-            start = int(rng.integers(0, 2000))
-            arrays, _ = g.dump(cfg, "table", "float32", 64, start, planted, rng)
-            stem = "layout-%s-%s" % (interleave, "interleaved" if planted else "half")
-            files = g.write(arrays, "npy", "float32", OUT, stem, rng)
-            code, out, err = run(["--config", c] + files + ["--positions", "%d:64" % start, "--format", "json"])
-            res = json.loads(out) if out else {}
-            named = [d["code"] for d in res.get("diagnoses", [])]
-            dump_layout = "interleaved" if planted else "rotate_half"
-            config_layout = "interleaved" if interleave else "rotate_half"
-            want = (0, []) if dump_layout == config_layout else \
-                (1, ["layout_interleaved" if planted else "layout_half"])
-            ok = (code, named) == want and res.get("config", {}).get("layout") == config_layout
-            tally.check(ok, "rope_interleave %s, %s dump: exit %d, diagnoses %s, config layout %s (wants %s) %s"
-                        % (interleave, dump_layout, code, named, res.get("config", {}).get("layout"), want, err))
+    """A table in either layout matches, as transformers' cat(freqs, freqs) cache and a port that keeps
+    the checkpoint's adjacent pairs both are right; the output says what it asks of q and k. With
+    --apply, a table in the other layout is layout_interleaved or layout_half with the fix; a bad
+    --apply or --profile is refused."""
+    for k, (cfg, checkpoint, decided, th) in enumerate(layout_configs(rng)):
+        c = g.write_config(cfg, OUT, "layout-%d" % k)
+        for table in ("rotate_half", "interleaved"):
+            start, rows = int(rng.integers(0, 5000)), int(rng.integers(16, 80))
+            dtype = str(rng.choice(["float32", "float64"]))
+            arrays = table_dump(th, start, rows, dtype)
+            if table == "interleaved":
+                arrays = {n: np.repeat(v[:, : v.shape[1] // 2], 2, axis=1) for n, v in arrays.items()}
+            stem = "layout-%d-%s" % (k, table)
+            files = g.write(arrays, "npy", dtype, OUT, stem, rng)
+            for apply in (None, "rotate_half", "interleaved"):
+                extra = ["--apply", apply] if apply else []
+                code, out, err = run(["--config", c] + files + extra +
+                                     ["--positions", "%d:%d" % (start, rows), "--format", "json"])
+                res = json.loads(out) if out else {}
+                got = (code, [(x["code"], x["message"]) for x in res.get("diagnoses", [])])
+                if apply in (None, table):
+                    want = (0, [])
+                else:
+                    want = (1, [("layout_interleaved" if table == "interleaved" else "layout_half",
+                                 layout_fix(apply, checkpoint))])
+                ok = got == want and res.get("layout_found") == table and res.get("apply") == apply and \
+                    res["config"]["layout"] == checkpoint and res["config"]["layout_from"] == decided
+                if ok and code == 0:
+                    ok = res["layout_needs"] == layout_needs(table, checkpoint, decided)
+                tally.check(ok, "%s, %s table, --apply %s: got %s, wants %s; needs %r %s"
+                            % (decided, table, apply, got, want, res.get("layout_needs"), err.strip()))
+            code, text, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows)])
+            tally.check(code == 0 and ("layout: %s\n" % layout_needs(table, checkpoint, decided)) in text,
+                        "text output's layout line: exit %d %r" % (code, text))
+    for flag, value, words in (("--apply", "half", "--apply must be rotate_half or interleaved, got 'half'"),
+                               ("--profile", "llama", "--profile must be transformers or recurrence, got 'llama'")):
+        code, out, err = run(["--config", c] + files + [flag, value])
+        tally.check(code == 2 and out == "" and err == "ropescope: %s\n" % words,
+                    "%s %s: exit %d %r" % (flag, value, code, err))
 
 
 def gemma4_config(rng):
@@ -352,6 +426,31 @@ def proportional_and_layer_types(rng, tally):
         code, out, err = run(["--config", c] + files + ["--layer-type", "chunked_attention"])
         tally.check(code == 2 and out == "" and "full_attention and sliding_attention" in err,
                     "--layer-type chunked_attention: exit %d %r" % (code, err))
+    # v5 per-layer tables without num_hidden_layers: the sliding table is there all the same.
+    head = int(rng.choice([64, 128, 256]))
+    full_base, local_base = (float(b) for b in rng.choice(g.NICE_BASES, 2, replace=False))
+    for mt in ("gemma3_text", "not_a_class"):
+        cfg = {"model_type": mt, "head_dim": head, "rope_parameters": {
+            "full_attention": {"rope_type": "default", "rope_theta": full_base},
+            "sliding_attention": {"rope_type": "default", "rope_theta": local_base}}}
+        c = g.write_config(cfg, OUT, "v5-%s" % mt)
+        start, rows = int(rng.integers(0, 3000)), int(rng.integers(16, 100))
+        local = local_base ** (-2.0 * np.arange(head // 2) / head)
+        files = g.write(table_dump(local, start, rows, "float32"), "npy", "float32", OUT, "v5-%s" % mt, rng)
+        code, out, err = run(["--config", c] + files + ["--layer-type", "sliding_attention", "--positions",
+                                                        "%d:%d" % (start, rows)])
+        tally.check(code == 0 and "result: match" in out, "%s v5 layer types without num_hidden_layers: exit %d %r %r"
+                    % (mt, code, out[-200:], err))
+    # Dotted top-level keys are plain keys: no scaling, so a table scaled by 2 is wrong.
+    base, d = float(rng.choice(g.NICE_BASES)), int(rng.choice([64, 128]))
+    cfg = {"rope_scaling.rope_type": "linear", "rope_scaling.factor": 2, "rope_theta": base, "head_dim": d}
+    c = g.write_config(cfg, OUT, "dotted")
+    th = base ** (-2.0 * np.arange(d // 2) / d)
+    for name, theta, want in (("plain", th, 0), ("scaled", th / 2, 1)):
+        files = g.write(table_dump(theta, 0, 64, "float32"), "npy", "float32", OUT, "dotted-" + name, rng)
+        code, out, err = run(["--config", c] + files)
+        tally.check(code == want and '"rope_scaling.factor" is one key whose name holds a dot' in err,
+                    "dotted keys, %s table: exit %d, wants %d %r" % (name, code, want, err))
     plain = g.write_config(g.make_config(rng, "default"), OUT, "one-table")
     code, out, err = run(["--config", plain] + files + ["--layer-type", "sliding_attention"])
     tally.check(code == 2 and out == "" and "one RoPE table" in err, "--layer-type on one table: exit %d %r" % (code, err))
@@ -525,6 +624,148 @@ def odd_valid_files(rng, tally):
         verdict(tally, "npz with zip64 fields", ["--config", c, "--cache", path] + pos, 0)
 
 
+# ---- tables made the way producers make them (docs/VERIFY.md, "Tolerance") ------------------
+
+F32 = np.float32
+
+
+def phi3_longrope(rng):
+    """A fresh Phi-3.5-style longrope config and its float32 cache as transformers computes it:
+    inv_freq = 1 / (ext_factors * base ** (arange(0, d, 2) / d)) in float32, the angle one float32
+    product, cos and sin times the float32 attention factor. Returns the config, the tables, the
+    start, the rows, the factor list transformers uses at that length and the other, and A."""
+    heads = int(rng.choice([16, 24, 32]))
+    d = int(rng.choice([64, 96, 128]))
+    orig = int(rng.choice([512, 1024, 2048, 4096]))
+    mult = int(rng.choice([8, 16, 32]))
+    # Large bases too (Qwen3's 1e7): pow's exponent rounding moves theta by |ln theta| roundings.
+    base = float(rng.choice(g.NICE_BASES + [1e7, 1e8]))
+    short = np.sort(rng.uniform(1.0, 1.3, d // 2))
+    long_ = np.sort(rng.uniform(1.0, 2.0 * mult, d // 2))
+    cfg = {"model_type": "phi3", "hidden_size": heads * d, "num_attention_heads": heads, "rope_theta": base,
+           "max_position_embeddings": orig * mult, "original_max_position_embeddings": orig,
+           "rope_scaling": {"type": "longrope", "short_factor": [float(x) for x in short],
+                            "long_factor": [float(x) for x in long_]}}
+    rows = int(rng.integers(64, 2 * orig))
+    start = int(rng.choice([0, int(rng.integers(0, orig))]))
+    ext, other = (long_, short) if start + rows > orig else (short, long_)
+    a = np.sqrt(1.0 + np.log(mult) / np.log(orig))
+    return cfg, d, base, start, rows, ext, other, a
+
+
+def faithful(f, ang, rng):
+    """f of a float32 angle as a float32 library within 1 ulp computes it (torch's vectorized
+    float32 cos and sin are within 1.0 ulp): at random, the correctly rounded value or its neighbour
+    on the other side of the exact one (none past an exact value, none past +-1)."""
+    exact = f(ang.astype(np.float64))
+    near = exact.astype(F32)
+    other = np.nextafter(near, np.where(near > exact, -np.inf, np.inf).astype(F32))
+    other = np.where((near == exact) | (np.abs(other) > 1), near, other)
+    return np.where(rng.random(ang.shape) < 0.5, near, other).astype(F32)
+
+
+def phi3_tables(d, base, start, rows, ext, a, rng):
+    e = np.arange(0, d, 2).astype(F32) / F32(d)
+    inv = F32(1.0) / (np.asarray(ext, dtype=F32) * np.power(F32(base), e))
+    ang = np.arange(start, start + rows).astype(F32)[:, None] * inv[None, :]
+    ang = np.concatenate([ang, ang], axis=1)
+    # The same value in both halves, as cat(freqs, freqs).cos() computes it once per column.
+    half = d // 2
+    cos, sin = faithful(np.cos, ang[:, :half], rng), faithful(np.sin, ang[:, :half], rng)
+    return {"cos": np.tile(cos, 2) * F32(a), "sin": np.tile(sin, 2) * F32(a)}
+
+
+def llama3_recurrence(rng):
+    """A fresh Llama 3.1-style config (rope_type llama3) and its float32 table as llama.cpp builds
+    it: the converter's rope_freqs factors (float32), theta_scale = powf(base, -2/d), the angle of
+    pair i reached by theta *= theta_scale from theta = p, divided by the pair's factor, adjacent
+    pairs (llama.cpp's converter permutes q and k to them)."""
+    d = int(rng.choice([64, 128]))
+    base = float(rng.choice([10000.0, 500000.0, 1000000.0, 1e7]))
+    orig = int(rng.choice([2048, 4096, 8192]))
+    factor = float(rng.choice([4.0, 8.0, 16.0]))
+    low, high = 1.0, float(rng.choice([2.0, 4.0]))
+    cfg = {"model_type": "llama", "hidden_size": 32 * d, "num_attention_heads": 32, "rope_theta": base,
+           "max_position_embeddings": int(orig * factor),
+           "rope_scaling": {"rope_type": "llama3", "factor": factor, "low_freq_factor": low,
+                            "high_freq_factor": high, "original_max_position_embeddings": orig}}
+    return cfg, d, base, orig, factor, low, high
+
+
+def llama3_factors(d, base, orig, factor, low, high):
+    freqs = 1.0 / (F32(base) ** (np.arange(0, d, 2, dtype=F32) / F32(d)))
+    out = []
+    for f in freqs.astype(np.float64):
+        wavelen = 2 * np.pi / f
+        if wavelen < orig / high:
+            out.append(1.0)
+        elif wavelen > orig / low:
+            out.append(factor)
+        else:
+            smooth = (orig / wavelen - low) / (high - low)
+            out.append(1 / ((1 - smooth) / factor + smooth))
+    return np.asarray(out, dtype=F32)
+
+
+def recurrence_tables(d, base, start, rows, ff):
+    scale = F32(np.power(F32(base), F32(-2.0) / F32(d)))
+    theta = np.arange(start, start + rows).astype(F32)
+    ang = np.empty((rows, d // 2), dtype=F32)
+    for i in range(d // 2):
+        ang[:, i] = theta / ff[i]
+        theta = theta * scale
+    ang = np.repeat(ang, 2, axis=1)
+    return {"cos": np.cos(ang), "sin": np.sin(ang)}
+
+
+def producer_tables(rng, tally):
+    """Correct float32 tables made as transformers (Phi-3.5 longrope: pow, factor division, the
+    attention factor) and llama.cpp (Llama 3.1: a float32 recurrence over 32,768 positions) make
+    them match, the latter with --profile recurrence; planted bugs still mismatch."""
+    for k in range(3):
+        cfg, d, base, start, rows, ext, other, a = phi3_longrope(rng)
+        c = g.write_config(cfg, OUT, "phi3-%d" % k)
+        cases = [("right", phi3_tables(d, base, start, rows, ext, a, rng), 0, []),
+                 ("other-list", phi3_tables(d, base, start, rows, other, a, rng), 1, ["longrope_wrong_factors"]),
+                 ("no-factor", phi3_tables(d, base, start, rows, ext, 1.0, rng), 1, ["attention_factor_missing"])]
+        for name, arrays, want, codes in cases:
+            files = g.write(arrays, "npy", "float32", OUT, "phi3-%d-%s" % (k, name), rng)
+            code, out, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows), "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [x["code"] for x in res.get("diagnoses", [])]
+            tally.check(code == want and all(x in named for x in codes) and (want or not named),
+                        "phi3 longrope %s (d %d, %d rows from %d): exit %d, %s, worst ratio %s, %s over %s"
+                        % (name, d, rows, start, code, named, res.get("worst_ratio"),
+                           res.get("values_over_tolerance"), err.strip()))
+    for k in range(2):
+        cfg, d, base, orig, factor, low, high = llama3_recurrence(rng)
+        c = g.write_config(cfg, OUT, "recurrence-%d" % k)
+        start = int(rng.integers(0, 24577))
+        rows = 32768 - start
+        ff = llama3_factors(d, base, orig, factor, low, high)
+        cases = [("right", recurrence_tables(d, base, start, rows, ff), 0, []),
+                 ("unscaled", recurrence_tables(d, base, start, rows, np.ones_like(ff)), 1,
+                  ["scaling_not_applied"]),
+                 ("offset", recurrence_tables(d, base, start + 3, rows, ff), 1, ["position_offset"])]
+        for name, arrays, want, codes in cases:
+            files = g.write(arrays, "npy", "float32", OUT, "recurrence-%d-%s" % (k, name), rng)
+            code, out, err = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows),
+                                                            "--profile", "recurrence", "--format", "json"])
+            res = json.loads(out) if out else {}
+            named = [x["code"] for x in res.get("diagnoses", [])]
+            ok = code == want and all(x in named for x in codes) and (want or not named)
+            if ok and name == "right":
+                ok = res["profile"] == "recurrence" and res["layout_found"] == "interleaved"
+                # Held to transformers' bound it matches or is named for what it is, never a mistake.
+                code2, out2, _ = run(["--config", c] + files + ["--positions", "%d:%d" % (start, rows),
+                                                                "--format", "json"])
+                named2 = [x["code"] for x in json.loads(out2)["diagnoses"]] if out2 else None
+                ok = (code2, named2) in ((0, []), (1, ["recurrence_profile"]))
+            tally.check(ok, "llama.cpp recurrence %s (d %d, base %g, %d rows from %d): exit %d, %s, worst ratio "
+                        "%s, %s over %s" % (name, d, base, rows, start, code, named, res.get("worst_ratio"),
+                                            res.get("values_over_tolerance"), err.strip()))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -541,6 +782,7 @@ def main():
     crafted_refusals(rng, tally)
     special_files(rng, tally)
     odd_valid_files(rng, tally)
+    producer_tables(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 

@@ -41,7 +41,7 @@ static void check_table(const rope_table *t, rope_config *c)
     if (rope_config_resolve(c, 0.0) != ROPE_OK) abort();
     double theta[256];
     if (rope_scaling_pairs(&c->scaling, NULL, theta, NULL, NULL, NULL) != ROPE_OK) abort();
-    rope_dump dump = {NULL, NULL, NULL, t->dtype, 3.0};
+    rope_dump dump = {NULL, NULL, NULL, t->dtype, 3.0, ROPE_PROFILE_TRANSFORMERS};
     if (t->ndim == 2)
         dump.cos = dump.sin = t;
     else

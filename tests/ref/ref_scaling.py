@@ -309,6 +309,9 @@ def figures(r, train_len=None, gap=None):
     return out
 
 
+CLASS_LAYERS = {"gemma3": 26, "gemma3_text": 26, "modernbert": 22}
+
+
 def model_figures(r):
     """The model part: level read, layout, layer types, NoPE layers, query scales."""
     c, k, block = r["config"], r["class"], r["block"]
@@ -326,8 +329,11 @@ def model_figures(r):
     kinds = kinds if isinstance(kinds, list) and kinds and all(isinstance(x, str) for x in kinds) else None
     if local is not None and kinds:
         n = n or len(kinds)
+    if local is not None and not n:
+        # transformers' class default num_hidden_layers; another class's layers are not listed.
+        n = CLASS_LAYERS.get(r["model_type"], 0)
     layer_types = None
-    if local is not None and n:
+    if local is not None:
         if kinds:
             full = [i for i in range(n) if kinds[i] != "sliding_attention"]
         elif r["model_type"] == "modernbert" or c.get("local_rope_theta") is not None:
