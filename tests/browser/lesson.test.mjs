@@ -333,7 +333,10 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   assert.equal(d.train.degrees.toFixed(1), '46.9');
   near(d.rebase.gap_old, rebase[C.ROPE_REBASE_GAP_OLD], 'base 10000 at gap 50,000');
   near(d.rebase.gap_new, rebase[C.ROPE_REBASE_GAP_NEW], 'base 500000 at gap 50,000');
-  assert.match(await page.textContent('#clock-readout'), /297\.0° → 6\.0°, against 48\.7°/);
+  assert.match(
+    await page.textContent('#clock-readout'),
+    /it has turned 297\.0° at base 10000 \(outside\) and 6\.0° at base 500000 \(inside\), against 48\.7°/,
+  );
   await page.check('#clock-divide');
   await settle(page);
   d = await clock();
@@ -355,6 +358,92 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   near(d.rebase.ratio, rebase[C.ROPE_REBASE_RATIO], 'how much slower');
   [gap] = reference([['clock_theta', [0.1, g, 1]]]).results;
   near(d.fast.dial, gap[C.ROPE_CLOCK_DIAL], `fast hand at ${g}`);
+  await p.close();
+});
+
+// The clock's caption, readout and drawing and the weights chapter's counts judge a gap by one rule
+// (inside: an angle no larger, unwrapped, than the largest training reached, or any angle once
+// training swept a whole turn), checked here against the rule itself at random gaps past many turns.
+test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', async () => {
+  const { p, page } = await openLesson();
+  const TRAIN = 8192;
+  const verdict = (text, pattern, what) => {
+    const found = text.match(pattern);
+    assert.ok(found, `${what}: ${text}`);
+    return found[1] === 'inside';
+  };
+  // What the clock drew: the dot's fill colour (the slow hand's, the only rope or additive fill)
+  // and the texts it wrote, from one redraw with the canvas calls recorded.
+  const drawn = () =>
+    chartOf(
+      page,
+      'clock',
+      `const ctx = chart.ctx, fills = [], texts = [];
+       const fill = ctx.fill, fillText = ctx.fillText;
+       ctx.fill = function (...a) { fills.push(this.fillStyle); return fill.apply(this, a); };
+       ctx.fillText = function (t, ...a) { texts.push(t); return fillText.call(this, t, ...a); };
+       try { chart.draw(); } finally { delete ctx.fill; delete ctx.fillText; }
+       const css = getComputedStyle(document.documentElement), probe = document.createElement('canvas').getContext('2d');
+       const norm = (v) => { probe.fillStyle = v.trim(); return probe.fillStyle; };
+       const rope = norm(css.getPropertyValue('--c-rope')), add = norm(css.getPropertyValue('--c-add'));
+       const dots = fills.filter((f) => f === rope || f === add);
+       return { inside: dots.length === 1 && dots[0] === rope, dots: dots.length, texts };`,
+    );
+  const gaps = [62000, 70000, ...Array.from({ length: 6 }, () => Math.floor(10 ** (6 * random())))];
+  for (const g of gaps) {
+    const what = `gap ${g} (ROPE_TEST_SEED=${SEED})`;
+    const [slow, trained, oldAt, newAt, oldTrained] = reference([
+      ['clock_theta', [0.0001, g, 1]],
+      ['clock_theta', [0.0001, TRAIN, 1]],
+      ['clock', [255, 512, 10000, g, 1]],
+      ['clock', [255, 512, 500000, g, 1]],
+      ['clock', [255, 512, 10000, TRAIN, 1]],
+    ]).results;
+    const rule = (at, train) =>
+      train[C.ROPE_CLOCK_TURNS] >= 1 || at[C.ROPE_CLOCK_RADIANS] <= train[C.ROPE_CLOCK_RADIANS] * (1 + 1e-9);
+    const turns = Math.floor(slow[C.ROPE_CLOCK_TURNS]);
+    await page.uncheck('#clock-base');
+    await setNumber(page, 'clock-gap', g);
+    const want = rule(slow, trained);
+    const caption = await page.textContent('#caption-clock');
+    assert.equal(verdict(caption, /^The dot is (inside|outside) the training range/, what), want, `${what}: caption`);
+    if (turns >= 1) assert.ok(caption.includes(`${turns} whole turn`), `${what}: caption names the turns: ${caption}`);
+    const picture = await drawn();
+    assert.equal(picture.dots, 1, `${what}: one dot drawn`);
+    assert.equal(picture.inside, want, `${what}: the dot's colour`);
+    const mark = `+${turns} turn${turns === 1 ? '' : 's'}`;
+    assert.equal(picture.texts.includes(mark), turns >= 1, `${what}: ${mark} drawn: ${picture.texts}`);
+    const readout = await page.textContent('#clock-readout');
+    const before = verdict(readout, /at base 10000 \((inside|outside)/, `${what}: readout`);
+    const after = verdict(readout, /at base 500000 \((inside|outside)/, `${what}: readout`);
+    assert.equal(before, rule(oldAt, oldTrained), `${what}: readout at base 10000`);
+    assert.equal(after, rule(newAt, oldTrained), `${what}: readout at base 500000`);
+    assert.equal(before, want, `${what}: the round θ and pair 255 agree at the old base`);
+    await page.check('#clock-base');
+    await settle(page);
+    const rebased = await page.textContent('#caption-clock');
+    assert.equal(verdict(rebased, /^The dot is (inside|outside)/, what), after, `${what}: caption with base 500000`);
+    assert.equal((await drawn()).inside, after, `${what}: the dot with base 500000`);
+    // Figure 12 up to this gap: the gap is counted inside exactly when the clock says so.
+    await setNumber(page, 'weights-widest', g);
+    const counts = await page.textContent('#weights-readout');
+    assert.equal(
+      verdict(counts, /\((inside|outside)[^)]*\) before/, what),
+      before,
+      `${what}: weights before: ${counts}`,
+    );
+    assert.equal(verdict(counts, /\((inside|outside)[^)]*\) after/, what), after, `${what}: weights after`);
+    const [upTo, below] = reference([
+      ['weights', [255, 512, 10000, 500000, TRAIN, g]],
+      ['weights', [255, 512, 10000, 500000, TRAIN, Math.max(g - 1, 0)]],
+    ]).results;
+    const I = (name) => C[`ROPE_WEIGHTS_${name}`];
+    const counted = (slot) => (g === 0 ? upTo[I(slot)] === 1 : upTo[I(slot)] - below[I(slot)] === 1);
+    assert.equal(counted('INSIDE_OLD'), before, `${what}: counted inside at base 10000`);
+    assert.equal(counted('INSIDE_NEW'), after, `${what}: counted inside at base 500000`);
+    const grouped = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    assert.ok(counts.includes(`${grouped(upTo[I('INSIDE_OLD')])} land inside`), `${what}: ${counts}`);
+  }
   await p.close();
 });
 
@@ -399,7 +488,9 @@ test('weights_should_lift_the_angle_share_but_never_the_share_training_had', asy
   await settle(page);
   assert.equal(await page.inputValue('#weights-widest-num'), String(widest));
   want = await check(widest, 500000, 8192, `widest gap ${widest}`);
-  assert.ok(want[W('SHARE_OLD')] > want[W('SHARE_SEEN')], 'past a whole turn some far gaps come round again');
+  // Gaps whose angle whole turns bring back over the wedge are not inside: at the old base the
+  // inside gaps are exactly the ones training had.
+  assert.equal(want[W('INSIDE_OLD')], want[W('SEEN')], 'past a whole turn no far gap counts as inside');
   assert.match(await page.textContent('#weights-readout'), /whole turn/);
   const base = 10000 * pick(2, 1000);
   await setNumber(page, 'weights-base', base);

@@ -232,6 +232,24 @@ function readout(chapter, id, write) {
   return node;
 }
 
+/**
+ * Whether training met the angle of `at`, as every lesson chapter and rope_scaling_range count
+ * it (at, trained: lesson_clock results, `trained` over the training length): every angle once
+ * training swept a whole turn, else an angle no larger, unwrapped, than the largest it reached
+ * (a relative 1e-9 lets the training length itself in). A gap whose angle whole turns bring back
+ * over the wedge on the dial is outside: the model never met an angle that large.
+ * { inside, covered, turns (whole turns of `at`), wrapped (outside, yet on the wedge's dial) }.
+ */
+export function trainedRange(at, trained) {
+  const covered = trained.turns * (1 + 1e-9) >= 1;
+  const inside = covered || at.radians <= trained.radians * (1 + 1e-9);
+  const turns = Math.floor(at.turns);
+  return { inside, covered, turns, wrapped: !inside && turns >= 1 && at.dial <= trained.degrees };
+}
+
+/** "1 whole turn", "3 whole turns". */
+export const wholeTurns = (k) => `${k} whole turn${k === 1 ? '' : 's'}`;
+
 /** 4 decimals with a real minus sign, as the post prints its numbers. */
 export const d4 = (x, decimals = 4) => {
   const text = x.toFixed(decimals);
