@@ -361,6 +361,62 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   await p.close();
 });
 
+// "Slide both words" stops when pressed again, where the words are; "back to the post's cat"
+// during a slide wins (the words end at 3 and 7, not where the slide would have taken them);
+// under prefers-reduced-motion a slide is one step.
+test('cat_slide_should_stop_on_request_and_lose_to_a_reset', async () => {
+  const { p, page } = await openLesson();
+  const at = () => chartOf(page, 'cat', 'return [chart.$cat.m, chart.$cat.n];');
+  const moved = () =>
+    page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-cat')).$cat.m > 3, null, {
+      timeout: 15000,
+    });
+  // Slow frames so the slide is still running when the test acts.
+  await page.evaluate(() => {
+    window.requestAnimationFrame = (f) => setTimeout(() => f(performance.now()), 50);
+    window.cancelAnimationFrame = (id) => clearTimeout(id);
+  });
+  await page.click('#cat-slide');
+  await moved();
+  assert.equal(await page.getAttribute('#cat-slide', 'aria-pressed'), 'true');
+  assert.equal(await page.textContent('#cat-slide'), 'stop sliding');
+  await page.click('#cat-slide');
+  const stopped = await at();
+  assert.equal(await page.getAttribute('#cat-slide', 'aria-pressed'), 'false');
+  await page.waitForTimeout(600);
+  assert.deepEqual(await at(), stopped, 'no frame after the stop');
+  assert.ok(stopped[0] > 3 && stopped[0] < 43, `stopped part way: ${stopped}`);
+  assert.equal(stopped[0] - stopped[1], -4);
+
+  await page.click('#cat-reset');
+  await page.click('#cat-slide');
+  await moved();
+  await page.click('#cat-reset');
+  await page.waitForTimeout(600);
+  assert.deepEqual(await at(), [3, 7], 'the reset wins over the slide');
+  assert.equal(await page.getAttribute('#cat-slide', 'aria-pressed'), 'false');
+  assert.ok(!(await page.textContent('#cat-readout')).includes('slid by'), 'the readout is the post’s cat again');
+
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const frames = [];
+  await page.exposeFunction('__frame', (m) => frames.push(m));
+  await page.evaluate(() => {
+    const chart = window.Chart.getChart(document.getElementById('chart-cat'));
+    const draw = chart.draw.bind(chart);
+    chart.draw = () => {
+      window.__frame(chart.$cat.m);
+      draw();
+    };
+  });
+  await page.click('#cat-slide');
+  await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-cat')).$cat.m === 43, null, {
+    timeout: 15000,
+  });
+  await settle(page);
+  assert.deepEqual([...new Set(frames)], [43], `one step under reduced motion: ${frames}`);
+  await p.close();
+});
+
 // The clock's caption, readout and drawing and the weights chapter's counts judge a gap by one rule
 // (inside: an angle no larger, unwrapped, than the largest training reached, or any angle once
 // training swept a whole turn), checked here against the rule itself at random gaps past many turns.

@@ -35,13 +35,51 @@ export function chapterRow(spec) {
   // Every drawing of the chapter still on a page: { canvas, handle }.
   let views = [];
   const current = () => (data ??= compute(inputs));
+  // The chapter's animation, if one runs: its frame request and what to do when it stops.
+  let animation = null;
+  let stepping = false;
   const chapter = {
     inputs,
     data: current,
-    /** Back to the declared inputs. */
+    /** Back to the declared inputs (an animation stops first: the reset wins). */
     reset: () => chapter.set(structuredClone(defaults)),
+    /**
+     * Runs step(frame) once a frame (frame 1, 2, ...) until it returns false or stop() is called;
+     * onStop() runs either way. Any set() not made by the step (a reset, a slider, a drag) stops
+     * it first, so the reader's change is the one that stays.
+     */
+    animate(step, onStop = () => {}) {
+      chapter.stop();
+      let frame = 0;
+      const mine = { id: 0, onStop };
+      const next = () => {
+        if (animation !== mine) return;
+        stepping = true;
+        let more;
+        try {
+          more = step(++frame);
+        } finally {
+          stepping = false;
+        }
+        if (more === false) chapter.stop();
+        else if (animation === mine) mine.id = requestAnimationFrame(next);
+      };
+      animation = mine;
+      mine.id = requestAnimationFrame(next);
+    },
+    /** Stops the running animation where it is (nothing when none runs). */
+    stop() {
+      if (!animation) return;
+      const { id, onStop } = animation;
+      animation = null;
+      cancelAnimationFrame(id);
+      onStop();
+    },
+    /** Whether an animation runs. */
+    animating: () => animation !== null,
     /** Changes inputs, recomputes, redraws the chart and rewrites its caption and label. */
     set(values) {
+      if (!stepping) chapter.stop();
       Object.assign(inputs, values);
       data = compute(inputs);
       views = views.filter((view) => view.canvas.isConnected);
