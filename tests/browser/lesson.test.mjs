@@ -361,6 +361,87 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
   await p.close();
 });
 
+// The values a slider's box shows while the pointer drags its thumb from the left end of the
+// track to the right, one pixel a move: [[x, value]] in the order the page saw them.
+async function sweep(page, id) {
+  const r = await page.locator(`#${id}`).boundingBox();
+  const y = r.y + r.height / 2;
+  await page.evaluate((name) => {
+    let x = 0;
+    window.__swept = [];
+    document.addEventListener('pointermove', (e) => {
+      x = e.clientX;
+    });
+    document.getElementById(name).addEventListener('input', () => {
+      window.__swept.push([x, Number(document.getElementById(`${name}-num`).value)]);
+    });
+  }, id);
+  const left = Math.floor(r.x);
+  const right = Math.ceil(r.x + r.width);
+  await page.mouse.move(left, y);
+  await page.mouse.down();
+  await page.mouse.move(right, y, { steps: right - left });
+  await page.mouse.up();
+  return page.evaluate(() => window.__swept);
+}
+
+// Slots 1 … 10 and the post's values are reachable on the chapters' wide sliders by pointer
+// (with − and + where a pixel spans many values) and by keyboard; the cat's positions move at
+// most one a 2 px, at the desktop and the phone width.
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`chapter_sliders_should_reach_the_posts_values_by_pointer_and_keyboard_at_${viewport.width}px`, async () => {
+    const { p, page } = await openLesson();
+    await page.setViewportSize(viewport);
+    await settle(page);
+    for (const id of ['slot-slot', 'cat-m', 'extrapolate-pos']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.locator('#slot-slot').scrollIntoViewIfNeeded();
+    const slots = new Set((await sweep(page, 'slot-slot')).map(([, v]) => v));
+    for (let s = 0; s <= 10; s++) assert.ok(slots.has(s), `slot ${s} under the pointer (${viewport.width}px)`);
+    for (const s of [5, 50000]) assert.ok(slots.has(s), `slot ${s} under the pointer`);
+    // Keyboard: Home, then one slot per arrow.
+    await page.focus('#slot-slot');
+    await page.keyboard.press('Home');
+    for (let s = 1; s <= 10; s++) {
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.inputValue('#slot-slot-num'), String(s), `slot ${s} by keyboard`);
+    }
+    assert.match(await page.textContent('#slot-readout'), /^\[2, 1, 1, 0\] \+ 10 = \[12, 11, 11, 10\]/);
+
+    await page.locator('#extrapolate-pos').scrollIntoViewIfNeeded();
+    const positions = new Set((await sweep(page, 'extrapolate-pos')).map(([, v]) => v));
+    for (const v of [3, 7, 100, 512, 3000, 10000, 20000])
+      assert.ok(positions.has(v), `position ${v} under the pointer`);
+    // 513 is one + past 512 by pointer, one arrow by keyboard.
+    await page.locator('#extrapolate-pos-num').fill('512');
+    await page.locator('#extrapolate-pos-num').press('Enter');
+    await page.click('#extrapolate-pos-more');
+    assert.equal(await page.inputValue('#extrapolate-pos-num'), '513', '513 by the + button');
+    await page.click('#extrapolate-pos-less');
+    await page.focus('#extrapolate-pos');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.inputValue('#extrapolate-pos-num'), '513', '513 by keyboard');
+    await page.keyboard.press('PageUp');
+    assert.ok(Number(await page.inputValue('#extrapolate-pos-num')) > 514, 'PageUp moves further');
+
+    await page.locator('#cat-m').scrollIntoViewIfNeeded();
+    const ms = await sweep(page, 'cat-m');
+    for (let v = 0; v <= 60; v++)
+      assert.ok(
+        ms.some(([, m]) => m === v),
+        `cat m ${v} under the pointer`,
+      );
+    // Each change of value is by one position, at least 2 px after the one before.
+    for (let j = 2; j < ms.length; j++) {
+      const [[x0, m0], [x1, m1]] = [ms[j - 1], ms[j]];
+      assert.ok(Math.abs(m1 - m0) === 1 && x1 - x0 >= 2, `cat m ${m0} at ${x0} px, then ${m1} at ${x1} px`);
+    }
+    await p.close();
+  });
+}
+
 // "Slide both words" stops when pressed again, where the words are; "back to the post's cat"
 // during a slide wins (the words end at 3 and 7, not where the slide would have taken them);
 // under prefers-reduced-motion a slide is one step.
@@ -539,10 +620,11 @@ test('weights_should_lift_the_angle_share_but_never_the_share_training_had', asy
   assert.match(await page.textContent('#weights-text'), /800 ÷ 10 = 80, is the post’s “80× cheaper” ✓/);
 
   // Move the slider (a random widest gap past one turn of the pair) and type a random base.
-  const widest = 1000 * pick(61, 400);
-  await page.fill('#weights-widest', String(widest));
+  // (The log slider's thumb past position 805 of 1000 is past 60,611, one turn at base 10000.)
+  await page.fill('#weights-widest', String(pick(830, 1000)));
   await settle(page);
-  assert.equal(await page.inputValue('#weights-widest-num'), String(widest));
+  const widest = Number(await page.inputValue('#weights-widest-num'));
+  assert.ok(widest > 60611 && widest <= 1e6, `widest gap ${widest} from the slider`);
   want = await check(widest, 500000, 8192, `widest gap ${widest}`);
   // Gaps whose angle whole turns bring back over the wedge are not inside: at the old base the
   // inside gaps are exactly the ones training had.

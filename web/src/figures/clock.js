@@ -8,7 +8,7 @@ import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { box, chapterRow, keptChart, keptDraw, printed, slider, trainedRange, wholeTurns } from './lesson_row.js';
+import { box, chapterRow, keptChart, keptDraw, logSlider, printed, trainedRange, wholeTurns } from './lesson_row.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;
@@ -195,7 +195,7 @@ export default chapterRow({
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
   inputs: {
-    gap: slider(50000, 'gap between the words', 0, 1000000),
+    gap: logSlider(50000, 'gap between the words', 0, 1000000, { hint: 'log scale', marks: [8192, 50000] }),
     train: box(8192, 'training length', 1, 131072),
     divided: false,
     rebased: false,

@@ -9,6 +9,7 @@
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
+import { sliderScale } from '../controls/scale.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 
@@ -144,8 +145,30 @@ const NUMBER = Symbol('default');
 
 const isNumber = (value) => value?.[NUMBER] !== undefined;
 
-/** A chapter input shown as a slider and its number box: its default, label and range. */
-export const slider = (value, text, min, max, step = 1, hint = '') => ({ [NUMBER]: value, text, min, max, step, hint });
+/**
+ * A chapter input shown as a slider and its number box: its default, label and range. thumbMax:
+ * where the slider ends when the box reaches further (the cat's positions: the slider keeps two
+ * pixels a position, the box takes up to max).
+ */
+export const slider = (value, text, min, max, step = 1, hint = '', { thumbMax = max } = {}) => ({
+  [NUMBER]: value,
+  text,
+  min,
+  max,
+  step,
+  hint,
+  thumbMax,
+});
+
+/**
+ * A whole-number chapter input over a wide range (slot 0 … 50,000) on a log slider, with − and +
+ * buttons and arrow keys that step by 1; marks: values the thumb snaps to (the post's).
+ */
+export const logSlider = (value, text, min, max, { hint = '', marks = [] } = {}) => ({
+  ...slider(value, text, min, max, 1, hint),
+  log: true,
+  marks,
+});
 
 /** A chapter input shown as a number box alone (a range too wide for a slider). */
 export const box = (value, text, min, max, step = 1) => ({ ...slider(value, text, min, max, step), slider: false });
@@ -155,7 +178,8 @@ export const box = (value, text, min, max, step = 1) => ({ ...slider(value, text
  * outside [min, max] or not a number is refused with a message naming the input's label, and
  * the chapter keeps its last value.
  */
-function numberInput(chapter, key, id, { text, min, max, step, slider = true, hint }) {
+function numberInput(chapter, key, id, spec) {
+  const { text, min, max, slider = true, log = false, hint } = spec;
   const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
   const box = el('input', {
     type: 'text',
@@ -167,17 +191,23 @@ function numberInput(chapter, key, id, { text, min, max, step, slider = true, hi
     ...(slider ? { 'aria-label': `${text}, exact value` } : {}),
   });
   box.value = String(chapter.inputs[key]);
+  const scale = sliderScale(spec);
   const range = slider
     ? el('input', {
         type: 'range',
         id,
-        min: String(min),
-        max: String(max),
-        step: String(step),
+        min: String(scale.min),
+        max: String(scale.max),
+        step: String(scale.step),
         'aria-describedby': `${id}-msg`,
       })
     : null;
-  if (range) range.value = String(chapter.inputs[key]);
+  const place = (value) => {
+    if (!range) return;
+    range.value = String(scale.toRange(value));
+    if (log) range.setAttribute('aria-valuetext', String(value));
+  };
+  place(chapter.inputs[key]);
   const accept = (value, from) => {
     if (!Number.isFinite(value) || value < min || value > max) {
       msg.textContent = `${text} must be a number from ${min} to ${max}`;
@@ -187,18 +217,41 @@ function numberInput(chapter, key, id, { text, min, max, step, slider = true, hi
     msg.textContent = '';
     box.removeAttribute('aria-invalid');
     if (from !== box) box.value = String(value);
-    if (range && from !== range) range.value = String(value);
+    if (from !== range) place(value);
     chapter.set({ [key]: value });
   };
-  range?.addEventListener('input', () => accept(Number(range.value), range));
+  range?.addEventListener('input', () => {
+    const perPixel = (scale.max - scale.min) / Math.max(range.clientWidth, 1);
+    accept(scale.fromRange(Number(range.value), perPixel), range);
+  });
+  // A log slider's native step is a fraction of a decade; its keys step whole values instead.
+  range?.addEventListener('keydown', (event) => {
+    const next = scale.next(chapter.inputs[key], event.key);
+    if (next === undefined) return;
+    event.preventDefault();
+    accept(next, null);
+  });
   box.addEventListener('change', () => accept(box.value.trim() === '' ? NaN : Number(box.value), box));
   chapter.onSet((_, inputs) => {
     if (document.activeElement !== box) box.value = String(inputs[key]);
-    if (range) range.value = String(inputs[key]);
+    place(inputs[key]);
   }, box);
+  // − and + reach every whole value by pointer or touch, where a log slider's pixel spans many.
+  const nudge = (dir, sign, words) => {
+    const button = el(
+      'button',
+      { type: 'button', class: 'nudge', id: `${id}-${dir > 0 ? 'more' : 'less'}`, 'aria-label': `${text}: ${words}` },
+      sign,
+    );
+    button.addEventListener('click', () => accept(Math.min(max, Math.max(min, chapter.inputs[key] + dir)), null));
+    return button;
+  };
+  const steppers = log ? [nudge(-1, '−', 'one less'), nudge(1, '+', 'one more')] : [];
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
-  return el('div', { class: 'control' }, head, slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
+  const row = el('div', { class: log ? 'control-row stepped' : 'control-row' }, range, ...steppers, box);
+  // A log slider takes a whole row of the controls: its pixels are what make slots 1 … 10 reachable.
+  return el('div', { class: log ? 'control wide' : 'control' }, head, slider ? row : box, msg);
 }
 
 /**
@@ -256,8 +309,8 @@ export const keptDraw = (id, hook, key, draw) => ({
 
 /** The inputs of a chapter on the rotated cat: query position m, key position n and θ. */
 export const CAT_INPUTS = Object.freeze({
-  m: slider(3, 'query position m', 0, 1000),
-  n: slider(7, 'key position n', 0, 1000),
+  m: slider(3, 'query position m', 0, 1000, 1, 'slider to 60, box to 1000', { thumbMax: 60 }),
+  n: slider(7, 'key position n', 0, 1000, 1, 'slider to 60, box to 1000', { thumbMax: 60 }),
   theta: box(0.1, 'θ (radians per position)', -3.14, 3.14, 0.01),
 });
 

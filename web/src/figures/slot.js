@@ -5,7 +5,7 @@
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, indexChart, slider } from './lesson_row.js';
+import { chapterRow, indexChart, logSlider } from './lesson_row.js';
 
 const STICK = [2, 1, 1, 0];
 
@@ -43,7 +43,7 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  inputs: { slot: slider(5, 'slot number', 0, 50000, 1, 'up to 50,000') },
+  inputs: { slot: logSlider(5, 'slot number', 0, 50000, { hint: 'log scale, up to 50,000', marks: [1, 5, 50000] }) },
   compute,
   make: createSlotChart,
   readout: (d) =>

@@ -8,7 +8,7 @@ import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_clock, lesson_normalized, lesson_weights } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, thousands } from '../lib/format.js';
-import { box, chapterRow, indexChart, postRow, slider, trainedRange, wholeTurns } from './lesson_row.js';
+import { box, chapterRow, indexChart, logSlider, postRow, slider, trainedRange, wholeTurns } from './lesson_row.js';
 
 const DIM = 512;
 const PAIR = DIM / 2 - 1; // the slowest pair
@@ -114,7 +114,7 @@ export default chapterRow({
   fallback: 'Share of gaps whose angle was seen in training, and share that occurred in training, before and after.',
   embed: 'what a larger base cannot fix',
   inputs: {
-    widest: slider(50000, 'widest gap', 0, 1000000, 1000),
+    widest: logSlider(50000, 'widest gap', 0, 1000000, { hint: 'log scale', marks: [8192, 50000] }),
     base: slider(500000, 'raised base', 10000, 10000000, 10000),
     train: box(8192, 'training length', 1, 1000000),
   },
