@@ -498,6 +498,82 @@ test('cat_slide_should_stop_on_request_and_lose_to_a_reset', async () => {
   await p.close();
 });
 
+// Every chapter's state is in its link: random inputs of random chapters (seeded), copied with
+// "link to this", open in a new page with every chapter's caption and boxes as they were, at
+// the chapter's anchor; "Reset everything" brings every chapter back to its defaults.
+test('chapter_link_should_restore_every_chapter_and_reset_should_restore_defaults', async () => {
+  const { p, page } = await openLesson();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const captions = (on) => Promise.all(CHAPTERS.map((name) => on.textContent(`#caption-${name}`)));
+  const boxes = (on) =>
+    on.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('.chapter-controls input')].map((i) => [
+          i.id,
+          i.type === 'checkbox' ? i.checked : i.value,
+        ]),
+      ),
+    );
+  const fresh = await captions(page);
+  const freshBoxes = await boxes(page);
+  // A random subset of the chapters' typed inputs, each at a random value in its range.
+  const choices = [
+    ['slot-slot', () => pick(0, 50000)],
+    ['extrapolate-pos', () => pick(0, 20000)],
+    ['marks-count', () => pick(5, 64)],
+    ['identity-a', () => pick(0, 1000)],
+    ['cat-m', () => pick(0, 1000)],
+    ['proof-n', () => pick(0, 1000)],
+    ['planes-seed', () => pick(0, 1000)],
+    ['clock-gap', () => pick(0, 1000000)],
+    ['weights-train', () => pick(1, 20000)],
+    ['normalized-length', () => pick(512, 8192)],
+  ].filter(() => random() < 0.6);
+  const set = {};
+  for (const [id, value] of choices) {
+    set[id] = value();
+    await setNumber(page, id, set[id]);
+  }
+  if (random() < 0.5) {
+    await page.check('#clock-divide');
+    set['clock-divide'] = true;
+  }
+  const what = `inputs ${JSON.stringify(set)} (ROPE_TEST_SEED=${SEED})`;
+  const shown = await captions(page);
+  const shownBoxes = await boxes(page);
+  await page.click('#slot-link');
+  await page.waitForFunction(() => document.getElementById('slot-link-msg').textContent.startsWith('Copied'));
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, await page.getAttribute('#slot-link', 'href'), 'the copied link is the one shown');
+  assert.ok(link.endsWith('#fig-slot'), `the link opens at its chapter: ${link}`);
+  for (const [id, value] of Object.entries(set)) {
+    if (typeof value === 'number' && freshBoxes[`${id}-num`] !== String(value)) {
+      const [chapter, ...key] = id.split('-');
+      assert.ok(new URL(link).searchParams.get(`${chapter}.${key.join('-')}`) === String(value), `${what}: ${link}`);
+    }
+  }
+  // Open it in a new page: the same captions and boxes everywhere.
+  const second = await openReady(env, link.slice(link.indexOf('?'), link.indexOf('#')), ['flatness']);
+  await second.page.waitForFunction(
+    (names) => names.every((n) => window.Chart.getChart(document.getElementById(`chart-${n}`))),
+    CHAPTERS,
+    { timeout: 15000 },
+  );
+  assert.deepEqual(await captions(second.page), shown, `${what}: captions after the link`);
+  assert.deepEqual(await boxes(second.page), shownBoxes, `${what}: inputs after the link`);
+  assert.equal(await second.page.textContent('#notice').catch(() => ''), '', 'the link reads with no notice');
+  // Reset everything: every chapter at its defaults, the address without chapter inputs.
+  await second.page.click('#reset');
+  await settle(second.page);
+  assert.deepEqual(await captions(second.page), fresh, `${what}: captions after Reset everything`);
+  assert.deepEqual(await boxes(second.page), freshBoxes, `${what}: inputs after Reset everything`);
+  await second.page.waitForFunction(() => !window.ropescope.urlPending());
+  const after = await second.page.evaluate(() => window.location.search);
+  assert.ok(!/\w\.\w+=/.test(decodeURIComponent(after)), `no chapter input left in ${after}`);
+  await second.p.close();
+  await p.close();
+});
+
 // The clock's caption, readout and drawing and the weights chapter's counts judge a gap by one rule
 // (inside: an angle no larger, unwrapped, than the largest training reached, or any angle once
 // training swept a whole turn), checked here against the rule itself at random gaps past many turns.

@@ -12,6 +12,7 @@ import { baseOptions, colors } from '../charts/theme.js';
 import { sliderScale } from '../controls/scale.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
+import { chapterParam } from '../state/chapters.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -76,6 +77,11 @@ export function chapterRow(spec) {
       cancelAnimationFrame(id);
       onStop();
     },
+    /** Inputs from a link, before anything is drawn: computed when first asked for. */
+    preset(values) {
+      Object.assign(inputs, values);
+      data = null;
+    },
     /** Whether an animation runs. */
     animating: () => animation !== null,
     /** Changes inputs, recomputes, redraws the chart and rewrites its caption and label. */
@@ -92,6 +98,7 @@ export function chapterRow(spec) {
       }
       prune();
       for (const { listener } of listeners) listener(data, inputs);
+      for (const changed of CHANGED) changed(row.name);
       return data;
     },
     /**
@@ -104,6 +111,13 @@ export function chapterRow(spec) {
       listeners.push({ listener, node, build });
     },
   };
+  REGISTRY.push({
+    name: row.name,
+    chapter,
+    params: Object.entries(declared).map(([key, value]) =>
+      chapterParam(row.name, key, defaults[key], isNumber(value) ? value : null),
+    ),
+  });
   let listeners = [];
   // Each build of the figure (its controls, its chart) is a new generation; a listener of an
   // older one whose element is off the page belongs to a figure that was rebuilt.
@@ -133,11 +147,89 @@ export function chapterRow(spec) {
               ...numbers.map(([key, input]) => numberInput(chapter, key, `${row.name}-${key}`, input)),
               ...(extras?.(chapter) ?? []),
               ...(write ? [readout(chapter, `${row.name}-readout`, write)] : []),
+              chapterLink(row.name),
             );
           },
         }
       : {}),
   };
+}
+
+// Every chapter made on this page, with the URL rows of its inputs (state/chapters.js), and who
+// hears of any chapter's change (the address bar).
+const REGISTRY = [];
+const CHANGED = [];
+
+/** The URL names of every chapter's inputs (clock.gap, cat.q, ...). */
+export const chapterKeys = () => new Set(REGISTRY.flatMap(({ params }) => params.map((p) => p.name)));
+
+/**
+ * Sets every chapter's inputs from a link's texts { name: text } (readQuery's chapters); a text
+ * refused leaves that input at its default. Returns the problems as readQuery gives them.
+ */
+export function readChapters(texts) {
+  const problems = [];
+  for (const { chapter, params } of REGISTRY) {
+    const values = {};
+    for (const p of params) {
+      if (!Object.hasOwn(texts, p.name)) continue;
+      const read = p.parse(texts[p.name]);
+      if (read.ok) values[p.name.slice(p.name.indexOf('.') + 1)] = read.value;
+      else problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
+    }
+    if (Object.keys(values).length) chapter.preset(values);
+  }
+  return problems;
+}
+
+/** [[name, text]] of the chapters' inputs that differ from their defaults, for writeQuery. */
+export function chapterQuery() {
+  return REGISTRY.flatMap(({ chapter, params }) =>
+    params.flatMap((p) => {
+      const text = p.serialize(chapter.inputs[p.name.slice(p.name.indexOf('.') + 1)]);
+      return text === p.serialize(p.default) ? [] : [[p.name, text]];
+    }),
+  );
+}
+
+/** Every chapter back to its declared inputs (animations stop). */
+export function resetChapters() {
+  for (const { chapter } of REGISTRY) chapter.reset();
+}
+
+/** changed(name) after any chapter's inputs change. */
+export const onChapterChange = (changed) => CHANGED.push(changed);
+
+// The query string of everything shown (the page sets it: its settings and the chapters').
+let linkQuery = () => `?${new URLSearchParams(chapterQuery()).toString().replace(/%2C/g, ',')}`;
+/** query() -> the query string a chapter's "link to this" carries. */
+export const setLinkQuery = (query) => {
+  linkQuery = query;
+};
+
+/**
+ * "link to this": a link to the page as shown, at the chapter's anchor. Its href stays current
+ * (a reader can copy it from the link's own menu); a click copies it and says so.
+ */
+function chapterLink(name) {
+  const note = el('span', { class: 'hint', id: `${name}-link-msg`, 'aria-live': 'polite' });
+  const link = el('a', { href: '#', id: `${name}-link`, class: 'chapter-link' }, 'link to this');
+  const fresh = () => {
+    link.href = new URL(`${linkQuery()}#fig-${name}`, window.location.href).href;
+  };
+  for (const event of ['pointerenter', 'focus', 'contextmenu']) link.addEventListener(event, fresh);
+  link.addEventListener('click', async (event) => {
+    event.preventDefault();
+    fresh();
+    try {
+      await navigator.clipboard.writeText(link.href);
+      note.textContent = 'Copied: the link opens this chapter as it is now.';
+    } catch {
+      note.textContent = 'Could not copy; the link’s own menu copies it too.';
+    }
+  });
+  fresh();
+  return el('div', { class: 'control chapter-link-row' }, link, ' ', note);
 }
 
 // The mark of an input declared with slider() or box(): its default value.

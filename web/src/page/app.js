@@ -17,6 +17,7 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
+import { chapterKeys, chapterQuery, onChapterChange, readChapters, setLinkQuery } from '../figures/lesson_row.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
@@ -44,25 +45,32 @@ const CONTROLS = Object.freeze(
   ),
 );
 
-const loaded = readQuery(window.location.search);
+const loaded = readQuery(window.location.search, chapterKeys());
 const state = loaded.state;
+const chapterProblems = readChapters(loaded.chapters);
 // An embed given a view that is no figure shows none, not all of them (state.view stays 'all').
 const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
 // A problem names the setting by its label; the link's key is added where the two differ.
 const linkKey = (p) => (PARAM[p.name].label === p.name ? '' : `${p.name}=${p.text}: `);
-const linkProblems = loaded.problems.map((p) =>
-  p.whole
-    ? `${p.message}.`
-    : noView && p.name === 'view'
-      ? unknownViewLine(p)
-      : p.name === null
-        ? `Link parameter ignored: ${p.message}.`
-        : `Link value ignored: ${linkKey(p)}${p.message}; using ${
-            PARAM[p.name].default === null
-              ? `the preset's ${p.name}`
-              : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`
-          }.`,
-);
+const linkProblems = loaded.problems
+  .map((p) =>
+    p.whole
+      ? `${p.message}.`
+      : noView && p.name === 'view'
+        ? unknownViewLine(p)
+        : p.name === null
+          ? `Link parameter ignored: ${p.message}.`
+          : `Link value ignored: ${linkKey(p)}${p.message}; using ${
+              PARAM[p.name].default === null
+                ? `the preset's ${p.name}`
+                : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`
+            }.`,
+  )
+  .concat(
+    chapterProblems.map(
+      (p) => `Link value ignored: ${p.message}; using the default ${p.name}=${p.chapter.serialize(p.chapter.default)}.`,
+    ),
+  );
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
@@ -72,8 +80,10 @@ let failed = false;
 // then redraws what the reader can see.
 const hidden = new Set();
 const scheduler = frameScheduler(charts, hidden);
-const url = urlWriter(() => writeQuery(state));
+const url = urlWriter(() => writeQuery(state, chapterQuery()));
 const writeUrl = url.write;
+onChapterChange(() => writeUrl());
+setLinkQuery(() => writeQuery(state, chapterQuery()));
 
 const inViewport = (el) => {
   const box = el.getBoundingClientRect();
@@ -538,7 +548,7 @@ window.ropescope = Object.freeze({
   drawAll,
   defaults,
   urlPending: url.pending,
-  query: () => writeQuery(state),
+  query: () => writeQuery(state, chapterQuery()),
 });
 // The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
