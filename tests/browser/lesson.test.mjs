@@ -442,6 +442,49 @@ for (const viewport of [
   });
 }
 
+// No dead controls beside the chapters: on a wide screen the settings panel shows gap, dim, base
+// and Play only while a figure they drive (1, 14–21) is within 100 px of the screen; beside
+// the chapters it keeps Reset everything (which resets them) and says which figures the sliders
+// drive.
+test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async () => {
+  const { p, page } = await openLesson();
+  const USERS = ['flatness', 'circle', 'terms', 'additive', 'length', 'angles', 'slow', 'decay', 'heatmap'];
+  const look = () =>
+    page.evaluate((users) => {
+      const near = users.some((name) => {
+        const box = document.getElementById(`chart-${name}`).getBoundingClientRect();
+        return box.bottom > -100 && box.top < window.innerHeight + 100;
+      });
+      const shown = (id) => document.getElementById(id).checkVisibility();
+      return {
+        near,
+        gap: shown('gap'),
+        dim: shown('dim'),
+        base: shown('base'),
+        play: shown('play'),
+        reset: shown('reset'),
+        note: shown('panel-away'),
+      };
+    }, USERS);
+  const settled = (want) =>
+    page.waitForFunction((away) => document.body.classList.contains('bar-away') === away, want, { timeout: 15000 });
+  for (const name of ['flatness', ...CHAPTERS, 'terms', 'heatmap']) {
+    await page.evaluate((n) => document.getElementById(`fig-${n}`).scrollIntoView(), name);
+    await settle(page);
+    const { near } = await look();
+    await settled(!near);
+    const v = await look();
+    if (!['order', 'post'].includes(name) && CHAPTERS.includes(name))
+      assert.equal(v.near, false, `${name}: no figure driven by the sliders near`);
+    for (const id of ['gap', 'dim', 'base', 'play'])
+      assert.equal(v[id], v.near, `${name}: #${id} shown ${v[id]}, a figure it drives near: ${v.near}`);
+    assert.equal(v.note, !v.near, `${name}: the note`);
+    assert.equal(v.reset, true, `${name}: Reset everything`);
+  }
+  assert.match(await page.textContent('#panel-away'), /^Gap, dim and base drive figures 1, 14–21; /);
+  await p.close();
+});
+
 // "Slide both words" stops when pressed again, where the words are; "back to the post's cat"
 // during a slide wins (the words end at 3 and 7, not where the slide would have taken them);
 // under prefers-reduced-motion a slide is one step.

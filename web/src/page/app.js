@@ -1,6 +1,7 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
 
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { restyleAll } from '../charts/figure.js';
 import { setupDefaults } from '../charts/theme.js';
 import { controlFor } from '../controls/controls.js';
@@ -319,6 +320,27 @@ function markBar() {
   document.body.classList.toggle('bar-away', !BAR_USERS.some((name) => near.has(name)));
 }
 
+// On a wide screen the settings panel beside the chapters would offer sliders that move none of
+// them: while bar-away it shows only Reset everything (which resets the chapters too) and this
+// line, naming the figures the sliders drive (style.css).
+function awayNote() {
+  const numbers = BAR_USERS.map((name) => FIGURE_NAMES.indexOf(name) + 1).filter((n) => n > 0);
+  const runs = [];
+  for (const n of numbers.sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  const text = runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ');
+  const note = document.createElement('p');
+  note.id = 'panel-away';
+  note.className = 'hint away-note';
+  note.textContent =
+    `Gap, dim and base drive figures ${text}; the chapters here have their own inputs, beside each ` +
+    'chart. Reset everything resets those too.';
+  document.querySelector('main .panel')?.prepend(note);
+}
+
 // The start positions and points drawn act on the figures whose row `uses` them: while none
 // of those is on screen the panel says so and dims them, rather than offering them as live.
 const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 'to', 'n'].includes(name))).map(
@@ -531,6 +553,7 @@ function start() {
       ensureCharts(true);
       // Where the browser would have gone had it been there, unless the reader has scrolled.
       if (target && window.scrollX === 0 && window.scrollY === 0) target.scrollIntoView();
+      awayNote();
       watchVisibility();
       actions.afterPaint();
       // The embed builder is below the figures: built after the first chart is on screen.
