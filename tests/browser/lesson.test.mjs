@@ -485,6 +485,40 @@ test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async (
   await p.close();
 });
 
+// Figure 3's caption at slot 0 and small slots, and figure 5's outline only at the post's width.
+test('slot_and_marks_captions_should_say_only_what_the_chart_shows', async () => {
+  const { p, page } = await openLesson();
+  await setNumber(page, 'slot-slot', 0);
+  let caption = await page.textContent('#caption-slot');
+  assert.match(caption, /^At slot 0 nothing is added: the stick is the word itself, \[2, 1, 1, 0\]\. The post’s cases/);
+  await setNumber(page, 'slot-slot', 1);
+  caption = await page.textContent('#caption-slot');
+  assert.match(
+    caption,
+    /^At slot 1 the stick is \[3, 2, 2, 1\]\..* the sum leans towards \[1, 1, 1, 1\] \(cosine 0\.9428/,
+  );
+  await setNumber(page, 'slot-slot', 5);
+  assert.match(await page.textContent('#caption-slot'), /points almost straight along \[1, 1, 1, 1\] \(cosine 0\.99/);
+  // The outlines the marks chart draws: strokeRect calls of one redraw.
+  const outlines = () =>
+    chartOf(
+      page,
+      'marks',
+      `const ctx = chart.ctx, rects = [];
+       const stroke = ctx.strokeRect;
+       ctx.strokeRect = function (...a) { rects.push(a); return stroke.apply(this, a); };
+       try { chart.draw(); } finally { delete ctx.strokeRect; }
+       return rects.length;`,
+    );
+  assert.equal(await outlines(), 2, 'positions 3 and 4 outlined at width 4');
+  await setNumber(page, 'marks-width', 16);
+  assert.equal(await outlines(), 0, 'no outline at width 16');
+  assert.match(await page.textContent('#caption-marks'), /\(outlined at width 4\): different in every dimension/);
+  await setNumber(page, 'marks-width', 4);
+  assert.match(await page.textContent('#caption-marks'), /\(outlined\): different in every dimension/);
+  await p.close();
+});
+
 // "Slide both words" stops when pressed again, where the words are; "back to the post's cat"
 // during a slide wins (the words end at 3 and 7, not where the slide would have taken them);
 // under prefers-reduced-motion a slide is one step.
