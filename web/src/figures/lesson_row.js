@@ -147,7 +147,7 @@ export function chapterRow(spec) {
               ...numbers.map(([key, input]) => numberInput(chapter, key, `${row.name}-${key}`, input)),
               ...(extras?.(chapter) ?? []),
               ...(write ? [readout(chapter, `${row.name}-readout`, write)] : []),
-              chapterLink(row.name),
+              ...(linkQuery ? [chapterLink(row.name)] : []),
             );
           },
         }
@@ -200,8 +200,9 @@ export function resetChapters() {
 /** changed(name) after any chapter's inputs change. */
 export const onChapterChange = (changed) => CHANGED.push(changed);
 
-// The query string of everything shown (the page sets it: its settings and the chapters').
-let linkQuery = () => `?${new URLSearchParams(chapterQuery()).toString().replace(/%2C/g, ',')}`;
+// The query string of everything shown, set by the page (its settings and the chapters'); an
+// embed or a <rope-scope> element, whose address is not the page's, sets none and shows no link.
+let linkQuery = null;
 /** query() -> the query string a chapter's "link to this" carries. */
 export const setLinkQuery = (query) => {
   linkQuery = query;

@@ -84,7 +84,7 @@ const scheduler = frameScheduler(charts, hidden);
 const url = urlWriter(() => writeQuery(state, chapterQuery()));
 const writeUrl = url.write;
 onChapterChange(() => writeUrl());
-setLinkQuery(() => writeQuery(state, chapterQuery()));
+if (!state.embed) setLinkQuery(() => writeQuery(state, chapterQuery()));
 
 const inViewport = (el) => {
   const box = el.getBoundingClientRect();
