@@ -224,13 +224,14 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
 
 /* Pair `pair` of a dim-vector trained on sequences of train positions at
  * old_base, then given new_base: of the whole gaps 0 .. floor(widest), the
- * ones whose angle (reduced by whole turns) lies in the wedge of angles
- * training reached, 0 .. train x theta_old (inside, with a relative 1e-9 so
- * the training length itself counts), under each base; and the ones no
- * longer than train, which no base changes. train and widest finite and
- * >= 0 (else ROPE_E_POSITION), within ROPE_MAX_POSITION as angles
- * (ROPE_E_FAR); more than ROPE_MAX_WORK whole turns over widest is
- * ROPE_E_WORK. out: ROPE_WEIGHTS_LEN doubles. */
+ * ones whose angle training met, under each base: every gap once training
+ * swept a whole turn, else those whose angle, unwrapped, is at most the
+ * wedge train x theta_old (a relative 1e-9 so the training length itself
+ * counts; a gap whose angle comes round over the wedge after whole turns is
+ * not inside, as in rope_scaling_range); and the ones no longer than train,
+ * which no base changes. train and widest finite and >= 0 (else
+ * ROPE_E_POSITION), within ROPE_MAX_POSITION as angles (ROPE_E_FAR).
+ * out: ROPE_WEIGHTS_LEN doubles. */
 int rope_lesson_weights(int pair, int dim, double old_base, double new_base, double train,
                         double widest, double *out);
 

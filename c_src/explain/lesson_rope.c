@@ -196,20 +196,14 @@ int rope_lesson_rebase(int pair, int dim, double old_base, double new_base, doub
     return rope_check_results(out, ROPE_REBASE_LEN);
 }
 
-/* Whole gaps g in [0, last] whose angle g theta, reduced by whole turns, is
- * at most wedge radians: turn k holds the gaps from 2 pi k / theta to
- * (2 pi k + wedge) / theta, so the count needs one step per turn, not per
- * gap. */
-static double gaps_inside(double theta, double wedge, double last, long long turns)
+/* Whole gaps g in [0, last] whose angle g theta is one training met: every
+ * angle once training swept a whole turn, else at most the wedge. An angle
+ * past the wedge stays unseen when whole turns bring it back over the wedge's
+ * dial (rope_scaling_range's rule too): the model never met that angle. */
+static double gaps_inside(double theta, double wedge, double last)
 {
     if (wedge >= ROPE_TWO_PI) return last + 1.0;
-    double count = 0.0;
-    for (long long k = 0; k <= turns; k++) {
-        double lo = ceil(ROPE_TWO_PI * (double)k / theta);
-        double hi = fmin(last, floor((ROPE_TWO_PI * (double)k + wedge) / theta));
-        if (hi >= lo) count += hi - lo + 1.0;
-    }
-    return count;
+    return fmin(last, floor(wedge / theta)) + 1.0;
 }
 
 /* A base change moves where a gap's angle lands; which gaps the weights were
@@ -224,9 +218,7 @@ int rope_lesson_weights(int pair, int dim, double old_base, double new_base, dou
     if (rc == ROPE_OK) rc = rope_check_angle(widest, fmax(old_t, new_t));
     if (rc == ROPE_OK && (train < 0.0 || widest < 0.0)) rc = ROPE_E_POSITION;
     if (rc != ROPE_OK) return rc;
-    double last = floor(widest), turns_old = floor(last * old_t / ROPE_TWO_PI);
-    double turns_new = floor(last * new_t / ROPE_TWO_PI);
-    if (fmax(turns_old, turns_new) > (double)ROPE_MAX_WORK) return ROPE_E_WORK;
+    double last = floor(widest);
     if (out == NULL) return ROPE_E_NULL;
     double wedge = train * old_t, slack = wedge * (1.0 + 1e-9);
     double c[ROPE_CLOCK_LEN];
@@ -244,8 +236,8 @@ int rope_lesson_weights(int pair, int dim, double old_base, double new_base, dou
     }
     double gaps = last + 1.0;
     out[ROPE_WEIGHTS_GAPS] = gaps;
-    out[ROPE_WEIGHTS_INSIDE_OLD] = gaps_inside(old_t, slack, last, (long long)turns_old);
-    out[ROPE_WEIGHTS_INSIDE_NEW] = gaps_inside(new_t, slack, last, (long long)turns_new);
+    out[ROPE_WEIGHTS_INSIDE_OLD] = gaps_inside(old_t, slack, last);
+    out[ROPE_WEIGHTS_INSIDE_NEW] = gaps_inside(new_t, slack, last);
     out[ROPE_WEIGHTS_SEEN] = fmin(last, floor(train)) + 1.0;
     out[ROPE_WEIGHTS_SHARE_OLD] = out[ROPE_WEIGHTS_INSIDE_OLD] / gaps;
     out[ROPE_WEIGHTS_SHARE_NEW] = out[ROPE_WEIGHTS_INSIDE_NEW] / gaps;

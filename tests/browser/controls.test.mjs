@@ -183,3 +183,16 @@ test('arrow_keys_should_move_the_gap_slider_and_redraw', async () => {
   await checkCharts(page, state);
   await p.close();
 });
+
+// Reset everything during Play wins: the sweep stops and the gap is back at its default.
+test('reset_during_play_should_stop_it_and_restore_the_gap', async () => {
+  const { p, page } = await openReady(env);
+  await page.click('#play');
+  await page.waitForFunction(() => window.ropescope.state.gap > 20, null, { timeout: 15000 });
+  await page.click('#reset');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  await page.waitForTimeout(400);
+  assert.equal(await page.evaluate(() => window.ropescope.state.gap), DEFAULTS.gap, 'no frame after the reset');
+  assert.equal(await page.inputValue('#gap-num'), String(DEFAULTS.gap));
+  await p.close();
+});

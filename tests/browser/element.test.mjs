@@ -676,12 +676,15 @@ test('chapter_inputs_inside_elements_should_redraw_every_copy_with_its_caption_a
   for (const host of ['a', 'b']) {
     assert.match((await shown(host, 'normalized')).caption, /but [0-9.]+ of a 2048-long one/, `#${host} length 2048`);
   }
-  assert.match((await shown('c', 'clock')).caption, /^The dot is outside the wedge: (?!.* with divided by 8 )/);
+  assert.match(
+    (await shown('c', 'clock')).caption,
+    /^The dot is outside the training range: (?!.* with divided by 8 )/,
+  );
   await page.locator('#c').locator('#clock-divide').check();
   await settle(page);
   const clock = await shown('c', 'clock');
-  assert.match(clock.caption, /^The dot is inside the wedge: .* with divided by 8 /, clock.caption);
-  assert.match(clock.label, /inside the wedge/, clock.label);
+  assert.match(clock.caption, /^The dot is inside the training range: .* with divided by 8 /, clock.caption);
+  assert.match(clock.label, /inside the training range/, clock.label);
   await p.assertClean();
   await p.context.close();
 });

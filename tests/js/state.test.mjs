@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bounded, defaults, follow, PARAM, readQuery } from '../../web/src/state/state.js';
+import { chapterParam } from '../../web/src/state/chapters.js';
+import { bounded, defaults, follow, PARAM, readQuery, writeQuery } from '../../web/src/state/state.js';
 import { rng, seed } from '../lib/testlib.mjs';
 
 const s = seed('state relations');
@@ -125,4 +126,41 @@ test('readQuery(): a link keeps the relations (pair below dim/2, from below to)'
     if (from < to) assert.deepEqual([state.from, state.to], [from, to], where);
     assert.deepEqual([state.qm, state.kn, state.lock], [3, 9, true], where);
   }
+});
+
+// A chapter's inputs in a link: what writeQuery writes, readQuery hands back as given, and each
+// input's row reads back to the same value; bad texts are refused with the input's label.
+test('chapter_inputs_should_round_trip_through_the_link_and_refuse_bad_text', () => {
+  const rows = [
+    chapterParam('clock', 'gap', 50000, { text: 'gap between the words', min: 0, max: 1e6 }),
+    chapterParam('clock', 'divided', false, null),
+    chapterParam('cat', 'q', [0.9, 0.4], null),
+    chapterParam('cat', 'slid', 0, null),
+    chapterParam('order', 'a', 'nolan', null),
+  ];
+  const keys = new Set(rows.map((row) => row.name));
+  for (let round = 0; round < 200; round++) {
+    const values = [int(0, 1e6), random() < 0.5, [int(-1000, 1000) / 8, int(-1000, 1000) / 8], int(0, 500), 'cat'];
+    const given = rows.map((row, j) => [row.name, row.serialize(values[j])]);
+    const state = defaults();
+    const query = writeQuery(state, given);
+    const { chapters, problems } = readQuery(query, keys);
+    assert.deepEqual(problems, [], query);
+    rows.forEach((row, j) => {
+      const read = row.parse(chapters[row.name]);
+      assert.ok(read.ok, `${row.name} from ${query} (ROPE_TEST_SEED=${s})`);
+      assert.deepEqual(read.value, values[j], `${row.name} from ${query}`);
+    });
+  }
+  const [gap, divided, q] = rows;
+  assert.equal(gap.parse('2e6').message, "gap between the words must be a number from 0 to 1000000, got '2e6'");
+  assert.equal(
+    gap.parse('0x10').message,
+    "gap between the words must be a number from 0 to 1000000, got '0x10' (not a plain decimal number)",
+  );
+  assert.equal(divided.parse('yes').message, "clock.divided must be 1 or 0, got 'yes'");
+  assert.equal(q.parse('1').message, "cat.q must be 2 comma-separated numbers from -1000000 to 1000000, got '1'");
+  // Without the chapters' names a chapter input is not a setting.
+  assert.equal(readQuery('?clock.gap=7').problems[0].message, "'clock.gap' is not a setting");
+  assert.equal(readQuery('?clock.gap=7&clock.gap=8', keys).problems[0].message, 'clock.gap is given more than once');
 });

@@ -184,19 +184,22 @@ def rebase(pair, dim, old, new, gap, train):
 
 
 def weights(pair, dim, old, new, train, widest):
-    """Gap by gap: each whole gap's angle reduced by whole turns against the wedge training
-    reached (a relative 1e-9 lets the training length itself in), and the gaps within train."""
+    """Gap by gap: every gap once training swept a whole turn, else each whole gap's unwrapped
+    angle against the wedge training reached (a relative 1e-9 lets the training length itself
+    in), and the gaps within train."""
     to, tn = freq(pair, dim, old), freq(pair, dim, new)
     wedge = train * to
     last = math.floor(widest)
     gaps = range(last + 1)
+    total = last + 1
 
     def inside(t):
-        return sum(1 for g in gaps if math.fmod(g * t, 2 * PI) <= wedge * (1 + 1e-9))
+        if wedge * (1 + 1e-9) >= 2 * PI:
+            return total
+        return sum(1 for g in gaps if g * t <= wedge * (1 + 1e-9))
 
     n_old, n_new = inside(to), inside(tn)
     seen = sum(1 for g in gaps if g <= train)
-    total = last + 1
     return [to, tn, math.degrees(wedge), wedge / tn, 2 * PI / to, 2 * PI / tn,
             math.degrees(last * to) % 360.0, math.degrees(last * tn) % 360.0,
             total, n_old, n_new, seen, n_old / total, n_new / total, seen / total]

@@ -175,23 +175,30 @@ function createCatChart(canvas, data, chapter) {
   return handle;
 }
 
-// "Slide both words": m and n move together by SLIDE_BY over SLIDE_STEPS frames.
+// "Slide both words": m and n move together by SLIDE_BY over SLIDE_STEPS frames; pressed again
+// it stops where the words are. Under prefers-reduced-motion the words move in one step.
 function slideButton(chapter) {
-  const button = el('button', { type: 'button', id: 'cat-slide' }, 'slide both words');
-  let running = false;
+  const button = el('button', { type: 'button', id: 'cat-slide', 'aria-pressed': 'false' }, 'slide both words');
+  const shown = (running) => {
+    button.textContent = running ? 'stop sliding' : 'slide both words';
+    button.setAttribute('aria-pressed', String(running));
+  };
   button.addEventListener('click', () => {
-    if (running) return;
-    running = true;
+    if (chapter.animating()) {
+      chapter.stop();
+      return;
+    }
     const { m, n } = chapter.inputs;
-    let step = 0;
-    const next = () => {
-      step += 1;
-      const s = Math.round((SLIDE_BY * step) / SLIDE_STEPS);
-      chapter.set({ m: m + s, n: n + s, slid: s });
-      if (step < SLIDE_STEPS) requestAnimationFrame(next);
-      else running = false;
-    };
-    requestAnimationFrame(next);
+    const steps = matchMedia('(prefers-reduced-motion: reduce)').matches ? 1 : SLIDE_STEPS;
+    shown(true);
+    chapter.animate(
+      (frame) => {
+        const s = Math.round((SLIDE_BY * frame) / steps);
+        chapter.set({ m: m + s, n: n + s, slid: s });
+        return frame < steps;
+      },
+      () => shown(false),
+    );
   });
   const reset = el('button', { type: 'button', id: 'cat-reset' }, 'back to the post’s cat');
   reset.addEventListener('click', () => chapter.reset());

@@ -8,7 +8,7 @@ import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { box, chapterRow, keptChart, keptDraw, printed, slider } from './lesson_row.js';
+import { box, chapterRow, keptChart, keptDraw, logSlider, printed, trainedRange, wholeTurns } from './lesson_row.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;
@@ -23,8 +23,16 @@ function compute(i) {
   const slow = i.rebased
     ? { train: lesson_clock(PAIR, DIM, OLD_BASE, i.train, 1), gap: lesson_clock(PAIR, DIM, NEW_BASE, i.gap, divide) }
     : { train: lesson_clock_theta(SLOW, i.train, 1), gap: lesson_clock_theta(SLOW, i.gap, divide) };
+  // Pair PAIR at the gap under each base, against what it swept in training at the old one.
+  const trained = lesson_clock(PAIR, DIM, OLD_BASE, i.train, 1);
+  const pair = [OLD_BASE, NEW_BASE].map((base) => {
+    const at = lesson_clock(PAIR, DIM, base, i.gap, 1);
+    return { base, at, ...trainedRange(at, trained) };
+  });
   return {
     ...slow,
+    ...trainedRange(slow.gap, slow.train),
+    pair,
     gapLength: i.gap,
     trainLength: i.train,
     divide,
@@ -32,7 +40,6 @@ function compute(i) {
     rebase: lesson_rebase(PAIR, DIM, OLD_BASE, NEW_BASE, i.gap, i.train),
     fast: lesson_clock_theta(FAST, i.gap),
     fastTrain: lesson_clock_theta(FAST, i.train),
-    inside: slow.gap.degrees <= slow.train.degrees,
     post: {
       train: lesson_clock_theta(SLOW, 8192),
       gap: lesson_clock_theta(SLOW, 50000),
@@ -104,6 +111,19 @@ const face = keptDraw('clockFace', 'afterDatasetsDraw', '$clock', (chart, d, c) 
   };
   hand(d.fast.dial, r * 0.92, c.muted, 1, false);
   hand(d.gap.dial, r, d.inside ? c.rope : c.add, 3, true);
+  // The dial forgets whole turns; the label keeps them, so a dot back over the wedge after a
+  // turn still reads as the angle it is.
+  if (d.turns >= 1) {
+    ctx.save();
+    ctx.translate(cx, cy);
+    ctx.rotate(up + d.gap.dial * RAD);
+    ctx.translate(r * 0.62, 0);
+    ctx.rotate(-(up + d.gap.dial * RAD));
+    ctx.fillStyle = d.inside ? c.rope : c.add;
+    ctx.font = `bold 13px ${chart.options.font?.family ?? 'sans-serif'}`;
+    ctx.fillText(turnsMark(d), 0, 0);
+    ctx.restore();
+  }
   ctx.restore();
 });
 
@@ -119,7 +139,11 @@ function createClockChart(canvas, data) {
   const config = chartConfig('line', [{ label: 'clock', data: [] }], options, { plugins: [face] });
   const legend = [
     { text: 'angles the slow pair swept in training (before any fix)', mark: 'box', color: 'var(--c-fill)' },
-    { text: 'slow pair at the gap (blue inside, orange outside)', mark: 'disc', color: 'var(--c-add)' },
+    {
+      text: 'slow pair at the gap (blue inside, orange outside; +k turns: whole turns the dial hides)',
+      mark: 'disc',
+      color: 'var(--c-add)',
+    },
     { text: 'fast pair (θ = 0.1), second hand', mark: 'line', color: 'var(--ink-muted)' },
   ];
   return keptChart(canvas, '$clock', { config, data, fill: () => {}, legend });
@@ -134,6 +158,27 @@ function toggle(chapter, key, id, text) {
   }, box);
   return el('div', { class: 'control lock' }, box, el('label', { for: id }, text));
 }
+
+/** The label drawn by the dot past a whole turn: "+1 turn", "+7 turns". */
+const turnsMark = (d) => `+${d.turns} turn${d.turns === 1 ? '' : 's'}`;
+
+// Why the dot is inside or outside, after "it has turned X° (r rad)".
+function verdict(d) {
+  if (d.covered) return '; training swept a whole turn, so every angle is one it met';
+  if (d.inside) return `, no more than the ${fmt(d.train.degrees)} training reached`;
+  const past = `${wholeTurns(d.turns)} and ${fmt(d.gap.dial)}`;
+  if (d.wrapped) {
+    return (
+      `: ${past}. On the dial it lands in the wedge, but only after ${wholeTurns(d.turns)} past ` +
+      `the ${fmt(d.train.degrees)} training reached: an angle the model never met`
+    );
+  }
+  return `${d.turns >= 1 ? ` (${past})` : ''}, past the ${fmt(d.train.degrees)} training reached`;
+}
+
+// Pair PAIR's angle at the gap under one base, with its verdict (the readout's words).
+const pairAt = (p) =>
+  `${fmt(p.at.degrees)} at base ${p.base} (${p.inside ? 'inside' : p.turns >= 1 ? `outside, ${wholeTurns(p.turns)} and ${fmt(p.at.dial)}` : 'outside'})`;
 
 const slowName = (d) => (d.rebased ? `pair ${PAIR} of d ${DIM}` : `the slow pair (θ = ${SLOW})`);
 const fixName = (d) =>
@@ -150,7 +195,7 @@ export default chapterRow({
   fallback: 'A clock face: the slow pair’s training wedge and its angle at a long gap.',
   embed: 'the slow pair on a clock',
   inputs: {
-    gap: slider(50000, 'gap between the words', 0, 100000),
+    gap: logSlider(50000, 'gap between the words', 0, 1000000, { hint: 'log scale', marks: [8192, 50000] }),
     train: box(8192, 'training length', 1, 131072),
     divided: false,
     rebased: false,
@@ -163,18 +208,20 @@ export default chapterRow({
   ],
   readout: (d) =>
     `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
-    `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} ` +
-    `${fmt(d.rebase.gap_old)} → ${fmt(d.rebase.gap_new)}, against ${fmt(d.rebase.train_old)} swept in training ` +
-    `(${fmt(d.rebase.train_new)} with the new base).`,
+    `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} it has turned ` +
+    `${d.pair.map(pairAt).join(' and ')}, against ${fmt(d.rebase.train_old)} swept in training.`,
   caption: (d) =>
-    `The dot is ${d.inside ? 'inside' : 'outside'} the wedge: ${slowName(d)} ` +
+    `The dot is ${d.inside ? 'inside' : 'outside'} the training range: ${slowName(d)} ` +
     `swept ${fmt(d.train.degrees)} over ${d.trainLength} training positions, and at a gap of ${d.gapLength}` +
-    `${fixName(d) ? ` with ${fixName(d)}` : ''} it sits at ${fmt(d.gap.dial)} (${num(d.gap.radians)} rad). The post’s numbers: ${SLOW} × 8192 = ` +
+    `${fixName(d) ? ` with ${fixName(d)}` : ''} it has turned ${fmt(d.gap.degrees)} (${num(d.gap.radians)} rad)` +
+    `${verdict(d)}. Inside means an angle no larger than the largest training reached, or any angle once ` +
+    `training swept a whole turn. The post’s numbers: ${SLOW} × 8192 = ` +
     `${num(d.post.train.radians)} rad = ${fmt(d.post.train.degrees)}; ${SLOW} × 50,000 = ${num(d.post.gap.radians)} rad = ` +
     `${fmt(d.post.gap.degrees)} (the post says ${printed('clock.gap.deg')}°); divided by 8, ${num(d.post.divided.radians)} rad = ` +
     `${fmt(d.post.divided.degrees)}. ` +
     `The fast pair turned ${num(d.fastTrain.turns)} times in training, so every angle is familiar to it.`,
   label: (d) =>
-    `Clock face: training wedge ${fmt(d.train.degrees)}, slow pair at ${fmt(d.gap.dial)} for gap ` +
-    `${d.gapLength}, ${d.inside ? 'inside' : 'outside'} the wedge.`,
+    `Clock face: training wedge ${fmt(d.train.degrees)}, slow pair at ${fmt(d.gap.dial)}` +
+    `${d.turns >= 1 ? ` after ${wholeTurns(d.turns)}` : ''} for gap ${d.gapLength}, ` +
+    `${d.inside ? 'inside' : 'outside'} the training range.`,
 });

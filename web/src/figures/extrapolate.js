@@ -4,7 +4,7 @@
 
 import { axis, colors } from '../charts/theme.js';
 import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
-import { box, chapterRow, d4, indexChart, said, slider } from './lesson_row.js';
+import { box, chapterRow, d4, indexChart, logSlider, said, slider } from './lesson_row.js';
 
 function compute(i) {
   const r = lesson_extrapolate(i.pos, i.width, i.train);
@@ -87,7 +87,7 @@ export default chapterRow({
   fallback: 'Each mark value against the range seen in training.',
   embed: 'marks past the training length',
   inputs: {
-    pos: slider(10000, 'position', 0, 20000),
+    pos: logSlider(10000, 'position', 0, 20000, { hint: 'log scale', marks: [100, 512, 3000, 10000] }),
     train: box(512, 'training length', 2, 8192),
     width: slider(8, 'width (dimensions)', 2, 32, 2),
   },

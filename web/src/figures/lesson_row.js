@@ -9,9 +9,11 @@
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
+import { sliderScale } from '../controls/scale.js';
 import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
+import { chapterParam } from '../state/chapters.js';
 
 /**
  * A chapter row. spec: the row's fields, plus
@@ -36,13 +38,56 @@ export function chapterRow(spec) {
   // Every drawing of the chapter still on a page: { canvas, handle }.
   let views = [];
   const current = () => (data ??= compute(inputs));
+  // The chapter's animation, if one runs: its frame request and what to do when it stops.
+  let animation = null;
+  let stepping = false;
   const chapter = {
     inputs,
     data: current,
-    /** Back to the declared inputs. */
+    /** Back to the declared inputs (an animation stops first: the reset wins). */
     reset: () => chapter.set(structuredClone(defaults)),
+    /**
+     * Runs step(frame) once a frame (frame 1, 2, ...) until it returns false or stop() is called;
+     * onStop() runs either way. Any set() not made by the step (a reset, a slider, a drag) stops
+     * it first, so the reader's change is the one that stays.
+     */
+    animate(step, onStop = () => {}) {
+      chapter.stop();
+      let frame = 0;
+      const mine = { id: 0, onStop };
+      const next = () => {
+        if (animation !== mine) return;
+        stepping = true;
+        let more;
+        try {
+          more = step(++frame);
+        } finally {
+          stepping = false;
+        }
+        if (more === false) chapter.stop();
+        else if (animation === mine) mine.id = requestAnimationFrame(next);
+      };
+      animation = mine;
+      mine.id = requestAnimationFrame(next);
+    },
+    /** Stops the running animation where it is (nothing when none runs). */
+    stop() {
+      if (!animation) return;
+      const { id, onStop } = animation;
+      animation = null;
+      cancelAnimationFrame(id);
+      onStop();
+    },
+    /** Inputs from a link, before anything is drawn: computed when first asked for. */
+    preset(values) {
+      Object.assign(inputs, values);
+      data = null;
+    },
+    /** Whether an animation runs. */
+    animating: () => animation !== null,
     /** Changes inputs, recomputes, redraws the chart and rewrites its caption and label. */
     set(values) {
+      if (!stepping) chapter.stop();
       Object.assign(inputs, values);
       data = compute(inputs);
       views = views.filter((view) => view.canvas.isConnected);
@@ -54,6 +99,7 @@ export function chapterRow(spec) {
       }
       prune();
       for (const { listener } of listeners) listener(data, inputs);
+      for (const changed of CHANGED) changed(row.name);
       return data;
     },
     /**
@@ -66,6 +112,13 @@ export function chapterRow(spec) {
       listeners.push({ listener, node, build });
     },
   };
+  REGISTRY.push({
+    name: row.name,
+    chapter,
+    params: Object.entries(declared).map(([key, value]) =>
+      chapterParam(row.name, key, defaults[key], isNumber(value) ? value : null),
+    ),
+  });
   let listeners = [];
   // Each build of the figure (its controls, its chart) is a new generation; a listener of an
   // older one whose element is off the page belongs to a figure that was rebuilt.
@@ -104,6 +157,7 @@ export function chapterRow(spec) {
               ...numbers.map(([key, input]) => numberInput(chapter, key, `${row.name}-${key}`, input)),
               ...(extras?.(chapter) ?? []),
               ...(write ? [readout(chapter, `${row.name}-readout`, write)] : []),
+              ...(linkQuery ? [chapterLink(row.name)] : []),
             );
           },
         }
@@ -111,13 +165,113 @@ export function chapterRow(spec) {
   };
 }
 
+// Every chapter made on this page, with the URL rows of its inputs (state/chapters.js), and who
+// hears of any chapter's change (the address bar).
+const REGISTRY = [];
+const CHANGED = [];
+
+/** The URL names of every chapter's inputs (clock.gap, cat.q, ...). */
+export const chapterKeys = () => new Set(REGISTRY.flatMap(({ params }) => params.map((p) => p.name)));
+
+/**
+ * Sets every chapter's inputs from a link's texts { name: text } (readQuery's chapters); a text
+ * refused leaves that input at its default. Returns the problems as readQuery gives them.
+ */
+export function readChapters(texts) {
+  const problems = [];
+  for (const { chapter, params } of REGISTRY) {
+    const values = {};
+    for (const p of params) {
+      if (!Object.hasOwn(texts, p.name)) continue;
+      const read = p.parse(texts[p.name]);
+      if (read.ok) values[p.name.slice(p.name.indexOf('.') + 1)] = read.value;
+      else problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
+    }
+    if (Object.keys(values).length) chapter.preset(values);
+  }
+  return problems;
+}
+
+/** [[name, text]] of the chapters' inputs that differ from their defaults, for writeQuery. */
+export function chapterQuery() {
+  return REGISTRY.flatMap(({ chapter, params }) =>
+    params.flatMap((p) => {
+      const text = p.serialize(chapter.inputs[p.name.slice(p.name.indexOf('.') + 1)]);
+      return text === p.serialize(p.default) ? [] : [[p.name, text]];
+    }),
+  );
+}
+
+/** Every chapter back to its declared inputs (animations stop). */
+export function resetChapters() {
+  for (const { chapter } of REGISTRY) chapter.reset();
+}
+
+/** changed(name) after any chapter's inputs change. */
+export const onChapterChange = (changed) => CHANGED.push(changed);
+
+// The query string of everything shown, set by the page (its settings and the chapters'); an
+// embed or a <rope-scope> element, whose address is not the page's, sets none and shows no link.
+let linkQuery = null;
+/** query() -> the query string a chapter's "link to this" carries. */
+export const setLinkQuery = (query) => {
+  linkQuery = query;
+};
+
+/**
+ * "link to this": a link to the page as shown, at the chapter's anchor. Its href stays current
+ * (a reader can copy it from the link's own menu); a click copies it and says so.
+ */
+function chapterLink(name) {
+  const note = el('span', { class: 'hint', id: `${name}-link-msg`, 'aria-live': 'polite' });
+  const link = el('a', { href: '#', id: `${name}-link`, class: 'chapter-link' }, 'link to this');
+  const fresh = () => {
+    link.href = new URL(`${linkQuery()}#fig-${name}`, window.location.href).href;
+  };
+  for (const event of ['pointerenter', 'focus', 'contextmenu']) link.addEventListener(event, fresh);
+  link.addEventListener('click', async (event) => {
+    event.preventDefault();
+    fresh();
+    try {
+      await navigator.clipboard.writeText(link.href);
+      note.textContent = 'Copied: the link opens this chapter as it is now.';
+    } catch {
+      note.textContent = 'Could not copy; the link’s own menu copies it too.';
+    }
+  });
+  fresh();
+  return el('div', { class: 'control chapter-link-row' }, link, ' ', note);
+}
+
 // The mark of an input declared with slider() or box(): its default value.
 const NUMBER = Symbol('default');
 
 const isNumber = (value) => value?.[NUMBER] !== undefined;
 
-/** A chapter input shown as a slider and its number box: its default, label and range. */
-export const slider = (value, text, min, max, step = 1, hint = '') => ({ [NUMBER]: value, text, min, max, step, hint });
+/**
+ * A chapter input shown as a slider and its number box: its default, label and range. thumbMax:
+ * where the slider ends when the box reaches further (the cat's positions: the slider keeps two
+ * pixels a position, the box takes up to max).
+ */
+export const slider = (value, text, min, max, step = 1, hint = '', { thumbMax = max } = {}) => ({
+  [NUMBER]: value,
+  text,
+  min,
+  max,
+  step,
+  hint,
+  thumbMax,
+});
+
+/**
+ * A whole-number chapter input over a wide range (slot 0 … 50,000) on a log slider, with − and +
+ * buttons and arrow keys that step by 1; marks: values the thumb snaps to (the post's).
+ */
+export const logSlider = (value, text, min, max, { hint = '', marks = [] } = {}) => ({
+  ...slider(value, text, min, max, 1, hint),
+  log: true,
+  marks,
+});
 
 /** A chapter input shown as a number box alone (a range too wide for a slider). */
 export const box = (value, text, min, max, step = 1) => ({ ...slider(value, text, min, max, step), slider: false });
@@ -127,7 +281,8 @@ export const box = (value, text, min, max, step = 1) => ({ ...slider(value, text
  * outside [min, max] or not a number is refused with a message naming the input's label, and
  * the chapter keeps its last value.
  */
-function numberInput(chapter, key, id, { text, min, max, step, slider = true, hint }) {
+function numberInput(chapter, key, id, spec) {
+  const { text, min, max, slider = true, log = false, hint } = spec;
   const msg = el('p', { id: `${id}-msg`, class: 'msg', role: 'alert' });
   const box = el('input', {
     type: 'text',
@@ -139,17 +294,23 @@ function numberInput(chapter, key, id, { text, min, max, step, slider = true, hi
     ...(slider ? { 'aria-label': `${text}, exact value` } : {}),
   });
   box.value = String(chapter.inputs[key]);
+  const scale = sliderScale(spec);
   const range = slider
     ? el('input', {
         type: 'range',
         id,
-        min: String(min),
-        max: String(max),
-        step: String(step),
+        min: String(scale.min),
+        max: String(scale.max),
+        step: String(scale.step),
         'aria-describedby': `${id}-msg`,
       })
     : null;
-  if (range) range.value = String(chapter.inputs[key]);
+  const place = (value) => {
+    if (!range) return;
+    range.value = String(scale.toRange(value));
+    if (log) range.setAttribute('aria-valuetext', String(value));
+  };
+  place(chapter.inputs[key]);
   const accept = (value, from) => {
     if (!Number.isFinite(value) || value < min || value > max) {
       msg.textContent = `${text} must be a number from ${min} to ${max}`;
@@ -159,18 +320,41 @@ function numberInput(chapter, key, id, { text, min, max, step, slider = true, hi
     msg.textContent = '';
     box.removeAttribute('aria-invalid');
     if (from !== box) box.value = String(value);
-    if (range && from !== range) range.value = String(value);
+    if (from !== range) place(value);
     chapter.set({ [key]: value });
   };
-  range?.addEventListener('input', () => accept(Number(range.value), range));
+  range?.addEventListener('input', () => {
+    const perPixel = (scale.max - scale.min) / Math.max(range.clientWidth, 1);
+    accept(scale.fromRange(Number(range.value), perPixel), range);
+  });
+  // A log slider's native step is a fraction of a decade; its keys step whole values instead.
+  range?.addEventListener('keydown', (event) => {
+    const next = scale.next(chapter.inputs[key], event.key);
+    if (next === undefined) return;
+    event.preventDefault();
+    accept(next, null);
+  });
   box.addEventListener('change', () => accept(box.value.trim() === '' ? NaN : Number(box.value), box));
   chapter.onSet((_, inputs) => {
     if (document.activeElement !== box) box.value = String(inputs[key]);
-    if (range) range.value = String(inputs[key]);
+    place(inputs[key]);
   }, box);
+  // − and + reach every whole value by pointer or touch, where a log slider's pixel spans many.
+  const nudge = (dir, sign, words) => {
+    const button = el(
+      'button',
+      { type: 'button', class: 'nudge', id: `${id}-${dir > 0 ? 'more' : 'less'}`, 'aria-label': `${text}: ${words}` },
+      sign,
+    );
+    button.addEventListener('click', () => accept(Math.min(max, Math.max(min, chapter.inputs[key] + dir)), null));
+    return button;
+  };
+  const steppers = log ? [nudge(-1, '−', 'one less'), nudge(1, '+', 'one more')] : [];
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
-  return el('div', { class: 'control' }, head, slider ? el('div', { class: 'control-row' }, range, box) : box, msg);
+  const row = el('div', { class: log ? 'control-row stepped' : 'control-row' }, range, ...steppers, box);
+  // A log slider takes a whole row of the controls: its pixels are what make slots 1 … 10 reachable.
+  return el('div', { class: log ? 'control wide' : 'control' }, head, slider ? row : box, msg);
 }
 
 /**
@@ -228,8 +412,8 @@ export const keptDraw = (id, hook, key, draw) => ({
 
 /** The inputs of a chapter on the rotated cat: query position m, key position n and θ. */
 export const CAT_INPUTS = Object.freeze({
-  m: slider(3, 'query position m', 0, 1000),
-  n: slider(7, 'key position n', 0, 1000),
+  m: slider(3, 'query position m', 0, 1000, 1, 'slider to 60, box to 1000', { thumbMax: 60 }),
+  n: slider(7, 'key position n', 0, 1000, 1, 'slider to 60, box to 1000', { thumbMax: 60 }),
   theta: box(0.1, 'θ (radians per position)', -3.14, 3.14, 0.01),
 });
 
@@ -284,6 +468,24 @@ function proseNumber(x, decimals) {
   if (decimals !== undefined) return d4(x, decimals);
   return Number.isInteger(x) ? x.toLocaleString('en-US').replace('-', '−') : num(x);
 }
+
+/**
+ * Whether training met the angle of `at`, as every lesson chapter and rope_scaling_range count
+ * it (at, trained: lesson_clock results, `trained` over the training length): every angle once
+ * training swept a whole turn, else an angle no larger, unwrapped, than the largest it reached
+ * (a relative 1e-9 lets the training length itself in). A gap whose angle whole turns bring back
+ * over the wedge on the dial is outside: the model never met an angle that large.
+ * { inside, covered, turns (whole turns of `at`), wrapped (outside, yet on the wedge's dial) }.
+ */
+export function trainedRange(at, trained) {
+  const covered = trained.turns * (1 + 1e-9) >= 1;
+  const inside = covered || at.radians <= trained.radians * (1 + 1e-9);
+  const turns = Math.floor(at.turns);
+  return { inside, covered, turns, wrapped: !inside && turns >= 1 && at.dial <= trained.degrees };
+}
+
+/** "1 whole turn", "3 whole turns". */
+export const wholeTurns = (k) => `${k} whole turn${k === 1 ? '' : 's'}`;
 
 /** 4 decimals with a real minus sign, as the post prints its numbers. */
 export const d4 = (x, decimals = 4) => {

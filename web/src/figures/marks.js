@@ -52,7 +52,8 @@ const cells = keptDraw('markCells', 'beforeDatasetsDraw', '$marks', (chart, data
   ctx.globalAlpha = 1;
   ctx.strokeStyle = c.ink;
   ctx.lineWidth = 2;
-  for (const p of [3, 4]) {
+  // Only at the post's width: at another width rows 3 and 4 are not the values the caption quotes.
+  for (const p of data.width === 4 ? [3, 4] : []) {
     if (p >= data.count) continue;
     const cy = y.getPixelForValue(p);
     ctx.strokeRect(x.getPixelForValue(0) - w / 2, cy - h / 2, w * data.width, h);
@@ -115,7 +116,8 @@ export default chapterRow({
     `repeats every ${num(2 * Math.PI, 3)} positions` +
     (d.width > 2 ? ` and the right one only every ${num(d.slowest, 3)}` : ' (at width 2 it is the only pair)') +
     '. At width 4 position 3 is ' +
-    `${vec(d.post[0])} and position 4 is ${vec(d.post[1])} (outlined): different in every dimension. ` +
+    `${vec(d.post[0])} and position 4 is ${vec(d.post[1])} (${d.width === 4 ? 'outlined' : 'outlined at width 4'}): ` +
+    'different in every dimension. ' +
     `Added to “nolan”, slot 3 gives ${vec(d.nolan)}: meaning and position mixed in one vector.`,
   label: (d) => `Grid of coloured cells: the sinusoidal marks of positions 0 to ${d.count - 1} at width ${d.width}.`,
 });

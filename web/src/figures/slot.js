@@ -5,7 +5,7 @@
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_slot } from '../core/rope.js';
 import { num } from '../lib/format.js';
-import { chapterRow, indexChart, slider } from './lesson_row.js';
+import { chapterRow, indexChart, logSlider } from './lesson_row.js';
 
 const STICK = [2, 1, 1, 0];
 
@@ -35,6 +35,21 @@ function createSlotChart(canvas, data) {
 
 const share = (d) => `${num(100 * d.share, 3)}%`;
 
+const POST_CASES =
+  'The post’s cases: slot 1 gives [3, 2, 2, 1], slot 5 gives [7, 6, 6, 5]; slot 50,000 adds a number training never saw.';
+
+// What the chosen slot does to the word: at slot 0 nothing; the sum turns towards [1, 1, 1, 1],
+// "almost straight" along it only once the cosine is that close.
+function slotWords(d) {
+  if (d.slot === 0) return `At slot 0 nothing is added: the stick is the word itself, [${d.sum.join(', ')}].`;
+  const along = d.cos_pos >= 0.99 ? 'points almost straight along' : 'leans towards';
+  return (
+    `At slot ${d.slot} the stick is [${d.sum.join(', ')}]. The slot part is ${num(d.pos_norm)} long and the word ` +
+    `${num(d.stick_norm)}, so the slot is ${share(d)} of the two lengths added; the sum ${along} ` +
+    `[1, 1, 1, 1] (cosine ${num(d.cos_pos)}), and more so the larger the slot, whatever the word.`
+  );
+}
+
 export default chapterRow({
   name: 'slot',
   title: 'Adding the slot number drowns the word',
@@ -43,18 +58,14 @@ export default chapterRow({
     'Look for: as the slot grows, all four bars become the same height; the word’s own shape disappears.',
   fallback: 'The word stick with and without its slot number added.',
   embed: 'adding the slot number',
-  inputs: { slot: slider(5, 'slot number', 0, 50000, 1, 'up to 50,000') },
+  inputs: { slot: logSlider(5, 'slot number', 0, 50000, { hint: 'log scale, up to 50,000', marks: [1, 5, 50000] }) },
   compute,
   make: createSlotChart,
   readout: (d) =>
     `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
     `the slot’s part is ${share(d)} of the two lengths added (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}); ` +
     `direction kept from the word: cosine ${num(d.cos)}.`,
-  caption: (d) =>
-    `At slot ${d.slot} the stick is [${d.sum.join(', ')}]. The slot part is ${num(d.pos_norm)} long and the word ` +
-    `${num(d.stick_norm)}, so the slot is ${share(d)} of the two lengths added; the sum points almost straight along ` +
-    `[1, 1, 1, 1] (cosine ${num(d.cos_pos)}), whatever the word. The post’s cases: slot 1 gives [3, 2, 2, 1], ` +
-    'slot 5 gives [7, 6, 6, 5]; slot 50,000 adds a number training never saw.',
+  caption: (d) => `${slotWords(d)} ${POST_CASES}`,
   label: (d) =>
     `Bar chart: the stick [2, 1, 1, 0] and the stick plus slot ${d.slot}; the slot is ${share(d)} of the two lengths added.`,
 });

@@ -5,10 +5,10 @@
 // post's recipe and its token counts, marked as the post's claims.
 
 import { axis, categoryAxis } from '../charts/theme.js';
-import { lesson_normalized, lesson_weights } from '../core/rope.js';
+import { lesson_clock, lesson_normalized, lesson_weights } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, thousands } from '../lib/format.js';
-import { box, chapterRow, indexChart, postRow, slider } from './lesson_row.js';
+import { box, chapterRow, indexChart, logSlider, postRow, slider, trainedRange, wholeTurns } from './lesson_row.js';
 
 const DIM = 512;
 const PAIR = DIM / 2 - 1; // the slowest pair
@@ -17,7 +17,13 @@ const MEASURES = ['angle inside the range training reached', 'gap as short as a 
 
 function compute(i) {
   const w = lesson_weights(PAIR, DIM, OLD_BASE, i.base, i.train, i.widest);
-  return { ...w, base: i.base, train: i.train, widest: i.widest };
+  // The widest gap under each base, judged as the counts judge every gap (and the clock its dot).
+  const trained = lesson_clock(PAIR, DIM, OLD_BASE, i.train, 1);
+  const far = [OLD_BASE, i.base].map((base) => {
+    const at = lesson_clock(PAIR, DIM, base, Math.floor(i.widest), 1);
+    return { at, ...trainedRange(at, trained) };
+  });
+  return { ...w, far, base: i.base, train: i.train, widest: i.widest };
 }
 
 const pct = (share) => `${num(100 * share, 3)}%`;
@@ -88,6 +94,10 @@ function words() {
   );
 }
 
+// One base's angle at the widest gap and its verdict: "368.2° (outside, 1 whole turn and 8.2°)".
+const farAt = (p) =>
+  `${deg(p.at.degrees)} (${p.inside ? 'inside' : p.turns >= 1 ? `outside, ${wholeTurns(p.turns)} and ${deg(p.at.dial)}` : 'outside'})`;
+
 // How far the raised base keeps the slow pair inside the wedge (all the way once training has
 // swept a whole turn).
 const reach = (d) =>
@@ -104,7 +114,7 @@ export default chapterRow({
   fallback: 'Share of gaps whose angle was seen in training, and share that occurred in training, before and after.',
   embed: 'what a larger base cannot fix',
   inputs: {
-    widest: slider(50000, 'widest gap', 1000, 1000000, 1000),
+    widest: logSlider(50000, 'widest gap', 0, 1000000, { hint: 'log scale', marks: [8192, 50000] }),
     base: slider(500000, 'raised base', 10000, 10000000, 10000),
     train: box(8192, 'training length', 1, 1000000),
   },
@@ -113,14 +123,15 @@ export default chapterRow({
   readout: (d) => [
     `Pair ${PAIR} of d ${DIM} turns ${speed(d.theta_old)} rad per position at base ${thousands(OLD_BASE)} and ` +
       `${speed(d.theta_new)} at base ${thousands(d.base)}; over ${thousands(d.train)} positions it reached ${deg(d.wedge)}. `,
-    `At gap ${thousands(d.widest)} it sits at ${deg(d.far_old)} before and ${deg(d.far_new)} after. `,
+    `At gap ${thousands(d.widest)} it has turned ${d.far.map(farAt).join(' before and ')} after. `,
     `Of the ${thousands(d.gaps)} gaps from 0 to ${thousands(d.widest)}, ${thousands(d.inside_old)} land inside ` +
       `${deg(d.wedge)} at base ${thousands(OLD_BASE)} and ${thousands(d.inside_new)} at base ${thousands(d.base)}; ` +
       `under either base only ${thousands(d.seen)} fit in a training sequence.`,
     ...(d.gaps > d.turn_old
       ? [
-          ` Past ${thousands(Math.round(d.turn_old))} the pair has made a whole turn at base ${thousands(OLD_BASE)}, ` +
-            'so some longer gaps come round into the range again.',
+          ` Past ${thousands(Math.round(d.turn_old))} the pair has made a whole turn at base ${thousands(OLD_BASE)}: ` +
+            'longer gaps come round over the wedge on the dial, but at angles training never reached, so they ' +
+            'do not count as inside.',
         ]
       : []),
   ],

@@ -3,6 +3,7 @@
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
 
 import { MODEL_NAMES } from '../../gen/models.js';
+import { resetChapters } from '../figures/lesson_row.js';
 import { preset as modelPreset } from '../model/long.js';
 import { bounded, PARAM, PARAMS } from '../state/state.js';
 
@@ -42,6 +43,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   $('reset').addEventListener('click', () => {
     stop();
     acceptAll(Object.fromEntries(RESETTABLE.map((name) => [name, PARAM[name].default])));
+    resetChapters();
   });
 
   // The options come from the core's config reader (nine configs): filled after the first

@@ -1,6 +1,7 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
 
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { restyleAll } from '../charts/figure.js';
 import { setupDefaults } from '../charts/theme.js';
 import { controlFor } from '../controls/controls.js';
@@ -18,6 +19,7 @@ import {
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
 import { essayOf } from '../figures/prose.js';
+import { chapterKeys, chapterQuery, onChapterChange, readChapters, setLinkQuery } from '../figures/lesson_row.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
@@ -46,25 +48,32 @@ const CONTROLS = Object.freeze(
   ),
 );
 
-const loaded = readQuery(window.location.search);
+const loaded = readQuery(window.location.search, chapterKeys());
 const state = loaded.state;
+const chapterProblems = readChapters(loaded.chapters);
 // An embed given a view that is no figure shows none, not all of them (state.view stays 'all').
 const noView = state.embed && loaded.problems.some((p) => p.name === 'view');
 // A problem names the setting by its label; the link's key is added where the two differ.
 const linkKey = (p) => (PARAM[p.name].label === p.name ? '' : `${p.name}=${p.text}: `);
-const linkProblems = loaded.problems.map((p) =>
-  p.whole
-    ? `${p.message}.`
-    : noView && p.name === 'view'
-      ? unknownViewLine(p)
-      : p.name === null
-        ? `Link parameter ignored: ${p.message}.`
-        : `Link value ignored: ${linkKey(p)}${p.message}; using ${
-            PARAM[p.name].default === null
-              ? `the preset's ${p.name}`
-              : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`
-          }.`,
-);
+const linkProblems = loaded.problems
+  .map((p) =>
+    p.whole
+      ? `${p.message}.`
+      : noView && p.name === 'view'
+        ? unknownViewLine(p)
+        : p.name === null
+          ? `Link parameter ignored: ${p.message}.`
+          : `Link value ignored: ${linkKey(p)}${p.message}; using ${
+              PARAM[p.name].default === null
+                ? `the preset's ${p.name}`
+                : `the default ${p.name}=${PARAM[p.name].serialize(PARAM[p.name].default)}`
+            }.`,
+  )
+  .concat(
+    chapterProblems.map(
+      (p) => `Link value ignored: ${p.message}; using the default ${p.name}=${p.chapter.serialize(p.chapter.default)}.`,
+    ),
+  );
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
@@ -74,8 +83,10 @@ let failed = false;
 // then redraws what the reader can see.
 const hidden = new Set();
 const scheduler = frameScheduler(charts, hidden);
-const url = urlWriter(() => writeQuery(state));
+const url = urlWriter(() => writeQuery(state, chapterQuery()));
 const writeUrl = url.write;
+onChapterChange(() => writeUrl());
+if (!state.embed) setLinkQuery(() => writeQuery(state, chapterQuery()));
 
 const inViewport = (el) => {
   const box = el.getBoundingClientRect();
@@ -321,6 +332,27 @@ function markBar() {
   document.body.classList.toggle('bar-away', !BAR_USERS.some((name) => near.has(name)));
 }
 
+// On a wide screen the settings panel beside the chapters would offer sliders that move none of
+// them: while bar-away it shows only Reset everything (which resets the chapters too) and this
+// line, naming the figures the sliders drive (style.css).
+function awayNote() {
+  const numbers = BAR_USERS.map((name) => FIGURE_NAMES.indexOf(name) + 1).filter((n) => n > 0);
+  const runs = [];
+  for (const n of numbers.sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  const text = runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ');
+  const note = document.createElement('p');
+  note.id = 'panel-away';
+  note.className = 'hint away-note';
+  note.textContent =
+    `Gap, dim and base drive figures ${text}; the chapters here have their own inputs, beside each ` +
+    'chart. Reset everything resets those too.';
+  document.querySelector('main .panel')?.prepend(note);
+}
+
 // The start positions and points drawn act on the figures whose row `uses` them: while none
 // of those is on screen the panel says so and dims them, rather than offering them as live.
 const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 'to', 'n'].includes(name))).map(
@@ -540,6 +572,7 @@ function start() {
       ensureCharts(true);
       // Where the browser would have gone had it been there, unless the reader has scrolled.
       if (target && window.scrollX === 0 && window.scrollY === 0) target.scrollIntoView();
+      awayNote();
       watchVisibility();
       actions.afterPaint();
       // The embed builder is below the figures: built after the first chart is on screen.
@@ -557,7 +590,7 @@ window.ropescope = Object.freeze({
   drawAll,
   defaults,
   urlPending: url.pending,
-  query: () => writeQuery(state),
+  query: () => writeQuery(state, chapterQuery()),
 });
 // The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
 // checkpoint right after this script, so the page starts before any frame. Without a core (a

@@ -360,9 +360,10 @@ function firstParams(all) {
  * listed in problems as { name, text, message } for the page to show (name is null
  * for a parameter that is not a setting: it is ignored). Past MAX_LINK_PARAMS parameters
  * the rest are not read, and one problem says so ({ name: null, whole: true }: its message
- * is a whole sentence, not about one parameter).
+ * is a whole sentence, not about one parameter). chapterKeys: the names of the chapters' inputs
+ * (state/chapters.js), returned as given in chapters { name: text } for the chapters to read.
  */
-export function readQuery(search) {
+export function readQuery(search, chapterKeys = new Set()) {
   const { kept: query, count } = firstParams(new URLSearchParams(search));
   const state = defaults();
   const problems = [];
@@ -375,10 +376,17 @@ export function readQuery(search) {
     });
   }
   const seen = new Set();
+  const chapters = Object.create(null);
   for (const name of query.keys()) {
     if (seen.has(name)) continue;
     seen.add(name);
-    if (!Object.hasOwn(PARAM, name)) {
+    if (chapterKeys.has(name)) {
+      if (query.getAll(name).length > 1) {
+        problems.push({ name, text: query.getAll(name).join(), message: `${name} is given more than once` });
+      } else {
+        chapters[name] = query.get(name);
+      }
+    } else if (!Object.hasOwn(PARAM, name)) {
       problems.push({ name: null, text: name, message: `${quote(name)} is not a setting` });
     } else if (query.getAll(name).length > 1) {
       problems.push({ name, text: query.getAll(name).join(), message: `${name} is given more than once` });
@@ -404,11 +412,12 @@ export function readQuery(search) {
     state.from = PARAM.from.default;
     state.to = PARAM.to.default;
   }
-  return { state, problems };
+  return { state, problems, chapters };
 }
 
-/** The query string that reproduces state; choices, optional settings and the embed options only when not the default. */
-export function writeQuery(state) {
+/** The query string that reproduces state; choices, optional settings and the embed options only
+ *  when not the default; then chapters, [[name, text]] of the chapters' inputs that changed. */
+export function writeQuery(state, chapters = []) {
   const query = new URLSearchParams();
   for (const row of PARAMS) {
     const value = state[row.name];
@@ -416,6 +425,7 @@ export function writeQuery(state) {
     if (value === null || (row.when && !row.when(state))) continue;
     query.set(row.name, row.serialize(value));
   }
+  for (const [name, text] of chapters) query.set(name, text);
   // A comma needs no escaping in a query: controls=gap,dim reads better than gap%2Cdim.
   return `?${query.toString().replace(/%2C/g, ',')}`;
 }
