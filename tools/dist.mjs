@@ -39,11 +39,12 @@ const RELEASED = [
   'ropescope-resize.js',
   'pictures',
 ];
-// 470 KB since the weights chapter, the precision and layout figures and the embed builder's
-// pictures joined (450 KB before them; 350 KB before the lesson, NumPy's sampler and the
-// model-aware config reader): docs/PERFORMANCE.md.
-const BUDGET = 470 * 1024;
+// The ceilings docs/PERFORMANCE.md gives, and why each is where it is; make dist (and so make
+// test) fails past one. The page's rose from 470 KB to 500 KB with the lesson's essay and its
+// chapter links (docs/PERFORMANCE.md); the lazy page of issue #34 is how it comes down.
+const BUDGET = 500 * 1024;
 const EMBED_BUDGET = 450 * 1024;
+const WASM_BUDGET = 128 * 1024;
 
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
 const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
@@ -115,6 +116,10 @@ async function main() {
   console.log(
     `page weight ${kb(singleBytes)} of a ${kb(BUDGET)} budget${singleBytes > BUDGET ? ' -- OVER BUDGET' : ''}`,
   );
+  if (singleBytes > BUDGET) throw new Error(`dist/ropescope.html is ${kb(singleBytes)}, over its budget`);
+  const wasmBytes = (await readFile(join(root, 'build', 'rope.wasm'))).length;
+  console.log(`build/rope.wasm ${kb(wasmBytes)} of a ${kb(WASM_BUDGET)} budget`);
+  if (wasmBytes > WASM_BUDGET) throw new Error(`build/rope.wasm is ${kb(wasmBytes)}, over its budget`);
   const elementBytes = size(elementJs);
   console.log(`ropescope-embed.js ${kb(elementBytes)} of a ${kb(EMBED_BUDGET)} budget`);
   if (elementBytes > EMBED_BUDGET) throw new Error(`dist/ropescope-embed.js is ${kb(elementBytes)}, over its budget`);

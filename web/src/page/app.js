@@ -18,8 +18,8 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
-import { essayOf } from '../figures/prose.js';
 import { chapterKeys, chapterQuery, onChapterChange, readChapters, setLinkQuery } from '../figures/lesson_row.js';
+import { essayOf } from '../figures/prose.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
