@@ -195,6 +195,40 @@ static void write_table(rope_writer *w, const rope_config *c, const figures *f)
     }
 }
 
+/* An overflow the config's own numbers made, named by the key as the file spells its block:
+ * NTK's and dynamic's base x factor^(d/(d-2)) past the largest double, or a longrope list entry
+ * so small that theta / entry overflows. Returns 1 with *rc set by rope_config_fail. */
+static int overflow_key(rope_config *c, int *rc)
+{
+    const rope_scaling *s = &c->scaling;
+    const char *block = c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling";
+    int pairs = s->dim / 2;
+    if ((s->type == ROPE_SCALING_NTK || s->type == ROPE_SCALING_DYNAMIC) && s->dim > 2 &&
+        isfinite(s->factor) && s->factor > 1 &&
+        !isfinite(s->base * pow(s->factor, (double)s->dim / (s->dim - 2)))) {
+        *rc = rope_config_fail(c, *rc,
+                               "%s.factor %.17g is too large: the scaled base "
+                               "(base x factor^(d/(d-2))) overflows",
+                               block, s->factor);
+        return 1;
+    }
+    if (s->type != ROPE_SCALING_LONGROPE) return 0;
+    const double *lists[2] = {s->short_factor, s->long_factor};
+    const char *names[2] = {"short_factor", "long_factor"};
+    for (int l = 0; l < 2; l++) {
+        for (int i = 0; lists[l] && i < pairs; i++) {
+            if (isfinite(lists[l][i]) && !isfinite(1.0 / lists[l][i])) {
+                *rc = rope_config_fail(c, *rc,
+                                       "%s.%s[%d] %.17g is too small: the scaled frequencies "
+                                       "(theta / %s) overflow",
+                                       block, names[l], i, lists[l][i], names[l]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len, double gap,
                        char *buf, int cap, int *len)
 {
@@ -253,6 +287,8 @@ int rope_scaling_write(rope_config *c, int format, double seq_len, double train_
                               "(theta / factor) overflow",
                               c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling",
                               c->scaling.factor);
+    } else if (rc == ROPE_E_RANGE && overflow_key(c, &rc)) {
+        /* overflow_key named it */
     } else if (rc != ROPE_E_NOMEM) {
         rc = rope_config_fail(c, rc, "the config's figures cannot be computed: %s",
                               rope_strerror(rc));

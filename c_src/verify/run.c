@@ -3,6 +3,7 @@
  * or JSON, for the CLI and the page alike. docs/VERIFY.md. */
 #include "run.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,9 +150,9 @@ int rope_verify_positions(rope_verify_job *j, const char *text)
     if (rope_parse_int(from, &from_v) != ROPE_OK || rope_parse_int(count, &count_v) != ROPE_OK ||
         from_v < 0 || count_v < 1)
         return refuse(j, ROPE_VERIFY_REFUSED,
-                      "--positions must be FROM:COUNT with whole FROM >= 0 and COUNT >= 1, got "
-                      "'%s'",
-                      text);
+                      "--positions must be FROM:COUNT, whole numbers with FROM from 0 to %d and "
+                      "COUNT from 1 to %d, got '%s'",
+                      INT_MAX, INT_MAX, text);
     if (count_v != rows)
         return refuse(j, ROPE_VERIFY_REFUSED,
                       "--positions %s: COUNT %d differs from the table's %ld rows", text, count_v,

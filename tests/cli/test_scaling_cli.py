@@ -234,6 +234,26 @@ def expect_error(results, name, args, needle, tmp=None):
     results.record(name, [] if ok else ["exit %d, stdout %d bytes, stderr %r (wanted %r)" % (code, len(out), lines, needle)])
 
 
+def test_overflows(results, tmp):
+    """An overflow a config's own number makes names that key: NTK's and dynamic's factor, a
+    longrope list entry (docs/SCALING.md)."""
+    head = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000,
+            "max_position_embeddings": 4096}
+    big = ("rope_scaling.factor 1.0000000000000001e+300 is too large: the scaled base "
+           "(base x factor^(d/(d-2))) overflows")
+    for kind in ("ntk", "dynamic"):
+        path = write(tmp, "%s-1e300.json" % kind, json.dumps(dict(head, rope_scaling={"type": kind, "factor": 1e300})))
+        expect_error(results, "%s factor 1e300" % kind, ["--config", path, "--seq-len", "100000"], big)
+    short = [1.0] * 64
+    short[3] = 5e-324
+    longrope = dict(head, max_position_embeddings=131072, original_max_position_embeddings=4096,
+                    rope_scaling={"type": "longrope", "short_factor": short, "long_factor": [1.0] * 64})
+    path = write(tmp, "longrope-tiny.json", json.dumps(longrope))
+    expect_error(results, "longrope short_factor 5e-324", ["--config", path],
+                 "rope_scaling.short_factor[3] 4.9406564584124654e-324 is too small: the scaled frequencies "
+                 "(theta / short_factor) overflow")
+
+
 def test_files(results, tmp):
     llama = json.load(open(os.path.join(MODELS, "llama-3.1-8b.json")))
     big = write(tmp, "big.json", json.dumps(dict(llama, padding="x" * (5 << 20))))
@@ -515,6 +535,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_facts(results, tmp)
         test_bad_configs(results, tmp)
+        test_overflows(results, tmp)
         test_files(results, tmp)
         test_flags(results, tmp)
         test_real_configs(results, tmp)

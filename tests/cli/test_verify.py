@@ -251,6 +251,11 @@ def positions(rng, tally):
     tally.check(code == 0, "--positions 500:100 on rows 500..599: exit %d" % code)
     code, out, err = run(["--config", c] + files + ["--positions", "500:99"])
     tally.check(code == 2 and out == "" and "COUNT" in err, "--positions COUNT != rows: exit %d %r" % (code, err))
+    for bad in ("4294967296:100", "-1:100", "500:0"):
+        code, out, err = run(["--config", c] + files + ["--positions", bad])
+        want = ("ropescope: --positions must be FROM:COUNT, whole numbers with FROM from 0 to 2147483647 "
+                "and COUNT from 1 to 2147483647, got '%s'\n" % bad)
+        tally.check(code == 2 and out == "" and err == want, "--positions %s names the limit: exit %d %r" % (bad, code, err))
     code, out, _ = run(["--config", c] + files + ["--positions", "480:100", "--format", "json"])
     named = [d["code"] for d in json.loads(out)["diagnoses"]] if out else []
     tally.check(code == 1 and "position_offset" in named, "--positions 480:100 on rows 500..: %s" % named)
