@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "config_internal.h"
+#include "rope_math.h"
 #include "write_model.h"
 #include "writer.h"
 
@@ -201,32 +202,30 @@ static void write_table(rope_writer *w, const rope_config *c, const figures *f)
 static int overflow_key(rope_config *c, int *rc)
 {
     const rope_scaling *s = &c->scaling;
-    const char *block = c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling";
-    int pairs = s->dim / 2;
+    const char *key = NULL, *why = NULL;
+    char at[16] = "";
+    double v = s->factor;
     if ((s->type == ROPE_SCALING_NTK || s->type == ROPE_SCALING_DYNAMIC) && s->dim > 2 &&
-        isfinite(s->factor) && s->factor > 1 &&
-        !isfinite(s->base * pow(s->factor, (double)s->dim / (s->dim - 2)))) {
-        *rc = rope_config_fail(c, *rc,
-                               "%s.factor %.17g is too large: the scaled base "
-                               "(base x factor^(d/(d-2))) overflows",
-                               block, s->factor);
-        return 1;
+        isfinite(v) && v > 1 && !isfinite(s->base * rope_pow(v, (double)s->dim / (s->dim - 2)))) {
+        key = "factor";
+        why = "large: the scaled base (base x factor^(d/(d-2))) overflows";
     }
-    if (s->type != ROPE_SCALING_LONGROPE) return 0;
-    const double *lists[2] = {s->short_factor, s->long_factor};
-    const char *names[2] = {"short_factor", "long_factor"};
-    for (int l = 0; l < 2; l++) {
-        for (int i = 0; lists[l] && i < pairs; i++) {
-            if (isfinite(lists[l][i]) && !isfinite(1.0 / lists[l][i])) {
-                *rc = rope_config_fail(c, *rc,
-                                       "%s.%s[%d] %.17g is too small: the scaled frequencies "
-                                       "(theta / %s) overflow",
-                                       block, names[l], i, lists[l][i], names[l]);
-                return 1;
+    for (int l = 0; !key && s->type == ROPE_SCALING_LONGROPE && l < 2; l++) {
+        const double *list = l ? s->long_factor : s->short_factor;
+        for (int i = 0; list && !key && i < s->dim / 2; i++) {
+            if (isfinite(list[i]) && !isfinite(1.0 / list[i])) {
+                key = l ? "long_factor" : "short_factor";
+                why = "small: the scaled frequencies (theta / entry) overflow";
+                v = list[i];
+                snprintf(at, sizeof at, "[%d]", i);
             }
         }
     }
-    return 0;
+    if (!key) return 0;
+    *rc = rope_config_fail(c, *rc, "%s.%s%s %.17g is too %s",
+                           c->block[B_FACTOR].block ? "rope_parameters" : "rope_scaling", key, at,
+                           v, why);
+    return 1;
 }
 
 int rope_scaling_write(rope_config *c, int format, double seq_len, double train_len, double gap,

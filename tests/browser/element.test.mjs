@@ -8,7 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
-import { chartData, checkCharts, close, DEFAULTS, ROOT, settle, useServerAndBrowser } from './harness.mjs';
+import {
+  chartData,
+  checkCharts,
+  close,
+  DEFAULTS,
+  downloadedFile,
+  ROOT,
+  settle,
+  useServerAndBrowser,
+} from './harness.mjs';
 import { blogHtml, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -560,7 +569,7 @@ test('an_inherit_elements_png_should_be_drawn_on_the_background_it_is_seen_on', 
     await elementsReady(page);
     const button = page.locator('#e').locator('[data-export="png"]');
     const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
-    const b64 = readFileSync(await file.path()).toString('base64');
+    const b64 = readFileSync(await downloadedFile(file)).toString('base64');
     const corner = await page.evaluate(async (data) => {
       const blob = new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/png' });
       const bitmap = await createImageBitmap(blob);

@@ -345,6 +345,8 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
     { timeout: 10000 },
   );
   // Live: a change on the page reaches the preview (a typed value applies on Enter since the explainer branch).
+  // The panel shows its sliders beside the figures they drive: back at figure 1 to use them.
+  await page.locator('#chart-flatness').scrollIntoViewIfNeeded();
   await page.locator('#gap-num').fill('64');
   await page.press('#gap-num', 'Enter');
   // The settings sit at the top of the page and the builder in the tools after the lesson: the

@@ -251,7 +251,7 @@ def test_overflows(results, tmp):
     path = write(tmp, "longrope-tiny.json", json.dumps(longrope))
     expect_error(results, "longrope short_factor 5e-324", ["--config", path],
                  "rope_scaling.short_factor[3] 4.9406564584124654e-324 is too small: the scaled frequencies "
-                 "(theta / short_factor) overflow")
+                 "(theta / entry) overflow")
 
 
 def test_files(results, tmp):
