@@ -5,18 +5,27 @@
 // N px wide is the tallest content at any measured width from N up, plus a margin.
 // Content is not always shorter in a wider column: a square chart (the circle, the cat, the
 // clock) grows with the column up to its largest size.
-//   node tools/embed_heights.mjs   (after make web; about ten minutes)
+//   node tools/embed_heights.mjs            (after make web; about ten minutes)
+//   node tools/embed_heights.mjs slot clock (those views again, the others kept as written)
 // Rerun after changing a figure's text or layout: tests/browser/embed.test.mjs checks the
 // fixed heights against the content in real iframes at 320, 480 and 680 px.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openPage, ROOT, startServer, waitFrameDrawn } from '../tests/browser/harness.mjs';
+import { EMBED_CONTENT } from '../web/src/element/heights.js';
 import { FIGURES } from '../web/src/figures/index.js';
 
 const WIDTHS = [320, 390, 480, 560, 640, 720, 800];
 const OUT = join(ROOT, 'web/src/element/heights.js');
-const views = [...FIGURES.map((row) => row.name), 'all'];
+const all = [...FIGURES.map((row) => row.name), 'all'];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((view) => !all.includes(view));
+if (unknown.length > 0) {
+  console.error(`embed_heights: no such view: ${unknown.join(', ')} (views: ${all.join(' ')})`);
+  process.exit(2);
+}
+const views = asked.length > 0 ? asked : all;
 
 const server = await startServer(join(ROOT, 'web'));
 const browser = await launchBrowser();
@@ -45,7 +54,10 @@ try {
   await server.stop();
 }
 
-const rows = views.map((view) => `  ${view}: ${JSON.stringify(table[view])},`).join('\n');
+const rows = all
+  .map((view) => `  ${view}: ${JSON.stringify(table[view] ?? EMBED_CONTENT[view] ?? [])},`)
+  .filter((line) => !line.endsWith(': [],'))
+  .join('\n');
 writeFileSync(
   OUT,
   `// Written by tools/embed_heights.mjs; do not edit. Each view's embed content height in CSS px at
