@@ -135,6 +135,10 @@ typedef struct {
  * The tolerance is docs/VERIFY.md's, from the dump's dtype. */
 int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                      rope_verify_err *out);
+/* The same, returning at the first value over its tolerance (n_over 1, worst_row its row):
+ * whether the model fits, without the errors' whole account. */
+int rope_verify_eval_until(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                           rope_verify_err *out);
 /* The same, and each pair's worst |error| / tolerance in pair_worst (m->n
  * doubles; NULL: not wanted), for the page's per-pair chart. */
 int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
