@@ -848,6 +848,31 @@ def changed(r, **values):
     return g.thetas_of(r)[0]
 
 
+def fp16_overflow(rng, tally):
+    """A float16 table computed with its positions in float16: past 65504 they are infinite and
+    cos and sin NaN. Refused naming the row, its position and float16's limit, not 'value N'."""
+    d = int(rng.choice([32, 64, 128]))
+    start = int(rng.integers(60000, 65400))
+    rows = int(rng.integers(65600 - start, 66000 - start))
+    p = np.arange(start, start + rows, dtype=np.float32).astype(np.float16)
+    th = (10000.0 ** (-np.arange(0, d, 2) / d)).astype(np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = (p[:, None] * th[None, :]).astype(np.float32)
+        c = np.cos(a).astype(np.float16)
+    c = np.concatenate([c, c], axis=1)
+    row, col = np.argwhere(~np.isfinite(c))[0]
+    cfg = {"hidden_size": d * 8, "num_attention_heads": 8, "head_dim": d, "rope_theta": 10000.0}
+    path = os.path.join(OUT, "fp16_overflow.cos.npy")
+    np.save(path, c)
+    np.save(os.path.join(OUT, "fp16_overflow.sin.npy"), c)
+    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", path,
+                    "--sin", os.path.join(OUT, "fp16_overflow.sin.npy"), "--positions", "%d:%d" % (start, rows)],
+            "--cos", path,
+            "row %d, column %d is NaN (position FROM + %d): float16's largest number is 65504; a position "
+            "or angle held in float16 past it is infinite, and its cos and sin NaN (compute the angle "
+            "in float32)" % (row, col, row))
+
+
 def missed_mistakes(rng, tally):
     """Each mistake of issue #33, planted in fresh configs at float32 and at a half precision,
     is named by its code alone; the same configs' correct tables match."""
@@ -925,6 +950,7 @@ def main():
     odd_valid_files(rng, tally)
     producer_tables(rng, tally)
     missed_mistakes(rng, tally)
+    fp16_overflow(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 
