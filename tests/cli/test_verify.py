@@ -854,9 +854,9 @@ def fp16_overflow(rng, tally):
     d = int(rng.choice([32, 64, 128]))
     start = int(rng.integers(60000, 65400))
     rows = int(rng.integers(65600 - start, 66000 - start))
-    p = np.arange(start, start + rows, dtype=np.float32).astype(np.float16)
     th = (10000.0 ** (-np.arange(0, d, 2) / d)).astype(np.float16)
     with np.errstate(over="ignore", invalid="ignore"):
+        p = np.arange(start, start + rows, dtype=np.float32).astype(np.float16)
         a = (p[:, None] * th[None, :]).astype(np.float32)
         c = np.cos(a).astype(np.float16)
     c = np.concatenate([c, c], axis=1)
