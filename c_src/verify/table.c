@@ -328,9 +328,10 @@ int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortra
  * float16's largest number is 65504, past which a position, an angle or a value is infinite,
  * and the cos and sin of an infinite angle NaN. The row's position is FROM + row
  * (--positions, read after the file). */
-static void not_finite(const rope_table *t, size_t j, double x, int fortran, char *msg)
+static void not_finite(rope_table *t, size_t j, double x, int fortran, char *msg)
 {
     const char *what = isnan(x) ? "NaN" : "infinite";
+    t->bad_row = -1;
     if (t->ndim != 2 || t->rows < 2) {
         snprintf(msg, ROPE_VERIFY_MSG, "value %zu is %s", j, what);
         return;
@@ -338,6 +339,7 @@ static void not_finite(const rope_table *t, size_t j, double x, int fortran, cha
     size_t rows = (size_t)t->rows, w = (size_t)t->width;
     size_t r = fortran ? j % rows : j / w, col = fortran ? j / rows : j % w;
     int half = t->dtype == ROPE_DT_F16 || r >= 65504;
+    t->bad_row = (long)r;
     snprintf(msg, ROPE_VERIFY_MSG, "row %zu, column %zu is %s (position FROM + %zu)%s", r, col,
              what, r,
              half ? ": float16's largest number is 65504; a position or angle held in float16 "

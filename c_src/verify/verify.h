@@ -36,6 +36,8 @@ typedef struct {
     double *v;        /* rows * width values, row-major, malloc'd: float64 files and text */
     float *f;         /* the same for float32/16 and bfloat16 files, and text of float32 values
                          (exact, half the memory) */
+    long bad_row;     /* a 2-D table refused for a NaN or infinite value: that value's row (its
+                         position is known only with --positions), else -1 */
     int borrowed;     /* 1: f or v points into the buffer read (little-endian float32 or float64
                          data, used in place): that buffer must outlive the table */
 } rope_table;

@@ -850,7 +850,8 @@ def changed(r, **values):
 
 def fp16_overflow(rng, tally):
     """A float16 table computed with its positions in float16: past 65504 they are infinite and
-    cos and sin NaN. Refused naming the row, its position and float16's limit, not 'value N'."""
+    cos and sin NaN. Refused naming the row, its position (FROM + row) and float16's limit, not
+    'value N'; the 8 x 128 float32 nan.npy of bad_files, without --positions, at position = row."""
     d = int(rng.choice([32, 64, 128]))
     start = int(rng.integers(60000, 65400))
     rows = int(rng.integers(65600 - start, 66000 - start))
@@ -868,9 +869,12 @@ def fp16_overflow(rng, tally):
     refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", path,
                     "--sin", os.path.join(OUT, "fp16_overflow.sin.npy"), "--positions", "%d:%d" % (start, rows)],
             "--cos", path,
-            "row %d, column %d is NaN (position FROM + %d): float16's largest number is 65504; a position "
+            "row %d, column %d is NaN (position %d): float16's largest number is 65504; a position "
             "or angle held in float16 past it is infinite, and its cos and sin NaN (compute the angle "
-            "in float32)" % (row, col, row))
+            "in float32)" % (row, col, start + row))
+    nan = os.path.join(OUT, "nan.npy")  # bad_files': float32, 8 x 128, NaN at row 3, column 5
+    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", nan, "--sin",
+                    os.path.join(OUT, "good_sin.npy")], "--cos", nan, "row 3, column 5 is NaN (position 3)")
 
 
 def missed_mistakes(rng, tally):
