@@ -165,8 +165,11 @@ build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
 # The page's `ropescope verify` is a module of its own, which the page loads only when the
 # verify panel is used, so the page does not grow: run.c's steps, the readers and the checker
 # with the core they call, exporting c_src/verify_exports.txt. Its comparison loop is hot.
-VERIFY_WASM_OBJ = $(WASM_OBJ) $(patsubst c_src/%.c,build/wasm/%.o,$(VERIFY_SRC) c_src/verify/page.c)
-build/wasm/verify/%.o: c_src/verify/verify.h c_src/verify/run.h
+# The objects are named, not a pattern: a pattern rule without a recipe adds no prerequisites,
+# and page.o kept a job of run.h's former layout.
+VERIFY_WASM_OWN = $(patsubst c_src/%.c,build/wasm/%.o,$(VERIFY_SRC) c_src/verify/page.c)
+VERIFY_WASM_OBJ = $(WASM_OBJ) $(VERIFY_WASM_OWN)
+$(VERIFY_WASM_OWN): c_src/verify/verify.h c_src/verify/run.h
 build/wasm/verify/check.o: EMFLAGS_CORE = $(EMFLAGS_HOT)
 build/verify.wasm: EXPORTS = $(shell sed -e 's/^/_/' c_src/verify_exports.txt | paste -sd, -)
 build/verify.wasm: $(VERIFY_WASM_OBJ) c_src/verify_exports.txt

@@ -14,17 +14,25 @@
 #include "rope_math.h"
 #include "verify.h"
 
-#define MAX_VARIANTS 24
+#define MAX_VARIANTS 32
 #define SAMPLE_ROWS 512
 #define RECOVER_ROWS 4096
+#define FAILED_ROWS 64
 #define OFFSET_SLACK 8
 #define PI 3.14159265358979323846
 #define AT(t, k) rope_table_at((t), (size_t)(k))
 
 /* One config-side change: a scaling to compute theta from, with its code. */
+/* A change to the scaled theta that no rope_scaling describes: llama3's blend
+ * run backwards, over its ramp only or over all three bands. */
+#define TWIST_NONE 0
+#define TWIST_RAMP_REVERSED 1
+#define TWIST_BANDS_REVERSED 2
+
 typedef struct {
     rope_scaling s;
     int head_dim_exponent;    /* the exponent's d is head_dim, only the first n pairs kept */
+    int twist;                /* TWIST_* */
     const char *code, *code2; /* code2: a second change (a base fitted beside a dim) */
     char message[ROPE_VERIFY_MSG], message2[ROPE_VERIFY_MSG];
 } variant;
@@ -36,8 +44,9 @@ typedef struct {
     double *recovered;       /* per pair theta read off the dump (NULL if not known) */
     int sign, layout, apply; /* the table's layout; how the user applies it (--apply) or unknown */
     double amplitude;
-    long rows[SAMPLE_ROWS];
-    long n_rows;
+    int stored; /* a float32 or float64 table's values all of this lower dtype, or -1 */
+    long rows[SAMPLE_ROWS + FAILED_ROWS]; /* the sample, then rows that failed a confirmation */
+    long n_rows, n_sample;
 } context;
 
 #if defined(__GNUC__)
@@ -64,12 +73,22 @@ static int variant_theta(const context *x, const variant *v, double *theta, int 
     rope_scaling s = v->s;
     if (v->head_dim_exponent) s.dim = (int)x->c->head_dim;
     if (s.dim / 2 < n || (!v->head_dim_exponent && s.dim / 2 != n)) return ROPE_E_LENGTH;
-    double *all = malloc((size_t)(s.dim / 2) * sizeof(double));
-    if (!all) return ROPE_E_NOMEM;
-    int rc = rope_scaling_pairs(&s, NULL, all, NULL, NULL, NULL);
+    size_t half = (size_t)(s.dim / 2);
+    double *all = malloc(2 * half * sizeof(double));
+    int *band = malloc(half * sizeof(int));
+    if (!all || !band) {
+        free(all), free(band);
+        return ROPE_E_NOMEM;
+    }
+    int rc = rope_scaling_pairs(&s, all + half, all, NULL, NULL, band);
     if (rc == ROPE_OK) rc = rope_scaling_factors(&s, af, NULL);
+    /* Reversed, the ratio theta'/theta runs from 1/factor to 1 where it ran from 1 to
+     * 1/factor: 1 + 1/factor - ratio (the ramp's smooth and 1 - smooth exchanged). */
+    for (size_t i = 0; rc == ROPE_OK && v->twist != TWIST_NONE && i < half; i++)
+        if (v->twist == TWIST_BANDS_REVERSED || band[i] == ROPE_BAND_RAMP)
+            all[i] = all[half + i] * (1.0 + 1.0 / s.factor) - all[i];
     if (rc == ROPE_OK) memcpy(theta, all, (size_t)n * sizeof(double));
-    free(all);
+    free(all), free(band);
     return rc;
 }
 
@@ -93,13 +112,14 @@ static void read_off(context *x)
         radius += hypot(AT(s, col), AT(c, col));
         for (long r = 1; r < rows; r++) {
             double ph = atan2(AT(s, r * w + col), AT(c, r * w + col));
+            radius += hypot(AT(s, r * w + col), AT(c, r * w + col));
             sum += wrap(ph - prev);
             prev = ph;
         }
         x->recovered[i] = rows > 1 ? sum / (double)(rows - 1) : NAN;
         negative += x->recovered[i] < 0.0;
     }
-    x->amplitude = radius / n;
+    x->amplitude = radius / ((double)n * (double)rows);
     x->sign = 2 * negative > n ? -1 : 1;
     for (int i = 0; i < n; i++) x->recovered[i] *= x->sign;
 }
@@ -137,7 +157,7 @@ static double read_offset(const context *x, const double *theta, int n)
 {
     double o[SAMPLE_ROWS], sorted[SAMPLE_ROWS], sum = 0.0;
     long m = 0;
-    for (long k = 0; k < x->n_rows; k++) {
+    for (long k = 0; k < x->n_sample; k++) {
         double v = row_offset(x, theta, n, x->rows[k]);
         if (isfinite(v)) o[m] = sorted[m] = v, m++;
     }
@@ -226,11 +246,21 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
             if ((methods[k] != ROPE_SCALING_LINEAR && methods[k] != ROPE_SCALING_NTK) &&
                 !isfinite(l0))
                 continue;
+            /* Up to max_position_embeddings dynamic is the unscaled RoPE: scaling_not_applied. */
+            if (methods[k] == ROPE_SCALING_DYNAMIC && !(s.seq_len > s.max_position)) continue;
             add(v, nv, &s, "scaling_wrong_method",
                 "%s scaling (factor %.10g, its default "
                 "parameters) fits the dump; the config asks for %s",
                 rope_scaling_name(methods[k]), cs->factor, name);
         }
+    }
+    if (cs->type == ROPE_SCALING_LINEAR || cs->type == ROPE_SCALING_LLAMA3) {
+        rope_scaling s = *cs;
+        s.factor = cs->factor * cs->factor;
+        if (cs->factor != 1.0)
+            add(v, nv, &s, "factor_applied_twice",
+                "inv_freq is divided by the factor %.10g twice (by %.10g)%s", cs->factor, s.factor,
+                cs->type == ROPE_SCALING_LLAMA3 ? " in llama3's divided band and ramp" : "");
     }
     if (cs->type == ROPE_SCALING_LLAMA3) {
         rope_scaling s = *cs;
@@ -239,6 +269,29 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
             "llama3's band edges are swapped: low_freq_factor "
             "%.10g and high_freq_factor %.10g exchanged fit the dump",
             cs->low_freq_factor, cs->high_freq_factor);
+        if (isfinite(cs->max_position) && cs->max_position != cs->original_max) {
+            s = *cs;
+            s.original_max = cs->max_position;
+            add(v, nv, &s, "wrong_band_bounds",
+                "llama3's band edges (wavelengths L0 / low_freq_factor and L0 / "
+                "high_freq_factor) taken from max_position_embeddings %.10g fit the dump; "
+                "L0 is original_max_position_embeddings %.10g",
+                cs->max_position, cs->original_max);
+        }
+        if (cs->factor != 1.0) {
+            add(v, nv, cs, "llama3_blend_reversed",
+                "llama3's ramp runs backwards: smooth and 1 - smooth exchanged, so the ramp "
+                "goes from inv_freq / %.10g at the short-wavelength edge to inv_freq at the "
+                "long one",
+                cs->factor);
+            v[*nv - 1].twist = TWIST_RAMP_REVERSED;
+            add(v, nv, cs, "llama3_blend_reversed",
+                "llama3's bands are reversed: the high-frequency band (wavelength below L0 / "
+                "high_freq_factor %.10g) is divided by factor %.10g and the low-frequency band "
+                "kept, the ramp run backwards",
+                cs->original_max / cs->high_freq_factor, cs->factor);
+            v[*nv - 1].twist = TWIST_BANDS_REVERSED;
+        }
     }
     if (cs->type == ROPE_SCALING_YARN) {
         rope_scaling s = *cs;
@@ -340,24 +393,32 @@ static void push(explanation *e, const char *code, const char *message)
     snprintf(e->messages[e->n++], ROPE_VERIFY_MSG, "%s", message);
 }
 
-/* The orthogonal changes read off the dump, as codes. */
-static void orthogonal(const context *x, rope_model *m, double af, explanation *e, double offset)
+/* yarn's get_mscale: 0.1 mscale ln(factor) + 1. */
+static double yarn_mscale(double factor, double mscale)
 {
-    char msg[ROPE_VERIFY_MSG];
-    if (!x->d->cos) return;
-    if (x->apply != ROPE_LAYOUT_UNKNOWN && x->layout != x->apply) {
-        int half = x->apply == ROPE_LAYOUT_HALF;
-        rope_verify_layout_fix(x->c, x->apply, msg, sizeof msg);
-        push(e, half ? "layout_interleaved" : "layout_half", msg);
-    }
-    if (x->sign < 0) push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
-    /* The amplitude closest to the measured one among af, 1 and af^2. */
-    double cands[3] = {af, 1.0, af * af};
+    return factor > 1.0 && mscale > 0.0 ? 0.1 * mscale * log(factor) + 1.0 : 1.0;
+}
+
+/* The amplitude, from the measured one: the config's A, 1 (missing), A^2 (twice), or another
+ * (attention_factor_wrong): A^3, 1/A, yarn's mscale terms not divided out (DeepSeek's
+ * mscale = mscale_all_dim, whose A is 1, applied as get_mscale(factor, mscale)), or, past
+ * 1% from all of these, the measured amplitude itself, rounded to float32. */
+static void amplitude(const context *x, rope_model *m, double af, explanation *e)
+{
+    const rope_scaling *cs = &x->c->scaling;
+    double f = cs->factor, g = yarn_mscale(f, cs->mscale), ga = yarn_mscale(f, cs->mscale_all_dim);
+    int yarn = cs->type == ROPE_SCALING_YARN;
+    double cands[8] = {af,       1.0,           af * af,        af * af * af,
+                       1.0 / af, yarn ? g : af, yarn ? ga : af, yarn ? yarn_mscale(f, 1.0) : af};
     int best = 0;
-    for (int k = 1; k < 3; k++)
+    for (int k = 1; k < 8; k++)
         if (fabs(log(x->amplitude / cands[k])) < fabs(log(x->amplitude / cands[best]))) best = k;
-    if (fabs(af - 1.0) < 1e-12) best = 0;
-    m->amp = cands[best];
+    double a = cands[best];
+    if (fabs(log(x->amplitude / a)) > 0.01) a = (double)(float)x->amplitude, best = 8;
+    if (fabs(a / af - 1.0) < 1e-12) best = 0;
+    if (fabs(af - 1.0) < 1e-12 && best <= 4) best = 0;
+    m->amp = best == 0 ? af : a;
+    char msg[ROPE_VERIFY_MSG];
     if (best == 1) {
         snprintf(msg, sizeof msg,
                  "cos and sin are not multiplied by the attention factor %.10g "
@@ -370,7 +431,43 @@ static void orthogonal(const context *x, rope_model *m, double af, explanation *
                  "%.10g found)",
                  af, af * af);
         push(e, "attention_factor_twice", msg);
+    } else if (best > 2) {
+        const char *why = best == 3   ? " (the attention factor three times)"
+                          : best == 4 ? " (divided by the attention factor, not multiplied)"
+                          : best == 5 ? " (yarn's get_mscale(factor, mscale), not divided by "
+                                        "get_mscale(factor, mscale_all_dim))"
+                          : best == 6 ? " (yarn's get_mscale(factor, mscale_all_dim), which "
+                                        "belongs to the softmax scale)"
+                          : best == 7 ? " (yarn's default 0.1 ln(factor) + 1, where the config's "
+                                        "mscale terms set it)"
+                                      : "";
+        snprintf(msg, sizeof msg,
+                 "cos and sin have amplitude %.10g%s; the config's attention factor is %.10g", a,
+                 why, af);
+        push(e, "attention_factor_wrong", msg);
     }
+}
+
+/* The orthogonal changes read off the dump, as codes. */
+static void orthogonal(const context *x, rope_model *m, double af, explanation *e, double offset)
+{
+    char msg[ROPE_VERIFY_MSG];
+    if (!x->d->cos) return;
+    if (x->apply != ROPE_LAYOUT_UNKNOWN && x->layout != x->apply) {
+        int half = x->apply == ROPE_LAYOUT_HALF;
+        rope_verify_layout_fix(x->c, x->apply, msg, sizeof msg);
+        push(e, half ? "layout_interleaved" : "layout_half", msg);
+    }
+    if (x->stored >= 0) {
+        snprintf(msg, sizeof msg,
+                 "the values are %s numbers stored in a %s file: rounded to %s before they were "
+                 "written, the file holds %s's precision, not its dtype's",
+                 rope_dtype_name(x->stored), rope_dtype_name(x->d->dtype),
+                 rope_dtype_name(x->stored), rope_dtype_name(x->stored));
+        push(e, "low_precision", msg);
+    }
+    if (x->sign < 0) push(e, "sign_flipped", "sin has the wrong sign: the dump rotates clockwise");
+    amplitude(x, m, af, e);
     m->offset = offset;
     if (m->offset != 0.0) {
         snprintf(msg, sizeof msg, "positions are off by %.0f: row r holds position %.0f + r",
@@ -396,20 +493,58 @@ static void precision_code(explanation *e, const rope_model *m, const rope_verif
     push(e, "low_precision", msg);
 }
 
-/* The model matches the sample rows, then (for a table) every row. */
-static int fits(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
-                rope_verify_err *err)
+/* Whether every value of t is a number of dtype t; *plain counts those other than 0 and +-1. */
+static int all_in(const rope_table *t, int dtype, long *plain)
 {
-    if (rope_verify_eval(d, m, rows, n_rows, err) != ROPE_OK || !(err->worst_ratio <= 1.0))
-        return 0;
-    if (!rows) return 1;
-    return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK && err->worst_ratio <= 1.0;
+    size_t n = (size_t)(t->rows * t->width);
+    for (size_t k = 0; k < n; k++) {
+        double v = rope_table_at(t, k);
+        /* Exactness is the question here: a value is a number of dtype or it is not. */
+        if (rope_round_to(dtype, v) != v) return 0;
+        *plain += v != 0.0 && fabs(v) != 1.0;
+    }
+    return 1;
+}
+
+/* The lower dtype a float32 or float64 table's values all belong to (bfloat16 first: its
+ * numbers are almost all float16 numbers too), or -1. 0 and +-1 belong to every dtype: a
+ * table needs 16 other values to tell. */
+static int stored_dtype(const rope_dump *d)
+{
+    static const int lower[] = {ROPE_DT_BF16, ROPE_DT_F16};
+    if (!d->cos || (d->dtype != ROPE_DT_F32 && d->dtype != ROPE_DT_F64)) return -1;
+    for (int k = 0; k < 2; k++) {
+        long plain = 0;
+        if (all_in(d->cos, lower[k], &plain) && all_in(d->sin, lower[k], &plain) && plain >= 16)
+            return lower[k];
+    }
+    return -1;
+}
+
+/* The model matches the sample rows, then (for a table) every row. A row that fails the
+ * confirmation joins the sample: the next candidate that the sample alone would pass for the
+ * same reason is turned down on it, not after another pass over every row (issue #33: a
+ * 131,072-row table whose mismatch lies between the sample's rows took 30 s). */
+static int fits(context *x, const rope_dump *d, const rope_model *m, rope_verify_err *err)
+{
+    const long *rows = d->cos ? x->rows : NULL;
+    if (rope_verify_eval_until(d, m, rows, x->n_rows, err) != ROPE_OK || err->n_over > 0) return 0;
+    if (!rows) return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK;
+    if (rope_verify_eval_until(d, m, NULL, 0, err) == ROPE_OK && err->n_over == 0)
+        return rope_verify_eval(d, m, NULL, 0, err) == ROPE_OK;
+    if (x->n_rows < SAMPLE_ROWS + FAILED_ROWS && err->worst_row >= 0)
+        x->rows[x->n_rows++] = err->worst_row;
+    return 0;
 }
 
 int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, int apply,
                          rope_diagnosis *diag, int *n_diag)
 {
     context x = {.c = c, .d = d, .sign = 1, .amplitude = 1.0, .apply = apply};
+    /* Values of a lower dtype are held to that dtype's tolerance (the code says so). */
+    x.stored = stored_dtype(d);
+    rope_dump held = *d;
+    if (x.stored >= 0) held.dtype = x.stored;
     int table = d->cos != NULL;
     x.n_dump = (int)(table ? d->cos->width / 2 : d->inv->width);
     x.layout = layout == ROPE_LAYOUT_UNKNOWN ? ROPE_LAYOUT_HALF : layout;
@@ -429,6 +564,7 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, i
             x.rows[k] = x.n_rows == rows
                             ? k
                             : (long)((double)k * (double)(rows - 1) / (double)(x.n_rows - 1));
+        x.n_sample = x.n_rows;
     } else {
         for (int i = 0; i < x.n_dump; i++) x.recovered[i] = AT(d->inv, i);
     }
@@ -461,7 +597,7 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, i
                 orthogonal(&x, &m, af, &e, at);
                 if (e.n + (p > 0) == 0 || e.n + (p > 0) > fewest) continue;
                 rope_verify_err err;
-                if (!fits(d, &m, table ? x.rows : NULL, x.n_rows, &err)) continue;
+                if (!fits(&x, &held, &m, &err)) continue;
                 if (p > 0) precision_code(&e, &m, &err, table);
                 if (e.n < fewest) fewest = e.n, n_best = 0;
                 if (n_best < 4) best[n_best++] = e;

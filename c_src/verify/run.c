@@ -39,6 +39,7 @@ refuse(rope_verify_job *j, int code, const char *fmt, ...)
 int rope_verify_start(rope_verify_job *j, const rope_verify_io *io, int json)
 {
     memset(j, 0, sizeof *j);
+    j->bad_row = -1;
     j->io = *io;
     j->json = json;
     j->c = malloc(sizeof *j->c);
@@ -73,6 +74,7 @@ static int load(rope_verify_job *j, const char *flag, const char *path, const ch
     size_t len = 0;
     char msg[ROPE_VERIFY_MSG];
     rope_table_want want = {names, n_names};
+    t->bad_row = -1;
     int rc = j->io.read(j->io.ctx, path, &buf, &len, msg);
     if (rc == ROPE_OK) rc = rope_table_read(buf, len, &want, t, msg);
     /* At most two loads per run (inv_freq, or cos and sin): both fit. */
@@ -83,6 +85,12 @@ static int load(rope_verify_job *j, const char *flag, const char *path, const ch
     }
     if (j->io.release) j->io.release(j->io.ctx, buf, len);
     if (rc == ROPE_OK) return ROPE_VERIFY_GOOD;
+    j->bad_row = rc == ROPE_E_VALUE ? t->bad_row : -1;
+    if (j->bad_row >= 0) {
+        /* Refused at the next step, rope_verify_positions, which knows the row's position. */
+        refuse(j, ROPE_VERIFY_REFUSED, "%s '%s': %s", flag, path, msg);
+        return ROPE_VERIFY_GOOD;
+    }
     return refuse(j, rc == ROPE_E_NOMEM ? ROPE_VERIFY_FAILED : ROPE_VERIFY_REFUSED, "%s '%s': %s",
                   flag, path, msg);
 }
@@ -90,7 +98,7 @@ static int load(rope_verify_job *j, const char *flag, const char *path, const ch
 static int load_inv(rope_verify_job *j, const char *inv)
 {
     int code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv);
-    if (code != ROPE_VERIFY_GOOD) return code;
+    if (code != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
     if (j->inv.ndim != 1)
         return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a %ld x %ld array; inv_freq is 1-D",
                       inv, j->inv.rows, j->inv.width);
@@ -112,9 +120,11 @@ int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROL
     j->cos_file = cache ? cache : cos;
     j->sin_file = cache ? cache : sin;
     const char *cflag = cache ? "--cache" : "--cos", *sflag = cache ? "--cache" : "--sin";
-    if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != ROPE_VERIFY_GOOD)
+    if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != ROPE_VERIFY_GOOD ||
+        j->bad_row >= 0)
         return code;
-    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != ROPE_VERIFY_GOOD)
+    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != ROPE_VERIFY_GOOD ||
+        j->bad_row >= 0)
         return code;
     if (j->cos.ndim != 2)
         return refuse(j, ROPE_VERIFY_REFUSED,
@@ -131,9 +141,36 @@ int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROL
     return ROPE_VERIFY_GOOD;
 }
 
+/* The refusal of a table's NaN, with the row's position FROM + row where --positions gives
+ * FROM (and 0 when it is not given). */
+static int refuse_bad_row(rope_verify_job *j, const char *text)
+{
+    int from = 0;
+    const char *colon = text ? strchr(text, ':') : NULL;
+    char head[32];
+    size_t a = colon ? (size_t)(colon - text) : 0;
+    int known = !text;
+    if (colon && a > 0 && a < sizeof head) {
+        memcpy(head, text, a);
+        head[a] = '\0';
+        known = rope_parse_int(head, &from) == ROPE_OK && from >= 0;
+    }
+    char tail[32];
+    snprintf(tail, sizeof tail, "(position FROM + %ld)", j->bad_row);
+    char *at = known && j->msg != no_memory ? strstr(j->msg, tail) : NULL;
+    if (!at) return ROPE_VERIFY_REFUSED;
+    char *old = j->msg;
+    j->msg = NULL;
+    refuse(j, ROPE_VERIFY_REFUSED, "%.*s(position %.0f)%s", (int)(at - old), old,
+           (double)from + (double)j->bad_row, at + strlen(tail));
+    free(old);
+    return ROPE_VERIFY_REFUSED;
+}
+
 int rope_verify_positions(rope_verify_job *j, const char *text)
 {
     long rows = j->dump.cos ? j->cos.rows : 0;
+    if (j->bad_row >= 0) return refuse_bad_row(j, text);
     if (!text) return ROPE_VERIFY_GOOD;
     if (!j->dump.cos)
         return refuse(j, ROPE_VERIFY_REFUSED,

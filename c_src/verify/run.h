@@ -43,6 +43,8 @@ typedef struct {
     rope_table inv, cos, sin;
     rope_dump dump;
     const char *cos_file, *sin_file;
+    long bad_row; /* a table refused for a NaN at this row: the refusal waits for --positions to
+                     name its position, -1 none */
     double *theta;
     double *pair_worst; /* each pair's worst |error| / tolerance, when compared */
     int json, layout_found;
@@ -62,7 +64,8 @@ int rope_verify_start(rope_verify_job *job, const rope_verify_io *io, int json);
 /* --apply rotate_half|interleaved and --profile transformers|recurrence, as
  * given (NULL: not given). */
 int rope_verify_options(rope_verify_job *job, const char *apply, const char *profile);
-/* The dump: names[role] as given (NULL: not given). */
+/* The dump: names[role] as given (NULL: not given). A table refused for a NaN or infinite
+ * value is GOOD here and refused by rope_verify_positions, which names the value's position. */
 int rope_verify_load(rope_verify_job *job, const char *const names[ROPE_VERIFY_ROLES]);
 /* --positions FROM:COUNT (NULL: not given). */
 int rope_verify_positions(rope_verify_job *job, const char *text);

@@ -324,6 +324,29 @@ int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortra
     return ROPE_OK;
 }
 
+/* Value j is NaN or infinite: where it is, and for a table why such values come (issue #33):
+ * float16's largest number is 65504, past which a position, an angle or a value is infinite,
+ * and the cos and sin of an infinite angle NaN. The row's position is FROM + row
+ * (--positions, read after the file). */
+static void not_finite(rope_table *t, size_t j, double x, int fortran, char *msg)
+{
+    const char *what = isnan(x) ? "NaN" : "infinite";
+    t->bad_row = -1;
+    if (t->ndim != 2 || t->rows < 2) {
+        snprintf(msg, ROPE_VERIFY_MSG, "value %zu is %s", j, what);
+        return;
+    }
+    size_t rows = (size_t)t->rows, w = (size_t)t->width;
+    size_t r = fortran ? j % rows : j / w, col = fortran ? j / rows : j % w;
+    int half = t->dtype == ROPE_DT_F16 || r >= 65504;
+    t->bad_row = (long)r;
+    snprintf(msg, ROPE_VERIFY_MSG, "row %zu, column %zu is %s (position FROM + %zu)%s", r, col,
+             what, r,
+             half ? ": float16's largest number is 65504; a position or angle held in float16 "
+                    "past it is infinite, and its cos and sin NaN (compute the angle in float32)"
+                  : "");
+}
+
 int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
                     const unsigned char *raw, size_t raw_len, int fortran, char *msg)
 {
@@ -364,7 +387,7 @@ int rope_table_fill(rope_table *t, const long long *shape, int ndim, int dt,
     for (size_t j = 0; j < n; j++) {
         double x = rope_table_at(t, j);
         if (!isfinite(x)) {
-            snprintf(msg, ROPE_VERIFY_MSG, "value %zu is %s", j, isnan(x) ? "NaN" : "infinite");
+            not_finite(t, j, x, fortran, msg);
             rope_table_free(t);
             return ROPE_E_VALUE;
         }

@@ -36,6 +36,8 @@ typedef struct {
     double *v;        /* rows * width values, row-major, malloc'd: float64 files and text */
     float *f;         /* the same for float32/16 and bfloat16 files, and text of float32 values
                          (exact, half the memory) */
+    long bad_row;     /* a 2-D table refused for a NaN or infinite value: that value's row (its
+                         position is known only with --positions), else -1 */
     int borrowed;     /* 1: f or v points into the buffer read (little-endian float32 or float64
                          data, used in place): that buffer must outlive the table */
 } rope_table;
@@ -135,6 +137,10 @@ typedef struct {
  * The tolerance is docs/VERIFY.md's, from the dump's dtype. */
 int rope_verify_eval(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                      rope_verify_err *out);
+/* The same, returning at the first value over its tolerance (n_over 1, worst_row its row):
+ * whether the model fits, without the errors' whole account. */
+int rope_verify_eval_until(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
+                           rope_verify_err *out);
 /* The same, and each pair's worst |error| / tolerance in pair_worst (m->n
  * doubles; NULL: not wanted), for the page's per-pair chart. */
 int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,

@@ -2,7 +2,9 @@
 correct dumps of every format and dtype must match (exit 0); dumps with each diagnosis code
 planted, alone and two at a time, must be named (exit 1); bad files are refused with one line
 naming the file and the problem (exit 2, nothing on stdout)."""
+import copy
 import json
+import math
 import os
 import shutil
 import struct
@@ -15,6 +17,7 @@ import numpy as np
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("lib", "diff")]
 import crafted  # noqa: E402
 import gen_dumps as g  # noqa: E402
+import ref_scaling  # noqa: E402
 import testlib  # noqa: E402
 
 OUT = os.path.join(testlib.ROOT, "build", "verify-dumps")
@@ -771,6 +774,168 @@ def producer_tables(rng, tally):
                                             res.get("values_over_tolerance"), err.strip()))
 
 
+# ---- mistakes the diagnosis used to miss (issue #33) -----------------------------------------
+
+def llama3_config(rng):
+    """A llama3 config with fresh band parameters: every draw has pairs in all three bands."""
+    f = float(rng.choice([2.0, 4.0, 8.0, 16.0]))
+    l0 = int(rng.choice([4096, 8192]))
+    return {"hidden_size": 1024, "num_attention_heads": 8, "head_dim": 128,
+            "rope_theta": float(rng.choice([500000.0, 1000000.0])), "max_position_embeddings": l0 * int(f),
+            "rope_scaling": {"rope_type": "llama3", "factor": f, "low_freq_factor": float(rng.choice([1.0, 2.0])),
+                             "high_freq_factor": float(rng.choice([4.0, 8.0])),
+                             "original_max_position_embeddings": l0}}
+
+
+def yarn_mscale_config(rng):
+    """DeepSeek's yarn: mscale = mscale_all_dim, so the attention factor is 1."""
+    f = float(rng.choice([4.0, 16.0, 40.0]))
+    m = float(rng.choice([0.707, 1.0]))
+    return {"hidden_size": 1024, "num_attention_heads": 16, "head_dim": 64,
+            "rope_theta": 10000.0, "max_position_embeddings": int(4096 * f),
+            "rope_scaling": {"rope_type": "yarn", "factor": f, "original_max_position_embeddings": 4096,
+                             "mscale": m, "mscale_all_dim": m, "beta_fast": 32, "beta_slow": 1}}
+
+
+def scaled_table(th, amp, dtype, start, rows):
+    """cos and sin of frequencies th times amp, computed and stored as g.dump does."""
+    a = g.angles(np.asarray(th, dtype=np.float64), np.arange(start, start + rows, dtype=np.float64),
+                 dtype, None)
+    c, s = np.cos(a), np.sin(a)
+    if dtype == "float64":
+        c, s = c * amp, s * amp
+    else:
+        c = (c.astype(np.float32) * np.float32(amp)).astype(np.float64)
+        s = (s.astype(np.float32) * np.float32(amp)).astype(np.float64)
+    c, s = np.concatenate([c, c], axis=1), np.concatenate([s, s], axis=1)
+    return {"cos": g.store(c, dtype), "sin": g.store(s, dtype)}
+
+
+def reversed_blend(r, whole):
+    """llama3's frequencies with the ramp run backwards (whole: all three bands reversed)."""
+    th, bands, _ = ref_scaling.scaled(r)
+    plain = ref_scaling.thetas(r["d"], r["base"], r["still"])
+    f = r["factor"]
+    return [x * (1 + 1 / f) - y if whole or b == "ramp" else y for x, y, b in zip(plain, th, bands)]
+
+
+def missed_case(rng, tally, stem, cfg, dtype, plant, want, words):
+    """A correct table of cfg at dtype must match; the planted one (plant(r, af) -> theta, amplitude)
+    must be named want alone, its messages holding words."""
+    rows = int(rng.integers(64, 400))
+    start = int(rng.integers(0, 3000))
+    r = ref_scaling.resolve(cfg, start + rows)
+    th, af = g.thetas_of(r)
+    cfg_path = g.write_config(cfg, OUT, stem)
+    fmt = str(rng.choice(["npy", "safetensors"])) if dtype != "bfloat16" else "safetensors"
+    pos = ["--positions", "%d:%d" % (start, rows)]
+    files = g.write(scaled_table(th, af, dtype, start, rows), fmt, dtype, OUT, stem + "_right", rng)
+    verdict(tally, "%s %s %s correct" % (stem, dtype, fmt), ["--config", cfg_path] + files + pos, 0)
+    bad_th, amp = plant(copy.deepcopy(r), af)
+    files = g.write(scaled_table(bad_th, amp, dtype, start, rows), fmt, dtype, OUT, stem + "_planted", rng)
+    code, out, err = run(["--config", cfg_path] + files + pos + ["--format", "json"])
+    diags = json.loads(out)["diagnoses"] if out else []
+    named = [d["code"] for d in diags]
+    text = " ".join(d["message"] for d in diags)
+    missing = [w for w in words if w not in text]
+    tally.check(code == 1 and named == [want] and not missing,
+                "%s %s %s planted %s: exit %d, named %s, words missing %s: %s %s"
+                % (stem, dtype, fmt, want, code, named, missing, text, err.strip()))
+
+
+def changed(r, **values):
+    r.update(values)
+    return g.thetas_of(r)[0]
+
+
+def fp16_overflow(rng, tally):
+    """A float16 table computed with its positions in float16: past 65504 they are infinite and
+    cos and sin NaN. Refused naming the row, its position (FROM + row) and float16's limit, not
+    'value N'; the 8 x 128 float32 nan.npy of bad_files, without --positions, at position = row."""
+    d = int(rng.choice([32, 64, 128]))
+    start = int(rng.integers(60000, 65400))
+    rows = int(rng.integers(65600 - start, 66000 - start))
+    th = (10000.0 ** (-np.arange(0, d, 2) / d)).astype(np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = np.arange(start, start + rows, dtype=np.float32).astype(np.float16)
+        a = (p[:, None] * th[None, :]).astype(np.float32)
+        c = np.cos(a).astype(np.float16)
+    c = np.concatenate([c, c], axis=1)
+    row, col = np.argwhere(~np.isfinite(c))[0]
+    cfg = {"hidden_size": d * 8, "num_attention_heads": 8, "head_dim": d, "rope_theta": 10000.0}
+    path = os.path.join(OUT, "fp16_overflow.cos.npy")
+    np.save(path, c)
+    np.save(os.path.join(OUT, "fp16_overflow.sin.npy"), c)
+    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", path,
+                    "--sin", os.path.join(OUT, "fp16_overflow.sin.npy"), "--positions", "%d:%d" % (start, rows)],
+            "--cos", path,
+            "row %d, column %d is NaN (position %d): float16's largest number is 65504; a position "
+            "or angle held in float16 past it is infinite, and its cos and sin NaN (compute the angle "
+            "in float32)" % (row, col, start + row))
+    nan = os.path.join(OUT, "nan.npy")  # bad_files': float32, 8 x 128, NaN at row 3, column 5
+    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", nan, "--sin",
+                    os.path.join(OUT, "good_sin.npy")], "--cos", nan, "row 3, column 5 is NaN (position 3)")
+
+
+def missed_mistakes(rng, tally):
+    """Each mistake of issue #33, planted in fresh configs at float32 and at a half precision,
+    is named by its code alone; the same configs' correct tables match."""
+    for k, dtype in enumerate(["float32", str(rng.choice(["bfloat16", "float16"]))]):
+        whole = bool(rng.random() < 0.5)
+        missed_case(rng, tally, "blend%d" % k, llama3_config(rng), dtype,
+                    lambda r, af, whole=whole: (reversed_blend(r, whole), af), "llama3_blend_reversed",
+                    ["bands are reversed" if whole else "ramp runs backwards"])
+        cfg = llama3_config(rng) if rng.random() < 0.5 else g.make_config(rng, "linear")
+        f = cfg["rope_scaling"]["factor"]
+        missed_case(rng, tally, "twice%d" % k, cfg, dtype, lambda r, af, f=f: (changed(r, factor=f * f), af),
+                    "factor_applied_twice", ["twice (by %.10g)" % (f * f)])
+        cfg = llama3_config(rng)
+        missed_case(rng, tally, "bounds%d" % k, cfg, dtype, lambda r, af: (changed(r, l0=r["max"]), af),
+                    "wrong_band_bounds", ["max_position_embeddings %d" % cfg["max_position_embeddings"]])
+        cfg = yarn_mscale_config(rng)
+        sc = cfg["rope_scaling"]
+        g_m = 0.1 * sc["mscale"] * math.log(sc["factor"]) + 1.0
+        missed_case(rng, tally, "mscale%d" % k, cfg, dtype,
+                    lambda r, af, g_m=g_m: (g.thetas_of(r)[0], g_m), "attention_factor_wrong",
+                    ["amplitude %.10g (yarn's get_mscale(factor, mscale)" % g_m, "attention factor is 1"])
+        missed_case(rng, tally, "inverse%d" % k, g.make_config(rng, "yarn"), dtype,
+                    lambda r, af: (g.thetas_of(r)[0], 1.0 / af), "attention_factor_wrong",
+                    ["divided by the attention factor"])
+
+    # Values rounded to a half precision, written as float32.
+    for k, low in enumerate(["bfloat16", "float16"]):
+        cfg = g.make_config(rng, str(rng.choice(METHODS)))
+        rows = int(rng.integers(64, 400))
+        start = int(rng.integers(0, 3000))
+        th, af = g.thetas_of(ref_scaling.resolve(cfg, start + rows))
+        right = scaled_table(th, af, "float32", start, rows)
+        planted = {n: g.round_to(low, a).astype(np.float32) for n, a in right.items()}
+        cfg_path = g.write_config(cfg, OUT, "stored%d" % k)
+        pos = ["--positions", "%d:%d" % (start, rows)]
+        fmt = str(rng.choice(["npy", "npz", "safetensors"]))
+        verdict(tally, "stored%d correct float32 %s" % (k, fmt),
+                ["--config", cfg_path] + g.write(right, fmt, "float32", OUT, "stored%d_right" % k, rng) + pos, 0)
+        args = ["--config", cfg_path] + g.write(planted, fmt, "float32", OUT, "stored%d_planted" % k, rng) + pos
+        code, out, err = run(args + ["--format", "json"])
+        diags = json.loads(out)["diagnoses"] if out else []
+        tally.check(code == 1 and [d["code"] for d in diags] == ["low_precision"]
+                    and "%s numbers stored in a float32 file" % low in diags[0]["message"],
+                    "stored%d %s values in float32 %s: exit %d, %s %s" % (k, low, fmt, code, diags, err.strip()))
+
+    # scaling_not_applied alone: up to max_position_embeddings dynamic is the unscaled RoPE too,
+    # and is not named beside it.
+    for k, method in enumerate(["linear", "llama3", "yarn"]):
+        cfg = g.make_config(rng, method)
+        rows = int(rng.integers(64, 400))
+        start = int(rng.integers(0, 2000))
+        th = changed(ref_scaling.resolve(cfg, start + rows), type="default")
+        dtype = str(rng.choice(["float32", "bfloat16", "float16"]))
+        fmt = "safetensors" if dtype == "bfloat16" else "npy"
+        args = (["--config", g.write_config(cfg, OUT, "unscaled%d" % k)]
+                + g.write(scaled_table(th, 1.0, dtype, start, rows), fmt, dtype, OUT, "unscaled%d" % k, rng)
+                + ["--positions", "%d:%d" % (start, rows)])
+        verdict(tally, "unscaled%d %s %s" % (k, method, dtype), args, 1, ["scaling_not_applied"])
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -788,6 +953,8 @@ def main():
     special_files(rng, tally)
     odd_valid_files(rng, tally)
     producer_tables(rng, tally)
+    missed_mistakes(rng, tally)
+    fp16_overflow(rng, tally)
     print("test_verify: %d passed, %d failed (%d dumps)" % (tally.passed, tally.failed, n))
     sys.exit(1 if tally.failed else 0)
 
