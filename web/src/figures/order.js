@@ -35,17 +35,25 @@ function compute(i) {
 // Twelve groups, the four pairs under each case; the two bars of a group are the two orders.
 function fill(target, data) {
   const [first, second] = target.data.datasets;
-  target.data.labels = CASES.flatMap(([, name]) => data.pairs.map((pair) => [pair, name]));
+  target.data.labels = CASES.flatMap(([, name]) => data.pairs.map((pair) => `${pair} | ${name}`));
   first.data = CASES.flatMap(([key]) => data[key].ab);
   second.data = CASES.flatMap(([key]) => data[key].ba);
   first.label = `in “${data.a} ${data.b}”`;
   second.label = `in “${data.b} ${data.a}”`;
 }
 
+// "nolan → ended | RoPE" as three short lines, the case named once under its four pairs; on a
+// phone only the cases (twelve pairs do not fit).
+function tick(value, index) {
+  const [pair, name] = this.getLabelForValue(value).split(' | ');
+  const last = index % 4 === 1 ? name : '';
+  return this.chart.width < 600 ? last : [...pair.split(' → ').map((word, j) => (j ? word : `${word} →`)), last];
+}
+
 function createOrderChart(canvas, data) {
   return indexChart(canvas, data, fill, {
     scales: (c) => ({
-      x: categoryAxis(c, 'who looks at whom, in three cases'),
+      x: categoryAxis(c, 'who looks at whom, in three cases', { ticks: { callback: tick } }),
       y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
     }),
     datasets: [
@@ -109,8 +117,8 @@ const row = chapterRow({
   name: 'order',
   title: 'Attention alone cannot see word order',
   lookfor:
-    'Two words (lists of numbers: sticks) score each other by dot product. ' +
-    'Look for: with no position each bar pair is equal, so “nolan ended” and “ended nolan” look alike; marks or RoPE part them.',
+    'Two words’ sticks score each other by dot product. ' +
+    'Look for: with no position each bar pair is equal; marks or RoPE part them.',
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
@@ -120,7 +128,7 @@ const row = chapterRow({
   readout: grid,
   caption: (d, i) =>
     `With no position the swap changes no score (largest change ${num(d.plain.diff)}): “${i.a}” looking at ` +
-    `“${i.b}” scores ${num(d.plain.ab[1])} in both orders. Marked by slot first, the swap shows: up to ` +
+    `“${i.b}” scores ${num(d.plain.ab[1])} in both orders. Marked by slot, the swap shows: up to ` +
     `${num(d.added.diff)} with added marks, ${num(d.rotated.diff)} with RoPE.`,
   label: (d, i) =>
     `Bar chart: the scores of “${i.a}” and “${i.b}” in both orders; a swap changes them by up to ` +

@@ -9,13 +9,7 @@ import { el } from '../lib/dom.js';
 import { formulaSlot } from '../page/mathml.js';
 import { box, CAT_INPUTS, chapterRow, d4, indexChart } from './lesson_row.js';
 
-const STEPS = [
-  'rotate, then dot',
-  'expanded (8 products)',
-  'collected by pairs',
-  'identities used',
-  '(q·k) cos + (q×k) sin',
-];
+const STEPS = ['rotate, then dot', 'expanded', 'collected by pairs', 'identities used', '(q·k) cos + (q×k) sin'];
 const entry = (value, text) => box(value, text, -10, 10, 0.01);
 
 const compute = (i) => ({
@@ -42,7 +36,7 @@ function createProofChart(canvas, data) {
     }),
     datasets: [{ label: 'score', data: [], borderWidth: 1 }],
     legend: [
-      { text: 'rotated vectors dotted', mark: 'box', color: 'var(--c-add)' },
+      { text: 'rotated, dotted', mark: 'box', color: 'var(--c-add)' },
       { text: 'the algebra', mark: 'box', color: 'var(--c-fill)' },
       { text: 'the result: the gap alone', mark: 'box', color: 'var(--c-rope)' },
     ],
@@ -78,17 +72,17 @@ function values(d) {
     [
       line(`(${q1k1} + ${q2k2}) × ${c} = `, value('dot', d.dot), ` × ${c} = `, value('cos-term', d.cosTerm)),
       line(`(${q1k2} − ${q2k1}) × ${s} = `, value('cross', d.cross), ` × ${s} = `, value('sin-term', d.sinTerm)),
-      line(`${d4(d.cosTerm)} + ${d4(d.sinTerm)} = `, value('result', d.result)),
+      line(`${list([d.cosTerm, d.sinTerm])} = `, value('result', d.result)),
     ],
   ];
 }
 
 // The post's lines, symbols from the build-time MathML (none for the eight products).
 const LINES = [
-  ['Rotate q by mθ, k by nθ, dot:', ''],
-  ['Multiply out:', ''],
-  ['Collect by q₁k₁, q₁k₂, q₂k₁, q₂k₂; each bracket is cos g or ±sin g:', 'proof_collected'],
-  ['that is, q·k and q×k weighted by the gap alone:', 'pair_score'],
+  ['Rotate q by mθ, k by nθ; dot:', ''],
+  ['Expand:', ''],
+  ['Collect by q₁k₁ … q₂k₂; each bracket is cos g or ±sin g:', 'proof_collected'],
+  ['so q·k and q×k weighted by the gap alone:', 'pair_score'],
 ];
 
 function algebra(chapter) {
@@ -108,8 +102,7 @@ export default chapterRow({
   name: 'proof',
   title: 'The proof, step by step, in numbers',
   lookfor:
-    'The rotated query dotted with the rotated key, rewritten as in the post. Look for: equal bars, and m and n ' +
-    'left only as m − n.',
+    'The rotated query dotted with the rotated key, rewritten as in the post. Look for: equal bars; m and n left as m − n.',
   fallback: 'The score at each step of the proof.',
   embed: 'the proof in numbers',
   inputs: {
@@ -123,7 +116,6 @@ export default chapterRow({
   make: createProofChart,
   extras: algebra,
   caption: (d) =>
-    `All five are ${d4(d.result)}; the last needs only q·k = ${d4(d.dot)}, q×k = ${d4(d.cross)} and ` +
-    `(m − n)θ = (${d.m} − ${d.n}) × ${d.theta}.`,
+    `All five are ${d4(d.result)}; the last needs only q·k, q×k and (m − n)θ = (${d.m} − ${d.n}) × ${d.theta}.`,
   label: (d) => `Bar chart: the score ${d4(d.result)} at each of five steps of the proof, all equal.`,
 });
