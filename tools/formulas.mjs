@@ -30,6 +30,7 @@ export const TEX = Object.freeze({
   additive_gap: String.raw`P_m\cdot P_n=\sum_{i=0}^{d/2-1}\cos\!\big((m-n)/\mathrm{base}^{2i/d}\big)`,
   roformer_bound: String.raw`\frac{1}{d/2}\sum_{j=0}^{d/2-1}\left|\sum_{k=0}^{j}e^{\,\mathrm{i}\,r\theta_k}\right|`,
   decay_mean: String.raw`\frac{1}{N}\sum_{p=1}^{N}\mathrm{score}(v_p,v_p,r,0)=\sum_{i=0}^{d/2-1}\overline{\lvert v_{p,i}\rvert^2}\,\cos(r\theta_i)`,
+  proof_collected: String.raw`q_m\cdot k_n=(q_1k_1+q_2k_2)\cos g+(q_1k_2-q_2k_1)\sin g,\quad g=(m-n)\theta`,
   demo_vectors: String.raw`q_j=\cos(0.7\,j+0.3),\qquad k_j=\sin(0.4\,j+1.1)`,
 });
 

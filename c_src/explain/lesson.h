@@ -164,7 +164,10 @@ int rope_lesson_cat(double q0, double q1, double k0, double k1, double m, double
 #define ROPE_PROOF_RESULT 21     /* dot cos g + cross sin g */
 #define ROPE_PROOF_DIRECT 22     /* q_m . k_n from the rotated vectors */
 #define ROPE_PROOF_PRODUCTS 23   /* q0k0, q0k1, q1k0, q1k1: what the brackets multiply */
-#define ROPE_PROOF_LEN 27
+#define ROPE_PROOF_GAP 27        /* g = (m - n) theta, the one angle left */
+#define ROPE_PROOF_COS_TERM 28   /* dot cos g: the result's first term */
+#define ROPE_PROOF_SIN_TERM 29   /* cross sin g: its second, 0 when q and k are parallel */
+#define ROPE_PROOF_LEN 30
 
 /* Each step of the proof as a number: every sum (expanded, collected,
  * identified, result, direct) is the same score up to rounding.

@@ -125,7 +125,10 @@ int rope_lesson_proof(double q0, double q1, double k0, double k1, double m, doub
     proof_sums(p, id, &out[ROPE_PROOF_IDENTIFIED]);
     out[ROPE_PROOF_DOT] = q0 * k0 + q1 * k1;
     out[ROPE_PROOF_CROSS] = q0 * k1 - q1 * k0;
-    out[ROPE_PROOF_RESULT] = out[ROPE_PROOF_DOT] * cg + out[ROPE_PROOF_CROSS] * sg;
+    out[ROPE_PROOF_GAP] = (m - n) * theta;
+    out[ROPE_PROOF_COS_TERM] = out[ROPE_PROOF_DOT] * cg;
+    out[ROPE_PROOF_SIN_TERM] = out[ROPE_PROOF_CROSS] * sg;
+    out[ROPE_PROOF_RESULT] = out[ROPE_PROOF_COS_TERM] + out[ROPE_PROOF_SIN_TERM];
     double qm0 = q0 * cm - q1 * sm, qm1 = q0 * sm + q1 * cm;
     double kn0 = k0 * cn - k1 * sn, kn1 = k0 * sn + k1 * cn;
     out[ROPE_PROOF_DIRECT] = qm0 * kn0 + qm1 * kn1;

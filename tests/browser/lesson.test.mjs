@@ -82,6 +82,17 @@ function near(got, want, what) {
   assert.ok(close(got, want), `${what}: page ${got}, reference ${want}`);
 }
 
+// The order chart's two datasets (first order, swapped): the four scores under each case, in the
+// core's block order, against the reference's flat output.
+function orderShown([first, swapped], want, what) {
+  assert.equal(first.length, 12, `${what}: twelve bars per order`);
+  first.forEach((x, j) => {
+    const at = (j >> 2) * C.ROPE_ORDER_BLOCK + (j & 3);
+    near(x, want[at], `${what}, case ${j >> 2}, score ${j & 3}`);
+    near(swapped[j], want[at + C.ROPE_ORDER_SWAPPED], `${what} swapped, case ${j >> 2}, score ${j & 3}`);
+  });
+}
+
 async function openLesson() {
   const opened = await openReady(env, '', ['flatness']);
   await opened.page.waitForFunction(
@@ -97,10 +108,28 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   // order: the defaults, then two random sticks typed in.
   const a = Array.from({ length: 4 }, () => pick(-3, 3));
   const b = Array.from({ length: 4 }, () => pick(-3, 3));
-  let plain = await datasets(page, 'order');
+  let shown = await datasets(page, 'order');
   let [want] = reference([['order', [[2, 1, 1, 0], [0, 1, 2, 1], 0, 10000]]]).results;
-  plain[0].forEach((x, j) => near(x, want[j], `order “nolan ended” score ${j}`));
-  assert.deepEqual(plain[0], plain[1], 'swapping the words changes no score');
+  orderShown(shown, want, 'order “nolan ended”');
+  // The three cases at the post's sticks: the swap moves no plain score, and moves the marked and
+  // the turned ones by the core's largest change (2.466 and 3.386 when this was written).
+  const moved = (from) => Math.max(...[0, 1, 2, 3].map((j) => Math.abs(shown[0][from + j] - shown[1][from + j])));
+  assert.equal(moved(0), 0, 'with no position the swap changes no score');
+  near(moved(4), want[C.ROPE_ORDER_ADDED * C.ROPE_ORDER_BLOCK + C.ROPE_ORDER_DIFF], 'order: added marks, swap');
+  near(moved(8), want[C.ROPE_ORDER_ROTATED * C.ROPE_ORDER_BLOCK + C.ROPE_ORDER_DIFF], 'order: RoPE, swap');
+  assert.ok(moved(4) > 1 && moved(8) > 1, `added marks and RoPE see the swap: ${moved(4)}, ${moved(8)}`);
+  const orderGrid = await page.$$eval('#order-grid tr', (rows) =>
+    rows.slice(1).map((row) => [...row.querySelectorAll('td')].map((td) => Number(td.textContent.replace('−', '-')))),
+  );
+  orderGrid.forEach((cells, j) =>
+    cells.forEach((x, c) => {
+      const at = (c >> 1) * C.ROPE_ORDER_BLOCK + (c & 1) * C.ROPE_ORDER_SWAPPED + j;
+      assert.ok(
+        Math.abs(x - want[at]) <= 5e-4 * Math.max(1, Math.abs(want[at])),
+        `order grid ${j}, ${c}: ${x} vs ${want[at]}`,
+      );
+    }),
+  );
   await page.fill('#order-a', '1, 2');
   await page.press('#order-a', 'Enter');
   await page.locator('#order-a').blur();
@@ -110,10 +139,9 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
   await page.fill('#order-a', a.join(', '));
   await page.locator('#order-a').blur();
   await settle(page);
-  plain = await datasets(page, 'order');
+  shown = await datasets(page, 'order');
   [want] = reference([['order', [a, b, 0, 10000]]]).results;
-  plain[0].forEach((x, j) => near(x, want[j], `order sticks ${a} / ${b}, score ${j}`));
-  plain[1].forEach((x, j) => near(x, want[C.ROPE_ORDER_SWAPPED + j], `order swapped, score ${j}`));
+  orderShown(shown, want, `order sticks ${a} / ${b}`);
 
   // slot: a random slot on the slider's box.
   const s = pick(1, 50000);
@@ -193,20 +221,51 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
     near(bars[j], want[slotIndex], `identity a ${ia}, b ${ib}, bar ${j}`),
   );
 
-  // proof: random m, n, theta; every step's total against the reference.
+  // proof: random q, k, m, n, theta; every step's total and every term shown against the reference.
+  const pq = Array.from({ length: 4 }, () => Number((0.01 * pick(-300, 300)).toFixed(2)));
   const [pm, pn, pt] = [pick(0, 1000), pick(0, 1000), Number((0.01 * pick(-300, 300)).toFixed(2))];
+  for (const [j, key] of ['q1', 'q2', 'k1', 'k2'].entries()) await setNumber(page, `proof-${key}`, pq[j]);
   await setNumber(page, 'proof-m', pm);
   await setNumber(page, 'proof-n', pn);
   await setNumber(page, 'proof-theta', pt);
+  const at = `proof at q ${pq.slice(0, 2)}, k ${pq.slice(2)}, ${pm}, ${pn}, θ ${pt} (seed ${SEED})`;
   const stepsShown = (await datasets(page, 'proof'))[0];
-  [want] = reference([['proof', [0.9, 0.4, 0.9, 0.4, pm, pn, pt]]]).results;
+  [want] = reference([['proof', [...pq, pm, pn, pt]]]).results;
   [
     C.ROPE_PROOF_DIRECT,
     C.ROPE_PROOF_EXPANDED,
     C.ROPE_PROOF_COLLECTED,
     C.ROPE_PROOF_IDENTIFIED,
     C.ROPE_PROOF_RESULT,
-  ].forEach((slotIndex, j) => near(stepsShown[j], want[slotIndex], `proof at ${pm}, ${pn}, θ ${pt}: step ${j}`));
+  ].forEach((slotIndex, j) => near(stepsShown[j], want[slotIndex], `${at}: step ${j}`));
+  // The algebra's numbers, shown to 4 decimals: each within half a last digit of the reference,
+  // and the two terms shown adding up to the score shown (to the rounding of three numbers).
+  const term = async (name) => Number((await page.textContent(`#proof-${name}`)).replace('−', '-'));
+  const terms = {};
+  for (const [name, slotIndex] of [
+    ['gap', C.ROPE_PROOF_GAP],
+    ['dot', C.ROPE_PROOF_DOT],
+    ['cross', C.ROPE_PROOF_CROSS],
+    ['cos-term', C.ROPE_PROOF_COS_TERM],
+    ['sin-term', C.ROPE_PROOF_SIN_TERM],
+    ['result', C.ROPE_PROOF_RESULT],
+    ['direct', C.ROPE_PROOF_DIRECT],
+  ]) {
+    terms[name] = await term(name);
+    assert.ok(
+      Math.abs(terms[name] - want[slotIndex]) <= 0.5e-4 + 1e-9,
+      `${at}: ${name} ${terms[name]} vs ${want[slotIndex]}`,
+    );
+  }
+  assert.ok(
+    Math.abs(terms['cos-term'] + terms['sin-term'] - terms.result) <= 1.5e-4 + 1e-9,
+    `${at}: ${terms['cos-term']} + ${terms['sin-term']} shown, score ${terms.result}`,
+  );
+  near(
+    want[C.ROPE_PROOF_COS_TERM] + want[C.ROPE_PROOF_SIN_TERM],
+    want[C.ROPE_PROOF_DIRECT],
+    `${at}: the terms make the score`,
+  );
 
   // planes: the post's token, against NumPy.
   const caption = await page.textContent('#caption-planes');
@@ -871,7 +930,10 @@ test('post_table_should_list_every_number_with_its_recomputed_value_and_check', 
 
 /** The core's value of each numeric {slot} of a chapter's prose, from the chapter's inputs. */
 const PROSE = {
-  order: () => ({ plain: rope.lesson_order([2, 1, 1, 0], [0, 1, 2, 1], 0).plain.diff }),
+  order: () => {
+    const r = rope.lesson_order([2, 1, 1, 0], [0, 1, 2, 1], 0);
+    return { plain: r.plain.diff, added: r.added.diff, rotated: r.rotated.diff };
+  },
   slot: (i) => {
     const r = rope.lesson_slot([2, 1, 1, 0], i.slot);
     return { slot: i.slot, share: 100 * r.share, ones: r.cos_pos };
@@ -898,7 +960,10 @@ const PROSE = {
     const r = rope.lesson_cat([0.9, 0.4], [0.9, 0.4], i.m, i.n, i.theta);
     return { length: r.len_qm, m: i.m, n: i.n, theta: i.theta, angle: r.after_deg, rope: r.direct, added: r.added };
   },
-  proof: (i) => ({ m: i.m, n: i.n, result: rope.lesson_proof([0.9, 0.4], [0.9, 0.4], i.m, i.n, i.theta).result }),
+  proof: (i) => {
+    const r = rope.lesson_proof([i.q1, i.q2], [i.k1, i.k2], i.m, i.n, i.theta);
+    return { m: i.m, n: i.n, dot: r.dot, cross: r.cross, cosTerm: r.cosTerm, sinTerm: r.sinTerm, result: r.result };
+  },
   planes: (i) => ({
     dim: 512,
     pairs: 256,

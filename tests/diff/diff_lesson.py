@@ -61,7 +61,7 @@ LENGTHS = {
     "order": lambda a: 27, "slot": lambda a: len(a[0]) + 5, "normalized": lambda a: 1,
     "marks": lambda a: len(a[0]) * a[1], "marked": lambda a: len(a[0]),
     "extrapolate": lambda a: 4 * a[1], "identity": lambda a: 14, "cat": lambda a: 30,
-    "proof": lambda a: 27, "clock": lambda a: 5, "clock_theta": lambda a: 5, "rebase": lambda a: 7,
+    "proof": lambda a: 30, "clock": lambda a: 5, "clock_theta": lambda a: 5, "rebase": lambda a: 7,
     "weights": lambda a: 15,
 }
 
@@ -144,6 +144,10 @@ def run_cases(lib, doc, t):
 
 
 def check_claims(lib, rng, t):
+    # The post's sticks: a swap moves the score once the words carry marks or turns.
+    rc, v = call(lib, "order", [[2.0, 1.0, 1.0, 0.0], [0.0, 1.0, 2.0, 1.0], 0.0, 10000.0])
+    t.check(rc == 0 and v[8] == 0.0 and v[17] > 1.0 and v[26] > 1.0,
+            "order at the post's sticks: swap changes %r, %r, %r" % (v[8], v[17], v[26]))
     for _ in range(40):
         n = rng.randint(1, 8)
         a, b = ref_lesson.vec(rng, n), ref_lesson.vec(rng, n)
@@ -156,6 +160,8 @@ def check_claims(lib, rng, t):
         sums = [p[8], p[13], p[18], p[21], p[22]]
         t.check(rc == 0 and all(testlib.close(s, p[22]) for s in sums),
                 "proof steps differ: %r" % sums)
+        t.check(rc == 0 and testlib.close(p[28] + p[29], p[22]) and testlib.close(p[27], (m - n2) * theta),
+                "proof terms %r + %r do not make the score %r" % (p[28], p[29], p[22]))
         rc, c = call(lib, "cat", [q0, q1, k0, k1, m, n2, theta])
         t.check(rc == 0 and abs(ref_lesson.wrap(c[20] - c[21], 2 * math.pi)) < 1e-9,
                 "cat angle after %r vs start + (m - n) theta %r" % (c[20], c[21]))

@@ -65,7 +65,7 @@ const FLAT = {
     const r = rope.lesson_proof([q0, q1], [k0, k1], m, n, theta);
     const flat = new Array(C.ROPE_PROOF_LEN).fill(NaN);
     for (const [key, value] of Object.entries(r)) {
-      const at = C[`ROPE_PROOF_${key.toUpperCase()}`];
+      const at = C[`ROPE_PROOF_${key.replace(/[A-Z]/g, '_$&').toUpperCase()}`];
       if (Array.isArray(value))
         value.forEach((x, j) => {
           flat[at + j] = x;

@@ -164,7 +164,8 @@ def proof(q0, q1, k0, k1, m, n, theta):
     d, c = q0 * k0 + q1 * k1, q0 * k1 - q1 * k0
     direct = dot(turn(q0, q1, m * theta), turn(k0, k1, n * theta))
     return (terms + [math.fsum(terms)] + brackets + [dot(products, brackets)] + ids
-            + [dot(products, ids), d, c, d * math.cos(g) + c * math.sin(g), direct] + products)
+            + [dot(products, ids), d, c, d * math.cos(g) + c * math.sin(g), direct] + products
+            + [g, d * math.cos(g), c * math.sin(g)])
 
 
 def clock_theta(theta, position, divide):

@@ -1266,7 +1266,8 @@ export function lesson_cat(q, k, m, n, theta) {
 }
 
 /** q_m · k_n expanded step by step: { terms[8], expanded, brackets[4], collected, identities[4],
- * identified, dot, cross, result, direct, products[4] }. */
+ * identified, dot, cross, result, direct, products[4], gap, cosTerm, sinTerm }: the result is
+ * cosTerm + sinTerm, (q·k) cos gap and (q×k) sin gap. */
 export function lesson_proof(q, k, m, n, theta) {
   const v = runCat('lesson_proof', C.ROPE_PROOF_LEN, q, k, m, n, theta);
   const at = (j, count) => v.slice(j, j + count);
@@ -1282,6 +1283,9 @@ export function lesson_proof(q, k, m, n, theta) {
     result: v[C.ROPE_PROOF_RESULT],
     direct: v[C.ROPE_PROOF_DIRECT],
     products: at(C.ROPE_PROOF_PRODUCTS, 4),
+    gap: v[C.ROPE_PROOF_GAP],
+    cosTerm: v[C.ROPE_PROOF_COS_TERM],
+    sinTerm: v[C.ROPE_PROOF_SIN_TERM],
   };
 }
 

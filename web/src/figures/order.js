@@ -1,6 +1,6 @@
-// Chapter: the order-blind machine. Two word sticks scored against each other as plain dot
-// products, in "nolan ended" and in "ended nolan": with no position anywhere, every score is
-// the same in both orders. The sticks are the reader's to edit.
+// Chapter: the order-blind machine. Two word sticks scored against each other as dot products,
+// in "nolan ended" and in "ended nolan": with no position anywhere every score is the same in
+// both orders; with added marks or RoPE the swap moves them. The sticks are the reader's to edit.
 
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_order } from '../core/rope.js';
@@ -21,24 +21,39 @@ export function parseStick(text, name) {
 }
 
 const pairs = (i) => [`${i.a} → ${i.a}`, `${i.a} → ${i.b}`, `${i.b} → ${i.a}`, `${i.b} → ${i.b}`];
+// The three cases, in the core's block order: nothing, added marks, rotation.
+const CASES = [
+  ['plain', 'no position'],
+  ['added', 'marks added'],
+  ['rotated', 'RoPE'],
+];
 
 function compute(i) {
-  return { ...lesson_order(i.stickA, i.stickB, 0), labels: pairs(i), a: i.a, b: i.b };
+  return { ...lesson_order(i.stickA, i.stickB, 0), pairs: pairs(i), a: i.a, b: i.b };
 }
 
+// Twelve groups, the four pairs under each case; the two bars of a group are the two orders.
 function fill(target, data) {
   const [first, second] = target.data.datasets;
-  target.data.labels = data.labels;
-  first.data = data.plain.ab;
-  second.data = data.plain.ba;
+  target.data.labels = CASES.flatMap(([, name]) => data.pairs.map((pair) => `${pair} | ${name}`));
+  first.data = CASES.flatMap(([key]) => data[key].ab);
+  second.data = CASES.flatMap(([key]) => data[key].ba);
   first.label = `in “${data.a} ${data.b}”`;
   second.label = `in “${data.b} ${data.a}”`;
+}
+
+// "nolan → ended | RoPE" as three short lines, the case named once under its four pairs; on a
+// phone only the cases (twelve pairs do not fit).
+function tick(value, index) {
+  const [pair, name] = this.getLabelForValue(value).split(' | ');
+  const last = index % 4 === 1 ? name : '';
+  return this.chart.width < 600 ? last : [...pair.split(' → ').map((word, j) => (j ? word : `${word} →`)), last];
 }
 
 function createOrderChart(canvas, data) {
   return indexChart(canvas, data, fill, {
     scales: (c) => ({
-      x: categoryAxis(c, 'which word looks at which'),
+      x: categoryAxis(c, 'who looks at whom, in three cases', { ticks: { callback: tick } }),
       y: axis(c, 'score (dot product of the two sticks)', { type: 'linear' }),
     }),
     datasets: [
@@ -46,6 +61,27 @@ function createOrderChart(canvas, data) {
       { label: '', data: [], color: 'add', key: 'the words swapped' },
     ],
   });
+}
+
+// The post's grids: a score is the looking word's WANT tag against the other's HAVE tag. With no
+// learned grids the tags are the sticks (marked or turned by slot), so the table is the scores.
+function grid(d) {
+  const cell = (tag, text) => el(tag, {}, text);
+  const words = [d.a, d.b];
+  const rows = d.pairs.map((_, j) =>
+    el(
+      'tr',
+      {},
+      cell('th', `${words[j >> 1]}.WANT · ${words[j & 1]}.HAVE`),
+      ...CASES.flatMap(([key]) => [cell('td', num(d[key].ab[j])), cell('td', num(d[key].ba[j]))]),
+    ),
+  );
+  const head = CASES.flatMap(([, name]) => [cell('th', `${name}, “${d.a} ${d.b}”`), cell('th', `“${d.b} ${d.a}”`)]);
+  return el(
+    'div',
+    { class: 'table-scroll' },
+    el('table', { class: 'pairs', id: 'order-grid' }, el('tr', {}, cell('th', ''), ...head), ...rows),
+  );
 }
 
 function stickInput(chapter, key, nameKey, id) {
@@ -81,25 +117,22 @@ const row = chapterRow({
   name: 'order',
   title: 'Attention alone cannot see word order',
   lookfor:
-    'Two words, each a short list of numbers (its stick), score each other with a dot product. ' +
-    'Look for: the two bars of every pair are the same height, so “nolan ended” and “ended nolan” look identical.',
+    'Two words’ sticks score each other by dot product. ' +
+    'Look for: with no position each bar pair is equal; marks or RoPE part them.',
   fallback: 'Scores of two words in both orders.',
   embed: 'attention cannot see order',
   inputs: { a: 'nolan', b: 'ended', stickA: [2, 1, 1, 0], stickB: [0, 1, 2, 1] },
   compute,
   make: createOrderChart,
   extras: (chapter) => [stickInput(chapter, 'stickA', 'a', 'order-a'), stickInput(chapter, 'stickB', 'b', 'order-b')],
-  readout: (d) => [
-    `Largest change when the words swap: ${num(d.plain.diff)} with no position; `,
-    `${num(d.added.diff)} once each word carries a sinusoidal position mark; ${num(d.rotated.diff)} once each is rotated (RoPE).`,
-  ],
+  readout: grid,
   caption: (d, i) =>
-    `Swapping the words changes no score: every bar pair is equal (largest difference ${num(d.plain.diff)}). ` +
-    `“${i.a}” [${i.stickA.join(', ')}] looking at “${i.b}” [${i.stickB.join(', ')}] scores ${num(d.plain.ab[1])} in both orders. ` +
-    'The fix has to change the sticks by position before attention scores them.',
+    `With no position the swap changes no score (largest change ${num(d.plain.diff)}): “${i.a}” looking at ` +
+    `“${i.b}” scores ${num(d.plain.ab[1])} in both orders. Marked by slot, the swap shows: up to ` +
+    `${num(d.added.diff)} with added marks, ${num(d.rotated.diff)} with RoPE.`,
   label: (d, i) =>
-    `Bar chart: the four scores of “${i.a}” and “${i.b}” in both orders, equal pair by pair ` +
-    `(largest difference ${num(d.plain.diff)}).`,
+    `Bar chart: the scores of “${i.a}” and “${i.b}” in both orders; a swap changes them by up to ` +
+    `${num(d.plain.diff)} with no position, ${num(d.added.diff)} with added marks, ${num(d.rotated.diff)} with RoPE.`,
 });
 
 export default row;

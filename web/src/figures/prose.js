@@ -19,11 +19,19 @@ const PROSE = {
         'weighs how much one word should listen to another with a dot product: the first word’s query ' +
         'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
         'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
-      'The chart scores the post’s two words in both orders, and every pair of bars matches: the largest change a ' +
-        'swap makes is {plain}. Edit the sticks; no numbers make the bars differ. Whatever tells the model where a word ' +
-        'sits has to change the sticks themselves before they are scored. The rest of the page asks what that change should be.',
+      'The chart scores the post’s two words in both orders three ways. With no position every pair of bars ' +
+        'matches: the largest change a swap makes is {plain}, and no sticks you type make them differ. In the ' +
+        'post’s terms each score is one word’s WANT tag against the other’s HAVE tag, and the tags come from the ' +
+        'sticks alone. Change the sticks by slot before scoring and the swap shows: by up to {added} with a ' +
+        'sinusoidal mark added, {rotated} with each stick turned (RoPE). The rest of the page asks which change to make.',
     ],
-    slots: (d) => ({ a: d.a, b: d.b, plain: [d.plain.diff, 0] }),
+    slots: (d) => ({
+      a: d.a,
+      b: d.b,
+      plain: [d.plain.diff, 0],
+      added: [d.added.diff, 3],
+      rotated: [d.rotated.diff, 3],
+    }),
   },
   slot: {
     prose: [
@@ -114,13 +122,23 @@ const PROSE = {
   proof: {
     prose: [
       'Why only the gap? Write out the two turned vectors and multiply. Eight products of sines and cosines ' +
-        'appear; gathered in pairs they are the cosine and sine of one difference, mθ − nθ. The positions survive ' +
-        'only as m − n.',
-      'What is left is (q·k)·cos((m − n)θ) + (q×k)·sin((m − n)θ): how alike the two words are, and how they ' +
-        'are turned from each other, both read at the gap. Each bar is one step of that algebra in numbers, for the ' +
-        'query at {m} and the key at {n}; every one is {result}. Nothing here is learned: the geometry does it.',
+        'appear; gathered by q₁k₁, q₁k₂, q₂k₁ and q₂k₂ they are the cosine and sine of one difference, mθ − nθ. ' +
+        'The positions survive only as m − n.',
+      'Two terms are left. The first weighs cos((m − n)θ) by q·k, how alike the two vectors are: here {dot}, ' +
+        'giving {cosTerm}. The second weighs sin((m − n)θ) by q×k, how far one is turned from the other: here {cross}, ' +
+        'giving {sinTerm}. Make k equal to q and that weight vanishes, so the sine drops out of sight; a key turned ' +
+        'away from the query keeps it at work. Together {result}, for the query at {m} and the key at {n}, and ' +
+        'every bar of the chart is that one number. Nothing here is learned: the geometry does it.',
     ],
-    slots: (d) => ({ m: d.m, n: d.n, result: [d.result, 4] }),
+    slots: (d) => ({
+      m: d.m,
+      n: d.n,
+      dot: [d.dot, 4],
+      cross: [d.cross, 4],
+      cosTerm: [d.cosTerm, 4],
+      sinTerm: [d.sinTerm, 4],
+      result: [d.result, 4],
+    }),
   },
   planes: {
     prose: [

@@ -136,7 +136,7 @@ export function fillFormulas() {
 // A placeholder for formula `name`, filled when it comes within 600 px of the screen. Once the
 // formulas are loaded a slot is filled at once: a waiting slot is held here, and with it the
 // whole figure it sits in, so a figure rebuilt and dropped (<rope-scope>) must not leave one.
-function slot(name) {
+export function formulaSlot(name) {
   const node = document.createElement('div');
   node.className = 'formula-slot';
   node.dataset.formula = name;
@@ -167,7 +167,7 @@ export function formulaBlock(title, items) {
   for (const [text, name] of items) {
     const p = document.createElement('p');
     p.textContent = text;
-    box.append(p, slot(name));
+    box.append(p, formulaSlot(name));
   }
   return box;
 }
