@@ -112,8 +112,8 @@ test('figure_numbers_in_the_page_text_should_follow_the_table', async () => {
   );
   assert.deepEqual(
     named.filter((n) => n.part).map((n) => n.part),
-    ['claim', 'why', 'gap'],
-    'the guide "How to read this page" numbers the claim, the why and the gap parts',
+    ['claim', 'lesson', 'why', 'gap', 'long'],
+    'the guide "How to read this page" numbers every part: the claim, the chapters, going deeper, long context',
   );
   assert.ok(
     named.some((n) => n.using === 'from'),

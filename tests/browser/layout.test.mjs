@@ -200,6 +200,75 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
   await p.close();
 });
 
+// Issue #32: at 390 px the post's table hid its check column, figure 14's formula ran past its
+// box and figure 10's axis title was squeezed. Over the whole page, every figure built: nothing
+// ends past the viewport's right edge unless it is inside a box that scrolls sideways on purpose
+// (overflow-x auto or scroll); a table that scrolls is a keyboard region (the config's pairs);
+// a formula box's line of text is not cut; every axis title's lines fit their chart.
+test('phone_should_cut_nothing_past_the_right_edge_on_the_whole_page', async () => {
+  const p = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
+  const { page } = p;
+  await waitReady(page, ['flatness']);
+  const names = await figureNames(page);
+  for (const name of names) {
+    await page.locator(`#chart-${name}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((n) => window.Chart.getChart(document.getElementById(`chart-${n}`)), name, {
+      timeout: 20000,
+    });
+  }
+  // The formulas load as they near the screen: wait for every slot to be filled.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.formula-slot')].every((s) => s.querySelector('math')),
+  );
+  await settle(page);
+  const found = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (el) => /(auto|scroll)/.test(getComputedStyle(el).overflowX);
+    const inScroller = (el) => {
+      for (let a = el.parentElement; a; a = a.parentElement) if (scrolls(a)) return a;
+      return null;
+    };
+    const shown = (el) => {
+      const r = el.getBoundingClientRect();
+      return el.getClientRects().length > 0 && r.width > 1 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} in #${el.closest('[id]')?.id}`;
+    const all = [...document.querySelectorAll('body *')].filter(shown);
+    return {
+      past: all
+        .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !inScroller(el))
+        .map((el) => `${name(el)} ends at ${Math.round(el.getBoundingClientRect().right)}`),
+      tables: [...document.querySelectorAll('table')]
+        .filter((t) => shown(t) && inScroller(t) && inScroller(t).scrollWidth > inScroller(t).clientWidth + 1)
+        .filter((t) => !inScroller(t).matches('[role=region][tabindex="0"]'))
+        .map(name),
+      formulaText: [...document.querySelectorAll('.formulas')]
+        .filter((f) => shown(f) && scrolls(f) && f.scrollWidth > f.clientWidth + 1)
+        .map(name),
+      titles: [...document.querySelectorAll('canvas')].flatMap((canvas) => {
+        const chart = window.Chart.getChart(canvas);
+        if (!chart) return [];
+        return Object.values(chart.scales)
+          .filter((scale) => scale.options.title?.display)
+          .flatMap((scale) => {
+            const { title } = scale.options;
+            chart.ctx.font = `${title.font.size}px ${title.font.family}`;
+            const room = scale.isHorizontal() ? chart.width : chart.height;
+            return [title.text]
+              .flat()
+              .filter((line) => chart.ctx.measureText(line).width > room)
+              .map((line) => `${canvas.id} ${scale.id}: "${line}" is wider than ${room} px`);
+          });
+      }),
+    };
+  });
+  assert.deepEqual(found.past, [], 'nothing ends past the right edge outside a sideways scroller');
+  assert.deepEqual(found.tables, [], 'a table too wide for its box is a scrollable keyboard region');
+  assert.deepEqual(found.formulaText, [], 'a formula box does not cut its lines: a wide formula scrolls alone');
+  assert.deepEqual(found.titles, [], 'every axis title fits its chart');
+  await p.close();
+});
+
 test('wide_screens_should_put_figures_side_by_side', async () => {
   const p = await openPage(env.browser, env.server.url, { viewport: { width: 1700, height: 1000 } });
   const { page } = p;

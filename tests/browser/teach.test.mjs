@@ -273,6 +273,19 @@ test('decay_bound_and_heatmap_cells_should_match_the_reference', async () => {
     near(sets[1].data[j].y, ref[c + i], `decay: mean over ${samples} random vectors at ${xs[j]} ${where}`);
     near(sets[2].data[j].y, ref[2 * c + i], `decay: RoFormer bound at ${xs[j]} ${where}`);
   });
+  // Issue #32: (1/h)Σ|S_j| is RoFormer's relative bound, no unit: drawn on the score axis it sat
+  // below the mean it does not bound. It has an axis of its own, and says so.
+  const axes = await page.evaluate(() => {
+    const chart = window.Chart.getChart(document.getElementById('chart-decay'));
+    return {
+      of: chart.data.datasets.map((set) => set.yAxisID ?? 'y'),
+      title: [chart.scales.bound?.options.title.text].flat().join(' '),
+      side: chart.scales.bound?.position,
+    };
+  });
+  assert.deepEqual(axes.of, ['y', 'y', 'bound'], 'the relative bound is on its own axis, the scores on the score axis');
+  assert.equal(axes.title, 'relative bound (1/h)·Σ|Sⱼ|, no unit', 'the bound axis names the quantity and its unit');
+  assert.equal(axes.side, 'right', 'the bound axis is on the right');
 
   const cells = await page.evaluate(() => {
     const chart = window.Chart.getChart(document.getElementById('chart-heatmap'));

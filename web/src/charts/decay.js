@@ -1,5 +1,8 @@
 // Figure: long-range decay. The score against the distance r on a log axis to 1e6:
-// the page's q, k; the mean over random vectors scored against themselves; RoFormer's bound.
+// the page's q, k; the mean over random vectors scored against themselves; RoFormer's relative
+// bound (1/h) Σ|S_j|, on its own axis: it has no unit and bounds no score by itself (a score's
+// bound is it times h·max|w_i+1 − w_i|, the weights' largest step), so on the score axis it
+// would sit below a mean it does not bound.
 // Data in: { distances, score, mean, bound, samples } — plain arrays and a number.
 
 import { num } from '../lib/format.js';
@@ -35,6 +38,12 @@ export function createDecayChart(canvas, data) {
       ticks: { maxRotation: 0 },
     }),
     y: axis(c, 'score', { type: 'linear', grace: '5%' }),
+    bound: axis(c, 'relative bound (1/h)·Σ|Sⱼ|, no unit', {
+      type: 'linear',
+      position: 'right',
+      grace: '5%',
+      grid: { drawOnChartArea: false },
+    }),
   };
   const line = { parsing: false, normalized: true, pointRadius: 0, pointHoverRadius: 3, fill: false };
   const config = chartConfig(
@@ -42,7 +51,7 @@ export function createDecayChart(canvas, data) {
     [
       { label: 'q, k of this page', ...line, borderWidth: 1.5 },
       { label: 'mean over random vectors v, scored against themselves', ...line, borderWidth: 2.5 },
-      { label: 'RoFormer bound', ...line, borderWidth: 2, borderDash: [6, 4] },
+      { label: 'RoFormer relative bound', ...line, borderWidth: 2, borderDash: [6, 4], yAxisID: 'bound' },
     ],
     options,
   );
@@ -53,7 +62,7 @@ export function createDecayChart(canvas, data) {
       mark: 'line',
       color: 'var(--c-slow)',
     },
-    { text: 'RoFormer’s relative upper bound', mark: 'dash', color: 'var(--c-mark)' },
+    { text: 'RoFormer’s relative bound (1/h)·Σ|Sⱼ|, right axis, no unit', mark: 'dash', color: 'var(--c-mark)' },
   ];
   return makeChart(canvas, { config, data, fill, legend });
 }

@@ -125,6 +125,32 @@ export function restyleAll(handles, draw = () => true) {
   for (const [name, handle] of Object.entries(handles)) handle.restyle(draw(name));
 }
 
+// An axis title wider than its chart is drawn squeezed (the canvas narrows the letters to fit),
+// so on a narrow chart it is broken at spaces into lines that fit; a wide one gets it whole again.
+const fullTitles = new WeakMap(); // chart -> { scale id: the title as written }
+const fitTitles = {
+  id: 'fitTitles',
+  beforeLayout(chart) {
+    const full = fullTitles.get(chart) ?? {};
+    fullTitles.set(chart, full);
+    for (const scale of Object.values(chart.scales)) {
+      const title = scale.options.title;
+      if (!title?.display) continue;
+      full[scale.id] ??= [title.text].flat().join(' ');
+      const font = title.font ?? {};
+      chart.ctx.font = `${font.size ?? 12}px ${font.family ?? chartLib().defaults.font.family}`;
+      const room = (scale.isHorizontal() ? chart.width : chart.height) - 24;
+      const lines = [];
+      for (const word of full[scale.id].split(' ')) {
+        const longer = lines.length ? `${lines[lines.length - 1]} ${word}` : null;
+        if (longer !== null && chart.ctx.measureText(longer).width <= room) lines[lines.length - 1] = longer;
+        else lines.push(word);
+      }
+      title.text = lines.length > 1 ? lines : full[scale.id];
+    }
+  },
+};
+
 /**
  * The usual create function in one call: fill(config, data, colors(canvas)) fills the config
  * before construction (fill works on a chart or its config: same data/options shape),
@@ -134,7 +160,7 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   fill(config, data, colors(canvas));
   const inserted = legend.length ? [htmlLegend(canvas, legend)] : [];
   const Chart = chartLib();
-  const chart = new Chart(canvas, config);
+  const chart = new Chart(canvas, { ...config, plugins: [fitTitles, ...(config.plugins ?? [])] });
   return chartHandle(chart, fill, data, { onData, inserted, legend });
 }
 

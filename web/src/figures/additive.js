@@ -34,8 +34,8 @@ export default {
   uses: ['from'],
   title: 'Why the additive score wobbles',
   lookfor:
-    'Adding position marks P[m] and P[n] to the vectors gives four terms. Look for: the two cross ' +
-    'terms move with every start, the other two stay put.',
+    'The chapters show the additive score drifting; this splits it into its four terms. Look for: the two ' +
+    'cross terms move with every start, the other two stay put.',
   fallback: 'The four terms of the additive score across start positions.',
   embed: 'the additive score’s four terms',
   make: createAdditiveChart,

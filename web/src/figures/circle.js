@@ -27,11 +27,11 @@ export function circleLabel(state, model) {
 export default {
   name: 'circle',
   part: 'why',
-  title: 'One pair, rotating',
+  title: 'Any pair of a real model, rotating',
   lookfor:
-    'RoPE splits q and k into pairs of numbers and turns each pair like a clock hand. Look for: ' +
-    'the angle between the two arrows is the angle they start at plus (m − n)·θᵢ, so with the gap kept ' +
-    'it never changes.',
+    'The cat chapter turned one pair at an angle of its choosing; here any pair i of the panel’s q and k ' +
+    'turns at the model’s own θᵢ = base^(−2i/dim). Look for: the slow pairs barely turn, the fast ones ' +
+    'wrap; with the gap kept the angle between the arrows stays, whatever the pair.',
   fallback: 'Pair i of q and k on the plane, rotated to positions m and n.',
   embed: 'one pair, rotating',
   make: createCircleChart,

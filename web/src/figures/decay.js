@@ -12,8 +12,9 @@ export function decayCaption(state, model) {
   return (
     `Mean over ${DECAY_SAMPLES} random vectors, each scored against itself (a key that matches its` +
     ` query): ${num(d.mean[i1])} at distance 1, ${num(d.mean[i3])} at 1000, ${num(d.mean[i6])} at 10⁶.` +
-    ` RoFormer's bound: ${num(d.bound[i1])} at distance 1, ${num(d.bound[i3])} at 1000,` +
-    ` ${num(d.bound[i6])} at 10⁶. Both fall because the fast pairs' cosines lose step with each other and` +
+    ` RoFormer's relative bound (1/h)·Σ|Sⱼ|, no unit, right axis: ${num(d.bound[i1])} at distance 1,` +
+    ` ${num(d.bound[i3])} at 1000, ${num(d.bound[i6])} at 10⁶; times h·max|wᵢ₊₁ − wᵢ| (the largest step` +
+    ` between neighbouring pairs’ weights) it bounds the score. Both fall because the fast pairs' cosines lose step with each other and` +
     ' cancel; only the slow pairs keep adding up. With' +
     ` ${vectors} (not matched) the score only swings around 0. Past position ~${ACCURATE_UP_TO} the angles` +
     ' carry the rounding error of floating point.'
@@ -34,8 +35,9 @@ export default {
   title: 'Long-range decay',
   lookfor:
     'A key that matches its query scores high when close; RoPE lowers that score as the distance ' +
-    'grows. Look for: the mean and RoFormer’s bound fall on this log axis up to a million positions.',
-  fallback: 'Score against distance on a log axis: these vectors, the mean over random vectors, RoFormer’s bound.',
+    'grows. Look for: the mean and RoFormer’s relative bound (right axis) fall on this log axis up to a million positions.',
+  fallback:
+    'Score against distance on a log axis: these vectors, the mean over random vectors, RoFormer’s relative bound.',
   embed: 'long-range decay',
   make: createDecayChart,
   data: (model) => model.explain.decay,

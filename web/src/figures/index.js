@@ -11,8 +11,8 @@
 // measured (element/heights.js) gets the tallest figure's. Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
 //   part     where the figure belongs: 'lesson' (the chapters that follow the blog post, built
-//            with lesson_row.js's chapterRow), 'claim', 'why' or 'gap' (the parts the guide "How to
-//            read this page" numbers: index.html's [data-figures] elements), or 'long'
+//            with lesson_row.js's chapterRow), 'claim' (figure 1), 'why' or 'gap' (going deeper), or 'long';
+//            the guide "How to read this page" numbers every part (index.html's [data-figures])
 //   title    the figure's heading
 //   lookfor  the line under the heading: what to look for
 //   fallback text inside the canvas (shown when canvas is not supported)

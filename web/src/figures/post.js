@@ -124,6 +124,8 @@ function createPostChart(canvas, data) {
   });
 }
 
+const HEADS = ['number', 'chapter', 'the post prints', 'recomputed', 'check'];
+
 /** The table of every checked number, built with DOM calls, each row linking to its chapter. */
 function postTable() {
   const body = postRows().map((row) => {
@@ -133,11 +135,12 @@ function postTable() {
     return el(
       'tr',
       { id: `post-${row.id.replace(/[^a-z0-9-]/gi, '-')}`, class: row.match ? 'post-ok' : 'post-wrong' },
-      el('td', {}, row.label),
-      el('td', {}, chapter),
-      el('td', { class: 'num' }, minus(row.text)),
-      el('td', { class: 'num' }, asPrinted(row)),
-      el('td', { class: 'post-mark' }, row.match ? '✓' : `✗ true value ${asPrinted(row)}`),
+      // data-label: the column's heading, which a phone's card shows before each cell (style.css)
+      el('td', { 'data-label': HEADS[0] }, row.label),
+      el('td', { 'data-label': HEADS[1] }, chapter),
+      el('td', { class: 'num', 'data-label': HEADS[2] }, minus(row.text)),
+      el('td', { class: 'num', 'data-label': HEADS[3] }, asPrinted(row)),
+      el('td', { class: 'post-mark', 'data-label': HEADS[4] }, row.match ? '✓' : `✗ true value ${asPrinted(row)}`),
     );
   });
   const wrong = postRows().filter((r) => !r.match).length;
@@ -153,17 +156,7 @@ function postTable() {
       el(
         'table',
         { class: 'post-table' },
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ...['number', 'chapter', 'the post prints', 'recomputed', 'check'].map((h) =>
-              el('th', { scope: 'col' }, h),
-            ),
-          ),
-        ),
+        el('thead', {}, el('tr', {}, ...HEADS.map((h) => el('th', { scope: 'col' }, h)))),
         el('tbody', {}, ...body),
       ),
     ),

@@ -30,10 +30,10 @@ export function termsLabel(state, model) {
 export default {
   name: 'terms',
   part: 'why',
-  title: 'The proof, made numeric',
+  title: 'The proof over every pair',
   lookfor:
-    'The RoPE score is a sum of one term per pair, and each term holds only the gap r = m − n. ' +
-    'Look for: the caption’s sum of the bars equals the rotated dot product.',
+    'The proof chapter checked one pair; a real score is the sum over all dim/2 pairs, each term holding ' +
+    'only the gap r = m − n. Look for: the caption’s sum of the bars equals the rotated dot product.',
   fallback: 'Each pair’s term of the RoPE score at the current gap.',
   embed: 'the proof, per pair',
   make: createTermsChart,

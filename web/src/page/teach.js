@@ -55,7 +55,7 @@ export const additiveNotes = () =>
 
 export const decayNotes = () =>
   formulaBlock('The curves', [
-    ['RoFormer’s relative upper bound (section 3.4.3):', 'roformer_bound'],
+    ['RoFormer’s relative bound (section 3.4.3), no unit: times h·max|wᵢ₊₁ − wᵢ| it bounds |score|:', 'roformer_bound'],
     ['The mean over N random vectors v scored against themselves:', 'decay_mean'],
   ]);
 
