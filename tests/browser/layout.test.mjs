@@ -103,7 +103,9 @@ function overlappingTicks(page, names) {
       const chart = window.Chart.getChart(document.getElementById(`chart-${name}`));
       for (const [id, scale] of Object.entries(chart.scales)) {
         const items = scale.getLabelItems();
-        const boxes = items.map((item) => {
+        // An empty label draws nothing, so it overlaps nothing.
+        const drawn = items.filter((item) => [].concat(item.label).some((line) => String(line ?? '') !== ''));
+        const boxes = drawn.map((item) => {
           ctx.font = item.font.string;
           const lines = Array.isArray(item.label) ? item.label : [item.label];
           const w = Math.max(...lines.map((line) => ctx.measureText(String(line)).width));

@@ -42,12 +42,13 @@ function fill(target, data) {
   second.label = `in “${data.b} ${data.a}”`;
 }
 
-// "nolan → ended | RoPE" as three short lines, the case named once under its four pairs; on a
-// phone only the cases (twelve pairs do not fit).
+// "nolan → ended | RoPE" as three short lines, the case named once under its four pairs, where
+// twelve such labels fit (75 px each); else only the cases (the tooltip and the grid below name
+// every pair).
 function tick(value, index) {
   const [pair, name] = this.getLabelForValue(value).split(' | ');
   const last = index % 4 === 1 ? name : '';
-  return this.chart.width < 600 ? last : [...pair.split(' → ').map((word, j) => (j ? word : `${word} →`)), last];
+  return this.chart.width < 900 ? last : [...pair.split(' → ').map((word, j) => (j ? word : `${word} →`)), last];
 }
 
 function createOrderChart(canvas, data) {
@@ -79,7 +80,7 @@ function grid(d) {
   const head = CASES.flatMap(([, name]) => [cell('th', `${name}, “${d.a} ${d.b}”`), cell('th', `“${d.b} ${d.a}”`)]);
   return el(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-label': 'every score as WANT · HAVE' },
     el('table', { class: 'pairs', id: 'order-grid' }, el('tr', {}, cell('th', ''), ...head), ...rows),
   );
 }
