@@ -42,14 +42,18 @@ const drawn = (page) =>
     { timeout: 20000 },
   );
 
-test('attribute_changes_should_leave_dom_nodes_and_listeners_flat', async () => {
+/** A mock post with one <rope-scope view="flatness">: the page and a CDP session to count with. */
+async function openFlatnessElement() {
   const p = await openBlog(
     env.browser,
     blogHtml(`<rope-scope id="e" view="flatness"></rope-scope>
 <script src="/ropescope-embed.js"></script>`),
   );
-  const { page } = p;
-  const cdp = await page.context().newCDPSession(page);
+  return { p, page: p.page, cdp: await p.page.context().newCDPSession(p.page) };
+}
+
+test('attribute_changes_should_leave_dom_nodes_and_listeners_flat', async () => {
+  const { p, page, cdp } = await openFlatnessElement();
   await drawn(page);
   const views = ['all', 'flatness', 'nonsense', 'flatness'];
   const change = async (from, to) => {
@@ -76,13 +80,7 @@ test('attribute_changes_should_leave_dom_nodes_and_listeners_flat', async () => 
 // old figures stayed, held by what the lesson chapters and the precision figure keep per page
 // (each drawing's canvas, readouts, sliders) until that figure was drawn again.
 test('a_view_left_should_leave_none_of_its_dom_nodes_or_listeners', async () => {
-  const p = await openBlog(
-    env.browser,
-    blogHtml(`<rope-scope id="e" view="flatness"></rope-scope>
-<script src="/ropescope-embed.js"></script>`),
-  );
-  const { page } = p;
-  const cdp = await page.context().newCDPSession(page);
+  const { p, page, cdp } = await openFlatnessElement();
   const show = async (view) => {
     await page.evaluate((v) => document.getElementById('e').setAttribute('view', v), view);
     await drawn(page);
