@@ -307,6 +307,10 @@ test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figu
   // With the title: no number before it either.
   await page.goto(`${env.server.url}?embed=1&view=angles`);
   await waitReady(page, ['angles']);
+  // The heading is laid out with its figure: wait for its text before reading it.
+  await page.waitForFunction(() => document.getElementById('title-angles')?.innerText.trim() !== '', null, {
+    timeout: 15000,
+  });
   const heading = await page.locator('#title-angles').innerText();
   assert.ok(/^[A-Z]/.test(heading), `the heading starts with its text, not a number: "${heading}"`);
   await p.close();
