@@ -65,6 +65,22 @@ static int finish(rope_table *t, const long long *shape, int nd, double *v, size
     return ROPE_OK;
 }
 
+/* n floats at f (malloc'd, taken) into t as a float32 table. */
+static int finish_f32(rope_table *t, const long long *shape, int nd, float *f, size_t n, char *msg)
+{
+    size_t count = 0;
+    int rc = rope_table_shape(t, shape, nd, 0, &count, msg);
+    if (rc == ROPE_OK && count != n) rc = ROPE_E_VALUE;
+    if (rc != ROPE_OK) {
+        free(f);
+        return rc;
+    }
+    t->dtype = ROPE_DT_F32;
+    float *shrunk = realloc(f, (n ? n : 1) * sizeof(float));
+    t->f = shrunk ? shrunk : f;
+    return ROPE_OK;
+}
+
 /* The shape of a rectangular nest of lists (its first elements'). */
 static void json_shape(const json_t *a, long long *shape, int *nd)
 {
@@ -192,10 +208,39 @@ static const double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* Where long double is x87's 80-bit format (64-bit significand, stored first), a decimal of 16
+ * to 19 significant digits (float64's %.17g) is parsed exactly too: the digits and every power
+ * of ten up to 10^27 (5^27 < 2^64) are exact long doubles, so their product or quotient is the
+ * true value rounded once to 64 bits. Rounding that to a double gives the true value's rounding
+ * unless a tie of two doubles lies within one 64-bit unit of it, which the 11 bits the double
+ * drops show (0x3FF to 0x401): only then is strtod asked. */
+#if LDBL_MANT_DIG == 64 && (defined(__x86_64__) || defined(__i386__))
+#define LONG_FAST_PATH 1
+static const long double long_powers_of_ten[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                                 1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                                 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
+                                                 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+
+static int long_decimal(uint64_t m, int scale, double *out)
+{
+    if (scale < -27 || scale > 27) return 0;
+    long double x = (long double)m;
+    x = scale < 0 ? x / long_powers_of_ten[-scale] : x * long_powers_of_ten[scale];
+    uint64_t significand;
+    memcpy(&significand, &x, sizeof significand);
+    unsigned dropped = (unsigned)(significand & 0x7FF);
+    if (dropped >= 0x3FF && dropped <= 0x401) return 0;
+    *out = (double)x;
+    return 1;
+}
+#else
+#define LONG_FAST_PATH 0
+#endif
+
 /* A plain decimal of at most 15 significant digits and a power of ten within 10^±22 is one
  * correctly rounded product or quotient of two exact doubles (Clinger's fast path), the value
- * strtod gives. Parses s up to end and no further; returns 0 for strtod to parse a copy, else
- * 1 with *stop after the number. */
+ * strtod gives; up to 19 digits, long_decimal above where it can. Parses s up to end and no
+ * further; returns 0 for strtod to parse a copy, else 1 with *stop after the number. */
 static int fast_decimal(const char *s, const char *end, double *out, const char **stop)
 {
     int neg = s < end && *s == '-';
@@ -209,7 +254,7 @@ static int fast_decimal(const char *s, const char *end, double *out, const char 
             if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
             scale--;
         }
-    if (!any || digits > 15) return 0;
+    if (!any || digits > 19) return 0; /* 19 digits are below 2^64; more may have wrapped */
     if (s < end && (*s == 'e' || *s == 'E')) {
         s++;
         int eneg = s < end && *s == '-', e = 0;
@@ -219,21 +264,35 @@ static int fast_decimal(const char *s, const char *end, double *out, const char 
             if ((e = e * 10 + (*s - '0')) > 400) return 0;
         scale += eneg ? -e : e;
     }
-    if (scale < -22 || scale > 22) return 0;
-    double x = (double)m;
-    x = scale < 0 ? x / powers_of_ten[-scale] : x * powers_of_ten[scale];
+    double x;
+    if (digits <= 15 && scale >= -22 && scale <= 22) {
+        x = (double)m;
+        x = scale < 0 ? x / powers_of_ten[-scale] : x * powers_of_ten[scale];
+    } else {
+#if LONG_FAST_PATH
+        if (!long_decimal(m, scale, &x)) return 0;
+#else
+        return 0;
+#endif
+    }
     *out = neg ? -x : x;
     *stop = s;
     return 1;
 }
 
-/* The number at p (its field ends at a separator or end): ROPE_OK with *stop after it, or
- * ROPE_E_VALUE. */
+/* Where a field ends: at a separator, a line's end or the end of the text. */
+static int field_end(const char *p, const char *end)
+{
+    return p == end || is_sep(*p) || *p == '\n';
+}
+
+/* The number at p (its field ends at a separator, a newline or end): ROPE_OK with *stop after
+ * it, or ROPE_E_VALUE. */
 static int parse_number(const char *p, const char *end, double *x, const char **stop)
 {
-    if (fast_decimal(p, end, x, stop) && (*stop == end || is_sep(**stop))) return ROPE_OK;
+    if (fast_decimal(p, end, x, stop) && field_end(*stop, end)) return ROPE_OK;
     const char *e = p;
-    while (e < end && !is_sep(*e)) e++;
+    while (!field_end(e, end)) e++;
     *stop = e;
     size_t n = (size_t)(e - p);
     char tok[MAX_TOKEN + 1];
@@ -245,42 +304,59 @@ static int parse_number(const char *p, const char *end, double *x, const char **
     return after == tok + n ? ROPE_OK : ROPE_E_VALUE;
 }
 
-/* CSV or whitespace rows as they are read: the values (growing), their count and shape. */
+/* CSV or whitespace rows as they are read: the values, their count and shape. While every
+ * value so far is a float32 (f32), they are kept as floats, which halves what a float32 dump
+ * costs; the first that is not sends the reader back to the start to read doubles (a float64
+ * table shows it within its first few values). */
 typedef struct {
+    float *f;
     double *v;
     size_t n, cap;
     long rows, width;
     int f32;
 } rows_read;
 
+/* What push returns when a float32 read meets a value that is not one. */
+#define NOT_F32 (-1000)
+
 static int push(rows_read *r, double x, char *msg)
 {
+    if (r->f32 && !near_f32(x)) return NOT_F32;
     if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 1024;
-        double *grown =
-            r->n < (size_t)ROPE_VERIFY_MAX_VALUES ? realloc(r->v, cap * sizeof(double)) : NULL;
-        if (!grown) {
-            if (r->n < (size_t)ROPE_VERIFY_MAX_VALUES) return ROPE_E_NOMEM;
+        size_t cap = r->cap * 2 < (size_t)ROPE_VERIFY_MAX_VALUES ? r->cap * 2
+                                                                 : (size_t)ROPE_VERIFY_MAX_VALUES;
+        if (r->n >= cap) {
             snprintf(msg, ROPE_VERIFY_MSG, "more than %ld values; the limit is %ld",
                      ROPE_VERIFY_MAX_VALUES, ROPE_VERIFY_MAX_VALUES);
             return ROPE_E_VALUE;
         }
-        r->v = grown;
+        void *grown =
+            r->f32 ? realloc(r->f, cap * sizeof(float)) : realloc(r->v, cap * sizeof(double));
+        if (!grown) return ROPE_E_NOMEM;
+        if (r->f32)
+            r->f = grown;
+        else
+            r->v = grown;
         r->cap = cap;
     }
-    r->v[r->n++] = x;
-    if (r->f32) r->f32 = near_f32(x);
+    if (r->f32)
+        r->f[r->n++] = (float)x;
+    else
+        r->v[r->n++] = x;
     return ROPE_OK;
 }
 
-/* One line's fields (p..eol, a data line): pushed, their count in *fields. */
-static int read_line(rows_read *r, const char *q, const char *eol, long line, long *fields,
+/* One data line's fields, from *at to its newline or the end of the text (where *at is left):
+ * pushed, their count in *fields. */
+static int read_line(rows_read *r, const char **at, const char *end, long line, long *fields,
                      char *msg)
 {
-    while (q < eol) {
+    const char *q = *at;
+    int rc = ROPE_OK;
+    while (q < end && *q != '\n' && rc == ROPE_OK) {
         const char *stop = q;
         double x = 0.0;
-        if (parse_number(q, eol, &x, &stop) != ROPE_OK) {
+        if (parse_number(q, end, &x, &stop) != ROPE_OK) {
             if (stop - q > MAX_TOKEN)
                 snprintf(msg, ROPE_VERIFY_MSG,
                          "line %ld, field %ld is longer than %d characters; no number is", line,
@@ -295,46 +371,72 @@ static int read_line(rows_read *r, const char *q, const char *eol, long line, lo
                      isnan(x) ? "NaN" : "infinite");
             return ROPE_E_VALUE;
         }
-        int rc = push(r, x, msg);
-        if (rc != ROPE_OK) return rc;
+        rc = push(r, x, msg);
         ++*fields;
         q = stop;
-        while (q < eol && is_sep(*q)) q++;
+        while (q < end && is_sep(*q)) q++;
     }
-    return ROPE_OK;
+    *at = q;
+    return rc;
+}
+
+/* One pass over the rows into r (its f32 set by the caller). */
+static int scan_rows(const char *text, size_t len, rows_read *r, char *msg)
+{
+    /* A guess at the count (float32's %.9g takes 11 to 16 bytes a value), grown if short. */
+    size_t guess = len / 8 + 16;
+    r->cap = guess < (size_t)ROPE_VERIFY_MAX_VALUES ? guess : (size_t)ROPE_VERIFY_MAX_VALUES;
+    r->f = r->f32 ? malloc(r->cap * sizeof(float)) : NULL;
+    r->v = r->f32 ? NULL : malloc(r->cap * sizeof(double));
+    if (!r->f && !r->v) return ROPE_E_NOMEM;
+    long line = 0;
+    const char *p = text, *end = text + len;
+    int rc = ROPE_OK;
+    /* One line a turn, read field by field up to its newline (no search for it first). */
+    while (p < end && rc == ROPE_OK) {
+        line++;
+        while (p < end && is_sep(*p)) p++;
+        if (p < end && *p == '#') {
+            const char *eol = memchr(p, '\n', (size_t)(end - p));
+            if (!eol) eol = end;
+            if (memchr(p, '\0', (size_t)(eol - p))) rc = ROPE_E_VALUE; /* named by the caller */
+            p = eol;
+        } else if (p < end && *p != '\n') {
+            long fields = 0;
+            rc = read_line(r, &p, end, line, &fields, msg);
+            if (rc == ROPE_OK && r->width >= 0 && fields != r->width) {
+                snprintf(msg, ROPE_VERIFY_MSG, "line %ld has %ld values, the rows above %ld", line,
+                         fields, r->width);
+                rc = ROPE_E_VALUE;
+            }
+            r->width = fields;
+            r->rows++;
+        }
+        p++; /* past the newline (or the end) */
+    }
+    return rc;
 }
 
 /* CSV or whitespace columns: one row a line; blank lines and # lines skipped. */
 static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
 {
-    rows_read r = {NULL, 0, 0, 0, -1, 1};
-    long line = 0;
-    const char *p = text, *end = text + len;
-    int rc = ROPE_OK;
-    while (p < end && rc == ROPE_OK) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol) eol = end;
-        line++;
-        long fields = 0;
-        const char *q = p;
-        while (q < eol && is_sep(*q)) q++;
-        if (q < eol && *q != '#') {
-            rc = read_line(&r, q, eol, line, &fields, msg);
-            if (rc == ROPE_OK && r.width >= 0 && fields != r.width) {
-                snprintf(msg, ROPE_VERIFY_MSG, "line %ld has %ld values, the rows above %ld", line,
-                         fields, r.width);
-                rc = ROPE_E_VALUE;
-            }
-            r.width = fields;
-            r.rows++;
-        }
-        p = eol + 1;
+    rows_read r = {NULL, NULL, 0, 0, 0, -1, 1};
+    int rc = scan_rows(text, len, &r, msg);
+    if (rc == NOT_F32) {
+        free(r.f);
+        r = (rows_read){NULL, NULL, 0, 0, 0, -1, 0};
+        rc = scan_rows(text, len, &r, msg);
     }
     if (rc == ROPE_OK && r.rows == 0) {
         snprintf(msg, ROPE_VERIFY_MSG, "no numbers in it");
         rc = ROPE_E_VALUE;
     }
+    /* A NUL byte anywhere makes the file no text, whatever line first tripped on it. */
+    if (rc == ROPE_E_VALUE && memchr(text, '\0', len))
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "neither npy, npz, safetensors nor text (it holds NUL bytes)");
     if (rc != ROPE_OK) {
+        free(r.f);
         free(r.v);
         if (rc == ROPE_E_NOMEM) snprintf(msg, ROPE_VERIFY_MSG, "out of memory for its values");
         return rc;
@@ -342,7 +444,7 @@ static int read_rows(const char *text, size_t len, rope_table *t, char *msg)
     long long shape[2] = {r.rows, r.width};
     /* A single column is a 1-D list, like a single row. */
     int nd = r.width == 1 ? 1 : 2;
-    return finish(t, shape, nd, r.v, r.n, r.f32, msg);
+    return r.f32 ? finish_f32(t, shape, nd, r.f, r.n, msg) : finish(t, shape, nd, r.v, r.n, 0, msg);
 }
 
 int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *want, rope_table *t,
@@ -352,14 +454,15 @@ int rope_text_read(const unsigned char *buf, size_t len, const rope_table_want *
     size_t k = rope_text_start(buf, len);
     const char *text = (const char *)buf + k;
     len -= k;
-    if (memchr(text, '\0', len)) {
+    k = 0;
+    while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t' || text[k] == '\r'))
+        k++;
+    int json = k < len && (text[k] == '[' || text[k] == '{');
+    /* Rows look for NUL bytes only when a line fails (a 400 MB table is not read twice). */
+    if (json && memchr(text, '\0', len)) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "neither npy, npz, safetensors nor text (it holds NUL bytes)");
         return ROPE_E_VALUE;
     }
-    k = 0;
-    while (k < len && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t' || text[k] == '\r'))
-        k++;
-    if (k < len && (text[k] == '[' || text[k] == '{')) return read_json(text, len, want, t, msg);
-    return read_rows(text, len, t, msg);
+    return json ? read_json(text, len, want, t, msg) : read_rows(text, len, t, msg);
 }
