@@ -4,12 +4,17 @@
  * significant digits) are judged as float32, and held as those float32s.
  * The bytes read are not NUL-terminated (a mapped file ends where it ends):
  * each number is parsed from a bounded copy, never in place. */
+/* madvise and MADV_HUGEPAGE, which POSIX (the build's _POSIX_C_SOURCE) does not name. */
+#define _DEFAULT_SOURCE
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "jansson.h"
 #include "rope.h"
@@ -380,14 +385,31 @@ static int read_line(rows_read *r, const char **at, const char *end, long line, 
     return rc;
 }
 
+/* Room for a large table's values, free()d as any malloc'd block. On Linux a block of 2 MiB or
+ * more is asked for in 2 MiB pages: a 400 MB text dump's 128 MB of values then costs 64 page
+ * faults where it cost 32,768, a third of the time the reader took. */
+static void *values_alloc(size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t huge = (size_t)2 << 20;
+    if (bytes >= huge) {
+        void *p = NULL;
+        if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: 4 KiB pages where it is refused */
+        return p;
+    }
+#endif
+    return malloc(bytes);
+}
+
 /* One pass over the rows into r (its f32 set by the caller). */
 static int scan_rows(const char *text, size_t len, rows_read *r, char *msg)
 {
     /* A guess at the count (float32's %.9g takes 11 to 16 bytes a value), grown if short. */
     size_t guess = len / 8 + 16;
     r->cap = guess < (size_t)ROPE_VERIFY_MAX_VALUES ? guess : (size_t)ROPE_VERIFY_MAX_VALUES;
-    r->f = r->f32 ? malloc(r->cap * sizeof(float)) : NULL;
-    r->v = r->f32 ? NULL : malloc(r->cap * sizeof(double));
+    r->f = r->f32 ? values_alloc(r->cap * sizeof(float)) : NULL;
+    r->v = r->f32 ? NULL : values_alloc(r->cap * sizeof(double));
     if (!r->f && !r->v) return ROPE_E_NOMEM;
     long line = 0;
     const char *p = text, *end = text + len;
