@@ -242,6 +242,30 @@ static int long_decimal(uint64_t m, int scale, double *out)
 #define LONG_FAST_PATH 0
 #endif
 
+/* Eight ASCII digits read as one little-endian 64-bit word: whether they are all digits, and
+ * their value (each step pairs neighbours: digits into 2-digit, then 4-digit, then 8-digit
+ * numbers, by multiplies that keep the lanes apart). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EIGHT_AT_ONCE 1
+static int eight_digits(uint64_t w)
+{
+    return ((w & 0xF0F0F0F0F0F0F0F0u) | (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ==
+           0x3333333333333333u;
+}
+
+static uint64_t parse_eight(uint64_t w)
+{
+    w -= 0x3030303030303030u;
+    w = w * 10 + (w >> 8); /* byte 2k: the 2-digit number of digits 2k and 2k + 1 */
+    w = ((w & 0x000000FF000000FFu) * 0x000F424000000064u +
+         ((w >> 16) & 0x000000FF000000FFu) * 0x0000271000000001u) >>
+        32;
+    return w & 0xFFFFFFFFu;
+}
+#else
+#define EIGHT_AT_ONCE 0
+#endif
+
 /* A plain decimal of at most 15 significant digits and a power of ten within 10^±22 is one
  * correctly rounded product or quotient of two exact doubles (Clinger's fast path), the value
  * strtod gives; up to 19 digits, long_decimal above where it can. Parses s up to end and no
@@ -256,6 +280,17 @@ static int fast_decimal(const char *s, const char *end, double *out, const char 
         if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
     if (s < end && *s == '.')
         for (s++; s < end && *s >= '0' && *s <= '9'; s++, any = 1) {
+#if EIGHT_AT_ONCE
+            /* Past the first significant digit, eight digits at a time where eight follow
+             * (float32's %.9g: 0.d, then eight). digits may pass 19 here, which sends the
+             * number to strtod as below. */
+            uint64_t chunk;
+            if (m && end - s >= 8 && (memcpy(&chunk, s, sizeof chunk), eight_digits(chunk))) {
+                m = m * 100000000u + parse_eight(chunk);
+                digits += 8, scale -= 8, s += 7;
+                continue;
+            }
+#endif
             if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
             scale--;
         }
