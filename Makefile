@@ -462,6 +462,7 @@ bench: all dist build/bench_limits
 	sh tools/bench_limits.sh build/bench_limits build/ropescope
 	sh tools/bench_scan.sh build/ropescope
 	sh tools/bench_verify.sh build/ropescope $(NUMPY_PYTHON)
+	sh tools/bench_inputs.sh build/ropescope $(NUMPY_PYTHON)
 	$(NODE) tools/bench.mjs
 	$(NODE) tools/bench_embed.mjs
 	$(NODE) tools/bench_explain.mjs
