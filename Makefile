@@ -66,7 +66,7 @@ EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export ROPE_TEST_SEED
 
-WEB_BUILT = web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
+WEB_BUILT = web/gen/public_url.js web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js web/gen/figure_names.js \
             web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
             web/gen/verify_wasm.js web/ropescope-verify.js
@@ -220,6 +220,18 @@ web/gen/methods.js: build/methods_js | web/gen
 web/gen/models.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
 	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
 
+# Where dist/ is published: the element's credit when it is imported (a bundler, npm) names
+# ropescope.html there, and make dist's static oEmbed answers name its files. By default the
+# npm package on unpkg, which holds ropescope.html once published; set it to where you serve
+# dist/ (ending in /):
+#   make dist PUBLIC_URL=https://example.org/rs/   (or the environment's ROPESCOPE_PUBLIC_URL)
+VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' package.json)
+PUBLIC_URL ?= $(or $(ROPESCOPE_PUBLIC_URL),https://unpkg.com/ropescope@$(VERSION)/)
+export ROPESCOPE_PUBLIC_URL := $(PUBLIC_URL)
+web/gen/public_url.js: FORCE | web/gen
+	@$(NODE) tools/public_url.mjs $@ '$(PUBLIC_URL)'
+FORCE:
+
 # The release's version (package.json): the embed snippets name dist/v<version>/.
 web/gen/figure_names.js: web/src/figures/index.js tools/figure_names.mjs | web/gen
 	$(NODE) tools/figure_names.mjs $@ $<
@@ -245,7 +257,7 @@ web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflat
 # wasm and style.css inside. make dist releases it (dist/ropescope-embed.js, within its budget).
 # With it, one script per view for the one-view embed documents: the same bundle with the other
 # views' figures left out. One tool, one set of esbuild options (tools/embed_views.mjs).
-web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs \
+web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/public_url.js \
                         web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
                         web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
 	$(NODE) tools/embed_views.mjs web/ropescope-embed.js web/embed

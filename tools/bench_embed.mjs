@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Prints what six <rope-scope> elements cost the page that hosts them (`make bench`), beside the
-// goal: the host's long tasks (tasks over 50 ms, which hold up its scrolling and typing) total
-// at most 200 ms while the post loads and a reader scrolls through it.
+// goals: the host's long tasks (tasks over 50 ms, which hold up its scrolling and typing) total
+// at most 200 ms while the post loads and a reader scrolls through it, and none at all (the
+// longest task at most 50 ms).
 //
 // The host is a 700 px blog column with six elements of different views between paragraphs,
 // three screens apart, on a server of its own (dist/ropescope-embed.js beside the post). Each run
@@ -31,6 +32,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 const RUNS = 5;
 const GOAL_MS = 200;
+// No single task of the host's over the long-task threshold (issue #36): the longest one, median.
+const LONGEST_GOAL_MS = 50;
 const VIEWS = ['flatness', 'cat', 'clock', 'slow', 'decay', 'marks'];
 const FRAME_RUNS = 9;
 const FRAME_GOAL_MS = 350;
@@ -198,6 +201,10 @@ try {
   const verdict = total <= GOAL_MS ? 'meets' : 'misses';
   console.log(
     `six elements: the host's long tasks total ${total.toFixed(0)} ms (median of ${RUNS}; goal <= ${GOAL_MS} ms: ${verdict})`,
+  );
+  const longest = median(runs.map((r) => r.longest));
+  console.log(
+    `six elements: the host's longest task ${longest.toFixed(0)} ms (median of ${RUNS}; goal <= ${LONGEST_GOAL_MS} ms, no long task: ${longest <= LONGEST_GOAL_MS ? 'meets' : 'misses'})`,
   );
   // Without the address bar's popup renderer, which Chromium starts for every new context and a
   // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).

@@ -1,10 +1,12 @@
 // The pictures of make dist (web/src/element/picture.js): every view at its default settings,
-// light and dark, as PNG at 2x, rendered by headless Chromium from the built page in embed mode
+// and the views reading dim, base or gap at the common settings of PICTURE_SETTINGS too
+// (embed.js's viewPictures: 88 pictures), light and dark, as PNG at 2x, rendered by headless Chromium from the built page in embed mode
 // (dist/ropescope/ served as files, index.html?embed=1&view=NAME&theme=T), never drawn apart
 // from it. Each shows the figure's title, its chart, its caption's first sentence and the credit
-// line; the figure's own sliders, the look-for line, the formulas and the export buttons, which
-// a still image cannot use, are hidden. pictures.json lists each picture's title, alt text and
-// size, with a hash of what it was rendered from: a dist whose page did not change keeps its
+// line (naming the settings off their defaults); the figure's own sliders, the look-for line,
+// the formulas and the export buttons, which a still image cannot use, are hidden.
+// pictures.json lists each view's title, and each picture's settings, alt text, size and the
+// dim, base and gap the page drew it at (`drawn`, read from the page), with a hash of what it was rendered from: a dist whose page did not change keeps its
 // pictures instead of rendering them again (about a second each on a busy 2-core machine).
 //   writePictures(site, out) -> { rendered, manifest }
 
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
+import { viewPictures } from '../web/src/element/embed.js';
 import {
   firstSentence,
   PICTURE_CREDIT,
@@ -22,8 +25,11 @@ import {
   PICTURE_THEMES,
   PICTURE_WIDTH,
   pictureAlt,
+  pictureCredit,
   pictureFile,
+  pictureKey,
 } from '../web/src/element/picture.js';
+import { EMBED_CONTROLS, PARAM } from '../web/src/state/state.js';
 import { serve } from './serve.mjs';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -47,7 +53,8 @@ async function sourceHash(site) {
   const hash = createHash('sha256');
   for (const name of SOURCES) hash.update(await readFile(join(site, name)));
   hash.update(await readFile(HERE));
-  hash.update(await readFile(join(dirname(HERE), '../web/src/element/picture.js')));
+  for (const name of ['picture.js', 'embed.js'])
+    hash.update(await readFile(join(dirname(HERE), '../web/src/element', name)));
   return hash.digest('hex');
 }
 
@@ -107,17 +114,36 @@ async function renderTheme(browser, url, theme, out) {
   const seen = {};
   try {
     for (const view of FIGURE_NAMES) {
-      await page.goto(`${url}index.html?embed=1&view=${view}&theme=${theme}`);
-      await drawn(page);
-      const notice = await page.locator('#notice').evaluate((n) => (n.hidden ? '' : n.innerText.trim()));
-      if (notice || problems.length) {
-        throw new Error(`view=${view} theme=${theme}: ${[notice, ...problems].filter(Boolean).join('; ')}`);
+      const [first, ...others] = viewPictures(view);
+      for (const settings of [first, ...others]) {
+        if (settings === first) {
+          const query = new URLSearchParams({ embed: '1', view, theme, ...settings });
+          await page.goto(`${url}index.html?${query}`);
+          await drawn(page);
+        } else {
+          // The same page at other settings (a page load costs most of a picture): the state
+          // set as the URL would set it, from the defaults, and every chart drawn again.
+          const changes = { ...Object.fromEntries(EMBED_CONTROLS.map((n) => [n, PARAM[n].default])), ...settings };
+          await page.evaluate((values) => {
+            Object.assign(window.ropescope.state, values);
+            window.ropescope.render();
+          }, changes);
+        }
+        const notice = await page.locator('#notice').evaluate((n) => (n.hidden ? '' : n.innerText.trim()));
+        if (notice || problems.length) {
+          throw new Error(`${view} ${pictureKey(settings)}: ${[notice, ...problems].filter(Boolean).join('; ')}`);
+        }
+        // The settings the page drew at, as it holds them: what pictures.json says of the picture.
+        const drew = await page.evaluate(() => {
+          const { dim, base, gap } = window.ropescope.state;
+          return { dim, base, gap };
+        });
+        const text = { ...(await still(page, view, pictureCredit(settings))), drew };
+        const png = await page.locator('body').screenshot({ animations: 'disabled' });
+        const file = pictureFile(view, theme, settings);
+        await writeFile(join(out, file), png);
+        seen[`${view} ${pictureKey(settings)}`] = { ...text, file, ...pngSize(png) };
       }
-      const text = await still(page, view, PICTURE_CREDIT);
-      const png = await page.locator('body').screenshot({ animations: 'disabled' });
-      const file = pictureFile(view, theme);
-      await writeFile(join(out, file), png);
-      seen[view] = { ...text, file, ...pngSize(png) };
     }
   } finally {
     await context.close();
@@ -148,13 +174,22 @@ export async function writePictures(site, out) {
     const [light, dark] = await Promise.all(PICTURE_THEMES.map((t) => renderTheme(browser, server.url, t, out)));
     const byTheme = { light, dark };
     const views = {};
-    for (const view of FIGURE_NAMES) {
-      const { title, caption } = light[view];
-      views[view] = { title, alt: pictureAlt(title, caption) };
+    // Each view: its title, alt text and pictures at the defaults, then `settings`, one entry per
+    // picture at other settings ({ settings, alt, light, dark }).
+    const entry = (view, settings) => {
+      const key = `${view} ${pictureKey(settings)}`;
+      const { title, caption, drew } = light[key];
+      const one = { alt: pictureAlt(title, caption), drawn: drew };
       for (const theme of PICTURE_THEMES) {
-        const { file, width, height } = byTheme[theme][view];
-        views[view][theme] = { file, width, height };
+        const { file, width, height } = byTheme[theme][key];
+        one[theme] = { file, width, height };
       }
+      return { title, one };
+    };
+    for (const view of FIGURE_NAMES) {
+      const [, ...others] = viewPictures(view);
+      const { title, one } = entry(view, {});
+      views[view] = { title, ...one, settings: others.map((settings) => ({ settings, ...entry(view, settings).one })) };
     }
     const manifest = { source: hash, scale: PICTURE_SCALE, credit: PICTURE_CREDIT, views };
     await writeFile(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);

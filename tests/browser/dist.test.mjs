@@ -67,10 +67,11 @@ for (const file of ['dist/ropescope.html', 'dist/ropescope/index.html']) {
   });
 }
 
-// npm pack (a dry run): the package holds the element's classic script, the resizer, the single
-// file its credit links to and every picture, and its exports name them where they are.
+// npm pack (a dry run) of the package make dist builds (dist/npm/, tools/npm_package.mjs): the
+// element's classic script, the resizer, each view's picture, LICENSE and README; its exports
+// name them where they are. The repository's own package.json is the development tree's, private.
 test('npm_pack_should_ship_the_element_the_resizer_and_the_pictures', () => {
-  const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+  const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', join(ROOT, 'dist/npm')], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
@@ -78,30 +79,33 @@ test('npm_pack_should_ship_the_element_the_resizer_and_the_pictures', () => {
   assert.equal(run.status, 0, `npm pack --dry-run: ${run.stderr}`);
   const [{ files }] = JSON.parse(run.stdout);
   const paths = files.map((f) => f.path).sort();
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/pictures/pictures.json'), 'utf8'));
-  const pictures = Object.values(manifest.views).flatMap((v) => [v.light.file, v.dark.file]);
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/npm/pictures/pictures.json'), 'utf8'));
+  const pictures = Object.values(manifest.views).map((v) => v.light.file);
+  assert.equal(pictures.length, Object.keys(manifest.views).length, 'a picture per view');
   assert.deepEqual(
     paths,
     [
+      'LICENSE',
       'README.md',
-      ...[...pictures, 'pictures.json'].map((f) => `dist/pictures/${f}`),
-      'dist/ropescope-embed.js',
-      'dist/ropescope-resize.js',
-      'dist/ropescope.html',
+      ...[...pictures, 'pictures.json'].map((f) => `pictures/${f}`),
+      'ropescope-embed.js',
+      'ropescope-resize.js',
+      'ropescope.html',
       'package.json',
     ].sort(),
     'the package holds these files and no others',
   );
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'dist/npm/package.json'), 'utf8'));
   for (const [name, target] of Object.entries(pkg.exports)) {
     const file = target.replace('./', '').replace('*', pictures[0]);
     assert.ok(paths.includes(file), `exports["${name}"] -> ${target}: ${file} is in the package`);
   }
   // The element is a classic script: no import or export statement at its top level.
-  const element = readFileSync(join(ROOT, 'dist/ropescope-embed.js'), 'utf8');
+  const element = readFileSync(join(ROOT, 'dist/npm/ropescope-embed.js'), 'utf8');
   assert.match(element, /^\/\*! ropescope-embed\.js/);
   assert.doesNotMatch(element.slice(0, 2000), /^\s*(import|export)\s/m);
-  assert.ok(pkg.exports['.'] === './dist/ropescope-embed.js', 'the package itself is the element');
+  assert.ok(pkg.exports['.'] === './ropescope-embed.js', 'the package itself is the element');
+  assert.equal(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).private, true, 'the tree stays private');
 });
 
 // README.md's "Embedding" names files of a served dist/ (https://example.org/rs/ stands for it):

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COLUMNS, MAX_HEIGHT } from '../../web/src/element/embed.js';
+import { DEFAULT_COLUMN, MAX_HEIGHT } from '../../web/src/element/embed.js';
 import { EMBED_CONTENT } from '../../web/src/element/heights.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
@@ -28,8 +28,8 @@ const WIDTHS = [700, 390];
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
 
 /** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults, the
- *  fixed ones for a post column at least `column` px wide. */
-async function builderSnippets(column = COLUMNS[0]) {
+ *  fixed ones for a post column `column` px wide. */
+async function builderSnippets(column = DEFAULT_COLUMN) {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   await waitReady(page);
@@ -127,8 +127,8 @@ for (const width of WIDTHS) {
       const { auto } = snippets[view];
       assert.match(
         auto,
-        /^<iframe data-ropescope [^>]*><\/iframe><noscript><a [^>]+>.*<\/a><\/noscript><script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
-        'the auto snippet: the iframe, its picture for readers without JavaScript, and the resizer',
+        /^<div data-ropescope-embed [^>]*><a [^>]+>.*<\/a><iframe data-ropescope [^>]*><\/iframe><\/div><script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
+        'the auto snippet: its picture for readers without the live figure, the iframe over it, and the resizer',
       );
       const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`), {
         viewport: { width, height: 900 },
@@ -153,43 +153,38 @@ for (const width of WIDTHS) {
   });
 }
 
-// The fixed-height snippet (no script) for each column choice of the builder, in a post column
-// that wide (and at 390 and 800 px, a phone and a wide column): the whole embed shows, with no
-// scrollbar; in a 680 px column with the 640 px choice, at most 15% of the iframe is blank.
+// The fixed-height snippet (no script) for a column choice of the builder, in a post column that
+// wide: the whole embed shows, with no scrollbar, and (issue 36, a host that strips the resizer)
+// at most 8 px of the iframe blank below it. A slider row is an estimate (embed.js's
+// CONTROL_ROW): snippets with sliders are held to fitting only.
 // The blog's column is its viewport less 32 px of padding.
-const FIXED = [
-  { width: 320, column: 320 },
-  { width: 390, column: 320 },
-  { width: 480, column: 480 },
-  { width: 680, column: 640, blank: 0.15 },
-  { width: 800, column: 640 },
-];
-for (const { width, column, blank } of FIXED) {
-  test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_at_${width}px`, async () => {
+const FIXED = [320, 480, 640, 800];
+const MOST_BLANK = 8;
+for (const column of FIXED) {
+  test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_with_no_blank`, async () => {
     const fixedSnippets = await builderSnippets(column);
-    for (const view of sample(Object.keys(fixedSnippets), `fixed height, ${column}px column at ${width}px`)) {
+    for (const view of sample(Object.keys(fixedSnippets), `fixed height, ${column}px column`)) {
       const { fixed } = fixedSnippets[view];
-      assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe alone');
+      assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe and its picture alone');
       const height = Number(/height="(\d+)"/.exec(fixed)[1]);
       // The mock blog's column stops at 700 px: a wider one lifts that.
-      const css = width > 700 ? 'main { max-width: none; }' : '';
-      const p = await openBlog(env.browser, blogHtml(fixed, css), { viewport: { width: width + 32, height: 900 } });
+      const css = column > 700 ? 'main { max-width: none; }' : '';
+      const p = await openBlog(env.browser, blogHtml(fixed, css), { viewport: { width: column + 32, height: 900 } });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
       await settle(page);
       const m = await measure(page, frame);
-      const what = `view=${view} in a ${width}px column, fixed height ${height} (column ${column})`;
+      const what = `view=${view} in a ${column}px column, fixed height ${height}`;
       const frameWidth = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().width);
-      assert.equal(Math.round(frameWidth), width, `${what}: the iframe is the column's width`);
+      assert.equal(Math.round(frameWidth), column, `${what}: the iframe is the column's width`);
       assert.equal(Math.round(m.iframe), height, `${what}: the iframe keeps the snippet's height`);
       console.log(`# ${what}: content ${m.content}px`);
       assert.ok(m.content <= height, `${what}: content ${m.content}px fits (rerun tools/embed_heights.mjs)`);
       // A figure not measured yet takes the tallest figure's heights (element/measured.js): it
-      // fits, and is held to the blank share once tools/embed_heights.mjs has measured it.
-      if (blank && EMBED_CONTENT[view.split('&')[0]]) {
-        const share = (height - m.content) / height;
-        assert.ok(share <= blank, `${what}: ${(100 * share).toFixed(1)}% blank, at most ${100 * blank}%`);
+      // fits, and is held to the blank once tools/embed_heights.mjs has measured it.
+      if (!view.includes('&controls') && EMBED_CONTENT[view]) {
+        assert.ok(height - m.content <= MOST_BLANK, `${what}: ${height - m.content}px blank, at most ${MOST_BLANK}`);
       }
       assertNoInnerScroll(m, what);
       await p.assertClean(what);
@@ -326,7 +321,7 @@ test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', as
   await page.uncheck('#embed-title');
   await page.selectOption('#embed-theme', 'dark');
   const code = await page.inputValue('#embed-code');
-  const src = new URL(/src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
+  const src = new URL(/<iframe [^>]*src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&'));
   assert.ok(src.pathname.endsWith('/ropescope/embed/slow.html'), `the snippet names the view's embed document: ${src}`);
   assert.deepEqual(
     ['embed', 'view', 'controls', 'title', 'theme'].map((k) => src.searchParams.get(k)),

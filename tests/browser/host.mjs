@@ -31,7 +31,13 @@ ${css}
 }
 
 const pages = new Map();
+const files = new Map();
 let blog = null;
+
+/** Serves `body` at `path` of the blog (as `type`): a script a test page loads, say. */
+export function blogFile(path, type, body) {
+  files.set(path, { type, body });
+}
 
 function startBlog() {
   blog ??= new Promise((resolve, reject) => {
@@ -49,6 +55,10 @@ function startBlog() {
           res.end(readFileSync(LATE_FONT));
         }, ms);
         return undefined;
+      }
+      if (files.has(path)) {
+        res.writeHead(200, { 'Content-Type': files.get(path).type });
+        return res.end(files.get(path).body);
       }
       if (pages.has(path)) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -97,13 +97,13 @@ test('snippets_should_carry_the_views_picture_with_its_alt_text', async () => {
             `${what}: the dark picture for a dark scheme`,
           );
         }
-        const link = /<a href="([^"]+)">/.exec(code)[1];
+        const link = /<a href="([^"]+)"/.exec(code)[1];
         assert.ok(decode(link).startsWith(`${release}ropescope/index.html?`), `${what}: linked to the explorer`);
         if (way === 'iframe') {
           assert.match(
             code,
-            /<\/iframe><noscript><a href="[^"]+"><(picture>|img )/,
-            `${what}: <noscript> after the iframe`,
+            /^<div data-ropescope-embed style="display:grid"><a href="[^"]+" data-ropescope-picture style="grid-area:1\/1;align-self:start"><(picture>|img ).*<\/a><iframe [^>]* style="grid-area:1\/1"><\/iframe><\/div>/,
+            `${what}: the picture, then the iframe over it in the same grid cell`,
           );
           assert.ok(
             code.includes(`src="${release}ropescope/embed/${view}.html?`),

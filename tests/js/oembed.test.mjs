@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { SANDBOX_ROOM } from '../../tools/oembed.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { VERSION } from '../../web/gen/version.js';
 import { defaultAlt, fixedHeight } from '../../web/src/element/embed.js';
@@ -43,7 +44,8 @@ test('oembed_should_answer_rich_with_the_iframe_snippet_of_the_views_settings', 
   assert.equal(body.title, FIGURE.slow.title);
   const options = { view: 'slow', controls: ['gap'], title: true, theme: 'dark' };
   assert.equal(body.width, PICTURE_WIDTH);
-  assert.equal(body.height, fixedHeight('slow', options));
+  // The height measured for the column, and room for the sandbox's line (tools/oembed.mjs).
+  assert.equal(body.height, fixedHeight('slow', { ...options, column: PICTURE_WIDTH }) + SANDBOX_ROOM);
   const src = new URL(decode(/<iframe src="([^"]+)"/.exec(body.html)[1]));
   assert.equal(
     src.origin + src.pathname,
@@ -55,10 +57,12 @@ test('oembed_should_answer_rich_with_the_iframe_snippet_of_the_views_settings', 
     ['128', '500000', '16', null, 'slow', 'dark', 'gap'],
     `the page's view and settings: ${src}`,
   );
-  assert.equal(src.hash, '#slow', "the view's picture without JavaScript");
+  assert.equal(src.hash, '#slow-dim128-base500000-gap16', 'the picture at the settings, without JavaScript');
   assert.ok(body.html.includes(`height="${body.height}"`), 'the iframe is as tall as the answer says');
   assert.doesNotMatch(body.html, /<script/, 'no script: a consumer may strip it');
-  assert.ok(decode(body.html).includes(`alt="${defaultAlt('slow')}"`), 'the picture with its alt text');
+  const settings = { dim: 128, base: 500000, gap: 16 };
+  assert.ok(decode(body.html).includes(`alt="${defaultAlt('slow', settings)}"`), 'the picture with its alt text');
+  assert.ok(body.html.includes('/pictures/slow-dim128-base500000-gap16-dark.png"'), 'the picture at the settings');
   // The iframe's address is served (from web/, as the release folder).
   const frame = await fetch(src);
   assert.equal(frame.status, 200);
@@ -76,6 +80,35 @@ test('oembed_should_honour_maxwidth_and_maxheight', async () => {
   assert.ok(body.html.includes('height="300"'));
   for (const key of ['thumbnail_url', 'thumbnail_width', 'thumbnail_height'])
     assert.ok(!(key in body), `${key}: the 2x picture does not fit 400 x 300, so none is offered`);
+});
+
+// WordPress asks with maxwidth, its content column: the height measured for that column.
+test('oembed_should_fit_the_height_to_the_column_maxwidth_gives', async () => {
+  const page = `${server.url}?view=decay`;
+  for (const column of [320, 480, 640, 680, 800]) {
+    const { body } = await ask(about(page, `&maxwidth=${column}`));
+    const width = Math.min(column, PICTURE_WIDTH);
+    assert.equal(body.width, width, `maxwidth=${column}`);
+    const want = fixedHeight('decay', { controls: [], title: true, theme: 'auto', column: width }) + SANDBOX_ROOM;
+    assert.equal(body.height, want, `maxwidth=${column}: the height measured for that column`);
+    assert.ok(body.html.includes(`height="${want}"`), `maxwidth=${column}: the iframe's`);
+  }
+  const narrow = (await ask(about(page, '&maxwidth=320'))).body.height;
+  const wide = (await ask(about(page, '&maxwidth=680'))).body.height;
+  assert.ok(wide < narrow, `a wider column, a shorter iframe (${wide} < ${narrow})`);
+});
+
+// The explorer's "Copy link" has no view=: the figure the link points at, or the first.
+test('oembed_should_embed_one_figure_for_an_address_without_view', async () => {
+  const first = (await ask(about(server.url))).body;
+  assert.equal(first.title, FIGURE.flatness.title, 'the first figure');
+  assert.match(decode(first.html), /\/embed\/flatness\.html/);
+  const pointed = (await ask(about(`${server.url}?gap=16#fig-decay`))).body;
+  assert.equal(pointed.title, FIGURE.decay.title, 'the figure #fig-NAME points at');
+  assert.match(decode(pointed.html), /\/embed\/decay\.html\?[^"#]*gap=16[^"#]*&view=decay#/);
+  // theme=inherit needs the resizer, which a consumer strips: the reader's scheme instead.
+  const inherit = (await ask(about(`${server.url}?view=slow&theme=inherit`))).body;
+  assert.doesNotMatch(decode(inherit.html), /theme=inherit/);
 });
 
 test('oembed_should_offer_the_views_picture_as_thumbnail_when_make_dist_wrote_it', async (t) => {

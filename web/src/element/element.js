@@ -7,6 +7,7 @@
 // a message inside the element names it. The figures, charts, captions and export menu are the
 // page's own modules (figures/, charts/, page/export.js); style.css comes in as text.
 import { Chart } from '../../../tools/chart_parts.mjs';
+import { PUBLIC_EXPLORER } from '../../gen/public_url.js';
 import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
@@ -92,13 +93,28 @@ const wasmRefused = (err) =>
 
 // Settings an element takes as attributes: the page's URL parameters, except embed (always on).
 const ATTRIBUTES = PARAMS.map((row) => row.name).filter((name) => name !== 'embed');
-// An inline copy of the script (make serve, a host that inlines it) has no src: the page's address.
-const SCRIPT_URL = document.currentScript?.src || window.location.href;
+// Where the credit's default explorer (ropescope.html) is looked for: beside this script when a
+// script tag loads it by its name (dist/, a release folder, a CDN); an inline copy of it (make
+// serve, a host that inlines it) has no src: the page's address. Bundled into another script or
+// imported as a module it cannot find itself: the explorer's public address the build was given
+// (make's PUBLIC_URL, web/gen/public_url.js).
+const OWN = document.currentScript;
+const SCRIPT_URL = !OWN
+  ? null
+  : !OWN.src
+    ? window.location.href
+    : /\/ropescope-embed\.js$/.test(new URL(OWN.src).pathname)
+      ? OWN.src
+      : null;
 
-/** The full explorer's address: the explorer= attribute, else ropescope.html beside this script. */
+/** In a sandbox without allow-same-origin: an http(s) page whose origin is opaque. */
+const sandboxed = () => window.origin === 'null' && /^https?:$/.test(window.location.protocol);
+
+/** The full explorer's address: the explorer= attribute, else ropescope.html beside this script
+ *  (or, imported, the public explorer). */
 function explorerBase(attribute) {
   try {
-    const url = new URL(attribute ?? 'ropescope.html', SCRIPT_URL);
+    const url = new URL(attribute ?? 'ropescope.html', SCRIPT_URL ?? PUBLIC_EXPLORER);
     if (['http:', 'https:', 'file:'].includes(url.protocol)) return { ok: true, url: url.href.split(/[?#]/)[0] };
   } catch {
     // reported below
@@ -312,12 +328,26 @@ class RopeScope extends HTMLElement {
     for (const num of figures.querySelectorAll('.fig-num')) num.remove();
     this.link = el('a', { target: '_blank', rel: 'noopener' }, 'open the full explorer ↗');
     const attribution = el('p', { class: 'attribution' }, 'Live figure by ropescope · ');
-    if (explorer) attribution.append(this.link);
+    // In a sandbox without allow-same-origin (WordPress puts an oEmbed's markup in
+    // sandbox="allow-scripts"), downloads and new tabs are refused without a word: the figure
+    // offers no exports there, and gives the explorer's address as text to copy.
+    const notes = [];
+    if (explorer && sandboxed()) {
+      this.link = el('span', { class: 'sandbox-address' });
+      attribution.append('the full explorer: ', this.link);
+      notes.push(
+        el(
+          'p',
+          { class: 'hint sandbox-note' },
+          'Shown in a sandbox, which refuses downloads and new tabs: no exports here; the explorer’s address is above.',
+        ),
+      );
+    } else if (explorer) attribution.append(this.link);
     // The element's children (the snippet's picture) stay unseen while it draws, as a shadow
     // root without a <slot> keeps them; where it cannot draw, this slot shows them.
     this.fallback = el('slot', { hidden: '' });
     this.figures = figures;
-    wrapper.append(this.notice, this.fallback, panel, figures, attribution);
+    wrapper.append(this.notice, this.fallback, panel, figures, attribution, ...notes);
     adoptStyles(this.shadowRoot);
     this.shadowRoot.append(wrapper);
     this.rows = rows;
@@ -353,7 +383,7 @@ class RopeScope extends HTMLElement {
       } catch {
         // the core is unavailable: the notice below says why
       }
-      this.link.href =
+      const address =
         this.explorer +
         writeQuery({
           ...settings,
@@ -363,6 +393,8 @@ class RopeScope extends HTMLElement {
           controls: PARAM.controls.default,
           title: true,
         });
+      if (this.link.tagName === 'A') this.link.href = address;
+      else this.link.textContent = address;
     }
     let model;
     try {
@@ -382,11 +414,12 @@ class RopeScope extends HTMLElement {
       } else {
         const handle = row.make($(`chart-${row.name}`), data);
         this.charts[row.name] = handle;
-        addExportMenu(handle, {
-          figure: row.name,
-          settings: () => this.state,
-          onError: (message) => this.showNotice([message]),
-        });
+        if (!sandboxed())
+          addExportMenu(handle, {
+            figure: row.name,
+            settings: () => this.state,
+            onError: (message) => this.showNotice([message]),
+          });
       }
       $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
       $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));

@@ -12,9 +12,9 @@ import { FIGURE, FIGURES } from '../figures/index.js';
 import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
-import { EMBED_CONTROLS, PARAM, readQuery, THEMES, writeQuery } from '../state/state.js';
+import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, THEMES, writeQuery } from '../state/state.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
-import { pictureAlt, pictureHtml, pictureView } from './picture.js';
+import { PICTURE_SETTINGS, pictureAlt, pictureHtml, pictureKey, pictureStem, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,6 +22,10 @@ const $ = (id) => document.getElementById(id);
 export const HEIGHT_MESSAGE = 'height';
 /** The host's question, { ropescope: 'height?' }: answered with HEIGHT_MESSAGE at once. */
 export const HEIGHT_REQUEST = 'height?';
+/** The host's colours for a theme=inherit frame, { ropescope: 'host', color, background, font,
+ *  scheme } (ropescope-resize.js sends it; frame.js follows it), and the frame's question. */
+export const HOST_MESSAGE = 'host';
+export const HOST_REQUEST = 'host?';
 // Heights the host accepts: anything else is a page that is not ours or a broken one.
 export const MIN_HEIGHT = 100;
 export const MAX_HEIGHT = 40000;
@@ -157,23 +161,31 @@ export function followHeight(frame, on = () => true) {
 
 // ---- the fixed height ----
 
-// The snippet's iframe height where no script resizes it: the tallest content measured for the
-// view (measured.js: heights.js, by tools/embed_heights.mjs) at any width from the post's column up to 800 px,
-// with room to spare for a caption a line longer at other settings, and a slider row per slider.
-// One height for every column from 320 px leaves much blank in a wide one: the builder asks
-// the column's width (COLUMNS), and tests/browser/embed.test.mjs checks each choice.
-export const COLUMNS = [320, 480, 640];
-const SLACK = 1.02;
-const MARGIN = 30;
+// The snippet's iframe height where no script resizes it: the content measured for the view
+// (measured.js: heights.js, by tools/embed_heights.mjs) at the post's column width, which the
+// builder asks (COLUMNS, the widths measured), so a host that strips the resizer leaves at most
+// a few pixels blank there (tests/browser/embed.test.mjs); a column between two measured widths
+// takes the taller of the two. Measured at the default settings: a caption a line longer at
+// others scrolls by that line. Plus a slider row per slider.
+export const COLUMNS = EMBED_WIDTHS;
+/** The builder's column until the blogger picks one: a common post column. */
+export const DEFAULT_COLUMN = 640;
+const ROUNDING = 2; // the measured heights are rounded up; sub-pixel layout differs by a pixel
 const CONTROL_ROW = 56; // one slider row (one per line): 53 px at 390 px, measured
 
-/** The snippet's fixed iframe height for a view and options; column: the post's column is at least that wide. */
-export function fixedHeight(view, { controls = [], title = true, column = COLUMNS[0] } = {}) {
-  const measured = contentHeights(view);
-  const from = EMBED_WIDTHS.findIndex((width) => width >= column);
-  const pairs = measured.slice(from < 0 ? -1 : from);
-  const tallest = Math.max(...pairs.map(([withTitle, noTitle]) => (title ? withTitle : noTitle)));
-  return Math.ceil(tallest * SLACK) + MARGIN + controls.length * CONTROL_ROW;
+/** The content height measured for a view at a column width (the taller of the measured widths
+ *  around it; the narrowest below it), with or without its heading. */
+export function heightAt(view, column, title = true) {
+  const measured = contentHeights(view).map(([withTitle, noTitle]) => (title ? withTitle : noTitle));
+  const above = EMBED_WIDTHS.findIndex((width) => width >= column);
+  if (above <= 0) return measured[above < 0 ? measured.length - 1 : 0];
+  if (EMBED_WIDTHS[above] === column) return measured[above];
+  return Math.max(measured[above - 1], measured[above]);
+}
+
+/** The snippet's fixed iframe height for a view and options; column: the post's column width. */
+export function fixedHeight(view, { controls = [], title = true, column = DEFAULT_COLUMN } = {}) {
+  return heightAt(view, column, title) + ROUNDING + controls.length * CONTROL_ROW;
 }
 
 // ---- the snippet builder (on the page) ----
@@ -201,73 +213,157 @@ export const VIEW_DIR = 'embed';
 /**
  * The embed document's address for settings and options (web/src/element/frame.js): in the
  * release folder, the view's own document (only its code: embed/<view>.html) or, for every
- * view, embed.html; the query as the page's own, and #<view>, which picks the picture shown
- * where JavaScript does not run.
+ * view, embed.html; the query as the page's own, and #<picture> (pictureStem: the view, and
+ * the picture's settings off their defaults), which picks the picture shown where JavaScript
+ * does not run: the snippet's own (snippetPicture).
  */
 export function frameAddress(release, settings, options) {
   const query = writeQuery({ ...settings, ...options, embed: false });
   const doc = options.view === 'all' ? 'embed.html' : `${VIEW_DIR}/${options.view}.html`;
-  return `${release}ropescope/${doc}${query === '?' ? '' : query}#${pictureView(options.view)}`;
+  const picture = snippetPicture(options.view, settings).settings;
+  return `${release}ropescope/${doc}${query === '?' ? '' : query}#${pictureStem(options.view, picture)}`;
 }
 
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-// Each view's alt text at the default settings, which its picture shows (tools/pictures.mjs
-// writes the same text into pictures.json): computed once, apart from the page's numbers.
+// Each view's alt text at the default settings, or at a picture's settings (PICTURE_SETTINGS),
+// which its picture shows (tools/pictures.mjs writes the same text into pictures.json):
+// computed once, apart from the page's numbers.
 const alts = new Map();
-export function defaultAlt(view) {
+export function defaultAlt(view, settings = {}) {
   const row = FIGURE[pictureView(view)];
-  if (!alts.has(row.name)) {
+  const key = `${row.name} ${pictureKey(settings)}`;
+  if (!alts.has(key)) {
     const text = apart(() => {
       const { state } = readQuery('');
+      Object.assign(state, settings);
       fillFromPreset(state);
       const model = computeModel(state);
       return pictureAlt(row.title, row.caption(state, model, row.data(model, state)));
     });
-    alts.set(row.name, text);
+    alts.set(key, text);
   }
-  return alts.get(row.name);
+  return alts.get(key);
 }
 
-// A value of each embed slider's setting other than its default, far enough from it that a
-// view reading the setting shows something else.
-const OTHER = Object.freeze({ gap: 37, dim: 128, base: 500000 });
+// A value of each lesson setting other than its default, far enough from it that a view
+// reading the setting shows something else (valid with every other setting at its default).
+// The worked example's (wq0 … wsh) are left out: they are the page's, after figure 14, which no
+// view draws.
+const OTHER = Object.freeze({
+  gap: 37,
+  dim: 128,
+  base: 500000,
+  from: 100,
+  to: 2000,
+  n: 256,
+  seed: 7,
+  pair: 3,
+  qm: 9,
+  kn: 4,
+});
 
-// The sliders each view takes, measured once per view at the default settings: those whose
-// other value changes its chart, caption or label. A view with a chapter's own inputs reads
-// none of them; an embed slider it does not read would do nothing.
-const taken = new Map();
+// Whether a view reads a setting, measured once per view and setting at the default settings:
+// whether its other value changes the view's chart, caption or label.
+const reads = new Map();
+function viewReads(view, name) {
+  const row = FIGURE[pictureView(view)];
+  const shown = (changes) =>
+    apart(() => {
+      const { state } = readQuery('');
+      Object.assign(state, changes);
+      if (row.part === 'long') fillFromPreset(state);
+      const model = computeModel(state);
+      const data = row.data(model, state);
+      return JSON.stringify([data, row.caption(state, model, data), row.label(state, model, data)]);
+    });
+  const key = `${row.name} ${name}`;
+  if (!reads.has(row.name)) reads.set(row.name, shown({}));
+  if (!reads.has(key)) reads.set(key, shown({ [name]: OTHER[name] }) !== reads.get(row.name));
+  return reads.get(key);
+}
+
+// The sliders each view takes: those it reads. A view with a chapter's own inputs reads none of
+// them; an embed slider it does not read would do nothing.
 export function viewControls(view) {
   if (view === 'all') return EMBED_CONTROLS;
-  const row = FIGURE[view];
-  if (!taken.has(view)) {
-    const shown = (changes) =>
-      apart(() => {
-        const { state } = readQuery('');
-        Object.assign(state, changes);
-        if (row.part === 'long') fillFromPreset(state);
-        const model = computeModel(state);
-        const data = row.data(model, state);
-        return JSON.stringify([data, row.caption(state, model, data), row.label(state, model, data)]);
-      });
-    const plain = shown({});
-    taken.set(
-      view,
-      EMBED_CONTROLS.filter((name) => shown({ [name]: OTHER[name] }) !== plain),
-    );
+  return EMBED_CONTROLS.filter((name) => viewReads(view, name));
+}
+
+/** The settings a view's pictures are rendered at: the defaults ({}), then each of
+ *  PICTURE_SETTINGS cut down to the sliders the view reads (none twice, none empty). */
+export function viewPictures(view) {
+  const takes = viewControls(pictureView(view));
+  const found = new Map([['', {}]]);
+  for (const settings of PICTURE_SETTINGS) {
+    const own = Object.fromEntries(Object.entries(settings).filter(([name]) => takes.includes(name)));
+    if (!found.has(pictureKey(own))) found.set(pictureKey(own), own);
   }
-  return taken.get(view);
+  return [...found.values()];
+}
+
+const LESSON_SETTINGS = Object.keys(OTHER);
+const same = (name, a, b) => PARAM[name].serialize(a) === PARAM[name].serialize(b);
+
+/**
+ * The picture a snippet at `settings` (the page's state) carries for `view`: of the view's
+ * pictures (viewPictures), one whose every setting the view reads is the snippet's (exact),
+ * else the one differing in the fewest (the defaults first). Returns { settings: the picture's,
+ * exact, differs: [[name, the snippet's value, the picture's value]] }. A long-context view's
+ * pictures are at its default preset: any long-context setting off it has no picture.
+ */
+export function snippetPicture(view, settings) {
+  const own = pictureView(view);
+  const row = FIGURE[own];
+  const longDiffers = [];
+  if (row.part === 'long') {
+    for (const param of PARAMS) {
+      if (param.part !== 'long') continue;
+      const value = settings[param.name];
+      if (value !== null && value !== undefined && !same(param.name, value, param.default))
+        longDiffers.push([param.name, value, param.default]);
+    }
+  }
+  let best = null;
+  for (const picture of viewPictures(own)) {
+    const differs = LESSON_SETTINGS.filter((name) => {
+      const value = settings[name] ?? PARAM[name].default;
+      const theirs = picture[name] ?? PARAM[name].default;
+      return !same(name, value, theirs) && viewReads(own, name);
+    }).map((name) => [name, settings[name], picture[name] ?? PARAM[name].default]);
+    differs.push(...longDiffers);
+    if (!best || differs.length < best.differs.length) best = { settings: picture, differs };
+    if (differs.length === 0) break;
+  }
+  return { ...best, exact: best.differs.length === 0 };
+}
+
+/** What the builder says of a snippet's picture (snippetPicture's answer). */
+export function pictureNote({ exact, differs }) {
+  if (exact) return 'Readers without JavaScript (feeds, mail) see its picture, at these settings.';
+  const at = (which) => differs.map(([name, ...values]) => `${PARAM[name].label ?? name} ${values[which]}`).join(', ');
+  return `No picture at ${at(0)}: readers without JavaScript (feeds, mail) see the one at ${at(1)}.`;
 }
 
 /** <rope-scope>'s attribute for a setting: title= is the heading's flag, heading= on the element,
  *  since a title attribute is the host's tooltip over the whole element. */
 export const elementAttribute = (name) => (name === 'title' ? 'heading' : name);
 
+/** The iframe snippet's box: the picture and the iframe in one grid cell, the iframe on top. */
+export const SNIPPET_GRID = 'display:grid';
+export const SNIPPET_CELL = 'grid-area:1/1';
+
 /**
- * The snippet for the page's state and the builder's options, around the view's picture, on
- * one line (WordPress's wpautop turns a line break between its parts into a blank line):
- *   way 'iframe': the iframe of the embed document (frameAddress), the picture in <noscript>
- *   after it, and (auto) the resizer;
+ * The snippet for the page's state and the builder's options, around the view's picture at
+ * the snippet's settings (snippetPicture), on one line (WordPress's wpautop turns a line break
+ * between its parts into a blank line):
+ *   way 'iframe': a <div data-ropescope-embed> holding the picture, linked to the explorer, and
+ *   the iframe of the embed document (frameAddress) in one grid cell, the iframe on top: a reader
+ *   that drops iframes (feeds, mail) shows the picture alone; a browser shows the iframe over it
+ *   (the picture beneath until the frame paints, and the frame's own copy of it where JavaScript
+ *   is off); the resizer (auto) hides the picture once the figure has drawn. The grid is a
+ *   style= attribute, as a host's style-src without 'unsafe-inline' ignores it, the resizer
+ *   sets it again through the CSSOM.
  *   way 'element': <rope-scope> holding the picture (lazy: fetched only where the element
  *   cannot draw, as where the host refuses WebAssembly, or where no script runs), then the
  *   element's script, async.
@@ -282,13 +378,16 @@ export function snippet(
   const release = releaseBase(page);
   const settings = presetValuesDropped(state);
   const options = { view, controls, title, theme };
+  const shown = snippetPicture(view, settings).settings;
   const picture = pictureHtml({
     base: release,
     view,
     theme,
-    alt: defaultAlt(view),
+    settings: shown,
+    alt: defaultAlt(view, shown),
     href: explorerLink(state, releasePage(release)),
     lazy: way === 'element',
+    attributes: way === 'element' ? '' : ` data-ropescope-picture style="${SNIPPET_CELL};align-self:start"`,
   });
   if (way === 'element') {
     const query = new URLSearchParams(writeQuery({ ...settings, ...options, embed: false }));
@@ -298,11 +397,11 @@ export function snippet(
   }
   const src = frameAddress(release, settings, options);
   const label = view === 'all' ? 'all figures' : FIGURE[view].title;
-  // No style= (a host's style-src may refuse it): width and frameborder as attributes.
   const frame =
+    `<div data-ropescope-embed style="${SNIPPET_GRID}">${picture}` +
     `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +
-    ` width="100%" height="${height ?? fixedHeight(view, { ...options, column })}" frameborder="0" loading="lazy"></iframe>` +
-    `<noscript>${picture}</noscript>`;
+    ` width="100%" height="${height ?? fixedHeight(view, { ...options, column })}" frameborder="0" loading="lazy"` +
+    ` style="${SNIPPET_CELL}"></iframe></div>`;
   // The resizer once per page: a second copy of the script on the page does nothing.
   return auto ? `${frame}<script src="${escapeAttr(`${release}ropescope-resize.js`)}" async></script>` : frame;
 }
@@ -360,23 +459,24 @@ export function setupEmbedBuilder(getState) {
         el(
           'select',
           { id: 'embed-column', 'aria-describedby': 'embed-column-hint' },
-          ...COLUMNS.map((width, i) =>
-            el('option', { value: String(width) }, `${width} px ${i ? 'or wider' : 'and up (any)'}`),
-          ),
+          ...COLUMNS.map((width) => el('option', { value: String(width) }, `${width} px`)),
         ),
       ),
     ),
     el(
       'p',
       { class: 'hint', id: 'embed-column-hint' },
-      'Without the auto-height script an iframe keeps the snippet’s height: the narrowest your post’s column gets sets it.',
+      'Without the auto-height script an iframe keeps the snippet’s height, measured for a column this wide: pick your post’s.',
     ),
+    // Which picture the snippet carries: its settings' own, or the nearest (snippetPicture).
+    el('p', { class: 'hint', id: 'embed-picture-note', 'aria-live': 'polite' }),
   );
   // One figure rather than all of them (tens of thousands of pixels): the one a view= link
   // shows, else the first.
   const { view } = getState();
   $('embed-view').value = FIGURE[view] ? view : FIGURES[0].name;
   $('embed-view').after(options);
+  $('embed-column').value = String(DEFAULT_COLUMN);
   const preview = el(
     'div',
     { class: 'embed-preview', id: 'embed-preview' },
@@ -426,6 +526,17 @@ export function updateEmbedCode() {
   // The auto-height script is the iframe's.
   $('embed-auto').disabled = options.way !== 'iframe';
   $('embed-column').disabled = options.way !== 'iframe';
+  // An iframe takes its host's colours from the resizer (ropescope-resize.js): without it,
+  // inherit has nothing to inherit, and is not offered.
+  const noInherit = options.way === 'iframe' && !options.auto;
+  $('embed-theme').querySelector('option[value="inherit"]').disabled = noInherit;
+  if (noInherit && options.theme === 'inherit') {
+    $('embed-theme').value = 'auto';
+    options.theme = 'auto';
+  }
+  $('embed-picture-note').textContent = pictureNote(
+    snippetPicture(options.view, presetValuesDropped(builder.getState())),
+  );
   // Only the sliders the view reads.
   const takes = viewControls(options.view);
   for (const name of EMBED_CONTROLS) $(`embed-control-${name}`).closest('label').hidden = !takes.includes(name);

@@ -6,13 +6,41 @@
 // The query is read as the page reads its own (state.js), so an old index.html?embed=1 link's
 // query means the same here. Once the figure has drawn, the page posts its height to the host
 // (as the explorer's embed mode does: embed.js), then again whenever it changes.
-// Without JavaScript the page shows the view's picture: the snippet's address ends in #<view>,
-// and embed.css shows the <noscript> picture that carries that id (tools/embed_page.mjs).
+// Without JavaScript the page shows the snippet's picture: the snippet's address ends in
+// #<picture> (the view and the picture's settings), and the <noscript> stylesheet shows the
+// picture that carries that id (tools/embed_page.mjs). With theme=inherit the host's resizer
+// tells the page the host's colours (applyHost).
 
 import { readQuery } from '../state/state.js';
-import { reportHeight } from './embed.js';
+import { HOST_MESSAGE, HOST_REQUEST, reportHeight } from './embed.js';
 
 const STABLE_MS = 500;
+// How long a theme=inherit figure waits for its host's colours before it draws as on a light page
+// (embed.css; a host without the resizer never answers; one whose resizer comes late answers then,
+// and the figure draws again).
+const HOST_WAIT_MS = 1500;
+const COLOR = /^rgba?\([\d.,\s/%]+\)$/;
+const SCHEMES = ['normal', 'light', 'dark', 'light dark', 'dark light', 'only light', 'only dark'];
+
+/**
+ * theme=inherit in an iframe: the host page's resizer (ropescope-resize.js) tells the frame its
+ * text colour, background, font and colour scheme (HOST_MESSAGE); the document takes them (the
+ * text colour and font on its body, which <rope-scope theme="inherit"> reads as its host's, the
+ * colour scheme on its root: the iframe's own, so the browser paints no opaque backdrop behind
+ * a page whose scheme differs from its host's), on a transparent background. Values are taken
+ * only from the parent window, only in the forms a computed style gives them.
+ */
+export function applyHost(d, root = document.documentElement, body = document.body) {
+  if (!d || d.ropescope !== HOST_MESSAGE) return false;
+  if (typeof d.color !== 'string' || !COLOR.test(d.color)) return false;
+  const scheme = SCHEMES.includes(d.scheme) ? d.scheme : 'normal';
+  // 'normal' is a light page to the browser, whatever the reader's scheme: so is the frame.
+  root.style.colorScheme = scheme === 'normal' ? 'light' : scheme;
+  body.style.color = d.color;
+  if (typeof d.font === 'string' && d.font.length < 500) body.style.fontFamily = d.font;
+  if (typeof d.background === 'string' && COLOR.test(d.background)) root.dataset.hostBackground = d.background;
+  return true;
+}
 
 /** The event <rope-scope> sends each time it has built its figures (element.js). */
 export const DRAWN = 'rope-scope-drawn';
@@ -66,5 +94,22 @@ export function startFrame(attributes) {
     },
     { once: true },
   );
-  document.body.append(element);
+  if (theme !== 'inherit' || window.parent === window) {
+    document.body.append(element);
+    return;
+  }
+  // inherit: the host's colours first, then the figure; colours that come later redraw it.
+  let placed = false;
+  const place = () => {
+    if (placed) return;
+    placed = true;
+    document.body.append(element);
+  };
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || !applyHost(e.data)) return;
+    if (placed) element.setAttribute('theme', 'inherit');
+    else place();
+  });
+  window.parent.postMessage({ ropescope: HOST_REQUEST }, '*');
+  setTimeout(place, HOST_WAIT_MS);
 }
