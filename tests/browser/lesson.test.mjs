@@ -711,6 +711,82 @@ test('chapter_link_should_restore_every_chapter_and_reset_should_restore_default
   await p.close();
 });
 
+// Back and Forward: each settled change (a slider let go, a box committed) is one entry of the
+// history; going back and forth sets every chapter's inputs, the drawn readouts and captions and
+// the page's settings as they were, and adds no entry.
+test('back_and_forward_should_bring_back_each_settled_state_of_the_chapters', async () => {
+  const { p, page } = await openLesson();
+  // The chapters' boxes, captions, readouts and prose, and the panel's gap: what a reader sees.
+  const seen = () =>
+    page.evaluate((names) => {
+      const text = (id) => document.getElementById(id)?.textContent ?? '';
+      return {
+        boxes: Object.fromEntries(
+          [...document.querySelectorAll('.chapter-controls input')].map((i) => [i.id, i.value]),
+        ),
+        captions: names.map((name) => text(`caption-${name}`)),
+        readouts: [...document.querySelectorAll('.chapter-readout')].map((node) => node.textContent),
+        prose: names.map((name) => text(`essay-${name}`)),
+        gap: document.getElementById('gap-num').value,
+        search: window.location.search,
+      };
+    }, CHAPTERS);
+  const entries = () => page.evaluate(() => window.history.length);
+  // A state the reader could not see mid-change: the address is written only once a frame allows.
+  const steady = async () => {
+    await settle(page);
+    await page.waitForFunction(() => !window.ropescope.urlPending());
+  };
+  const states = [await seen()];
+  const start = await entries();
+  // Three settled changes: one chapter's log slider dragged with the mouse, another's box typed,
+  // then the panel's gap.
+  // Dragged to a point between 30 % and 60 % of the track: far from either default (slot 5, gap
+  // 50,000) and from the marks the thumb snaps to.
+  const slot = pick(0, 1);
+  const range = page.locator(slot ? '#slot-slot' : '#clock-gap');
+  await range.scrollIntoViewIfNeeded();
+  const box = await range.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * (0.3 + 0.3 * random()), box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await steady();
+  states.push(await seen());
+  const cat = pick(0, 1000);
+  await setNumber(page, 'cat-m', cat === 3 ? 4 : cat);
+  await steady();
+  states.push(await seen());
+  const gap = pick(3, 100000);
+  await page.locator('#fig-flatness').scrollIntoViewIfNeeded();
+  await setNumber(page, 'gap', gap);
+  await steady();
+  states.push(await seen());
+  const what = `${slot ? 'slot' : 'clock gap'} dragged, cat m ${cat}, gap ${gap} (ROPE_TEST_SEED=${SEED})`;
+  for (let i = 1; i < states.length; i++) {
+    assert.notEqual(states[i].search, states[i - 1].search, `${what}: change ${i} reached the address`);
+  }
+  assert.equal(await entries(), start + 3, `${what}: one history entry per settled change`);
+  const expect = async (i, how) => {
+    await steady();
+    const now = await seen();
+    for (const key of Object.keys(now)) assert.deepEqual(now[key], states[i][key], `${what}: after ${how}, ${key}`);
+    assert.equal(await entries(), start + 3, `${what}: ${how} adds no entry`);
+  };
+  await page.goBack();
+  await expect(2, 'Back');
+  await page.goBack();
+  await expect(1, 'Back, Back');
+  await page.goBack();
+  await expect(0, 'Back three times');
+  await page.goForward();
+  await expect(1, 'then Forward');
+  await page.goForward();
+  await page.goForward();
+  await expect(3, 'Forward to the last');
+  await p.close();
+});
+
 // The clock's caption, readout and drawing and the weights chapter's counts judge a gap by one rule
 // (inside: an angle no larger, unwrapped, than the largest training reached, or any angle once
 // training swept a whole turn), checked here against the rule itself at random gaps past many turns.

@@ -18,7 +18,15 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
-import { chapterKeys, chapterQuery, onChapterChange, readChapters, setLinkQuery } from '../figures/lesson_row.js';
+import {
+  chapterKeys,
+  chapterQuery,
+  onChapterChange,
+  onChapterSettle,
+  readChapters,
+  restoreChapters,
+  setLinkQuery,
+} from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
@@ -26,7 +34,7 @@ import { computeModel, reportFile } from '../model/model.js';
 import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { vectorsReadout, wireActions } from './actions.js';
 import { addExportMenu } from './export.js';
-import { startLong } from './long.js';
+import { restoreLong, startLong } from './long.js';
 import { fillFormulas } from './mathml.js';
 import { watchPrint } from './print.js';
 import { wireMiniature } from './question.js';
@@ -83,9 +91,10 @@ let failed = false;
 // then redraws what the reader can see.
 const hidden = new Set();
 const scheduler = frameScheduler(charts, hidden);
-const url = urlWriter(() => writeQuery(state, chapterQuery()));
+const url = urlWriter(() => writeQuery(state, chapterQuery()), { entries: !state.embed });
 const writeUrl = url.write;
 onChapterChange(() => writeUrl());
+onChapterSettle(() => url.settle());
 if (!state.embed) setLinkQuery(() => writeQuery(state, chapterQuery()));
 
 const inViewport = (el) => {
@@ -436,6 +445,36 @@ function togglePlay(on) {
   for (const handle of Object.values(charts)) handle.holdY?.(on);
 }
 
+// ---- history: Back and Forward ----
+
+// The settings Back and Forward bring back: every one but the page mode (embed, view), as Reset
+// everything resets them, and the long-context part's (long.js restores those).
+const RESTORED = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view' && row.part !== 'long');
+const LONG_RESTORED = PARAMS.filter((row) => row.part === 'long');
+
+/**
+ * A change settles when the reader lets go of it: a slider released ('change'), a box committed
+ * ('change'), a button pressed ('click'), a key or pointer released (a chart dragged, a chapter's
+ * log slider stepped by keys). Each settled change that altered the state is an entry of the
+ * browser's history (url.settle(); a drag's every step only rewrites the entry it makes). Back
+ * and Forward (popstate) set every setting and every chapter as that entry's address says,
+ * adding no entry while they do.
+ */
+function wireHistory() {
+  for (const type of ['change', 'click', 'keyup', 'pointerup']) {
+    document.addEventListener(type, () => url.settle());
+  }
+  window.addEventListener('popstate', () => {
+    const read = readQuery(window.location.search, chapterKeys());
+    url.restore(() => {
+      actions.stopPlay();
+      acceptAll(Object.fromEntries(RESTORED.map((row) => [row.name, read.state[row.name]])));
+      restoreLong(Object.fromEntries(LONG_RESTORED.map((row) => [row.name, read.state[row.name]])));
+      restoreChapters(read.chapters);
+    });
+  });
+}
+
 // ---- start ----
 
 // Where a row's section goes: before the element its `before` names (the long-context rows),
@@ -526,7 +565,8 @@ function start() {
   markIdle();
   showNotice(...linkProblems);
 
-  actions = wireActions({ state, accept, acceptAll, togglePlay });
+  actions = wireActions({ state, accept, acceptAll, togglePlay, settle: url.settle });
+  if (!state.embed) wireHistory();
   wireBuilt();
   window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
@@ -578,6 +618,7 @@ function start() {
       // The embed builder is below the figures: built after the first chart is on screen.
       if (!state.embed) setupEmbedBuilder(() => state);
       watchPrint(() => charts);
+      url.mark(); // the state the link opened, the long-context part's preset values filled in
     }, 0),
   );
 }
