@@ -503,7 +503,7 @@ for (const viewport of [
 }
 
 // No dead controls beside the chapters: on a wide screen the settings panel shows gap, dim, base
-// and Play only while a figure they drive (1, 14–21) is within 100 px of the screen; beside
+// and Play only while a figure they drive (10, the summary, and 14–21) is within 100 px of the screen; beside
 // the chapters it keeps Reset everything (which resets them) and says which figures the sliders
 // drive.
 test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async () => {
@@ -511,8 +511,9 @@ test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async (
   const USERS = ['flatness', 'circle', 'terms', 'additive', 'length', 'angles', 'slow', 'decay', 'heatmap'];
   const look = () =>
     page.evaluate((users) => {
-      const near = users.some((name) => {
-        const box = document.getElementById(`chart-${name}`).getBoundingClientRect();
+      // The summary's opening paragraph counts too: its figure follows it (app.js's BAR_USERS).
+      const near = [...users.map((name) => `chart-${name}`), 'essay-flatness'].some((id) => {
+        const box = document.getElementById(id).getBoundingClientRect();
         return box.bottom > -100 && box.top < window.innerHeight + 100;
       });
       const shown = (id) => document.getElementById(id).checkVisibility();
@@ -534,14 +535,14 @@ test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async (
     const { near } = await look();
     await settled(!near);
     const v = await look();
-    if (!['order', 'post'].includes(name) && CHAPTERS.includes(name))
+    if (!['order', 'planes', 'post'].includes(name) && CHAPTERS.includes(name))
       assert.equal(v.near, false, `${name}: no figure driven by the sliders near`);
     for (const id of ['gap', 'dim', 'base', 'play'])
       assert.equal(v[id], v.near, `${name}: #${id} shown ${v[id]}, a figure it drives near: ${v.near}`);
     assert.equal(v.note, !v.near, `${name}: the note`);
     assert.equal(v.reset, true, `${name}: Reset everything`);
   }
-  assert.match(await page.textContent('#panel-away'), /^Gap, dim and base drive figures 1, 14–21; /);
+  assert.match(await page.textContent('#panel-away'), /^Gap, dim and base drive figures 10, 14–21; /);
   await p.close();
 });
 
@@ -1021,7 +1022,36 @@ const PROSE = {
     trained: rope.lesson_normalized(i.slot, i.train),
     now: rope.lesson_normalized(i.slot, i.length),
   }),
-  marks: (i) => ({ width: i.width, slowest: (2 * Math.PI) / rope.thetas(i.width).at(-1) }),
+  marks: (i) => {
+    // The sub-points in plain Math: one sine repeats, sin 30° = sin 150°, speeds by a factor.
+    const slowest = 10000 ** (-(i.width - 2) / i.width);
+    const exp = Array.from({ length: 256 }, (_, j) => 10000 ** (-(2 * j) / 512));
+    const even = exp.map((_, j) => 1 + ((exp[255] - 1) * j) / 255);
+    const long = (list) => list.filter((theta) => (2 * Math.PI) / theta > 100).length;
+    const deg = (x) => (x * Math.PI) / 180;
+    return {
+      width: i.width,
+      slowest: (2 * Math.PI) / rope.thetas(i.width).at(-1),
+      s0: 0,
+      s6: Math.sin(6),
+      s13: Math.sin(13),
+      t6: 6 / (2 * Math.PI),
+      t13: 13 / (2 * Math.PI),
+      slow0: 0,
+      slow6: Math.sin(6 * slowest),
+      slow13: Math.sin(13 * slowest),
+      sin30: Math.sin(deg(30)),
+      sin150: Math.sin(deg(150)),
+      cos30: Math.cos(deg(30)),
+      cos150: Math.cos(deg(150)),
+      spreadDim: 512,
+      spreadPairs: 256,
+      factor: exp[0] / exp[1],
+      turnLength: 100,
+      expLong: long(exp),
+      evenLong: long(even),
+    };
+  },
   extrapolate: (i) => ({
     train: i.train,
     pos: i.pos,
@@ -1048,6 +1078,13 @@ const PROSE = {
     shift: i.shift,
     score: rope.planes_example(i.seed, 512, 10000, i.m, i.n).score,
     moved: rope.planes_example(i.seed, 512, 10000, i.m + i.shift, i.n + i.shift).score,
+    // The post's slow pair at 3000 against its fast pair at 3: the same 0.3 rad.
+    slowTheta: 0.0001,
+    slowAt: 3000,
+    slowAngle: 3000 * 0.0001,
+    fastTheta: 0.1,
+    fastAt: 3,
+    fastAngle: 3 * 0.1,
   }),
   clock: (i) => ({
     train: i.train,

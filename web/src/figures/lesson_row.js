@@ -525,9 +525,9 @@ export const d4 = (x, decimals = 4) => {
 };
 
 /** The chapters drawn as figures (the post's table links these; the others are named only):
- *  the figures from the first chapter up to the post's table. */
+ *  the figures from the first chapter up to the post's table, the summary among them left out. */
 export const CHAPTER_FIGURES = Object.freeze(
-  FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')),
+  FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')).filter((name) => name !== 'flatness'),
 );
 
 let postById = null;
