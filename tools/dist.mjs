@@ -41,11 +41,12 @@ const RELEASED = [
 ];
 // The ceilings docs/PERFORMANCE.md gives, and why each is where it is; make dist (and so make
 // test) fails past one. The page's rose from 470 KB to 500 KB with the lesson's essay and its
-// chapter links, the element's from 450 KB to 456 KB with the proof's algebra and the order
+// chapter links, and to 506 KB with the post's sub-points in the prose, the summary's words and
+// Back and Forward (503.7 KB), the element's from 450 KB to 456 KB with the proof's algebra and the order
 // chapter's three cases, rope.wasm's from 128 KB to 136 KB with the overflow messages that name their
 // key and the lesson's proof terms (docs/PERFORMANCE.md); the lazy page and the config reader in
 // the second module (issue #34) are how they come down.
-const BUDGET = 500 * 1024;
+const BUDGET = 506 * 1024;
 const EMBED_BUDGET = 456 * 1024;
 const WASM_BUDGET = 136 * 1024;
 

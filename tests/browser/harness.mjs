@@ -222,7 +222,9 @@ export async function waitReady(page, charts = CHARTS) {
       typeof window.Chart === 'function' &&
       ids.every((id) => window.Chart.getChart(document.getElementById(`chart-${id}`))),
     charts,
-    { timeout: 15000 },
+    // The summary's chart (flatness) is made with every chart below the first screen, after the
+    // first paint: on a loaded machine that takes longer than the first screen's.
+    { timeout: 30000 },
   );
   if (charts.includes('flatness')) await atSummary(page);
 }

@@ -381,6 +381,14 @@ function numberInput(chapter, key, id, spec) {
     return button;
   };
   const steppers = log ? [nudge(-1, '−', 'one less'), nudge(1, '+', 'one more')] : [];
+  // A step past the range's end would do nothing: that button is off while the value is there.
+  const ends = (value) => {
+    if (!steppers.length) return;
+    steppers[0].disabled = value <= min;
+    steppers[1].disabled = value >= max;
+  };
+  ends(chapter.inputs[key]);
+  chapter.onSet((_, inputs) => ends(inputs[key]), box);
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
   const row = el('div', { class: log ? 'control-row stepped' : 'control-row' }, range, ...steppers, box);

@@ -65,18 +65,21 @@ const SLOW = { theta: 0.0001, at: 3000 };
 const PROSE = {
   order: {
     prose: [
-      'Attention weighs how much one word should listen to another with a dot product: the first word’s query ' +
-        'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
-        'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
-      'The chart scores the post’s two words in both orders three ways. With no position every pair of bars ' +
-        'matches: the largest change a swap makes is {plain}, and no sticks you type make them differ. In the ' +
-        'post’s terms each score is one word’s WANT tag against the other’s HAVE tag, and the tags come from the ' +
-        'sticks alone. Change the sticks by slot before scoring and the swap shows: by up to {added} with a ' +
-        'sinusoidal mark added, {rotated} with each stick turned (RoPE). The rest of the page asks which change to make.',
+      'A model holds each word as a short list of numbers, a stick: here “{a}” is {stickA} and “{b}” is {stickB}. ' +
+        'Attention weighs how much one word should listen to another with a dot product: what the first word ' +
+        'looks for (its query, the post’s WANT tag) against what the second offers (its key, its HAVE tag). That ' +
+        'is a sum over matching entries, and nothing in a sum says which word came first. Read “{a} {b}” or ' +
+        '“{b} {a}”: the same two sticks go in, so the same scores come out.',
+      'The chart scores the two words in both orders three ways. With no position every pair of bars matches: ' +
+        'the largest change a swap makes is {plain}, and no sticks you type make them differ. Change each stick by ' +
+        'its slot, its place in the sentence, before scoring and the swap shows: by up to {added} with a sinusoidal ' +
+        'mark added, {rotated} with each stick turned (RoPE). The rest of the page asks which change to make.',
     ],
-    slots: (d) => ({
+    slots: (d, i) => ({
       a: d.a,
       b: d.b,
+      stickA: `[${i.stickA.join(', ')}]`,
+      stickB: `[${i.stickB.join(', ')}]`,
       plain: [d.plain.diff, 0],
       added: [d.added.diff, 3],
       rotated: [d.rotated.diff, 3],
@@ -180,13 +183,15 @@ const PROSE = {
       'Why only the gap? Write out the two turned vectors and multiply. Eight products of sines and cosines ' +
         'appear; gathered by q₁k₁, q₁k₂, q₂k₁ and q₂k₂ they are the cosine and sine of one difference, mθ − nθ. ' +
         'The positions survive only as m − n.',
-      'Two terms are left. The first weighs cos((m − n)θ) by q·k, how alike the two vectors are: here {dot}, ' +
+      'Two terms are left. Here q is {q} and k is {k}. The first weighs cos((m − n)θ) by q·k, how alike the two vectors are: {dot}, ' +
         'giving {cosTerm}. The second weighs sin((m − n)θ) by q×k, how far one is turned from the other: here {cross}, ' +
         'giving {sinTerm}. Make k equal to q and that weight vanishes, so the sine drops out of sight; a key turned ' +
         'away from the query keeps it at work. Together {result}, for the query at {m} and the key at {n}, and ' +
         'every bar of the chart is that one number. Nothing here is learned: the geometry does it.',
     ],
-    slots: (d) => ({
+    slots: (d, i) => ({
+      q: `[${i.q1}, ${i.q2}]`,
+      k: `[${i.k1}, ${i.k2}]`,
       m: d.m,
       n: d.n,
       dot: [d.dot, 4],
@@ -226,7 +231,8 @@ const PROSE = {
   clock: {
     prose: [
       'RoPE still breaks at long range, in its slow pairs. Depending only on the gap lets a model reuse what it ' +
-        'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
+        'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair ' +
+        '({slowTheta} rad per position) swept {wedge}° of its circle (the shaded ' +
         'wedge); at a gap of {gap} it points at {dial}°, {verdict}.',
       'The fix slows the slow pairs so far gaps fall back inside: divide every frequency by {divide}, or raise the ' +
         'base from {oldBase} to {newBase}, as Llama 3 did for its 128K context. Try both buttons. The fast pair is ' +
@@ -234,6 +240,7 @@ const PROSE = {
     ],
     slots: (d) => ({
       train: d.trainLength,
+      slowTheta: [d.train.theta, 6],
       wedge: [d.train.degrees, 1],
       gap: d.gapLength,
       dial: [d.gap.dial, 1],
