@@ -55,11 +55,13 @@ const RELEASED = [
 ];
 // The ceilings docs/PERFORMANCE.md gives, and why each is where it is; make dist (and so make
 // test) fails past one. The page's rose from 470 KB to 500 KB with the lesson's essay and its
-// chapter links, and to 504 KB with the builder's choice of each snippet's picture (2 KB), the element's from 450 KB to 456 KB with the proof's algebra and the order
+// chapter links, to 504 KB with the builder's choice of each snippet's picture (2 KB) and to 508 KB
+// with the post's sub-points in the prose, the summary's words and Back and Forward (about 4 KB),
+// the element's from 450 KB to 456 KB with the proof's algebra and the order
 // chapter's three cases, rope.wasm's from 128 KB to 136 KB with the overflow messages that name their
 // key and the lesson's proof terms (docs/PERFORMANCE.md); the lazy page and the config reader in
 // the second module (issue #34) are how they come down.
-const BUDGET = 504 * 1024;
+const BUDGET = 508 * 1024;
 const EMBED_BUDGET = 456 * 1024;
 const WASM_BUDGET = 136 * 1024;
 

@@ -23,7 +23,7 @@ async function shoot(width, height, colorScheme, out) {
     if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
   });
   await page.goto(server.url);
-  await page.waitForFunction(() => window.Chart?.getChart(document.getElementById('chart-flatness')), null, {
+  await page.waitForFunction(() => window.Chart?.getChart(document.getElementById('chart-order')), null, {
     timeout: 20000,
   });
   await page.evaluate(

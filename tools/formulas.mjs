@@ -23,14 +23,15 @@ export const TEX = Object.freeze({
   relative: String.raw`R(m\theta)^{\mathsf T}R(n\theta)=R(-m\theta)\,R(n\theta)=R\big((n-m)\theta\big)`,
   score_derivation: String.raw`\big(R(m\theta)\,q\big)\cdot\big(R(n\theta)\,k\big)=q^{\mathsf T}R(m\theta)^{\mathsf T}R(n\theta)\,k=q^{\mathsf T}R\big((n-m)\theta\big)\,k`,
   pair_dot_cross: String.raw`(q\cdot k)_i=q_{2i}k_{2i}+q_{2i+1}k_{2i+1},\qquad(q\times k)_i=q_{2i}k_{2i+1}-q_{2i+1}k_{2i}`,
-  pair_score: String.raw`\big(R(m\theta_i)\,q_i\big)\cdot\big(R(n\theta_i)\,k_i\big)=(q\cdot k)_i\cos\big((m-n)\theta_i\big)+(q\times k)_i\sin\big((m-n)\theta_i\big)`,
+  // The proof's two long lines are broken into short ones, so they fit a phone without scrolling.
+  pair_score: String.raw`\begin{aligned}&\big(R(m\theta_i)\,q_i\big)\cdot\big(R(n\theta_i)\,k_i\big)\\&\quad=(q\cdot k)_i\cos\big((m-n)\theta_i\big)\\&\quad\phantom{=}+(q\times k)_i\sin\big((m-n)\theta_i\big)\end{aligned}`,
   score_sum: String.raw`\mathrm{score}(q,k,m,n)=\sum_{i=0}^{d/2-1}\Big[(q\cdot k)_i\cos(r\theta_i)+(q\times k)_i\sin(r\theta_i)\Big],\quad r=m-n`,
   sin_pos: String.raw`P_m[2i]=\sin\!\big(m/\mathrm{base}^{2i/d}\big),\qquad P_m[2i+1]=\cos\!\big(m/\mathrm{base}^{2i/d}\big)`,
   additive: String.raw`(q+P_m)\cdot(k+P_n)=q\cdot k+q\cdot P_n+P_m\cdot k+P_m\cdot P_n`,
   additive_gap: String.raw`P_m\cdot P_n=\sum_{i=0}^{d/2-1}\cos\!\big((m-n)/\mathrm{base}^{2i/d}\big)`,
   roformer_bound: String.raw`\frac{1}{d/2}\sum_{j=0}^{d/2-1}\left|\sum_{k=0}^{j}e^{\,\mathrm{i}\,r\theta_k}\right|`,
   decay_mean: String.raw`\frac{1}{N}\sum_{p=1}^{N}\mathrm{score}(v_p,v_p,r,0)=\sum_{i=0}^{d/2-1}\overline{\lvert v_{p,i}\rvert^2}\,\cos(r\theta_i)`,
-  proof_collected: String.raw`q_m\cdot k_n=(q_1k_1+q_2k_2)\cos g+(q_1k_2-q_2k_1)\sin g,\quad g=(m-n)\theta`,
+  proof_collected: String.raw`\begin{aligned}q_m\cdot k_n&=(q_1k_1+q_2k_2)\cos g\\&\phantom{=}+(q_1k_2-q_2k_1)\sin g,\\g&=(m-n)\theta\end{aligned}`,
   demo_vectors: String.raw`q_j=\cos(0.7\,j+0.3),\qquad k_j=\sin(0.4\,j+1.1)`,
 });
 

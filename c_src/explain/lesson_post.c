@@ -16,6 +16,7 @@ enum source {
     SRC_DIVIDE,      /* rope_lesson_normalized(p0, p1) */
     SRC_CLOCK,       /* rope_lesson_clock(pair p0, dim p1, base p2, position p3, 1)[slot] */
     SRC_PERIOD,      /* 1 / theta of rope_lesson_clock(p0, p1, p2, ...) */
+    SRC_TURNS,       /* p3 whole turns of pair p0 (width p1, base p2): p3 * 2 pi / theta */
     SRC_SIN_DEG,     /* rope_lesson_identity(p0 degrees, 0): sin */
     SRC_MARK,        /* rope_lesson_marks(position p0, width p1, base p2)[slot] */
     SRC_MARKED,      /* rope_lesson_marked(nolan, slot p0, base p2)[slot] */
@@ -66,6 +67,9 @@ enum input {
     IN_W4_PAIR0,
     IN_W4_PAIR1,
     IN_W4_PERIOD1,
+    IN_W4_TURN0,
+    IN_W4_TURN1,
+    IN_W4_TURN2,
     IN_MARK_3,
     IN_MARK_4,
     IN_NOLAN_3,
@@ -102,6 +106,9 @@ static const double inputs[][4] = {
     [IN_W4_PAIR0] = {0, 4, BASE_OLD, 1},
     [IN_W4_PAIR1] = {1, 4, BASE_OLD, 1},
     [IN_W4_PERIOD1] = {1, 4, BASE_OLD},
+    [IN_W4_TURN0] = {0, 4, BASE_OLD, 0},
+    [IN_W4_TURN1] = {0, 4, BASE_OLD, 1},
+    [IN_W4_TURN2] = {0, 4, BASE_OLD, 2},
     [IN_MARK_3] = {3, 4, BASE_OLD},
     [IN_MARK_4] = {4, 4, BASE_OLD},
     [IN_NOLAN_3] = {3, 0, BASE_OLD},
@@ -150,6 +157,11 @@ static int recompute(const struct row *r, double *value)
     case SRC_PERIOD:
         rc = rope_lesson_clock((int)p[0], (int)p[1], p[2], 1.0, 1.0, o);
         o[0] = 1.0 / o[ROPE_CLOCK_THETA];
+        at = 0;
+        break;
+    case SRC_TURNS:
+        rc = rope_lesson_clock((int)p[0], (int)p[1], p[2], 1.0, 1.0, o);
+        o[0] = p[3] * ROPE_TWO_PI / o[ROPE_CLOCK_THETA];
         at = 0;
         break;
     case SRC_SIN_DEG:

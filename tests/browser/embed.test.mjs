@@ -380,7 +380,7 @@ test('builder_should_offer_only_the_sliders_a_view_takes_on_one_line_for_one_fig
   const { page } = p;
   await waitReady(page);
   await holdPreview(page);
-  assert.equal(await page.inputValue('#embed-view'), 'flatness', 'one figure by default: the first');
+  assert.equal(await page.inputValue('#embed-view'), 'flatness', 'one figure by default: the summary');
   for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
   const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
   for (const way of ['iframe', 'element']) {

@@ -2,9 +2,11 @@
 // 390x844, light and dark) names the blog post the page companions, poses its question and shows
 // the live miniature of the answer (the post's cat at 3 and 7, then both moved: RoPE's score kept,
 // the additive one drifting), its numbers the core's after a seeded random drag of its slider;
-// figure 1 follows, its gap, dim and base sliders beside it (desktop) or in the bar above it
-// (phone); on the phone every control of the lesson is reachable without a box that scrolls
-// inside itself, Play on one line, formulas inside their own box, nothing past the right edge.
+// the first chapter follows, with no gap, dim or base slider on screen (they drive none of it);
+// the summary (the flatness figure) comes after the proof, its sliders beside it (desktop) or in
+// the bar above it (phone); on the phone every control of the lesson is reachable without a box
+// that scrolls inside itself, Play on one line, formulas inside their own box, nothing past the
+// right edge.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,7 +17,8 @@ import { close, openPage, settle, useServerAndBrowser, waitReady } from './harne
 const env = useServerAndBrowser();
 const SLIDERS = ['gap', 'dim', 'base'];
 
-/** Figure 1's canvas and plot area, and each main slider's and box's box, at the scroll top. */
+/** The summary's canvas and plot area, the first chapter's and the proof's boxes, and each main
+ *  slider's and box's box (hit: seen and uncovered), where the page is scrolled now. */
 function firstScreen(page) {
   return page.evaluate((sliders) => {
     const rect = (el) => {
@@ -42,11 +45,17 @@ function firstScreen(page) {
       },
       title: rect(document.querySelector('h1')),
       guide: { ...rect(document.getElementById('guide')), open: document.getElementById('guide').open },
+      chapter: rect(document.getElementById('essay-order')),
+      proof: rect(document.getElementById('fig-proof')),
+      summary: rect(document.getElementById('essay-flatness')),
       controls: Object.fromEntries(
         sliders.flatMap((name) =>
           [name, `${name}-num`].map((id) => {
             const el = document.getElementById(id);
-            return [id, { ...rect(el), hit: hit(el) }];
+            const seen = el.getClientRects().length > 0;
+            const r = rect(el);
+            const onScreen = seen && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+            return [id, { ...r, hit: seen && hit(el), onScreen }];
           }),
         ),
       ),
@@ -122,7 +131,7 @@ for (const [width, height] of [
     test(`first_screen_should_name_the_post_and_show_the_live_miniature_at_${width}x${height}_${scheme}`, async () => {
       const p = await openPage(env.browser, env.server.url, { viewport: { width, height } });
       await p.page.emulateMedia({ colorScheme: scheme });
-      await waitReady(p.page, ['flatness']);
+      await waitReady(p.page, ['order']);
       await settle(p.page);
       let got = await miniature(p.page);
       const seen = JSON.stringify(got);
@@ -141,54 +150,70 @@ for (const [width, height] of [
   }
 }
 
+/** Waits until the main sliders' bar or panel has settled after a scroll (markBar, its slide). */
+async function barSettled(page) {
+  await settle(page);
+  await page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0);
+}
+
 for (const scheme of ['light', 'dark']) {
-  test(`first_screen_should_lead_into_figure_1_and_its_sliders_at_1280x900_${scheme}`, async () => {
+  test(`first_screen_should_lead_into_the_first_chapter_and_keep_the_sliders_for_the_summary_at_1280x900_${scheme}`, async () => {
     const p = await openPage(env.browser, env.server.url);
     await p.page.emulateMedia({ colorScheme: scheme });
-    await waitReady(p.page, ['flatness']);
-    await settle(p.page);
-    const got = await firstScreen(p.page);
+    await waitReady(p.page, ['order']);
+    await barSettled(p.page);
+    let got = await firstScreen(p.page);
     const mini = (await miniature(p.page)).box;
-    const seen = JSON.stringify(got);
+    let seen = JSON.stringify(got);
     assert.equal(got.scrollY, 0);
     assert.ok(
-      got.title.bottom <= got.canvas.top && mini.bottom <= got.canvas.top,
-      'the question and miniature come first',
+      got.title.bottom <= got.chapter.top && mini.bottom <= got.chapter.top,
+      `the question and miniature come first: ${seen}`,
     );
-    assert.ok(got.plot.top < got.viewport[1], `figure 1's plot starts in the first viewport: ${seen}`);
+    assert.ok(got.chapter.top < got.viewport[1], `the first chapter starts in the first viewport: ${seen}`);
+    assert.ok(!got.guide.open && got.guide.bottom <= got.chapter.top, `the reading guide is closed, above it: ${seen}`);
+    // Nothing on the first screen reads gap, dim or base: their sliders are not offered there.
+    for (const [id, box] of Object.entries(got.controls)) assert.ok(!box.onScreen, `#${id} is not offered: ${seen}`);
+    // The summary comes where the argument reaches it, after the proof; its sliders beside it.
+    await p.page.evaluate(() => document.getElementById('essay-flatness').scrollIntoView({ block: 'start' }));
+    await p.page.waitForFunction(() => !document.body.classList.contains('bar-away'), null, { timeout: 15000 });
+    await p.page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-flatness')));
+    await barSettled(p.page);
+    got = await firstScreen(p.page);
+    seen = JSON.stringify(got);
+    assert.ok(got.proof.bottom <= got.summary.top && got.summary.bottom <= got.canvas.top, `after the proof: ${seen}`);
     for (const [id, box] of Object.entries(got.controls)) {
-      assert.ok(inside(box, got.viewport) && box.hit, `#${id} is in the first viewport, uncovered: ${seen}`);
-      // Beside the chart: to its left, level with the figure.
+      assert.ok(inside(box, got.viewport) && box.hit, `#${id} is on screen, uncovered: ${seen}`);
+      // Beside the chart's figure: to its left, level with it.
       assert.ok(box.right < got.plot.left, `#${id} sits beside the chart: ${seen}`);
       assert.ok(box.top < got.canvas.bottom, `#${id} is level with the chart: ${seen}`);
     }
-    assert.ok(!got.guide.open && got.guide.top >= got.canvas.bottom, 'the reading guide is closed, below figure 1');
     await p.close();
   });
 }
 
-test('figure_1s_plot_and_the_slider_bar_should_follow_the_miniature_at_390x844', async () => {
+test('summary_and_its_slider_bar_should_follow_the_proof_not_the_miniature_at_390x844', async () => {
   const p = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
-  await waitReady(p.page, ['flatness']);
-  await settle(p.page);
+  await waitReady(p.page, ['order']);
+  await barSettled(p.page);
   const mini = (await miniature(p.page)).box;
-  // At the top the slider bar sits right under the miniature, not slid away leaving a hole.
-  await p.page.waitForFunction(() => !document.body.classList.contains('bar-away'), null, { timeout: 15000 });
-  await p.page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0);
-  const bar = await p.page.evaluate(() => document.querySelector('.panel-main').getBoundingClientRect().toJSON());
-  assert.ok(
-    bar.top >= mini.bottom && bar.top - mini.bottom < 40,
-    `the bar follows the miniature: ${JSON.stringify({ bar, mini })}`,
-  );
+  // At the top: the guide and the first chapter right under the miniature, no slider bar (it
+  // would drive nothing there) and no hole where it was.
+  const top = await firstScreen(p.page);
+  let seen = JSON.stringify({ mini, top });
+  assert.ok(top.guide.top >= mini.bottom && top.guide.top - mini.bottom < 40, `the guide follows: ${seen}`);
+  assert.ok(top.chapter.top - top.guide.bottom < 60, `then the first chapter: ${seen}`);
+  for (const [id, box] of Object.entries(top.controls)) assert.ok(!box.onScreen, `#${id} is not offered: ${seen}`);
   await p.page.evaluate(() => document.getElementById('fig-flatness').scrollIntoView({ block: 'start' }));
   await p.page.waitForFunction(() => document.querySelector('.panel-main').getBoundingClientRect().top === 0, null, {
     timeout: 15000,
   });
-  await settle(p.page);
+  await p.page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-flatness')));
+  await barSettled(p.page);
   const got = await firstScreen(p.page);
-  const seen = JSON.stringify(got);
-  assert.ok(mini.bottom <= got.canvas.top + got.scrollY, `figure 1 follows the miniature: ${seen}`);
-  assert.ok(inside(got.canvas, got.viewport), `figure 1's whole chart fits one screen: ${seen}`);
+  seen = JSON.stringify(got);
+  assert.ok(got.proof.bottom <= got.summary.top, `the summary follows the proof: ${seen}`);
+  assert.ok(inside(got.canvas, got.viewport), `the summary's whole chart fits one screen: ${seen}`);
   for (const [id, box] of Object.entries(got.controls)) {
     assert.ok(inside(box, got.viewport) && box.hit, `#${id} is on screen, uncovered: ${seen}`);
     assert.ok(box.bottom <= got.canvas.top, `#${id} is in the bar above the chart: ${seen}`);
@@ -215,8 +240,8 @@ test('phone_controls_should_be_reachable_without_a_scrolling_strip', async () =>
   for (const id of ids) {
     await page.evaluate((x) => document.getElementById(x).scrollIntoView({ block: 'center' }), id);
     await settle(page);
-    // A control of the slider bar: the bar, slid away under the header at the top of the page,
-    // comes back once figure 1 is near (app.js's markBar); the reader sees it after that slide.
+    // A control of the slider bar: the bar, slid away over the chapters, comes back once the
+    // summary is near (app.js's markBar); the reader sees it after that slide.
     await page.waitForFunction(
       (x) =>
         !document.querySelector('.panel-main').contains(document.getElementById(x)) ||
@@ -295,11 +320,12 @@ test('phone_slider_bar_should_step_aside_for_the_chapters_and_return_for_its_fig
       (v) => document.querySelector(`figure.fig[data-view="${v}"]`).scrollIntoView({ block: 'start' }),
       view,
     );
+  // Away: slid up out of the screen, or (before the summary) not reached yet, below it.
   const barAt = (where) =>
     page.waitForFunction(
       (w) => {
         const r = document.querySelector('.panel-main').getBoundingClientRect();
-        return w === 'away' ? r.bottom <= 0 : r.top === 0 && r.height > 100;
+        return w === 'away' ? r.bottom <= 0 || r.top >= innerHeight : r.top === 0 && r.height > 100;
       },
       where,
       { timeout: 15000 },

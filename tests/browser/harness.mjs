@@ -222,8 +222,29 @@ export async function waitReady(page, charts = CHARTS) {
       typeof window.Chart === 'function' &&
       ids.every((id) => window.Chart.getChart(document.getElementById(`chart-${id}`))),
     charts,
-    { timeout: 15000 },
+    // The summary's chart (flatness) is made with every chart below the first screen, after the
+    // first paint: on a loaded machine that takes longer than the first screen's.
+    { timeout: 30000 },
   );
+  if (charts.includes('flatness')) await atSummary(page);
+}
+
+/**
+ * On the page (not an embed), scrolls to the summary (the flatness figure, after the proof) and
+ * waits until the settings panel offers its sliders there: the page shows gap, dim and base only
+ * beside the figures they drive, so a test that works them goes where a reader would.
+ */
+export async function atSummary(page) {
+  const onPage = await page.evaluate(() => {
+    const summary = document.getElementById('fig-flatness');
+    const shown = summary && summary.getClientRects().length > 0; // not hidden by a view=
+    if (document.body.classList.contains('embed') || !shown || !document.querySelector('main .panel')) return false;
+    summary.scrollIntoView({ block: 'start' });
+    return true;
+  });
+  if (!onPage) return;
+  await page.waitForFunction(() => !document.body.classList.contains('bar-away'), null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('.panel-main').getAnimations().length === 0);
 }
 
 /** Waits in the embed document (embed.html), a page or a frame, until its <rope-scope> has drawn

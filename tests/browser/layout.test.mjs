@@ -166,9 +166,14 @@ test('phone_layout_should_keep_the_slider_bar_at_hand_and_the_charts_readable', 
                 ['dim', true],
                 ['base', true],
               ],
+        // Below the bar where it is on screen (before the summary it is further down the page).
         chartVisible:
           chart.bottom <= innerHeight + 1 &&
-          chart.top >= document.querySelector('.panel-main').getBoundingClientRect().bottom - 1,
+          chart.top >=
+            (({ top, bottom }) => (top < innerHeight && bottom > 0 ? bottom : 0))(
+              document.querySelector('.panel-main').getBoundingClientRect(),
+            ) -
+              1,
         chart: [
           chart.top,
           chart.bottom,
@@ -247,6 +252,17 @@ test('phone_should_cut_nothing_past_the_right_edge_on_the_whole_page', async () 
       formulaText: [...document.querySelectorAll('.formulas')]
         .filter((f) => shown(f) && scrolls(f) && f.scrollWidth > f.clientWidth + 1)
         .map(name),
+      // The proof's algebra fits as it is: no formula of it scrolls sideways or ends past its box.
+      proof: [...document.querySelectorAll('#proof-algebra math')].map((m) => {
+        const box = document.getElementById('proof-algebra').getBoundingClientRect();
+        const r = m.getBoundingClientRect();
+        let widest = r.right;
+        for (const cell of m.querySelectorAll('*')) widest = Math.max(widest, cell.getBoundingClientRect().right);
+        return {
+          text: m.textContent.slice(0, 30),
+          fits: shown(m) && m.scrollWidth <= m.clientWidth + 1 && widest <= box.right + 0.5 && r.left >= box.left - 0.5,
+        };
+      }),
       titles: [...document.querySelectorAll('canvas')].flatMap((canvas) => {
         const chart = window.Chart.getChart(canvas);
         if (!chart) return [];
@@ -268,6 +284,8 @@ test('phone_should_cut_nothing_past_the_right_edge_on_the_whole_page', async () 
   assert.deepEqual(found.tables, [], 'a table too wide for its box is a scrollable keyboard region');
   assert.deepEqual(found.formulaText, [], 'a formula box does not cut its lines: a wide formula scrolls alone');
   assert.deepEqual(found.titles, [], 'every axis title fits its chart');
+  assert.equal(found.proof.length, 2, 'the proof writes its two lines of algebra');
+  for (const { text, fits } of found.proof) assert.ok(fits, `the proof's “${text}…” fits 390 px without scrolling`);
   await p.close();
 });
 
@@ -275,17 +293,21 @@ test('wide_screens_should_put_figures_side_by_side', async () => {
   const p = await openPage(env.browser, env.server.url, { viewport: { width: 1700, height: 1000 } });
   const { page } = p;
   await waitReady(page);
-  // Figure 1 and the card after it (the two methods), then the figures in pairs.
+  // The summary (the flatness figure) and the card after it (the two methods) side by side.
   const boxes = await page.evaluate(() =>
-    [...document.querySelectorAll('#figures > :is(.fig, .card)')].map((f) => {
-      const r = f.getBoundingClientRect();
+    ['fig-flatness', 'methods'].map((id) => {
+      const r = document.getElementById(id).getBoundingClientRect();
       return { top: r.top, left: r.left, right: r.right };
     }),
   );
-  assert.ok(boxes.length >= 2);
   assert.ok(
     Math.abs(boxes[0].top - boxes[1].top) < 2 && boxes[1].left > boxes[0].right,
-    `figure 1 and the card after it side by side: ${JSON.stringify(boxes.slice(0, 2))}`,
+    `the summary and the card after it side by side: ${JSON.stringify(boxes)}`,
+  );
+  assert.equal(
+    await page.evaluate(() => document.getElementById('fig-flatness').nextElementSibling.id),
+    'methods',
+    'the two methods follow the summary',
   );
   assert.deepEqual(await overlappingTicks(page, await figureNames(page)), [], 'no tick labels overlap');
   await page.screenshot({ path: shotPath('wide-1700.png') });

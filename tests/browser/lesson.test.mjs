@@ -503,7 +503,7 @@ for (const viewport of [
 }
 
 // No dead controls beside the chapters: on a wide screen the settings panel shows gap, dim, base
-// and Play only while a figure they drive (1, 14–21) is within 100 px of the screen; beside
+// and Play only while a figure they drive (10, the summary, and 14–21) is within 100 px of the screen; beside
 // the chapters it keeps Reset everything (which resets them) and says which figures the sliders
 // drive.
 test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async () => {
@@ -511,8 +511,9 @@ test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async (
   const USERS = ['flatness', 'circle', 'terms', 'additive', 'length', 'angles', 'slow', 'decay', 'heatmap'];
   const look = () =>
     page.evaluate((users) => {
-      const near = users.some((name) => {
-        const box = document.getElementById(`chart-${name}`).getBoundingClientRect();
+      // The summary's opening paragraph counts too: its figure follows it (app.js's BAR_USERS).
+      const near = [...users.map((name) => `chart-${name}`), 'essay-flatness'].some((id) => {
+        const box = document.getElementById(id).getBoundingClientRect();
         return box.bottom > -100 && box.top < window.innerHeight + 100;
       });
       const shown = (id) => document.getElementById(id).checkVisibility();
@@ -534,14 +535,90 @@ test('settings_panel_should_offer_no_inert_control_beside_the_chapters', async (
     const { near } = await look();
     await settled(!near);
     const v = await look();
-    if (!['order', 'post'].includes(name) && CHAPTERS.includes(name))
+    if (!['order', 'planes', 'post'].includes(name) && CHAPTERS.includes(name))
       assert.equal(v.near, false, `${name}: no figure driven by the sliders near`);
     for (const id of ['gap', 'dim', 'base', 'play'])
       assert.equal(v[id], v.near, `${name}: #${id} shown ${v[id]}, a figure it drives near: ${v.near}`);
     assert.equal(v.note, !v.near, `${name}: the note`);
     assert.equal(v.reset, true, `${name}: Reset everything`);
   }
-  assert.match(await page.textContent('#panel-away'), /^Gap, dim and base drive figures 1, 14–21; /);
+  assert.match(await page.textContent('#panel-away'), /^Gap, dim and base drive figures 10, 14–21; /);
+  await p.close();
+});
+
+// No control of a chapter is inert: moving any slider, typing a new value in any box, ticking any
+// box or pressing any button of a chapter changes something the reader sees beside it (its chart,
+// caption, readout or prose), not only the control itself.
+test('every_chapter_control_should_change_what_its_chapter_shows', async () => {
+  const { p, page } = await openLesson();
+  const controls = await page.evaluate((names) => {
+    const ids = [];
+    for (const name of names) {
+      for (const el of document.querySelectorAll(`#fig-${name} .chapter-controls :is(input, button)`)) {
+        if (!el.closest('.chapter-link-row')) ids.push([name, el.id, el.tagName === 'BUTTON' ? 'button' : el.type]);
+      }
+    }
+    return ids;
+  }, CHAPTERS);
+  assert.ok(controls.length > 40, `the chapters' controls: ${controls.length}`);
+  // What the reader sees of a chapter, its controls' own values left out.
+  const shown = (name) =>
+    page.evaluate((n) => {
+      const chart = window.Chart.getChart(document.getElementById(`chart-${n}`));
+      return JSON.stringify({
+        text: document.getElementById(`fig-${n}`).innerText,
+        essay: document.getElementById(`essay-${n}`)?.innerText ?? '',
+        data: chart.data.datasets.map((d) => d.data),
+        labels: chart.data.labels,
+        // A chart drawn by a plugin from its own data (the marks' cells) shows a change in its scales.
+        scales: Object.values(chart.scales).map((scale) => [scale.min, scale.max]),
+      });
+    }, name);
+  const inert = [];
+  for (const [name, id, type] of controls) {
+    const control = page.locator(`#${id}`);
+    await control.scrollIntoViewIfNeeded();
+    const before = await shown(name);
+    let how;
+    if (type === 'range') {
+      const { min, max, value } = await control.evaluate((r) => ({ min: +r.min, max: +r.max, value: +r.value }));
+      let to = min + random() * (max - min);
+      if (Math.abs(to - value) < (max - min) / 4) to = value - min > max - value ? min : max;
+      how = `slid to ${to}`;
+      await control.evaluate((r, v) => {
+        r.value = String(v);
+        r.dispatchEvent(new Event('input', { bubbles: true }));
+        r.dispatchEvent(new Event('change', { bubbles: true }));
+      }, to);
+    } else if (type === 'text') {
+      const value = await control.inputValue();
+      const parts = value.split(',').map((x) => Number(x.trim()));
+      const step = random() < 0.5 ? 1 : -1;
+      let next = [parts[0] + step, ...parts.slice(1)].join(', ');
+      await page.fill(`#${id}`, next);
+      await page.press(`#${id}`, 'Enter');
+      if ((await control.getAttribute('aria-invalid')) === 'true') {
+        next = [parts[0] - step, ...parts.slice(1)].join(', ');
+        await page.fill(`#${id}`, next);
+        await page.press(`#${id}`, 'Enter');
+      }
+      how = `typed ${next} for ${value}`;
+    } else if (await control.isDisabled()) {
+      continue; // a − or + at its end of the range, off while there
+    } else {
+      how = type === 'checkbox' ? 'ticked' : 'pressed';
+      await control.click();
+    }
+    // An animation (slide both words) shows its first frames, then is stopped.
+    await settle(page);
+    await settle(page);
+    const after = await shown(name);
+    if (after === before) inert.push(`${id} ${how}`);
+    if ((await control.getAttribute('aria-pressed')) === 'true') await control.click();
+    await settle(page);
+  }
+  console.log(`every chapter control moved: ${controls.length} (ROPE_TEST_SEED=${SEED})`);
+  assert.deepEqual(inert, [], `controls that changed nothing the reader sees (ROPE_TEST_SEED=${SEED})`);
   await p.close();
 });
 
@@ -708,6 +785,82 @@ test('chapter_link_should_restore_every_chapter_and_reset_should_restore_default
   const after = await second.page.evaluate(() => window.location.search);
   assert.ok(!/\w\.\w+=/.test(decodeURIComponent(after)), `no chapter input left in ${after}`);
   await second.p.close();
+  await p.close();
+});
+
+// Back and Forward: each settled change (a slider let go, a box committed) is one entry of the
+// history; going back and forth sets every chapter's inputs, the drawn readouts and captions and
+// the page's settings as they were, and adds no entry.
+test('back_and_forward_should_bring_back_each_settled_state_of_the_chapters', async () => {
+  const { p, page } = await openLesson();
+  // The chapters' boxes, captions, readouts and prose, and the panel's gap: what a reader sees.
+  const seen = () =>
+    page.evaluate((names) => {
+      const text = (id) => document.getElementById(id)?.textContent ?? '';
+      return {
+        boxes: Object.fromEntries(
+          [...document.querySelectorAll('.chapter-controls input')].map((i) => [i.id, i.value]),
+        ),
+        captions: names.map((name) => text(`caption-${name}`)),
+        readouts: [...document.querySelectorAll('.chapter-readout')].map((node) => node.textContent),
+        prose: names.map((name) => text(`essay-${name}`)),
+        gap: document.getElementById('gap-num').value,
+        search: window.location.search,
+      };
+    }, CHAPTERS);
+  const entries = () => page.evaluate(() => window.history.length);
+  // A state the reader could not see mid-change: the address is written only once a frame allows.
+  const steady = async () => {
+    await settle(page);
+    await page.waitForFunction(() => !window.ropescope.urlPending());
+  };
+  const states = [await seen()];
+  const start = await entries();
+  // Three settled changes: one chapter's log slider dragged with the mouse, another's box typed,
+  // then the panel's gap.
+  // Dragged to a point between 30 % and 60 % of the track: far from either default (slot 5, gap
+  // 50,000) and from the marks the thumb snaps to.
+  const slot = pick(0, 1);
+  const range = page.locator(slot ? '#slot-slot' : '#clock-gap');
+  await range.scrollIntoViewIfNeeded();
+  const box = await range.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * (0.3 + 0.3 * random()), box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await steady();
+  states.push(await seen());
+  const cat = pick(0, 1000);
+  await setNumber(page, 'cat-m', cat === 3 ? 4 : cat);
+  await steady();
+  states.push(await seen());
+  const gap = pick(3, 100000);
+  await page.locator('#fig-flatness').scrollIntoViewIfNeeded();
+  await setNumber(page, 'gap', gap);
+  await steady();
+  states.push(await seen());
+  const what = `${slot ? 'slot' : 'clock gap'} dragged, cat m ${cat}, gap ${gap} (ROPE_TEST_SEED=${SEED})`;
+  for (let i = 1; i < states.length; i++) {
+    assert.notEqual(states[i].search, states[i - 1].search, `${what}: change ${i} reached the address`);
+  }
+  assert.equal(await entries(), start + 3, `${what}: one history entry per settled change`);
+  const expect = async (i, how) => {
+    await steady();
+    const now = await seen();
+    for (const key of Object.keys(now)) assert.deepEqual(now[key], states[i][key], `${what}: after ${how}, ${key}`);
+    assert.equal(await entries(), start + 3, `${what}: ${how} adds no entry`);
+  };
+  await page.goBack();
+  await expect(2, 'Back');
+  await page.goBack();
+  await expect(1, 'Back, Back');
+  await page.goBack();
+  await expect(0, 'Back three times');
+  await page.goForward();
+  await expect(1, 'then Forward');
+  await page.goForward();
+  await page.goForward();
+  await expect(3, 'Forward to the last');
   await p.close();
 });
 
@@ -945,7 +1098,36 @@ const PROSE = {
     trained: rope.lesson_normalized(i.slot, i.train),
     now: rope.lesson_normalized(i.slot, i.length),
   }),
-  marks: (i) => ({ width: i.width, slowest: (2 * Math.PI) / rope.thetas(i.width).at(-1) }),
+  marks: (i) => {
+    // The sub-points in plain Math: one sine repeats, sin 30° = sin 150°, speeds by a factor.
+    const slowest = 10000 ** (-(i.width - 2) / i.width);
+    const exp = Array.from({ length: 256 }, (_, j) => 10000 ** (-(2 * j) / 512));
+    const even = exp.map((_, j) => 1 + ((exp[255] - 1) * j) / 255);
+    const long = (list) => list.filter((theta) => (2 * Math.PI) / theta > 100).length;
+    const deg = (x) => (x * Math.PI) / 180;
+    return {
+      width: i.width,
+      slowest: (2 * Math.PI) / rope.thetas(i.width).at(-1),
+      s0: 0,
+      s6: Math.sin(6),
+      s13: Math.sin(13),
+      t6: 6 / (2 * Math.PI),
+      t13: 13 / (2 * Math.PI),
+      slow0: 0,
+      slow6: Math.sin(6 * slowest),
+      slow13: Math.sin(13 * slowest),
+      sin30: Math.sin(deg(30)),
+      sin150: Math.sin(deg(150)),
+      cos30: Math.cos(deg(30)),
+      cos150: Math.cos(deg(150)),
+      spreadDim: 512,
+      spreadPairs: 256,
+      factor: exp[0] / exp[1],
+      turnLength: 100,
+      expLong: long(exp),
+      evenLong: long(even),
+    };
+  },
   extrapolate: (i) => ({
     train: i.train,
     pos: i.pos,
@@ -972,9 +1154,17 @@ const PROSE = {
     shift: i.shift,
     score: rope.planes_example(i.seed, 512, 10000, i.m, i.n).score,
     moved: rope.planes_example(i.seed, 512, 10000, i.m + i.shift, i.n + i.shift).score,
+    // The post's slow pair at 3000 against its fast pair at 3: the same 0.3 rad.
+    slowTheta: i.rebased ? 10000 ** (-510 / 512) : 0.0001,
+    slowAt: 3000,
+    slowAngle: 3000 * 0.0001,
+    fastTheta: 0.1,
+    fastAt: 3,
+    fastAngle: 3 * 0.1,
   }),
   clock: (i) => ({
     train: i.train,
+    slowTheta: i.rebased ? 10000 ** (-510 / 512) : 0.0001,
     wedge: rope.lesson_clock_theta(0.0001, i.train).degrees,
     gap: i.gap,
     dial: rope.lesson_clock_theta(0.0001, i.gap).dial,

@@ -300,6 +300,10 @@ def _post_rows():
     for rid, a, b, p, dec in (("1of512", 1, 512, 0.00195, 5), ("256of512", 256, 512, 0.5, 3),
                               ("512of512", 512, 512, 1.0, 3), ("256of1024", 256, 1024, 0.25, 2)):
         add("norm." + rid, "normalized", p, dec, a / b)
+    # "Positions 0, 6, 13 all get nearly the same mark": the whole positions nearest 0, 1 and 2
+    # turns of a sine of frequency 1 (2 pi = 6.28, 4 pi = 12.57).
+    for k, printed in enumerate((0, 6, 13)):
+        add("marks.repeat.%d" % printed, "marks", printed, 0, k * 2 * PI)
     add("marks.sin30deg", "marks", 0.5, 1, math.sin(math.radians(30)))
     add("marks.sin150deg", "marks", 0.5, 1, math.sin(math.radians(150)))
     add("marks.freq0", "marks", 1.0, 1, 1 / 10000 ** 0)

@@ -472,9 +472,9 @@ export function setupEmbedBuilder(getState) {
     el('p', { class: 'hint', id: 'embed-picture-note', 'aria-live': 'polite' }),
   );
   // One figure rather than all of them (tens of thousands of pixels): the one a view= link
-  // shows, else the first.
+  // shows, else the summary (the flatness measurement: the page's claim in one figure).
   const { view } = getState();
-  $('embed-view').value = FIGURE[view] ? view : FIGURES[0].name;
+  $('embed-view').value = FIGURE[view] ? view : (FIGURES.find((row) => row.part === 'claim') ?? FIGURES[0]).name;
   $('embed-view').after(options);
   $('embed-column').value = String(DEFAULT_COLUMN);
   const preview = el(

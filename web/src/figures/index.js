@@ -11,7 +11,8 @@
 // measured (element/heights.js) gets the tallest figure's. Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
 //   part     where the figure belongs: 'lesson' (the chapters that follow the blog post, built
-//            with lesson_row.js's chapterRow), 'claim' (figure 1), 'why' or 'gap' (going deeper), or 'long';
+//            with lesson_row.js's chapterRow), 'claim' (the flatness measurement, the summary the
+//            chapters reach), 'why' or 'gap' (going deeper), or 'long';
 //            the guide "How to read this page" numbers every part (index.html's [data-figures])
 //   title    the figure's heading
 //   lookfor  the line under the heading: what to look for
@@ -61,12 +62,11 @@ import temperature from './temperature.js';
 import terms from './terms.js';
 import weights from './weights.js';
 
-// The figures in page order.
-// The lesson's chapters first, in the blog post's order, then the post checked, then the explorer.
-// The claim first (figure 1, on the first screen), then the post's argument chapter by chapter
-// and its numbers checked, then the figures that go deeper, then the long-context tools' figures.
+// The figures in page order: the post's argument chapter by chapter, the claim measured over
+// every start where the argument reaches it (after the proof and the planes: the score depends on
+// the gap alone), the chapters on long range and the post's numbers checked, then the figures that
+// go deeper, then the long-context tools' figures.
 const ROWS = [
-  flatness,
   order,
   slot,
   normalized,
@@ -76,6 +76,7 @@ const ROWS = [
   cat,
   proof,
   planes,
+  flatness,
   clock,
   weights,
   post,
@@ -157,7 +158,8 @@ export function embedOption(row) {
 
 /**
  * Writes the figure numbers the page's text names, from the table: "Figures 2–4" in each
- * [data-figures="PART"] (the guide), "figures 1 and 4" in each [data-figures-using="SETTING"]
+ * [data-figures="PART"] (the guide; "figures 2–4" with data-lower), "figures 1 and 4" in each
+ * [data-figures-using="SETTING"]
  * (a setting's hint: the rows whose `uses` name it).
  */
 export function numberGuide(root = document) {
@@ -171,8 +173,10 @@ export function numberGuide(root = document) {
     }
     if (!runs.length) continue;
     const noun = runs.length === 1 && runs[0][0] === runs[0][1] ? 'igure' : 'igures';
+    // A part's number opens a sentence ("Figures 2–4") unless data-lower says it sits inside one.
+    const capital = part && node.dataset.lower === undefined;
     // A run of three or more is a range ("2–4"); "4 and 5" stay two numbers.
     const items = runs.flatMap(([a, b]) => (b - a >= 2 ? [`${a}–${b}`] : b > a ? [a, b] : [a]));
-    node.textContent = `${part ? 'F' : 'f'}${noun} ${list(items)}`;
+    node.textContent = `${capital ? 'F' : 'f'}${noun} ${list(items)}`;
   }
 }

@@ -77,6 +77,7 @@ export function chapterRow(spec) {
       animation = null;
       cancelAnimationFrame(id);
       onStop();
+      for (const settled of SETTLED) settled(row.name);
     },
     /** Inputs from a link, before anything is drawn: computed when first asked for. */
     preset(values) {
@@ -166,9 +167,10 @@ export function chapterRow(spec) {
 }
 
 // Every chapter made on this page, with the URL rows of its inputs (state/chapters.js), and who
-// hears of any chapter's change (the address bar).
+// hears of any chapter's change and of an animation's end (the address bar).
 const REGISTRY = [];
 const CHANGED = [];
+const SETTLED = [];
 
 /** The URL names of every chapter's inputs (clock.gap, cat.q, ...). */
 export const chapterKeys = () => new Set(REGISTRY.flatMap(({ params }) => params.map((p) => p.name)));
@@ -192,6 +194,32 @@ export function readChapters(texts) {
   return problems;
 }
 
+/**
+ * Every chapter shown as a link's texts { name: text } say (Back and Forward): an input the
+ * texts leave out or refuse takes its default. Only the chapters whose inputs change are set,
+ * so redrawn. Returns the problems as readChapters does.
+ */
+export function restoreChapters(texts) {
+  const problems = [];
+  for (const { chapter, params } of REGISTRY) {
+    const values = {};
+    let changed = chapter.animating();
+    for (const p of params) {
+      const key = p.name.slice(p.name.indexOf('.') + 1);
+      let value = structuredClone(p.default);
+      if (Object.hasOwn(texts, p.name)) {
+        const read = p.parse(texts[p.name]);
+        if (read.ok) value = read.value;
+        else problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
+      }
+      values[key] = value;
+      if (p.serialize(value) !== p.serialize(chapter.inputs[key])) changed = true;
+    }
+    if (changed) chapter.set(values);
+  }
+  return problems;
+}
+
 /** [[name, text]] of the chapters' inputs that differ from their defaults, for writeQuery. */
 export function chapterQuery() {
   return REGISTRY.flatMap(({ chapter, params }) =>
@@ -209,6 +237,9 @@ export function resetChapters() {
 
 /** changed(name) after any chapter's inputs change. */
 export const onChapterChange = (changed) => CHANGED.push(changed);
+
+/** settled(name) when a chapter's animation stops (its last frame is a state to go back to). */
+export const onChapterSettle = (settled) => SETTLED.push(settled);
 
 // The query string of everything shown, set by the page (its settings and the chapters'); an
 // embed or a <rope-scope> element, whose address is not the page's, sets none and shows no link.
@@ -350,6 +381,14 @@ function numberInput(chapter, key, id, spec) {
     return button;
   };
   const steppers = log ? [nudge(-1, '−', 'one less'), nudge(1, '+', 'one more')] : [];
+  // A step past the range's end would do nothing: that button is off while the value is there.
+  const ends = (value) => {
+    if (!steppers.length) return;
+    steppers[0].disabled = value <= min;
+    steppers[1].disabled = value >= max;
+  };
+  ends(chapter.inputs[key]);
+  chapter.onSet((_, inputs) => ends(inputs[key]), box);
   const labelFor = slider ? id : `${id}-num`;
   const head = el('label', { for: labelFor }, text, ...(hint ? [' ', el('span', { class: 'hint' }, hint)] : []));
   const row = el('div', { class: log ? 'control-row stepped' : 'control-row' }, range, ...steppers, box);
@@ -494,9 +533,9 @@ export const d4 = (x, decimals = 4) => {
 };
 
 /** The chapters drawn as figures (the post's table links these; the others are named only):
- *  the figures from the first chapter up to the post's table. */
+ *  the figures from the first chapter up to the post's table, the summary among them left out. */
 export const CHAPTER_FIGURES = Object.freeze(
-  FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')),
+  FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')).filter((name) => name !== 'flatness'),
 );
 
 let postById = null;

@@ -4,7 +4,8 @@
 // essay() renders and rewrites them). Only the page reads this table: an embedded figure comes
 // without its prose, and its script without these words.
 
-import { lesson_slot, THETA_BASE } from '../core/rope.js';
+import { lesson_clock_theta, lesson_identity, lesson_marks, lesson_slot, THETA_BASE, thetas } from '../core/rope.js';
+import { el } from '../lib/dom.js';
 import { d4, essay } from './lesson_row.js';
 
 // The raised base of the clock's second fix, as clock.js draws it: Llama 3's.
@@ -12,22 +13,73 @@ const LLAMA3_BASE = 500000;
 
 const vec = (v) => `[${v.map((x) => d4(x, 4)).join(', ')}]`;
 
+// The post's sub-points of the marks, from the core: one sine repeats (positions 0, 6 and 13 under
+// a wave of 1 radian per position), a sine alone confuses 30° and 150°, and speeds spaced by a
+// factor rather than a step (a real model's 512 dimensions: how many of its 256 pairs take more
+// than 100 positions for one turn, either way, between the same fastest and slowest speeds).
+const REPEAT = [0, 6, 13];
+const DEGREE = Math.PI / 180;
+const SPREAD_DIM = 512;
+const SPREAD_TURN = 100;
+let spread = null;
+function speedSpread() {
+  if (spread) return spread;
+  const exp = thetas(SPREAD_DIM);
+  const [fast, slow] = [exp[0], exp.at(-1)];
+  const even = exp.map((_, i) => fast + ((slow - fast) * i) / (exp.length - 1));
+  const long = (list) => list.filter((theta) => (2 * Math.PI) / theta > SPREAD_TURN).length;
+  spread = { pairs: exp.length, factor: exp[0] / exp[1], exp: long(exp), even: long(even) };
+  return spread;
+}
+function subPoints(width) {
+  const marks = lesson_marks(REPEAT, width);
+  const [a, b] = [lesson_identity(30 * DEGREE, 0), lesson_identity(150 * DEGREE, 0)];
+  const s = speedSpread();
+  return {
+    s0: [marks[0][0], 3],
+    s6: [marks[1][0], 3],
+    s13: [marks[2][0], 3],
+    t6: [lesson_clock_theta(1, REPEAT[1]).turns, 2],
+    t13: [lesson_clock_theta(1, REPEAT[2]).turns, 2],
+    slow0: [marks[0][width - 2], 3],
+    slow6: [marks[1][width - 2], 3],
+    slow13: [marks[2][width - 2], 3],
+    sin30: [a.sin_a, 3],
+    sin150: [b.sin_a, 3],
+    cos30: [a.cos_a, 3],
+    cos150: [b.cos_a, 3],
+    spreadDim: SPREAD_DIM,
+    spreadPairs: s.pairs,
+    factor: [s.factor, 4],
+    turnLength: SPREAD_TURN,
+    expLong: s.exp,
+    evenLong: s.even,
+  };
+}
+
+// The post's slow pair against its fast pair (θ = 0.0001 and 0.1 rad per position): the slow pair
+// at 3000 has turned as far as the fast one at 3.
+const FAST = { theta: 0.1, at: 3 };
+const SLOW = { theta: 0.0001, at: 3000 };
+
 const PROSE = {
   order: {
     prose: [
-      'Figure 1 is where the post’s argument ends; the chapters below walk there from its start. Attention ' +
-        'weighs how much one word should listen to another with a dot product: the first word’s query ' +
-        'against the second’s key. That is a sum over matching entries, and nothing in a sum says which word came ' +
-        'first. Read “{a} {b}” or “{b} {a}”: the same two sticks go in, so the same scores come out.',
-      'The chart scores the post’s two words in both orders three ways. With no position every pair of bars ' +
-        'matches: the largest change a swap makes is {plain}, and no sticks you type make them differ. In the ' +
-        'post’s terms each score is one word’s WANT tag against the other’s HAVE tag, and the tags come from the ' +
-        'sticks alone. Change the sticks by slot before scoring and the swap shows: by up to {added} with a ' +
-        'sinusoidal mark added, {rotated} with each stick turned (RoPE). The rest of the page asks which change to make.',
+      'A model holds each word as a short list of numbers, a stick: here “{a}” is {stickA} and “{b}” is {stickB}. ' +
+        'Attention weighs how much one word should listen to another with a dot product: what the first word ' +
+        'looks for (its query, the post’s WANT tag) against what the second offers (its key, its HAVE tag). That ' +
+        'is a sum over matching entries, and nothing in a sum says which word came first. Read “{a} {b}” or ' +
+        '“{b} {a}”: the same two sticks go in, so the same scores come out.',
+      'The chart scores the two words in both orders three ways. With no position every pair of bars matches: ' +
+        'the largest change a swap makes is {plain}, and no sticks you type make them differ. Change each stick by ' +
+        'its slot, its place in the sentence, before scoring and the swap shows: by up to {added} with a sinusoidal ' +
+        'mark added, {rotated} with each stick turned (RoPE). The rest of the page asks which change to make.',
     ],
-    slots: (d) => ({
+    slots: (d, i) => ({
       a: d.a,
       b: d.b,
+      stickA: `[${i.stickA.join(', ')}]`,
+      stickB: `[${i.stickB.join(', ')}]`,
       plain: [d.plain.diff, 0],
       added: [d.added.diff, 3],
       rotated: [d.rotated.diff, 3],
@@ -63,15 +115,22 @@ const PROSE = {
   marks: {
     prose: [
       'So give each position a whole vector, one number per dimension, made of sines and cosines: they stay ' +
-        'between −1 and 1 and always give one position the same value. One wave alone repeats, so each pair of ' +
-        'dimensions turns at its own speed, each slower than the last by the same factor: fast pairs tell neighbours ' +
-        'apart, slow ones distant slots (at width {width} the slowest needs {slowest} positions for one turn). A sine ' +
-        'with its cosine fixes the angle within a turn, where a sine alone could not.',
+        'between −1 and 1 and always give one position the same value. One wave alone is not enough: it comes ' +
+        'round again. A sine turning 1 radian per position marks position 0 with {s0}, 6 with {s6} and 13 with ' +
+        '{s13}, for 6 and 13 lie {t6} and {t13} turns along, close to whole turns. Even inside one turn a sine ' +
+        'repeats itself: sin 30° = {sin30} = sin 150° ({sin150}). The cosine of the same angle tells them apart ' +
+        '({cos30} against {cos150}), so every pair of dimensions holds a sine and a cosine.',
+      'Then give each pair its own speed, each slower than the last by the same factor: fast pairs tell neighbours ' +
+        'apart, slow ones distant slots. At width {width} the slowest pair needs {slowest} positions for one turn, and ' +
+        'it marks 0, 6 and 13 with {slow0}, {slow6} and {slow13}, apart where the fast one was not. Why a factor and ' +
+        'not a step? Across a real model’s {spreadDim} dimensions ({spreadPairs} pairs, each {factor} times slower ' +
+        'than the last), {expLong} pairs take more than {turnLength} positions for a turn; speeds spaced evenly ' +
+        'between the same fastest and slowest would leave {evenLong}, the rest bunched among the fast.',
       'No two rows of the chart match. But the mark is added: “nolan” at slot 3 becomes {nolan}. That is the first ' +
         'of three failures of added marks, the mixing: meaning and position are now one vector, and the query and ' +
         'key grids must pull them apart again.',
     ],
-    slots: (d) => ({ width: d.width, slowest: [d.slowest, 0], nolan: vec(d.nolan) }),
+    slots: (d) => ({ width: d.width, slowest: [d.slowest, 0], nolan: vec(d.nolan), ...subPoints(d.width) }),
   },
   extrapolate: {
     prose: [
@@ -124,13 +183,15 @@ const PROSE = {
       'Why only the gap? Write out the two turned vectors and multiply. Eight products of sines and cosines ' +
         'appear; gathered by q₁k₁, q₁k₂, q₂k₁ and q₂k₂ they are the cosine and sine of one difference, mθ − nθ. ' +
         'The positions survive only as m − n.',
-      'Two terms are left. The first weighs cos((m − n)θ) by q·k, how alike the two vectors are: here {dot}, ' +
+      'Two terms are left. Here q is {q} and k is {k}. The first weighs cos((m − n)θ) by q·k, how alike the two vectors are: {dot}, ' +
         'giving {cosTerm}. The second weighs sin((m − n)θ) by q×k, how far one is turned from the other: here {cross}, ' +
         'giving {sinTerm}. Make k equal to q and that weight vanishes, so the sine drops out of sight; a key turned ' +
         'away from the query keeps it at work. Together {result}, for the query at {m} and the key at {n}, and ' +
         'every bar of the chart is that one number. Nothing here is learned: the geometry does it.',
     ],
-    slots: (d) => ({
+    slots: (d, i) => ({
+      q: `[${i.q1}, ${i.q2}]`,
+      k: `[${i.k1}, ${i.k2}]`,
       m: d.m,
       n: d.n,
       dot: [d.dot, 4],
@@ -144,7 +205,9 @@ const PROSE = {
     prose: [
       'A real head is wider than two numbers. RoPE cuts a {dim}-number vector into {pairs} pairs and turns each in ' +
         'its own plane, at the same spread of speeds as the sinusoidal marks. The proof holds in every plane ' +
-        'alone, so it holds for their sum.',
+        'alone, so it holds for their sum. The slow planes see what the fast ones see, further out: a pair turning ' +
+        '{slowTheta} rad per position has turned {slowAngle} rad at position {slowAt}, as far as a pair turning ' +
+        '{fastTheta} at position {fastAt} ({fastAngle} rad).',
       'Each bar is one plane’s share of a random token scored against itself at {m} and {n}: together ' +
         '{score}. Move both {shift} positions along and the total is {moved}. The gap is kept in every plane; what ' +
         'can still go wrong lives in the slow ones.',
@@ -157,12 +220,19 @@ const PROSE = {
       shift: d.shift,
       score: [d.score, 4],
       moved: [d.moved, 4],
+      slowTheta: [SLOW.theta, 4],
+      slowAt: SLOW.at,
+      slowAngle: [lesson_clock_theta(SLOW.theta, SLOW.at).radians, 4],
+      fastTheta: [FAST.theta, 1],
+      fastAt: FAST.at,
+      fastAngle: [lesson_clock_theta(FAST.theta, FAST.at).radians, 4],
     }),
   },
   clock: {
     prose: [
       'RoPE still breaks at long range, in its slow pairs. Depending only on the gap lets a model reuse what it ' +
-        'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair swept {wedge}° of its circle (the shaded ' +
+        'learned anywhere in a sequence, but not a gap it never saw. Over {train} training positions the slow pair ' +
+        '({slowTheta} rad per position) swept {wedge}° of its circle (the shaded ' +
         'wedge); at a gap of {gap} it points at {dial}°, {verdict}.',
       'The fix slows the slow pairs so far gaps fall back inside: divide every frequency by {divide}, or raise the ' +
         'base from {oldBase} to {newBase}, as Llama 3 did for its 128K context. Try both buttons. The fast pair is ' +
@@ -170,6 +240,7 @@ const PROSE = {
     ],
     slots: (d) => ({
       train: d.trainLength,
+      slowTheta: [d.train.theta, 6],
       wedge: [d.train.degrees, 1],
       gap: d.gapLength,
       dial: [d.gap.dial, 1],
@@ -202,11 +273,31 @@ const PROSE = {
   },
 };
 
+// The summary (the flatness figure, the claim measured over every start), where the argument has
+// reached it: after the proof and the planes. Its numbers are the settings panel's, said by its
+// caption; its opening words depend on no input.
+const SUMMARY = [
+  'That is the whole argument for RoPE, and this figure is its summary, measured rather than argued. ' +
+    'Take a query and a key of a real head’s width, hold them a fixed gap apart, and slide the pair along the ' +
+    'sequence one start at a time. Turned by RoPE, every start gives the same score: the line is flat, because ' +
+    'only the gap reaches the dot product. The same two vectors with sinusoidal marks added give a band that ' +
+    'wanders with where the pair sits: the mixing of the marks chapter, at every start at once.',
+  'The gap, width and base are the settings shown with this chart: move them and the line stays flat at every ' +
+    'setting; only its height changes. Flat is not yet safe, though. A gap counts only if training showed the ' +
+    'slow pairs its angle, and the next chapter follows those pairs to long range.',
+];
+
 /** The names of the chapters that open with prose, in page order. */
 export const PROSE_CHAPTERS = Object.freeze(Object.keys(PROSE));
 
-/** The opening paragraphs of a chapter row (its element, id essay-NAME), or null when it has none. */
+/**
+ * The opening paragraphs of a row (its element, id essay-NAME): a chapter's, live, or the
+ * summary's; null when it has none.
+ */
 export function essayOf(row) {
+  if (row.part === 'claim') {
+    return el('div', { class: 'essay', id: `essay-${row.name}` }, ...SUMMARY.map((text) => el('p', {}, text)));
+  }
   const prose = Object.hasOwn(PROSE, row.name) ? PROSE[row.name] : null;
   return prose && row.chapter ? essay(row.chapter, row.name, prose.prose, prose.slots) : null;
 }

@@ -88,7 +88,7 @@ function flatness(q, k, { dim, base, gap, from, to, n, seed }) {
 
 /** Everything the figures, captions and readout show for one state. Each figure's part is
  * computed when first read (a getter, through memo), so a render that shows one figure (an
- * embed, or figure 1 before the page has painted) pays for that one only. */
+ * embed, or the first chapter before the page has painted) pays for that one only. */
 export function computeModel(live) {
   // The settings as they are now: a getter read after the page's state has moved on still
   // answers for this model.

@@ -37,9 +37,10 @@ function dimBasePresets() {
 
 /**
  * Wires #reset, #dim-preset, #randomize, #demo-vectors and #play; afterPaint() fills the presets,
- * wireLock() wires #lock once its figure is built.
+ * wireLock() wires #lock once its figure is built, stopPlay() stops the sweep. settle(): the
+ * address bar's, when the sweep stops.
  */
-export function wireActions({ state, accept, acceptAll, togglePlay }) {
+export function wireActions({ state, accept, acceptAll, togglePlay, settle }) {
   $('reset').addEventListener('click', () => {
     stop();
     acceptAll(Object.fromEntries(RESETTABLE.map((name) => [name, PARAM[name].default])));
@@ -87,6 +88,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
     play.textContent = 'Play: sweep the gap';
     play.setAttribute('aria-pressed', 'false');
     togglePlay(false);
+    settle(); // where the sweep stopped is a state to come back to
   }
   function step() {
     const next = Math.min(GAP_END, Math.max(state.gap + 1, Math.round(state.gap * PLAY_GROWTH)));
@@ -107,7 +109,7 @@ export function wireActions({ state, accept, acceptAll, togglePlay }) {
   });
   // A typed or dragged gap takes over from play.
   for (const id of ['gap', 'gap-num']) $(id).addEventListener('input', stop);
-  return { afterPaint: fillPresets, wireLock };
+  return { afterPaint: fillPresets, wireLock, stopPlay: stop };
 }
 
 let shownSeed = null;

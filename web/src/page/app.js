@@ -18,7 +18,15 @@ import {
 } from '../element/embed.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
-import { chapterKeys, chapterQuery, onChapterChange, readChapters, setLinkQuery } from '../figures/lesson_row.js';
+import {
+  chapterKeys,
+  chapterQuery,
+  onChapterChange,
+  onChapterSettle,
+  readChapters,
+  restoreChapters,
+  setLinkQuery,
+} from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
@@ -26,7 +34,7 @@ import { computeModel, reportFile } from '../model/model.js';
 import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { vectorsReadout, wireActions } from './actions.js';
 import { addExportMenu } from './export.js';
-import { startLong } from './long.js';
+import { restoreLong, startLong } from './long.js';
 import { fillFormulas } from './mathml.js';
 import { watchPrint } from './print.js';
 import { wireMiniature } from './question.js';
@@ -83,9 +91,10 @@ let failed = false;
 // then redraws what the reader can see.
 const hidden = new Set();
 const scheduler = frameScheduler(charts, hidden);
-const url = urlWriter(() => writeQuery(state, chapterQuery()));
+const url = urlWriter(() => writeQuery(state, chapterQuery()), { entries: !state.embed });
 const writeUrl = url.write;
 onChapterChange(() => writeUrl());
+onChapterSettle(() => url.settle());
 if (!state.embed) setLinkQuery(() => writeQuery(state, chapterQuery()));
 
 const inViewport = (el) => {
@@ -95,7 +104,7 @@ const inViewport = (el) => {
 
 // Before the first paint: the names of the figures whose section meets the viewport. Asked of
 // the <figure> sections, not their canvases: while the page loads, style.css lays the sections
-// below figure 1 out only near the viewport (content-visibility), and asking where something
+// below the first figure out only near the viewport (content-visibility), and asking where something
 // inside such a section is lays that section out, one forced layout per figure (a third of the
 // page script's time before the first chart); the sections' own boxes come from one layout.
 // A figure not built yet (buildRest) is not on screen.
@@ -309,21 +318,25 @@ function watchVisibility() {
     canvas.dataset.name = name;
     observer.observe(canvas);
   }
-  // The header's miniature: at the top of the page the bar stays below it (BAR_USERS).
-  if ($('mini')) {
-    $('mini').dataset.name = 'mini';
-    observer.observe($('mini'));
+  // The summary's opening paragraph: on a phone the bar sits right above it (style.css), so it is
+  // shown as that paragraph comes up, not slid away leaving a hole above it (BAR_USERS).
+  const summary = $(`essay-${CLAIM}`);
+  if (summary) {
+    summary.dataset.name = SUMMARY_ESSAY;
+    observer.observe(summary);
   }
 }
 
-// On a narrow screen the gap/dim/base bar stays at the top of the lesson (style.css) for the
-// figures that read it; while none of them is on screen (a chapter, with its own inputs, or the
-// guide) it slides away rather than covering the top of what is read (body.bar-away).
-// Near the header's miniature (the top of the page) it stays too: slid away there, it would leave
-// a hole the height of the bar between the header and figure 1.
+// On a narrow screen the gap/dim/base bar sits right before the summary (the flatness figure)
+// and from there stays at the top of the lesson (style.css) for the figures that read it; while
+// none of them is on screen (a chapter, with its own inputs, or the guide) it slides away rather
+// than covering the top of what is read (body.bar-away). Near the summary's opening paragraph it
+// stays too: slid away there, it would leave a hole the height of the bar above that paragraph.
+const CLAIM = FIGURES.find((row) => row.part === 'claim').name;
+const SUMMARY_ESSAY = `${CLAIM}-essay`;
 const BAR_USERS = [
   ...FIGURES.filter((row) => ['claim', 'why', 'gap'].includes(row.part)).map((row) => row.name),
-  'mini',
+  SUMMARY_ESSAY,
 ];
 // near: the figures within 100 px of the screen, as the observer last said (`hidden` is also
 // emptied by drawAll, for printing).
@@ -436,13 +449,41 @@ function togglePlay(on) {
   for (const handle of Object.values(charts)) handle.holdY?.(on);
 }
 
+// ---- history: Back and Forward ----
+
+// The settings Back and Forward bring back: every one but the page mode (embed, view), as Reset
+// everything resets them, and the long-context part's (long.js restores those).
+const RESTORED = PARAMS.filter((row) => row.name !== 'embed' && row.name !== 'view' && row.part !== 'long');
+const LONG_RESTORED = PARAMS.filter((row) => row.part === 'long');
+
+/**
+ * A change settles when the reader lets go of it: a slider released ('change'), a box committed
+ * ('change'), a button pressed ('click'), a key or pointer released (a chart dragged, a chapter's
+ * log slider stepped by keys). Each settled change that altered the state is an entry of the
+ * browser's history (url.settle(); a drag's every step only rewrites the entry it makes). Back
+ * and Forward (popstate) set every setting and every chapter as that entry's address says,
+ * adding no entry while they do.
+ */
+function wireHistory() {
+  for (const type of ['change', 'click', 'keyup', 'pointerup']) {
+    document.addEventListener(type, () => url.settle());
+  }
+  window.addEventListener('popstate', () => {
+    const read = readQuery(window.location.search, chapterKeys());
+    url.restore(() => {
+      actions.stopPlay();
+      acceptAll(Object.fromEntries(RESTORED.map((row) => [row.name, read.state[row.name]])));
+      restoreLong(Object.fromEntries(LONG_RESTORED.map((row) => [row.name, read.state[row.name]])));
+      restoreChapters(read.chapters);
+    });
+  });
+}
+
 // ---- start ----
 
 // Where a row's section goes: before the element its `before` names (the long-context rows),
-// else into the lesson: the claim before the two methods and the reading guide, the others
-// before #lesson-end.
-const placeOf = (row) =>
-  row.before && row.before !== 'take' ? row.before : row.part === 'claim' ? 'methods' : 'lesson-end';
+// else into the lesson, before #lesson-end (after the reading guide), in table order.
+const placeOf = (row) => (row.before && row.before !== 'take' ? row.before : 'lesson-end');
 
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
@@ -460,13 +501,20 @@ function buildFigures(rows) {
       ...(row.after ? [row.after()] : []),
     );
     if (state.embed) embedFigure(section);
+    // The two methods side by side follow the summary, as its recap in words.
+    else if (row.part === 'claim') section.after($('methods'));
   }
 }
 
-// The figures the first chart waits for: figure 1 (the claim, on the first screen) and the one a
-// link's view= asks for. The others, with their own controls and the numbers their readouts
-// compute, come after the first chart is on screen (buildRest).
-const FIRST_ROWS = FIGURES.filter((row) => row.part === 'claim' || row.name === state.view);
+// The figures the first chart waits for: the first chapter (on the first screen, under the
+// post's question), the summary (the flatness figure, whose section places the main sliders on a
+// phone: style.css orders the lesson around it) and the one a link's view= asks for. The others,
+// with their own controls and the numbers their readouts compute, come after the first chart is
+// on screen (buildRest).
+const FIRST_CHAPTER = FIGURES.find((row) => row.part === 'lesson');
+const FIRST_ROWS = FIGURES.filter(
+  (row) => row.part === 'claim' || row.name === state.view || (row === FIRST_CHAPTER && state.view === 'all'),
+);
 let restBuilt = false;
 let actions = null; // wireActions' hooks, once start() has wired the buttons
 let lockWired = false;
@@ -526,7 +574,8 @@ function start() {
   markIdle();
   showNotice(...linkProblems);
 
-  actions = wireActions({ state, accept, acceptAll, togglePlay });
+  actions = wireActions({ state, accept, acceptAll, togglePlay, settle: url.settle });
+  if (!state.embed) wireHistory();
   wireBuilt();
   window.addEventListener('beforeprint', drawAll);
   for (const button of document.querySelectorAll('[data-gap]')) {
@@ -578,6 +627,7 @@ function start() {
       // The embed builder is below the figures: built after the first chart is on screen.
       if (!state.embed) setupEmbedBuilder(() => state);
       watchPrint(() => charts);
+      url.mark(); // the state the link opened, the long-context part's preset values filled in
     }, 0),
   );
 }

@@ -181,6 +181,24 @@ export function startLong(appHooks) {
   requestAnimationFrame(() => setTimeout(ready, 0));
 }
 
+/**
+ * The long-context settings as a link gives them (Back and Forward): values { preset, compare,
+ * and FROM_PRESET's settings, null where the link left them to the preset }. Nothing is written
+ * to the address; nothing changes before the part has started.
+ */
+export function restoreLong(values) {
+  if (!started) return;
+  const fromPreset = presetValues(values.preset);
+  const changes = { preset: values.preset, compare: values.compare };
+  for (const name of FROM_PRESET) changes[name] = values[name] ?? fromPreset[name];
+  if (Object.keys(changes).every((name) => state[name] === changes[name])) return;
+  const newPreset = changes.preset !== state.preset;
+  for (const name of FROM_PRESET) setMessage(name, '');
+  if (tryChange('preset', changes, 'menu') && newPreset) renderCheck(preset(changes.preset).text);
+}
+
+let started = false;
+
 // After the first paint: the preset's values, the check of the link's settings, the
 // controls, the figures' first data and the checker.
 function ready() {
@@ -193,6 +211,7 @@ function ready() {
     app.showNotice(`Long-context settings from the link ignored: ${err.message}; using the preset ${state.preset}'s.`);
   }
   wire();
+  started = true;
   for (const name of ['preset', 'compare', ...FROM_PRESET]) syncWidget(name);
   startCheck();
   renderCheck(preset(state.preset).text);

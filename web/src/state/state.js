@@ -73,7 +73,7 @@ export function numberRow(
 }
 
 // The words the page shows beside a setting's box, where they differ from its URL key (the key
-// stays for old links). `n` is how many points figure 1 draws, not the key position n.
+// stays for old links). `n` is how many points the flatness figure draws, not the key position n.
 const LABELS = Object.freeze(
   Object.assign(Object.create(null), {
     n: 'points drawn',
