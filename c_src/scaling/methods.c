@@ -46,7 +46,7 @@ const rope_method rope_methods[] = {
     {"linear", ROPE_SCALING_LINEAR, B(B_FACTOR), 0,
      0 PAGE("linear (Position Interpolation)", P(FACTOR), 0, "add")},
     {"ntk", ROPE_SCALING_NTK, B(B_FACTOR), 0, 1 PAGE("NTK-aware, static", P(FACTOR), 0, "mark")},
-    {"dynamic", ROPE_SCALING_DYNAMIC, B(B_FACTOR), B(B_ORIGINAL_MAX),
+    {"dynamic", ROPE_SCALING_DYNAMIC, B(B_FACTOR), B(B_ORIGINAL_MAX) | B(B_ALPHA),
      0 PAGE("dynamic NTK", P(FACTOR), 1, "slow")},
     {"yarn", ROPE_SCALING_YARN, B(B_FACTOR),
      B(B_ATTENTION_FACTOR) | B(B_BETA_FAST) | B(B_BETA_SLOW) | B(B_ORIGINAL_MAX) | B(B_MSCALE) |
