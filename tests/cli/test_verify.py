@@ -927,7 +927,10 @@ def missed_mistakes(rng, tally):
         missed_case(rng, tally, "blend%d" % k, llama3_config(rng), dtype,
                     lambda r, af, whole=whole: (reversed_blend(r, whole), af), "llama3_blend_reversed",
                     ["bands are reversed" if whole else "ramp runs backwards"])
-        cfg = llama3_config(rng) if rng.random() < 0.5 else g.make_config(rng, "linear")
+        method = str(rng.choice(["llama3", "linear", "yarn", "dynamic"]))
+        cfg = llama3_config(rng) if method == "llama3" else g.make_config(rng, method)
+        if method == "dynamic":
+            cfg["max_position_embeddings"] = 32  # every table's length is past it: dynamic scales
         f = cfg["rope_scaling"]["factor"]
         missed_case(rng, tally, "twice%d" % k, cfg, dtype, lambda r, af, f=f: (changed(r, factor=f * f), af),
                     "factor_applied_twice", ["twice (by %.10g)" % (f * f)])
