@@ -267,6 +267,7 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
     }
     if (t == ROPE_SCALING_PROPORTIONAL && isnan(s->factor)) s->factor = 1.0; /* transformers' */
     if (rc < 0) return rc;
-    if (t != ROPE_SCALING_DEFAULT && t != ROPE_SCALING_BASE) c->factor_shown = s->factor;
+    const rope_method *used = rope_method_of_type(s->type); /* HunYuan's alpha: ntk */
+    if (used != NULL && used->factor) c->factor_shown = s->factor;
     return ROPE_OK;
 }
