@@ -165,7 +165,7 @@ async function check() {
 
 function show(r, { json, pairs, warnings }) {
   const rows = [
-    ['dump', `${r.kind}, ${r.rows} × ${r.width}, ${r.dtype}`],
+    ['dump', `${r.form === 'table' || r.form === 'inv_freq' ? r.kind : r.form}, ${r.rows} × ${r.width}, ${r.dtype}`],
     ['positions', r.positions ? `${r.positions.from} to ${r.positions.from + r.positions.count - 1}` : '—'],
     ['layout found', r.layout_found],
     [
