@@ -18,14 +18,18 @@
 
 static const char usage[] =
     "usage: ropescope verify --config config.json (--inv-freq FILE | --cos FILE --sin FILE |\n"
-    "                        --cache FILE) [--positions FROM:COUNT] [--seq-len N]\n"
+    "                        --cache FILE | --cos-sin-cache FILE | --embed-positions FILE)\n"
+    "                        [--positions FROM:COUNT] [--seq-len N]\n"
     "                        [--layer-type NAME] [--apply rotate_half|interleaved]\n"
     "                        [--profile transformers|recurrence] [--format text|json]\n"
     "\n"
     "Checks a dumped inv_freq or cos/sin table against what the config says it must hold,\n"
     "at the dump's own precision. Files: .npy (float64/32/16), safetensors (F64/F32/F16/\n"
-    "BF16; the tensor by exact name, last dotted part, or the only one), .npz (--cache:\n"
-    "uncompressed, holding cos and sin), JSON lists or CSV/whitespace text.\n"
+    "BF16, C64; the tensor by exact name, last dotted part, or the only one), .npz (--cache:\n"
+    "uncompressed, holding cos and sin), JSON lists or CSV/whitespace text. One value per\n"
+    "pair: cos and sin as wide as the pairs; --cache of Meta's freqs_cis (complex, or its\n"
+    "real view [positions, pairs, 2]); vLLM's cos_sin_cache (cos | sin halves); GPT-J's\n"
+    "embed_positions (sin | cos halves), by flag or by tensor name in a --cache file.\n"
     "Row r of a table is position FROM + r (default 0:rows). --layer-type sliding_attention\n"
     "holds the dump to the sliding-window layers' own table (Gemma 3, Gemma 4, ModernBERT);\n"
     "full_attention, the default, to the main one. A table in either pairing layout is right\n"
@@ -40,6 +44,8 @@ enum {
     F_COS,
     F_SIN,
     F_CACHE,
+    F_CSC,
+    F_EMB,
     F_POSITIONS,
     F_LAYER,
     F_SEQ,
@@ -79,8 +85,8 @@ static int configure(rope_verify_job *j, rope_cli_flag *f)
 /* The steps in order: a step's code, or minus the exit code when the line is already out. */
 static int steps(rope_verify_job *j, rope_cli_flag *f)
 {
-    const char *names[ROPE_VERIFY_ROLES] = {f[F_INV].text, f[F_COS].text, f[F_SIN].text,
-                                            f[F_CACHE].text};
+    const char *names[ROPE_VERIFY_ROLES] = {f[F_INV].text,   f[F_COS].text, f[F_SIN].text,
+                                            f[F_CACHE].text, f[F_CSC].text, f[F_EMB].text};
     int code = rope_verify_options(j, f[F_APPLY].text, f[F_PROFILE].text);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_load(j, names);
     if (code == ROPE_VERIFY_GOOD) code = rope_verify_positions(j, f[F_POSITIONS].text);
@@ -133,8 +139,9 @@ int rope_cli_verify(int argc, char **argv)
     rope_cli_flag f[N_FLAGS];
     memset(f, 0, sizeof f);
     static const char *const names[N_FLAGS] = {
-        "--config",     "--inv-freq", "--cos",    "--sin",   "--cache",  "--positions",
-        "--layer-type", "--seq-len",  "--format", "--apply", "--profile"};
+        "--config",        "--inv-freq",        "--cos",       "--sin",        "--cache",
+        "--cos-sin-cache", "--embed-positions", "--positions", "--layer-type", "--seq-len",
+        "--format",        "--apply",           "--profile"};
     for (int k = 0; k < N_FLAGS; k++) {
         f[k].name = names[k];
         f[k].kind = k == F_SEQ ? ROPE_FLAG_NUMBER : ROPE_FLAG_TEXT;

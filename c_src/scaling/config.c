@@ -38,7 +38,12 @@ const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
                                                                  "layer_types",
                                                                  "sliding_window",
                                                                  "global_head_dim",
-                                                                 "auto_map"};
+                                                                 "auto_map",
+                                                                 "n_embd",
+                                                                 "n_head",
+                                                                 "n_positions",
+                                                                 "n_layer",
+                                                                 "rotary_dim"};
 
 const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
     "rope_type",
@@ -60,7 +65,8 @@ const char *const rope_config_block_names[ROPE_CONFIG_BLOCK_KEYS] = {
     "new_rope_theta",
     "mrope_section",
     "mrope_interleaved",
-    "llama_4_scaling_beta"};
+    "llama_4_scaling_beta",
+    "alpha"};
 
 static const char *const block_prefix[2] = {"rope_scaling", "rope_parameters"};
 /* Objects that hold a multimodal checkpoint's text model. */
@@ -341,9 +347,12 @@ static int put_level(rope_config *c, rope_config_level *l, const char *pre, cons
             return put_block_marker(c, l, pre, j - K_ROPE_SCALING, kind, number, text);
         /* A config.json has many keys that do not concern RoPE; one that looks like a RoPE
          * key and is not read is named (docs/SCALING.md, "Warnings"). */
-        if (j < 0 && looks_like_rope(key))
+        if (j < 0 && looks_like_rope(key)) {
             rope_config_warn(c, "%s%.60s looks like a RoPE key, but these rules do not read it",
                              pre, key);
+            if (c->n_unread_rope++ == 0)
+                snprintf(c->unread_rope, sizeof c->unread_rope, "%s%.40s", pre, key);
+        }
         if (j < 0) return ROPE_OK;
         if (l->top[j].set)
             return rope_config_fail(c, ROPE_E_CONFIG, "%s%s is given twice", pre, key);

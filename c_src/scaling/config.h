@@ -33,8 +33,8 @@
 #define ROPE_CONFIG_MESSAGE 240 /* bytes per message, NUL included */
 #define ROPE_CONFIG_MAX_LIST (ROPE_MAX_DIM / 2)
 #define ROPE_CONFIG_TEXT 48 /* bytes of a string value kept (longer ones are cut) */
-#define ROPE_CONFIG_TOP_KEYS 30
-#define ROPE_CONFIG_BLOCK_KEYS 20
+#define ROPE_CONFIG_TOP_KEYS 35
+#define ROPE_CONFIG_BLOCK_KEYS 21
 #define ROPE_CONFIG_MAX_LAYERS 1024 /* entries of a per-layer list (no_rope_layers) */
 #define ROPE_CONFIG_MAX_SECTION 8   /* entries of mrope_section */
 #define ROPE_LAYER_TYPE_OTHER 1     /* a layer_types entry other than the two below */
@@ -83,6 +83,10 @@ typedef struct {
     char error[ROPE_CONFIG_MESSAGE];
     int n_warnings, n_dropped;
     int resolved, n_put_warnings, n_put_dropped; /* warnings from the puts, kept on re-resolving */
+    /* Top-level keys that look like RoPE's and that no rule reads: how many, the first's name.
+     * A model class the table lacks with such a key cannot be read (docs/SCALING.md). */
+    int n_unread_rope;
+    char unread_rope[64];
     char warnings[ROPE_CONFIG_MAX_WARNINGS][ROPE_CONFIG_MESSAGE];
     /* Filled by rope_config_resolve. */
     rope_scaling scaling;

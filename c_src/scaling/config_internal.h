@@ -40,7 +40,14 @@ enum {
     K_LAYER_TYPES,
     K_SLIDING_WINDOW,
     K_GLOBAL_HEAD_DIM,
-    K_AUTO_MAP
+    K_AUTO_MAP,
+    /* GPT-J's and CodeGen's names, which their classes' attribute_map reads as hidden_size,
+     * num_attention_heads, max_position_embeddings and num_hidden_layers; and their rotary_dim. */
+    K_N_EMBD,
+    K_N_HEAD,
+    K_N_POSITIONS,
+    K_N_LAYER,
+    K_ROTARY_DIM
 };
 
 /* Block members, in the order of config.c's block_names. */
@@ -64,7 +71,8 @@ enum {
     B_NEW_ROPE_THETA,
     B_MROPE_SECTION,
     B_MROPE_INTERLEAVED,
-    B_LLAMA4_BETA
+    B_LLAMA4_BETA,
+    B_ALPHA /* HunYuan's dynamic NTK by alpha */
 };
 
 extern const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS];

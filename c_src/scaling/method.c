@@ -178,6 +178,27 @@ static int longrope(const rope_config_ctx *x, rope_scaling *s, int l0_from)
     return ROPE_OK;
 }
 
+/* HunYuan's dynamic NTK by alpha: transformers' HunYuan classes compute the base once,
+ * base x alpha^(d/(d-2)), which is static NTK at factor alpha: read as that. */
+static int hunyuan_alpha(rope_config_ctx *x, rope_scaling *s)
+{
+    rope_config *c = x->c;
+    char name[96];
+    double alpha = NAN;
+    int rc = rope_config_block_number(x, B_ALPHA, ROPE_CONFIG_NEEDED, NAN, 1, &alpha);
+    if (rc < 0) return rc;
+    rope_config_bname(x, B_ALPHA, name, sizeof name);
+    s->type = ROPE_SCALING_NTK;
+    s->factor = alpha;
+    rope_config_warn(c,
+                     "%s %.17g: HunYuan's dynamic NTK by alpha, base x alpha^(d/(d-2)) as "
+                     "transformers' HunYuan classes compute it at start-up: read as rope_type ntk "
+                     "at factor %.17g (%s.factor is not used); whether a sequence past "
+                     "max_position_embeddings changes it again is not known here",
+                     name, alpha, alpha, x->blk);
+    return ROPE_OK;
+}
+
 int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
 {
     rope_config *c = x->c;
@@ -209,6 +230,9 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
             rope_config_need_base(x, rope_config_bname(x, B_NEW_ROPE_THETA, name, sizeof name),
                                   s->new_base) < 0)
             return c->code;
+    } else if (t == ROPE_SCALING_DYNAMIC && c->block[B_ALPHA].set &&
+               !rope_config_absent(&c->block[B_ALPHA])) {
+        rc = hunyuan_alpha(x, s);
     } else if (t == ROPE_SCALING_DYNAMIC) {
         if (isnan(s->max_position))
             return rope_config_fail(c, ROPE_E_CONFIG,
@@ -243,6 +267,7 @@ int rope_config_resolve_method(rope_config_ctx *x, rope_scaling *s, int l0_from)
     }
     if (t == ROPE_SCALING_PROPORTIONAL && isnan(s->factor)) s->factor = 1.0; /* transformers' */
     if (rc < 0) return rc;
-    if (t != ROPE_SCALING_DEFAULT && t != ROPE_SCALING_BASE) c->factor_shown = s->factor;
+    const rope_method *used = rope_method_of_type(s->type); /* HunYuan's alpha: ntk */
+    if (used != NULL && used->factor) c->factor_shown = s->factor;
     return ROPE_OK;
 }

@@ -37,33 +37,35 @@ const rope_method_param rope_method_params[ROPE_METHOD_PARAMS] = {
 
 #define P(k) ROPE_P(ROPE_P_##k)
 
-/* name, type, required and optional block members, own PAGE(label, params, seq_len, compare);
+/* name, type, required and optional block members, own, factor PAGE(label, params, seq_len,
+ * compare);
  * a NULL label keeps a method out of the page's menu (its config is still read there). */
 const rope_method rope_methods[] = {
-    {"default", ROPE_SCALING_DEFAULT, 0, 0, 0 PAGE("none (plain RoPE)", 0, 0, NULL)},
-    {"base_change", ROPE_SCALING_BASE, B(B_NEW_ROPE_THETA), 0,
-     1 PAGE("base change (a new rope_theta)", P(NEW_BASE), 0, NULL)},
-    {"linear", ROPE_SCALING_LINEAR, B(B_FACTOR), 0,
-     0 PAGE("linear (Position Interpolation)", P(FACTOR), 0, "add")},
-    {"ntk", ROPE_SCALING_NTK, B(B_FACTOR), 0, 1 PAGE("NTK-aware, static", P(FACTOR), 0, "mark")},
-    {"dynamic", ROPE_SCALING_DYNAMIC, B(B_FACTOR), B(B_ORIGINAL_MAX),
-     0 PAGE("dynamic NTK", P(FACTOR), 1, "slow")},
+    {"default", ROPE_SCALING_DEFAULT, 0, 0, 0, 0 PAGE("none (plain RoPE)", 0, 0, NULL)},
+    {"base_change", ROPE_SCALING_BASE, B(B_NEW_ROPE_THETA), 0, 1,
+     0 PAGE("base change (a new rope_theta)", P(NEW_BASE), 0, NULL)},
+    {"linear", ROPE_SCALING_LINEAR, B(B_FACTOR), 0, 0,
+     1 PAGE("linear (Position Interpolation)", P(FACTOR), 0, "add")},
+    {"ntk", ROPE_SCALING_NTK, B(B_FACTOR), 0, 1, 1 PAGE("NTK-aware, static", P(FACTOR), 0, "mark")},
+    {"dynamic", ROPE_SCALING_DYNAMIC, B(B_FACTOR), B(B_ORIGINAL_MAX) | B(B_ALPHA), 0,
+     1 PAGE("dynamic NTK", P(FACTOR), 1, "slow")},
     {"yarn", ROPE_SCALING_YARN, B(B_FACTOR),
      B(B_ATTENTION_FACTOR) | B(B_BETA_FAST) | B(B_BETA_SLOW) | B(B_ORIGINAL_MAX) | B(B_MSCALE) |
          B(B_MSCALE_ALL_DIM) | B(B_TRUNCATE),
-     0 PAGE("YaRN",
+     0,
+     1 PAGE("YaRN",
             P(FACTOR) | P(ORIG_MAX) | P(BETA_FAST) | P(BETA_SLOW) | P(TRUNCATE) | P(MSCALE) |
                 P(MSCALE_ALL_DIM),
             0, "fast")},
     {"longrope", ROPE_SCALING_LONGROPE, B(B_SHORT_FACTOR) | B(B_LONG_FACTOR),
-     B(B_FACTOR) | B(B_ATTENTION_FACTOR) | B(B_ORIGINAL_MAX),
-     0 PAGE("LongRoPE (factor lists)", P(ORIG_MAX), 1, NULL)},
+     B(B_FACTOR) | B(B_ATTENTION_FACTOR) | B(B_ORIGINAL_MAX), 0,
+     1 PAGE("LongRoPE (factor lists)", P(ORIG_MAX), 1, NULL)},
     {"llama3", ROPE_SCALING_LLAMA3,
-     B(B_FACTOR) | B(B_ORIGINAL_MAX) | B(B_LOW_FREQ) | B(B_HIGH_FREQ), 0,
-     0 PAGE("Llama 3 bands", P(FACTOR) | P(ORIG_MAX) | P(LOW_FREQ) | P(HIGH_FREQ), 0, "turn")},
+     B(B_FACTOR) | B(B_ORIGINAL_MAX) | B(B_LOW_FREQ) | B(B_HIGH_FREQ), 0, 0,
+     1 PAGE("Llama 3 bands", P(FACTOR) | P(ORIG_MAX) | P(LOW_FREQ) | P(HIGH_FREQ), 0, "turn")},
     /* Gemma 4: the menu's dim is the rotary dim, and proportional's still pairs
      * come from a partial_rotary_factor the page has no control for. */
-    {"proportional", ROPE_SCALING_PROPORTIONAL, 0, B(B_FACTOR), 0 PAGE(NULL, 0, 0, NULL)},
+    {"proportional", ROPE_SCALING_PROPORTIONAL, 0, B(B_FACTOR), 0, 1 PAGE(NULL, 0, 0, NULL)},
 };
 const int rope_method_count = (int)(sizeof rope_methods / sizeof rope_methods[0]);
 

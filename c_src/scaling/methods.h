@@ -48,7 +48,8 @@ typedef struct rope_method {
     int type;         /* ROPE_SCALING_* */
     /* Block members (config_internal.h's B_*) it requires and may take. */
     unsigned required, optional;
-    int own; /* ropescope's own: transformers does not know it */
+    int own;    /* ropescope's own: transformers does not know it */
+    int factor; /* scales by a factor (> 0, shown as the factor); 0: none (default, base change) */
 #ifdef ROPE_METHODS_PAGE
     const char *label; /* the page's menu */
     unsigned params;   /* the page's controls: ROPE_P bits */

@@ -55,6 +55,9 @@ static const rope_config_class classes[] = {
     {"stablelm", 1e4, N, N, 2560, 32, 0.25, HALF, 0, N, N, 0},
     {"falcon", 1e4, N, N, 4544, 71, N, HALF, 0, N, N, 0},
     {"exaone4", 1e4, N, N, 4096, 32, N, HALF, 0, N, N, 1},
+    /* GPT-J and CodeGen: rotate_every_two over rotary_dim (resolve.c reads their names). */
+    {"gptj", 1e4, N, N, 4096, 16, N, 1, "its rotate_every_two", 0, N, N, 0},
+    {"codegen", 1e4, N, N, 4096, 16, N, 1, "its rotate_every_two", 0, N, N, 0},
 };
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
@@ -402,11 +405,26 @@ int rope_config_resolve_model(rope_config_ctx *x, const rope_config_class *k)
                          "model_type %s is not in the class table: transformers' generic rules "
                          "are used, which a class of its own may not follow",
                          c->model_class);
-    if (!rope_config_absent(&c->top[K_AUTO_MAP]))
+    int custom = !rope_config_absent(&c->top[K_AUTO_MAP]);
+    if (custom)
         rope_config_warn(c,
                          "%s: the model ships its own modelling code, whose RoPE may differ from "
                          "transformers' rules used here",
                          c->top_label[K_AUTO_MAP]);
+    /* A class the table lacks, whose config holds a RoPE key no rule reads: its own code reads
+     * that key (ChatGLM's rope_ratio, Phi-3-small's rope_embedding_base, Kimi-Linear's
+     * mla_use_nope, DeepSeek-V4's compress_rope_theta), so any table printed would be a guess. */
+    /* rotary_dim is read by GPT-J's classes alone, which are in the table. */
+    int unread = c->n_unread_rope + !rope_config_absent(&c->top[K_ROTARY_DIM]);
+    if (k == NULL && unread > 0 &&
+        (custom || (c->model_class != NULL && c->model_class[0] != '\0')))
+        return rope_config_fail(
+            c, ROPE_E_CONFIG,
+            "the RoPE of %s%s%s cannot be known from this config: %s is a RoPE key its own code "
+            "reads and these rules do not (%d such key%s); its class is not in the table",
+            c->model_class ? "model_type " : "a model with its own code (",
+            c->model_class ? c->model_class : c->top_label[K_AUTO_MAP], c->model_class ? "" : ")",
+            c->unread_rope, unread, unread == 1 ? "" : "s");
     int rc = layout(x, k);
     if (rc == ROPE_OK && (rc = whole_count(x, K_LAYERS, &layers)) == 1) {
         if (layers > ROPE_CONFIG_MAX_LAYERS)

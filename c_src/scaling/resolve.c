@@ -231,6 +231,64 @@ static int split_part(rope_config_ctx *x, int key, double class_value, double *o
     return 1;
 }
 
+/* GPT-J's and CodeGen's classes: rotary_dim sizes the rotary dim (64 by default; null: the
+ * whole head), and their attribute_map reads n_embd, n_head, n_positions and n_layer as
+ * hidden_size, num_attention_heads, max_position_embeddings and num_hidden_layers. */
+static int gptj_style(const rope_config *c)
+{
+    return c->model_class != NULL &&
+           (strcmp(c->model_class, "gptj") == 0 || strcmp(c->model_class, "codegen") == 0);
+}
+
+#define GPTJ_ROTARY_DIM 64.0
+
+static void attribute_map(rope_config *c)
+{
+    static const int map[][2] = {{K_N_EMBD, K_HIDDEN_SIZE},
+                                 {K_N_HEAD, K_HEADS},
+                                 {K_N_POSITIONS, K_MAX_POSITION},
+                                 {K_N_LAYER, K_LAYERS}};
+    if (!gptj_style(c)) {
+        /* rotary_dim is GPT-J's: another class reads nothing from it. */
+        if (!rope_config_absent(&c->top[K_ROTARY_DIM])) {
+            rope_config_warn(c, "%s looks like a RoPE key, but these rules do not read it",
+                             c->top_label[K_ROTARY_DIM]);
+            if (c->n_unread_rope == 0) {
+                char name[sizeof c->unread_rope];
+                snprintf(name, sizeof name, "%s", c->top_label[K_ROTARY_DIM]);
+                memcpy(c->unread_rope, name, sizeof name);
+            }
+        }
+        return;
+    }
+    for (size_t j = 0; j < sizeof map / sizeof map[0]; j++) {
+        rope_config_value *from = &c->top[map[j][0]], *to = &c->top[map[j][1]];
+        int same = to->set && from->set && to->kind == from->kind && to->number == from->number;
+        if (rope_config_absent(from) || (!rope_config_absent(to) && !same)) continue;
+        *to = *from;
+        memcpy(c->top_label[map[j][1]], c->top_label[map[j][0]], sizeof c->top_label[0]);
+    }
+}
+
+/* A GPT-J-style class's rotary dim over a head of head dims; 0, or the error recorded. */
+static int gptj_rotary_dim(rope_config_ctx *x, double head, double *rd)
+{
+    rope_config *c = x->c;
+    int g = whole(x, K_ROTARY_DIM, rd);
+    if (g < 0) return g;
+    if (c->top[K_ROTARY_DIM].kind == ROPE_CONFIG_NULL) {
+        *rd = head; /* rotary_dim None: the whole head */
+    } else if (g == 0) {
+        *rd = GPTJ_ROTARY_DIM;
+        rope_config_warn(c, "%s is missing: model_type %s's class default %.17g is used",
+                         c->top_label[K_ROTARY_DIM], c->model_class, *rd);
+    }
+    if (*rd > head)
+        return rope_config_fail(c, ROPE_E_SCALING, "%s %.17g is above the head dim %.17g (%s)",
+                                c->top_label[K_ROTARY_DIM], *rd, head, c->dim_source);
+    return 0;
+}
+
 static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_class *k)
 {
     rope_config *c = x->c;
@@ -324,6 +382,10 @@ static int rotary_dim(rope_config_ctx *x, rope_scaling *s, const rope_config_cla
     /* proportional keeps the whole head's pairs; partial_rotary_factor says how many rotate. */
     int proportional = x->rule->type == ROPE_SCALING_PROPORTIONAL;
     double d = proportional ? head : floor(head * prf);
+    if (gptj_style(c)) {
+        if ((rc = gptj_rotary_dim(x, head, &d)) < 0) return rc;
+        prf = d / head;
+    }
     if (d > (double)ROPE_MAX_DIM)
         return rope_config_fail(c, ROPE_E_SCALING,
                                 "%s %.17g x partial_rotary_factor %.17g "
@@ -414,6 +476,7 @@ int rope_config_resolve(rope_config *c, double seq_len)
     rope_config_pick_level(c);
     rope_config_ctx x = {c, &rope_methods[0], rope_config_block_name(c)};
     const rope_config_class *k = model_class(c);
+    attribute_map(c);
     c->softmax_applies = k == NULL || k->softmax;
     int l0_from = 0, rc = find_rule(&x);
     if (rc == ROPE_OK) rc = common(&x, s, &l0_from, k);

@@ -97,7 +97,8 @@ static int make_plan(const rope_scaling *s, plan *p)
     p->scaled_base = s->base;
     p->lo = p->hi = 0.0;
     p->list = NULL;
-    int needs_factor = s->type != ROPE_SCALING_DEFAULT && s->type != ROPE_SCALING_BASE;
+    const rope_method *m = rope_method_of_type(s->type);
+    int needs_factor = m == NULL || m->factor;
     if (needs_factor && !positive(s->factor)) return ROPE_E_SCALING;
     /* d/(d-2) is undefined at d = 2. */
     int ntk_like = s->type == ROPE_SCALING_NTK || s->type == ROPE_SCALING_DYNAMIC;

@@ -254,13 +254,25 @@ static void add_scaling_variants(const context *x, variant *v, int *nv)
                 rope_scaling_name(methods[k]), cs->factor, name);
         }
     }
-    if (cs->type == ROPE_SCALING_LINEAR || cs->type == ROPE_SCALING_LLAMA3) {
+    /* Dynamic is the unscaled RoPE up to max_position_embeddings, whatever its factor. */
+    int dynamic_scales = cs->type == ROPE_SCALING_DYNAMIC && cs->seq_len > cs->max_position;
+    if (cs->type == ROPE_SCALING_LINEAR || cs->type == ROPE_SCALING_LLAMA3 ||
+        cs->type == ROPE_SCALING_YARN || dynamic_scales) {
         rope_scaling s = *cs;
         s.factor = cs->factor * cs->factor;
+        /* The frequencies divided twice; yarn's attention factor still the config's. */
+        double a = 1.0;
+        if (cs->type == ROPE_SCALING_YARN && rope_scaling_factors(cs, &a, NULL) == ROPE_OK)
+            s.attention_factor = a;
+        const char *where = cs->type == ROPE_SCALING_LLAMA3 ? " in llama3's divided band and ramp"
+                            : cs->type == ROPE_SCALING_YARN
+                                ? " in yarn's interpolated pairs and ramp"
+                            : cs->type == ROPE_SCALING_DYNAMIC ? " in dynamic NTK's base"
+                                                               : "";
         if (cs->factor != 1.0)
             add(v, nv, &s, "factor_applied_twice",
                 "inv_freq is divided by the factor %.10g twice (by %.10g)%s", cs->factor, s.factor,
-                cs->type == ROPE_SCALING_LLAMA3 ? " in llama3's divided band and ramp" : "");
+                where);
     }
     if (cs->type == ROPE_SCALING_LLAMA3) {
         rope_scaling s = *cs;

@@ -30,21 +30,29 @@ static const char *value_of(const char *header, const char *key)
     return at;
 }
 
-static int parse_descr(const char *v, int *dt, char *msg)
+/* A dtype numpy names: float64, float32, float16, or complex (Meta's freqs_cis is complex64),
+ * whose (re, im) float pairs are read as a trailing dimension of 2. */
+static int parse_descr(const char *v, int *dt, int *complex, char *msg)
 {
     if (!v || *v != '\'') return fail(msg, "npy header: no 'descr' string");
     static const char *const known[] = {"<f8'", "<f4'", "<f2'"};
+    *complex = 0;
     for (int j = 0; j < 3; j++)
         if (strncmp(v + 1, known[j], 4) == 0) {
             *dt = j;
             return ROPE_OK;
         }
+    if (strncmp(v + 1, "<c8'", 4) == 0 || strncmp(v + 1, "<c16'", 5) == 0) {
+        *dt = v[2] == 'c' && v[3] == '8' ? ROPE_DT_F32 : ROPE_DT_F64;
+        *complex = 1;
+        return ROPE_OK;
+    }
     char shown[16] = {0};
     for (int j = 0; j < 10 && v[j + 1] && v[j + 1] != '\''; j++)
         shown[j] = (v[j + 1] >= 32 && v[j + 1] < 127) ? v[j + 1] : '?';
     snprintf(msg, ROPE_VERIFY_MSG,
              "npy dtype '%s' is not supported (little-endian float64, "
-             "float32 or float16: <f8, <f4, <f2)",
+             "float32, float16 or complex: <f8, <f4, <f2, <c8, <c16)",
              shown);
     return ROPE_E_VALUE;
 }
@@ -109,9 +117,9 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
         free(header);
         return fail(msg, "npy header is not a Python dict literal");
     }
-    int dt = 0, ndim = 0;
-    long long shape[8];
-    int rc = parse_descr(value_of(header, "descr"), &dt, msg);
+    int dt = 0, ndim = 0, complex = 0;
+    long long shape[9];
+    int rc = parse_descr(value_of(header, "descr"), &dt, &complex, msg);
     const char *fo = value_of(header, "fortran_order");
     int fortran = fo && strncmp(fo, "True", 4) == 0;
     if (rc == ROPE_OK && (!fo || (!fortran && strncmp(fo, "False", 5) != 0)))
@@ -133,9 +141,14 @@ int rope_npy_read(const unsigned char *buf, size_t len, rope_table *t, char *msg
         if (big == 0 && ndim > 0) shape[big++] = 1;
         ndim = big;
         fortran = big == 2;
+        if (complex && fortran)
+            return fail(msg, "a Fortran-order complex array; save it in C order "
+                             "(np.ascontiguousarray)");
     }
-    return rope_table_fill(t, shape, ndim, dt, buf + start + hlen, len - start - hlen, fortran,
-                           msg);
+    if (complex) shape[ndim++] = 2; /* re, im */
+    rc = rope_table_fill(t, shape, ndim, dt, buf + start + hlen, len - start - hlen, fortran, msg);
+    if (rc == ROPE_OK && complex) t->complex = 1;
+    return rc;
 }
 
 static uint32_t u16(const unsigned char *p)

@@ -6,8 +6,10 @@
  * as right. So a table in either layout is right; what it asks of q and k
  * depends on the checkpoint's layout, which the config reader decides. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "rope.h"
 #include "verify.h"
 
 int rope_verify_checkpoint_layout(const rope_config *c)
@@ -32,10 +34,12 @@ static const char *permutation(int checkpoint)
                  "llama.cpp's converter permutes the q and k weight rows";
 }
 
-void rope_verify_layout_needs(const rope_config *c, int table, char *buf, size_t cap)
+void rope_verify_layout_needs(const rope_config *c, int table, const char *held, char *buf,
+                              size_t cap)
 {
     int ck = rope_verify_checkpoint_layout(c);
-    const char *shown = table == ROPE_LAYOUT_UNKNOWN       ? "the same values in either layout"
+    const char *shown = held                               ? held
+                        : table == ROPE_LAYOUT_UNKNOWN     ? "the same values in either layout"
                         : table == ROPE_LAYOUT_INTERLEAVED ? "pairs (2i, 2i+1) (interleaved)"
                                                            : "pairs (i, i+d/2) (rotate_half)";
     int used = table == ROPE_LAYOUT_UNKNOWN ? ck : table;
@@ -68,4 +72,109 @@ void rope_verify_layout_fix(const rope_config *c, int apply, char *buf, size_t c
     if (n < 0 || (size_t)n >= cap || ck == apply) return;
     snprintf(buf + n, cap - (size_t)n, "; the checkpoint's q/k rows are %s, so q and k must be %s",
              ck == ROPE_LAYOUT_INTERLEAVED ? "interleaved" : "rotate_half", permutation(ck));
+}
+
+const char *rope_verify_form_name(int form)
+{
+    static const char *const names[] = {"table", "pairs", "freqs_cis", "cos_sin_cache",
+                                        "embed_positions"};
+    return form >= 0 && form <= ROPE_FORM_EMBED_POSITIONS ? names[form] : "?";
+}
+
+/* A rows x width table of src's dtype and storage, its values unset. */
+static int blank(const rope_table *src, long width, rope_table *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = (size_t)src->rows * (size_t)width;
+    t->dtype = src->dtype;
+    t->ndim = 2;
+    t->rows = src->rows;
+    t->width = width;
+    t->bad_row = -1;
+    if (src->f)
+        t->f = malloc((n ? n : 1) * sizeof(float));
+    else
+        t->v = malloc((n ? n : 1) * sizeof(double));
+    return t->f || t->v ? ROPE_OK : ROPE_E_NOMEM;
+}
+
+static void put(rope_table *t, size_t k, double x)
+{
+    if (t->f)
+        t->f[k] = (float)x; /* a float table's values are floats: exact */
+    else
+        t->v[k] = x;
+}
+
+/* Where pair i's cos and sin lie in a row of a per-pair form (width 2 x half). */
+static void form_columns(int form, long half, long i, size_t *c, size_t *s)
+{
+    size_t a = (size_t)i, b = (size_t)(half + i);
+    if (form == ROPE_FORM_FREQS_CIS) {
+        *c = 2 * a; /* (re, im) side by side */
+        *s = 2 * a + 1;
+    } else if (form == ROPE_FORM_EMBED_POSITIONS) {
+        *c = b; /* GPT-J: sin | cos */
+        *s = a;
+    } else {
+        *c = a; /* vLLM: cos | sin */
+        *s = b;
+    }
+}
+
+int rope_verify_split(const rope_table *src, int form, rope_table *cos, rope_table *sin, char *msg)
+{
+    memset(cos, 0, sizeof *cos);
+    memset(sin, 0, sizeof *sin);
+    if (src->ndim != 2 || src->width % 2 != 0) {
+        snprintf(msg, ROPE_VERIFY_MSG,
+                 "%s: a %s of %ld x %ld; it must be positions x an even "
+                 "width (%s)",
+                 rope_verify_form_name(form), src->ndim == 2 ? "table" : "1-D array", src->rows,
+                 src->width,
+                 form == ROPE_FORM_FREQS_CIS       ? "complex pairs, or their real view "
+                                                     "[positions, pairs, 2]"
+                 : form == ROPE_FORM_COS_SIN_CACHE ? "cos in the first half, sin in the second"
+                                                   : "sin in the first half, cos in the second");
+        return ROPE_E_VALUE;
+    }
+    long half = src->width / 2;
+    if (blank(src, half, cos) != ROPE_OK || blank(src, half, sin) != ROPE_OK) {
+        rope_table_free(cos);
+        rope_table_free(sin);
+        snprintf(msg, ROPE_VERIFY_MSG, "out of memory for %ld x %ld values", src->rows, half);
+        return ROPE_E_NOMEM;
+    }
+    for (long i = 0; i < half; i++) {
+        size_t c = 0, s = 0;
+        form_columns(form, half, i, &c, &s);
+        for (long r = 0; r < src->rows; r++) {
+            size_t row = (size_t)r * (size_t)src->width, k = (size_t)r * (size_t)half + (size_t)i;
+            put(cos, k, rope_table_at(src, row + c));
+            put(sin, k, rope_table_at(src, row + s));
+        }
+    }
+    return ROPE_OK;
+}
+
+int rope_verify_widen(rope_table *t, int layout)
+{
+    rope_table wide;
+    long n = t->width;
+    if (blank(t, 2 * n, &wide) != ROPE_OK) {
+        rope_table_free(&wide);
+        return ROPE_E_NOMEM;
+    }
+    for (long i = 0; i < n; i++) {
+        int a = 0, b = 0;
+        rope_layout_dims(layout, (int)n, (int)i, &a, &b);
+        for (long r = 0; r < t->rows; r++) {
+            double x = rope_table_at(t, (size_t)r * (size_t)n + (size_t)i);
+            put(&wide, (size_t)r * (size_t)(2 * n) + (size_t)a, x);
+            put(&wide, (size_t)r * (size_t)(2 * n) + (size_t)b, x);
+        }
+    }
+    rope_table_free(t);
+    *t = wide;
+    return ROPE_OK;
 }

@@ -17,6 +17,11 @@
 static const char *const inv_names[] = {"inv_freq"};
 static const char *const cos_names[] = {"cos", "cos_cached"};
 static const char *const sin_names[] = {"sin", "sin_cached"};
+/* A cache's tensors: cos (then sin), else one of the forms of one value per pair. */
+static const char *const cache_names[] = {"cos", "cos_cached", "freqs_cis", "cos_sin_cache",
+                                          "embed_positions"};
+static const char *const csc_names[] = {"cos_sin_cache"};
+static const char *const emb_names[] = {"embed_positions"};
 
 static char no_memory[] = "out of memory for a message";
 
@@ -68,12 +73,12 @@ int rope_verify_options(rope_verify_job *j, const char *apply, const char *profi
 
 /* Reads one tensor of a file: "FLAG 'FILE': problem" on failure. */
 static int load(rope_verify_job *j, const char *flag, const char *path, const char *const *names,
-                int n_names, rope_table *t)
+                int n_names, rope_table *t, int *found)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
     char msg[ROPE_VERIFY_MSG];
-    rope_table_want want = {names, n_names};
+    rope_table_want want = {names, n_names, found};
     t->bad_row = -1;
     int rc = j->io.read(j->io.ctx, path, &buf, &len, msg);
     if (rc == ROPE_OK) rc = rope_table_read(buf, len, &want, t, msg);
@@ -97,8 +102,11 @@ static int load(rope_verify_job *j, const char *flag, const char *path, const ch
 
 static int load_inv(rope_verify_job *j, const char *inv)
 {
-    int code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv);
+    int code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv, NULL);
     if (code != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
+    if (j->inv.complex)
+        return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a complex array; inv_freq is real",
+                      inv);
     if (j->inv.ndim != 1)
         return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a %ld x %ld array; inv_freq is 1-D",
                       inv, j->inv.rows, j->inv.width);
@@ -107,25 +115,86 @@ static int load_inv(rope_verify_job *j, const char *inv)
     return ROPE_VERIFY_GOOD;
 }
 
+/* One tensor of a form of one value per pair, split into cos and sin of one column per pair. */
+static int load_split(rope_verify_job *j, const char *flag, const char *path, rope_table *src,
+                      int form)
+{
+    char msg[ROPE_VERIFY_MSG];
+    int rc = rope_verify_split(src, form, &j->cos, &j->sin, msg);
+    rope_table_free(src);
+    if (rc != ROPE_OK)
+        return refuse(j, rc == ROPE_E_NOMEM ? ROPE_VERIFY_FAILED : ROPE_VERIFY_REFUSED,
+                      "%s '%s': %s", flag, path, msg);
+    j->form = form;
+    j->one_flag = flag;
+    return ROPE_VERIFY_GOOD;
+}
+
+/* The cos and sin tables: two files, a cache of both, or one tensor of a per-pair form. */
+static int load_tables(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROLES])
+{
+    const char *cache = names[ROPE_VERIFY_CACHE], *cos = names[ROPE_VERIFY_COS];
+    const char *csc = names[ROPE_VERIFY_COS_SIN_CACHE], *emb = names[ROPE_VERIFY_EMBED_POSITIONS];
+    const char *one = csc ? csc : emb ? emb : cache;
+    j->cos_file = one ? one : cos;
+    j->sin_file = one ? one : names[ROPE_VERIFY_SIN];
+    const char *cflag = csc     ? "--cos-sin-cache"
+                        : emb   ? "--embed-positions"
+                        : cache ? "--cache"
+                                : "--cos";
+    const char *sflag = cache ? "--cache" : "--sin";
+    int code, found = -1;
+    rope_table src;
+    memset(&src, 0, sizeof src);
+    if (csc || emb) {
+        code = load(j, cflag, one, csc ? csc_names : emb_names, 1, &src, NULL);
+        if (code != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
+        return load_split(j, cflag, one, &src,
+                          csc ? ROPE_FORM_COS_SIN_CACHE : ROPE_FORM_EMBED_POSITIONS);
+    }
+    if (cache) {
+        code = load(j, cflag, one, cache_names, 5, &src, &found);
+        if (code != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
+        /* By name, else a complex array alone (Meta's freqs_cis has no other form). */
+        int form = found == 2 || (found == -1 && src.complex) ? ROPE_FORM_FREQS_CIS
+                   : found == 3                               ? ROPE_FORM_COS_SIN_CACHE
+                   : found == 4                               ? ROPE_FORM_EMBED_POSITIONS
+                                                              : ROPE_FORM_TABLE;
+        if (form != ROPE_FORM_TABLE) return load_split(j, cflag, one, &src, form);
+        j->cos = src;
+    } else if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos, NULL)) !=
+                   ROPE_VERIFY_GOOD ||
+               j->bad_row >= 0) {
+        return code;
+    }
+    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin, NULL)) != ROPE_VERIFY_GOOD ||
+        j->bad_row >= 0)
+        return code;
+    const rope_table *cx = j->cos.complex ? &j->cos : j->sin.complex ? &j->sin : NULL;
+    if (cx)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "%s '%s': a complex table (re, im pairs: Meta's freqs_cis) holds cos and sin "
+                      "both: give it as --cache",
+                      cx == &j->cos ? cflag : sflag, cx == &j->cos ? j->cos_file : j->sin_file);
+    return ROPE_VERIFY_GOOD;
+}
+
 int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROLES])
 {
     int code;
     const char *inv = names[ROPE_VERIFY_INV], *cache = names[ROPE_VERIFY_CACHE];
     const char *cos = names[ROPE_VERIFY_COS], *sin = names[ROPE_VERIFY_SIN];
-    int tables = (cos || sin) + (inv != NULL) + (cache != NULL);
+    int tables = (cos || sin) + (inv != NULL) + (cache != NULL) +
+                 (names[ROPE_VERIFY_COS_SIN_CACHE] != NULL) +
+                 (names[ROPE_VERIFY_EMBED_POSITIONS] != NULL);
     if (tables != 1 || ((cos != NULL) != (sin != NULL)))
         return refuse(j, ROPE_VERIFY_REFUSED,
-                      "give one of --inv-freq FILE, --cos FILE --sin FILE, or --cache FILE");
+                      "give one of --inv-freq FILE, --cos FILE --sin FILE, --cache FILE, "
+                      "--cos-sin-cache FILE or --embed-positions FILE");
     if (inv) return load_inv(j, inv);
-    j->cos_file = cache ? cache : cos;
-    j->sin_file = cache ? cache : sin;
-    const char *cflag = cache ? "--cache" : "--cos", *sflag = cache ? "--cache" : "--sin";
-    if ((code = load(j, cflag, j->cos_file, cos_names, 2, &j->cos)) != ROPE_VERIFY_GOOD ||
-        j->bad_row >= 0)
-        return code;
-    if ((code = load(j, sflag, j->sin_file, sin_names, 2, &j->sin)) != ROPE_VERIFY_GOOD ||
-        j->bad_row >= 0)
-        return code;
+    if ((code = load_tables(j, names)) != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
+    const char *cflag = j->one_flag ? j->one_flag : cache ? "--cache" : "--cos";
+    const char *sflag = j->one_flag ? j->one_flag : cache ? "--cache" : "--sin";
     if (j->cos.ndim != 2)
         return refuse(j, ROPE_VERIFY_REFUSED,
                       "%s '%s': a 1-D array of %ld; cos is positions x width", cflag, j->cos_file,
@@ -240,6 +309,23 @@ static int pick_layer_type(rope_verify_job *j, const char *name, const char *lay
                   "--layer-type '%s': config '%s' has one RoPE table for every layer", layer, name);
 }
 
+/* A table of one column per pair (a per-pair form, or --cos and --sin as wide as the config's
+ * pairs whose columns show no layout) has no layout: it is widened to two columns per pair in
+ * the layout the user's code applies it in (--apply), else the checkpoint's, and so is right in
+ * either. */
+static int widen_pairs(rope_verify_job *j, int n)
+{
+    if (j->form == ROPE_FORM_TABLE && n > 0 && j->cos.width == n &&
+        rope_verify_layout(&j->cos) == ROPE_LAYOUT_UNKNOWN)
+        j->form = ROPE_FORM_PAIRS;
+    if (j->form == ROPE_FORM_TABLE) return ROPE_VERIFY_GOOD;
+    int layout = j->apply != ROPE_LAYOUT_UNKNOWN ? j->apply : rope_verify_checkpoint_layout(j->c);
+    if (rope_verify_widen(&j->cos, layout) != ROPE_OK ||
+        rope_verify_widen(&j->sin, layout) != ROPE_OK)
+        return refuse(j, ROPE_VERIFY_FAILED, "out of memory widening the table");
+    return ROPE_VERIFY_GOOD;
+}
+
 int rope_verify_configure(rope_verify_job *j, const char *name, const char *text, size_t len,
                           const char *seq_text, double seq_len, const char *layer)
 {
@@ -259,6 +345,7 @@ int rope_verify_configure(rope_verify_job *j, const char *name, const char *text
         return refuse(j, ROPE_VERIFY_REFUSED, "--config '%s': %s", name, rope_config_message(j->c));
     if (layer && (code = pick_layer_type(j, name, layer)) != ROPE_VERIFY_GOOD) return code;
     int n = j->c->scaling.dim / 2;
+    if (j->dump.cos && (code = widen_pairs(j, n)) != ROPE_VERIFY_GOOD) return code;
     j->theta = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     j->pair_worst = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     if (!j->theta || !j->pair_worst) return refuse(j, ROPE_VERIFY_FAILED, "out of memory");
@@ -288,7 +375,7 @@ static void compare_table(rope_verify_job *j)
                                                         : ck;
     j->compared = compare(j, used, &j->err);
     if (j->compared && j->err.n_over > 0 && j->layout_found == ROPE_LAYOUT_UNKNOWN &&
-        j->apply == ROPE_LAYOUT_UNKNOWN) {
+        j->apply == ROPE_LAYOUT_UNKNOWN && j->form == ROPE_FORM_TABLE) {
         rope_verify_err other;
         int alt = used == ROPE_LAYOUT_HALF ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
         if (compare(j, alt, &other) && other.n_over < j->err.n_over) {
@@ -323,12 +410,47 @@ static int fits_recurrence(rope_verify_job *j)
     return 1;
 }
 
+/* A table whose cos and sin exchanged match: files given the other way round, or a cache's
+ * halves in the other producer's order (vLLM's cos | sin, GPT-J's sin | cos). */
+static int fits_swapped(rope_verify_job *j)
+{
+    if (!j->compared || !j->dump.cos) return 0;
+    rope_verify_err err;
+    j->dump.cos = &j->sin;
+    j->dump.sin = &j->cos;
+    int fits = compare(j, j->layout_used, &err) && err.n_over == 0;
+    j->dump.cos = &j->cos;
+    j->dump.sin = &j->sin;
+    compare(j, j->layout_used, &j->err); /* pair_worst back to the dump as given */
+    if (!fits) return 0;
+    j->diag[0].code = "cos_sin_swapped";
+    const char *fix = j->form == ROPE_FORM_COS_SIN_CACHE
+                          ? "the cache holds sin in its first half and cos in its second, GPT-J's "
+                            "embed_positions order; vLLM's cos_sin_cache is cat((cos, sin), -1) "
+                            "(a GPT-J table is checked with --embed-positions)"
+                      : j->form == ROPE_FORM_EMBED_POSITIONS
+                          ? "the table holds cos in its first half and sin in its second, vLLM's "
+                            "cos_sin_cache order; GPT-J's embed_positions is cat((sin, cos), 1) (a "
+                            "vLLM cache is checked with --cos-sin-cache)"
+                      : j->form == ROPE_FORM_FREQS_CIS
+                          ? "the real part holds sin and the imaginary part cos: freqs_cis is "
+                            "torch.polar(ones, freqs), cos + i sin"
+                          : "the cos table holds sin and the sin table cos: exchange them";
+    snprintf(j->diag[0].message, sizeof j->diag[0].message,
+             "cos and sin exchanged: the dump matches with them the other way round; %s", fix);
+    j->n_diag = 1;
+    return 1;
+}
+
 int rope_verify_check(rope_verify_job *j)
 {
     const rope_scaling *s = &j->c->scaling;
     int table = j->dump.cos != NULL;
     if (rope_scaling_factors(s, &j->af, NULL) != ROPE_OK) j->af = 1.0;
-    if (table) j->layout_found = rope_verify_layout(&j->cos);
+    if (table && j->form == ROPE_FORM_TABLE)
+        j->layout_found = rope_verify_layout(&j->cos);
+    else
+        j->layout_found = ROPE_LAYOUT_UNKNOWN;
     j->layout_used = rope_verify_checkpoint_layout(j->c);
     long pairs = table ? j->cos.width / 2 : j->inv.width;
     if ((!table || j->cos.width % 2 == 0) && pairs == s->dim / 2) {
@@ -340,11 +462,19 @@ int rope_verify_check(rope_verify_job *j)
     }
     /* The table's own layout: the one its columns show, else the one it was compared in. */
     int own = j->layout_found != ROPE_LAYOUT_UNKNOWN ? j->layout_found : j->layout_used;
-    if (table)
+    char held[96];
+    if (j->form == ROPE_FORM_PAIRS)
+        snprintf(held, sizeof held, "one column per pair in cos and in sin, for either layout");
+    else
+        snprintf(held, sizeof held, "one value per pair (%s), for either layout",
+                 rope_verify_form_name(j->form));
+    if (table && j->form != ROPE_FORM_TABLE)
+        rope_verify_layout_needs(j->c, j->apply, held, j->layout_needs, sizeof j->layout_needs);
+    else if (table)
         rope_verify_layout_needs(
             j->c, j->layout_found == ROPE_LAYOUT_UNKNOWN && j->match ? ROPE_LAYOUT_UNKNOWN : own,
-            j->layout_needs, sizeof j->layout_needs);
-    if (!j->match && !fits_recurrence(j) &&
+            NULL, j->layout_needs, sizeof j->layout_needs);
+    if (!j->match && !fits_swapped(j) && !fits_recurrence(j) &&
         rope_verify_diagnose(j->c, &j->dump, own, j->apply, j->diag, &j->n_diag) != ROPE_OK)
         return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the diagnosis");
     return j->match ? ROPE_VERIFY_GOOD : ROPE_VERIFY_MISMATCH;
@@ -393,16 +523,20 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     const rope_scaling *s = &j->c->scaling;
     int table = j->dump.cos != NULL;
     const rope_table *t = table ? &j->cos : &j->inv;
-    rope_put(w, "{\n  \"verdict\": \"%s\",\n  \"kind\": \"%s\",\n  \"dtype\": \"%s\",\n",
+    rope_put(w,
+             "{\n  \"verdict\": \"%s\",\n  \"kind\": \"%s\",\n  \"form\": \"%s\",\n"
+             "  \"dtype\": \"%s\",\n",
              j->match ? "match" : "mismatch", table ? "cos_sin" : "inv_freq",
-             rope_dtype_name(j->dump.dtype));
+             table ? rope_verify_form_name(j->form) : "inv_freq", rope_dtype_name(j->dump.dtype));
     rope_put(w, "  \"rows\": %ld,\n  \"width\": %ld,\n", t->rows, t->width);
     if (table)
         rope_put(w, "  \"positions\": {\"from\": %.0f, \"count\": %ld},\n", j->dump.from, t->rows);
     else
         rope_put(w, "  \"positions\": null,\n");
     rope_put(w, "  \"layout_found\": \"%s\",\n  \"apply\": ",
-             table ? layout_name(j->layout_found) : "unknown");
+             !table                       ? "unknown"
+             : j->form != ROPE_FORM_TABLE ? "per_pair"
+                                          : layout_name(j->layout_found));
     rope_put_json_text(w, j->apply == ROPE_LAYOUT_UNKNOWN ? NULL : layout_name(j->apply));
     rope_put(w, ",\n  \"layout_needs\": ");
     rope_put_json_text(w, table ? j->layout_needs : NULL);
@@ -447,7 +581,15 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
 {
     const rope_scaling *s = &j->c->scaling;
     int table = j->dump.cos != NULL;
-    if (table)
+    if (table && j->form != ROPE_FORM_TABLE)
+        rope_put(w, "dump: %s '%s'%s%s%s, %s: %ld positions (%.0f..%.0f) x %ld pairs, %s\n",
+                 j->form == ROPE_FORM_PAIRS ? "cos" : rope_verify_form_name(j->form), j->cos_file,
+                 j->form == ROPE_FORM_PAIRS ? ", sin '" : "",
+                 j->form == ROPE_FORM_PAIRS ? j->sin_file : "",
+                 j->form == ROPE_FORM_PAIRS ? "'" : "", "one value per pair", j->cos.rows,
+                 j->dump.from, j->dump.from + (double)j->cos.rows - 1.0, j->cos.width / 2,
+                 rope_dtype_name(j->dump.dtype));
+    else if (table)
         rope_put(w, "dump: cos '%s', sin '%s': %ld positions (%.0f..%.0f) x %ld, %s, layout %s\n",
                  j->cos_file, j->sin_file, j->cos.rows, j->dump.from,
                  j->dump.from + (double)j->cos.rows - 1.0, j->cos.width,

@@ -22,8 +22,17 @@
 #define ROPE_VERIFY_REFUSED 2
 #define ROPE_VERIFY_FAILED 3
 
-/* The dump files a run takes, indexed by role, under the CLI's flag names. */
-enum { ROPE_VERIFY_INV, ROPE_VERIFY_COS, ROPE_VERIFY_SIN, ROPE_VERIFY_CACHE, ROPE_VERIFY_ROLES };
+/* The dump files a run takes, indexed by role, under the CLI's flag names: --inv-freq, --cos,
+ * --sin, --cache, --cos-sin-cache (vLLM's), --embed-positions (GPT-J's). */
+enum {
+    ROPE_VERIFY_INV,
+    ROPE_VERIFY_COS,
+    ROPE_VERIFY_SIN,
+    ROPE_VERIFY_CACHE,
+    ROPE_VERIFY_COS_SIN_CACHE,
+    ROPE_VERIFY_EMBED_POSITIONS,
+    ROPE_VERIFY_ROLES
+};
 
 /* Gives the bytes of the file named name: ROPE_OK, or a ROPE_E_* code with
  * msg (ROPE_VERIFY_MSG bytes) saying why, without the name. release gets the
@@ -43,6 +52,8 @@ typedef struct {
     rope_table inv, cos, sin;
     rope_dump dump;
     const char *cos_file, *sin_file;
+    const char *one_flag; /* a per-pair form held in one file: its flag, else NULL */
+    int form;             /* ROPE_FORM_*: how the dump holds its values (verify.h) */
     long bad_row; /* a table refused for a NaN at this row: the refusal waits for --positions to
                      name its position, -1 none */
     double *theta;

@@ -79,14 +79,18 @@ static int read_entry(const char *name, const json_t *e, const unsigned char *da
                  "safetensors entry '%.64s' lacks dtype, shape or data_offsets", name);
         return ROPE_E_VALUE;
     }
-    if (!dtype_named(json_string_value(dtype), &dt)) {
+    /* C64: complex64 (Meta's freqs_cis), float32 (re, im) pairs: a trailing dimension of 2. */
+    int complex = strcmp(json_string_value(dtype), "C64") == 0;
+    if (complex)
+        dt = ROPE_DT_F32;
+    else if (!dtype_named(json_string_value(dtype), &dt)) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "safetensors tensor '%.64s' is %.16s; verify reads F64, F32, "
-                 "F16 and BF16",
+                 "F16, BF16 and C64",
                  name, json_string_value(dtype));
         return ROPE_E_VALUE;
     }
-    long long dims[8];
+    long long dims[9];
     size_t nd = json_array_size(shape);
     if (nd > 8) return fail(msg, "safetensors: a tensor of more than 8 dimensions");
     for (size_t k = 0; k < nd; k++) {
@@ -112,7 +116,10 @@ static int read_entry(const char *name, const json_t *e, const unsigned char *da
                  name, end, data_len);
         return ROPE_E_VALUE;
     }
-    return rope_table_fill(t, dims, (int)nd, dt, data + (size_t)b, (size_t)(end - b), 0, msg);
+    if (complex) dims[nd++] = 2;
+    int rc = rope_table_fill(t, dims, (int)nd, dt, data + (size_t)b, (size_t)(end - b), 0, msg);
+    if (rc == ROPE_OK && complex) t->complex = 1;
+    return rc;
 }
 
 int rope_safetensors_read(const unsigned char *buf, size_t len, const rope_table_want *want,

@@ -167,7 +167,9 @@ static const char *last_part(const char *name)
 /* Whether name is one a dump's tensors are known by, for a role other than want's. */
 static int other_role(const char *name, const rope_table_want *want)
 {
-    static const char *const known[] = {"inv_freq", "cos", "cos_cached", "sin", "sin_cached"};
+    static const char *const known[] = {
+        "inv_freq",   "cos",       "cos_cached",    "sin",
+        "sin_cached", "freqs_cis", "cos_sin_cache", "embed_positions"};
     const char *have = last_part(name);
     for (int w = 0; w < want->n_names; w++)
         if (strcmp(have, want->names[w]) == 0) return 0;
@@ -187,7 +189,10 @@ int rope_table_pick(const char *const *names, int n, const rope_table_want *want
                     if (count++ == 0) found = j;
                 }
             }
-            if (count == 1) return found;
+            if (count == 1) {
+                if (want->found) *want->found = w;
+                return found;
+            }
             if (count > 1) {
                 snprintf(msg, ROPE_VERIFY_MSG,
                          "%d tensors are named '%s' (e.g. '%s'): "
@@ -196,20 +201,24 @@ int rope_table_pick(const char *const *names, int n, const rope_table_want *want
                 return -2;
             }
         }
-    if (n == 1 && !other_role(names[0], want)) return 0;
-    if (n == 1) {
+    if (n == 1 && !other_role(names[0], want)) {
+        if (want->found) *want->found = -1;
+        return 0;
+    }
+    char wanted[160];
+    size_t at = 0;
+    for (int w = 0; w < want->n_names && at < sizeof wanted; w++) {
+        const char *sep = w == 0 ? "" : w == want->n_names - 1 ? " or " : ", ";
+        int k = snprintf(wanted + at, sizeof wanted - at, "%s'%s'", sep, want->names[w]);
+        at += k > 0 ? (size_t)k : 0;
+    }
+    if (n == 1)
         /* A cache holding cos alone is not a sin table: its one tensor is named for another role.
          */
-        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s'%s%s%s: its one tensor is '%.64s'",
-                 want->names[0], want->n_names > 1 ? " or '" : "",
-                 want->n_names > 1 ? want->names[1] : "", want->n_names > 1 ? "'" : "", names[0]);
-        return -1;
-    }
-    if (want->n_names > 1)
-        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' or '%s' among its %d", want->names[0],
-                 want->names[1], n);
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named %s: its one tensor is '%.64s'", wanted,
+                 names[0]);
     else
-        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named '%s' among its %d", want->names[0], n);
+        snprintf(msg, ROPE_VERIFY_MSG, "no tensor named %s among its %d", wanted, n);
     return -1;
 }
 
@@ -297,6 +306,18 @@ int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortra
      * bytes in the same order: dropped. */
     int big = 0;
     for (int k = k0; k < ndim; k++) big += shape[k] != 1;
+    /* [positions, pairs, 2]: a complex array's real view, (re, im) side by side in a row. */
+    int complex = big == 3 && ndim <= 8 && shape[ndim - 1] == 2;
+    if (complex) {
+        long long flat[2] = {1, 1};
+        int seen = 0;
+        for (int k = k0; k < ndim - 1; k++)
+            if (shape[k] != 1) flat[seen++] = shape[k];
+        flat[1] *= 2;
+        int rc = rope_table_shape(t, flat, 2, 0, n, msg);
+        t->complex = 1;
+        return rc;
+    }
     if (big > 2 || ndim > 8) {
         snprintf(msg, ROPE_VERIFY_MSG,
                  "a %d-D array; a dump is 1-D (inv_freq) or 2-D "

@@ -40,6 +40,9 @@ typedef struct {
                          position is known only with --positions), else -1 */
     int borrowed;     /* 1: f or v points into the buffer read (little-endian float32 or float64
                          data, used in place): that buffer must outlive the table */
+    int complex;      /* 1: each row holds (re, im) pairs, columns 2i and 2i + 1: a complex
+                         array (npy <c8, safetensors C64) or a trailing dimension of 2 kept as
+                         a complex array's real view (Meta's freqs_cis) */
 } rope_table;
 
 /* Value k of a table (row-major). */
@@ -48,10 +51,12 @@ static inline double rope_table_at(const rope_table *t, size_t k)
     return t->f ? (double)t->f[k] : t->v[k];
 }
 
-/* What a reader looks for: the wanted names in order ("cos", "cos_cached"). */
+/* What a reader looks for: the wanted names in order ("cos", "cos_cached"). found (NULL: not
+ * asked) gets the index of the name the tensor was found by, or -1 when it was the only one. */
 typedef struct {
     const char *const *names;
     int n_names;
+    int *found;
 } rope_table_want;
 
 void rope_table_free(rope_table *t);
@@ -87,7 +92,9 @@ int rope_table_pick(const char *const *names, int n, const rope_table_want *want
 /* Where a text dump's text begins: after a UTF-8 byte order mark, if any. */
 size_t rope_text_start(const unsigned char *buf, size_t len);
 
-/* Sets t's ndim, rows and width from shape (the rules of rope_table_fill) and *n its values. */
+/* Sets t's ndim, rows and width from shape (the rules of rope_table_fill) and *n its values.
+ * Three dimensions above 1 whose last is 2 are a complex array's real view: t->complex, and
+ * width twice the pairs. */
 int rope_table_shape(rope_table *t, const long long *shape, int ndim, int fortran, size_t *n,
                      char *msg);
 
@@ -150,6 +157,24 @@ int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *
  * profile, with A (the attention factor) other than 1 when scaled. */
 const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled);
 
+/* The dump forms that hold one value per pair (docs/VERIFY.md, "Forms"): a cos and a sin
+ * table of one column per pair; Meta's freqs_cis (complex, or its real view); vLLM's
+ * cos_sin_cache (cos | sin halves); GPT-J's embed_positions (sin | cos halves). */
+enum {
+    ROPE_FORM_TABLE, /* two columns per pair, in a layout */
+    ROPE_FORM_PAIRS,
+    ROPE_FORM_FREQS_CIS,
+    ROPE_FORM_COS_SIN_CACHE,
+    ROPE_FORM_EMBED_POSITIONS
+};
+const char *rope_verify_form_name(int form);
+
+/* One tensor of a per-pair form into its cos and sin halves, one column per pair (new tables
+ * of src's dtype, malloc'd). ROPE_E_VALUE with msg when its width cannot be split. */
+int rope_verify_split(const rope_table *src, int form, rope_table *cos, rope_table *sin, char *msg);
+/* A table of one column per pair widened in place to two columns per pair in layout. */
+int rope_verify_widen(rope_table *t, int layout);
+
 /* The layout the cos table's duplicate columns show, or ROPE_LAYOUT_UNKNOWN. */
 int rope_verify_layout(const rope_table *cos);
 
@@ -157,8 +182,10 @@ int rope_verify_layout(const rope_table *cos);
  * (rope_interleave, the model class: docs/SCALING.md). */
 int rope_verify_checkpoint_layout(const rope_config *c);
 /* In words, what a table in layout table (ROPE_LAYOUT_UNKNOWN: its values
- * are the same in both) asks of q and k; into buf (cap bytes). */
-void rope_verify_layout_needs(const rope_config *c, int table, char *buf, size_t cap);
+ * are the same in both) asks of q and k; into buf (cap bytes). held (NULL: from table) says
+ * what the table holds, for a form of one value per pair. */
+void rope_verify_layout_needs(const rope_config *c, int table, const char *held, char *buf,
+                              size_t cap);
 /* The fix for a table in the other layout than the user's code applies
  * (apply): layout_interleaved's or layout_half's message. */
 void rope_verify_layout_fix(const rope_config *c, int apply, char *buf, size_t cap);

@@ -492,15 +492,21 @@ def test_model_options(results, tmp):
     cfg = {"model_type": "olmo3", "auto_map": {"AutoConfig": "configuration_x.XConfig"}, "rope_theta": 1e4,
            "head_dim": 64, "rope_ratio": 2, "alpha": 1000.0, "qk_nope_head_dim": 128, "freq_base": 5e5,
            "partial_rotary": 0.5, "mrope_window": 4, "vocab_size": 32000}
-    code, out, err = run(["--config", write(tmp, "unread.json", json.dumps(cfg))])
+    # A class of the table (llama) with custom code: each unread key and the code are warnings.
+    code, out, err = run(["--config", write(tmp, "unread.json", json.dumps(dict(cfg, model_type="llama")))])
     want = ["%s looks like a RoPE key, but these rules do not read it" % k
             for k in ("rope_ratio", "alpha", "qk_nope_head_dim", "freq_base", "partial_rotary", "mrope_window")]
-    want += ["model_type olmo3 is not in the class table: transformers' generic rules are used, which a class "
-             "of its own may not follow",
-             "auto_map: the model ships its own modelling code, whose RoPE may differ from transformers' rules "
+    want += ["auto_map: the model ships its own modelling code, whose RoPE may differ from transformers' rules "
              "used here"]
     ok = code == 0 and all("ropescope: warning: %s\n" % w in err for w in want) and "vocab_size" not in err
-    results.record("unread RoPE-looking keys, unknown class and auto_map are named", [] if ok else [err])
+    results.record("unread RoPE-looking keys and auto_map are named", [] if ok else [err])
+    # A class the table lacks with such keys: its RoPE cannot be known, and no table is printed.
+    code, out, err = run(["--config", write(tmp, "unread2.json", json.dumps(cfg))])
+    ok = code == 2 and out == "" and ("the RoPE of model_type olmo3 cannot be known from this config: "
+                                      "rope_ratio is a RoPE key its own code reads and these rules do not "
+                                      "(6 such keys)") in err
+    results.record("an unknown class with unread RoPE keys is refused", [] if ok else [out[:200] + err])
+    test_custom_classes(results, tmp)
     # A base below 2 is named as the file spells its key.
     for key, extra in (("rotary_emb_base", {}), ("global_rope_theta", {"model_type": "modernbert"}),
                        ("rope_theta", {})):
@@ -525,6 +531,79 @@ def test_model_options(results, tmp):
     code, out, err = run(["--config", write(tmp, "oss.json", json.dumps(oss)), "--format", "json"])
     ok = code == 0 and json.loads(out)["base"] == 150000 and "model_type gpt_oss's class default 150000" in err
     results.record("gpt-oss takes its class's rope_theta", [] if ok else [err[:300]])
+
+
+# Keys a custom class's own code reads for its RoPE (issue #33): ChatGLM's rope_ratio (10000 x
+# rope_ratio, half the head in adjacent pairs), Phi-3-small's rope_embedding_base, Kimi-Linear's
+# mla_use_nope (its MLA layers have no RoPE), DeepSeek-V4's compress_rope_theta (a second table for
+# its compressed layers); and RoPE-looking names no class here reads.
+CUSTOM = [("chatglm", "rope_ratio", 500), ("phi3small", "rope_embedding_base", 1e6),
+          ("kimi_linear", "mla_use_nope", True), ("deepseek_v4", "compress_rope_theta", 160000),
+          ("exaone", "rotary_base", 5e5)]
+UNREAD = ["rope_ratio", "rope_embedding_base", "mla_use_nope", "compress_rope_theta", "rotary_base",
+          "alpha", "yarn_theta", "partial_rotary_dims", "mrope_axes", "rope_window", "rotary_dim"]
+
+
+def test_custom_classes(results, tmp):
+    """Each unread RoPE key planted in an unknown class is refused by name; the class alone (no
+    such key) reads with a warning naming it; GPT-J's names are read through its attribute_map;
+    HunYuan's dynamic alpha is base x alpha^(d/(d-2))."""
+    rng = __import__("random").Random(testlib.seed("test_scaling_cli.custom"))
+    for mt, key, value in CUSTOM:
+        head = rng.choice([64, 128])
+        base = {"model_type": mt, "hidden_size": head * 32, "num_attention_heads": 32, "rope_theta": 1e4,
+                "auto_map": {"AutoConfig": "configuration_x.XConfig"}}
+        code, out, err = run(["--config", write(tmp, mt + ".json", json.dumps(dict(base, **{key: value})))])
+        ok = code == 2 and out == "" and ("the RoPE of model_type %s cannot be known from this config: %s is a "
+                                          "RoPE key its own code reads" % (mt, key)) in err
+        results.record("%s with %s is refused" % (mt, key), [] if ok else [out[:200] + err])
+        code, out, err = run(["--config", write(tmp, mt + "-plain.json", json.dumps(base))])
+        ok = code == 0 and "model_type %s is not in the class table" % mt in err and "auto_map" in err
+        results.record("%s without RoPE keys of its own reads, named" % mt, [] if ok else [out[:200] + err])
+    for key in UNREAD:
+        cfg = {"model_type": "made_up_%d" % rng.randrange(1000), "head_dim": 64, "rope_theta": 1e4,
+               key: rng.choice([2, 5e5, True])}
+        code, out, err = run(["--config", write(tmp, "unread-%s.json" % key, json.dumps(cfg))])
+        ok = code == 2 and ("%s is a RoPE key its own code reads" % key) in err
+        results.record("unread %s in an unknown class is refused" % key, [] if ok else [out[:200] + err])
+        # With no model_type and no auto_map nothing says a class of its own reads it: a warning.
+        del cfg["model_type"]
+        code, out, err = run(["--config", write(tmp, "unread-%s.json" % key, json.dumps(cfg))])
+        ok = code == 0 and ("%s looks like a RoPE key, but these rules do not read it" % key) in err
+        results.record("unread %s with no class is a warning" % key, [] if ok else [out[:200] + err])
+    # GPT-J and CodeGen: n_embd, n_head, n_positions, rotary_dim; rotate_every_two pairs.
+    for mt in ("gptj", "codegen"):
+        heads = rng.choice([16, 32])
+        head = rng.choice([128, 256])
+        rd = rng.choice([32, 64, head]) if rng.random() < 0.8 else None
+        cfg = {"model_type": mt, "n_embd": heads * head, "n_head": heads, "n_positions": 2048, "n_layer": 28}
+        if rd is not None:
+            cfg["rotary_dim"] = rd
+        code, out, err = run(["--config", write(tmp, mt + "-names.json", json.dumps(cfg)), "--format", "json"])
+        got = json.loads(out) if code == 0 else {}
+        want = rd if rd is not None else 64
+        ok = got.get("rotary_dim") == want and got.get("base") == 10000 and "hidden_size" not in err
+        if rd is None:
+            ok = ok and "rotary_dim is missing: model_type %s's class default 64 is used" % mt in err
+        th = [p["inv_freq_scaled"] for p in got.get("pairs", [])]
+        ok = ok and len(th) == want // 2 and all(abs(t - 10000.0 ** (-2.0 * i / want)) <= 1e-12 * 10000.0 ** (-2.0 * i / want)
+                                                 for i, t in enumerate(th))
+        results.record("%s's names (rotary_dim %s, head %d)" % (mt, rd, head), [] if ok else [out[:300] + err])
+    # HunYuan: rope_scaling.alpha with type dynamic.
+    for _ in range(3):
+        d = rng.choice([64, 128])
+        alpha = rng.choice([50.0, 1000.0, rng.uniform(2, 2000)])
+        theta = rng.choice([1e4, 5e5])
+        cfg = {"model_type": "hunyuan_v1_dense", "hidden_size": d * 32, "num_attention_heads": 32, "head_dim": d,
+               "rope_theta": theta, "max_position_embeddings": 32768,
+               "rope_scaling": {"type": "dynamic", "alpha": alpha, "factor": 1.0}}
+        code, out, err = run(["--config", write(tmp, "hunyuan.json", json.dumps(cfg)), "--format", "json"])
+        got = json.loads(out) if code == 0 else {}
+        scaled = theta * alpha ** (d / (d - 2.0))
+        th = [p["inv_freq_scaled"] for p in got.get("pairs", [])]
+        ok = len(th) == d // 2 and all(abs(t - scaled ** (-2.0 * i / d)) <= 1e-12 * scaled ** (-2.0 * i / d)
+                                       for i, t in enumerate(th)) and "HunYuan's dynamic NTK by alpha" in err
+        results.record("HunYuan alpha %g, d %d: base x alpha^(d/(d-2))" % (alpha, d), [] if ok else [out[:300] + err])
 
 
 def main():

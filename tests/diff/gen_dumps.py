@@ -152,8 +152,9 @@ def store(x, dtype):
     return f
 
 
-def dump(cfg, kind, dtype, rows, start, codes, rng):
-    """(arrays, notes): {'inv_freq': a} or {'cos': c, 'sin': s}, with codes planted."""
+def dump(cfg, kind, dtype, rows, start, codes, rng, form="table"):
+    """(arrays, notes): {'inv_freq': a} or {'cos': c, 'sin': s}, with codes planted; form other
+    than "table" gives the table as a producer of one value per pair writes it (per_pair_form)."""
     notes = {}
     seq = start + rows if kind == "table" else 0
     th, af = planted_frequencies(cfg, seq, codes, rng, notes)
@@ -194,11 +195,43 @@ def dump(cfg, kind, dtype, rows, start, codes, rng):
         c, s = c * amp, s * amp
     if "sign_flipped" in codes:
         s = -s
+    if "cos_sin_swapped" in codes:
+        c, s = s, c
+    if form != "table":
+        return per_pair_form(form, c, s, dtype), notes
     if "layout_interleaved" in codes:
         c, s = np.repeat(c, 2, axis=1), np.repeat(s, 2, axis=1)
     else:
         c, s = np.concatenate([c, c], axis=1), np.concatenate([s, s], axis=1)
     return {"cos": store(c, dtype), "sin": store(s, dtype)}, notes
+
+
+def per_pair_form(form, c, s, dtype):
+    """cos and sin of one column per pair (positions x pairs, float64 holding the computed values)
+    stored as each producer stores them:
+    - "pairs": a cos and a sin table of one column per pair;
+    - "freqs_cis": Meta's precompute_freqs_cis, torch.polar(ones, freqs): complex64 (complex128
+      for float64), or torch.view_as_real's [positions, pairs, 2] ("freqs_cis_real", and in a
+      half dtype);
+    - "cos_sin_cache": vLLM's _compute_cos_sin_cache, cat((cos, sin), -1) then cast;
+    - "embed_positions": GPT-J's create_sinusoidal_positions, cat((sin, cos), 1)."""
+    if form == "pairs":
+        return {"cos": store(c, dtype), "sin": store(s, dtype)}
+    if form in ("freqs_cis", "freqs_cis_real"):
+        if form == "freqs_cis" and dtype in ("float32", "float64"):
+            ct = np.complex64 if dtype == "float32" else np.complex128
+            return {"freqs_cis": (store(c, dtype) + 1j * store(s, dtype)).astype(ct)}
+        return {"freqs_cis": np.stack([store(c, dtype), store(s, dtype)], axis=-1)}
+    if form == "cos_sin_cache":
+        return {"cos_sin_cache": store(np.concatenate([c, s], axis=1), dtype)}
+    if form == "embed_positions":
+        return {"embed_positions": store(np.concatenate([s, c], axis=1), dtype)}
+    raise ValueError(form)
+
+
+# The CLI flag of a file holding one named array, by its name.
+FLAG_OF = {"inv_freq": "--inv-freq", "cos": "--cos", "sin": "--sin", "freqs_cis": "--cache",
+           "cos_sin_cache": "--cos-sin-cache", "embed_positions": "--embed-positions"}
 
 
 # ---- file formats -------------------------------------------------------------------------
@@ -210,11 +243,14 @@ def safetensors_bytes(tensors, dtype, prefix=""):
     """The safetensors layout written by hand: header size, JSON header, raw little-endian data."""
     header, blobs, at = {"__metadata__": {"format": "pt"}}, [], 0
     for name, a in tensors.items():
-        if dtype == "bfloat16":
+        st = ST_DTYPE[dtype]
+        if np.iscomplexobj(a):
+            raw, st = np.ascontiguousarray(a).astype("<c8").tobytes(), "C64"
+        elif dtype == "bfloat16":
             raw = (np.asarray(a, dtype=np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
         else:
             raw = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
-        header[prefix + name] = {"dtype": ST_DTYPE[dtype], "shape": list(a.shape),
+        header[prefix + name] = {"dtype": st, "shape": list(a.shape),
                                  "data_offsets": [at, at + len(raw)]}
         blobs.append(raw)
         at += len(raw)
@@ -232,7 +268,7 @@ def write(arrays, fmt, dtype, folder, stem, rng):
             p = "%s.%s.npy" % (path, name)
             x = a[None, :, :] if a.ndim == 2 and rng.random() < 0.3 else a  # a leading 1 dim
             np.save(p, x)
-            out += ["--inv-freq" if name == "inv_freq" else "--" + name, p]
+            out += [FLAG_OF[name], p]
         return out
     if fmt in ("json", "csv"):
         out = []
@@ -247,7 +283,7 @@ def write(arrays, fmt, dtype, folder, stem, rng):
                     sep = str(rng.choice([",", " ", "\t"]))
                     for row in rows:
                         f.write(sep.join(repr(float(v)) for v in row) + "\n")
-            out += ["--inv-freq" if name == "inv_freq" else "--" + name, p]
+            out += [FLAG_OF[name], p]
         return out
     if fmt == "safetensors":
         p = path + ".safetensors"

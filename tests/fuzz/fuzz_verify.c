@@ -142,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t span = 0;
     const unsigned char *bytes = guarded(data, size, &base, &span);
     if (!bytes) return 0;
-    rope_table_want want = {names, 2};
+    rope_table_want want = {names, 2, NULL};
     rope_table t;
     char msg[ROPE_VERIFY_MSG];
     msg[0] = '\0';

@@ -15,7 +15,14 @@ import { CLI, ROOT, rng, seed } from '../lib/testlib.mjs';
 const DUMPS = join(ROOT, 'build', 'verify-dumps');
 const random = rng(seed('verify_page'));
 const pick = (items) => items[Math.floor(random() * items.length)];
-const FLAGS = { inv: '--inv-freq', cos: '--cos', sin: '--sin', cache: '--cache' };
+const FLAGS = {
+  inv: '--inv-freq',
+  cos: '--cos',
+  sin: '--sin',
+  cache: '--cache',
+  cos_sin_cache: '--cos-sin-cache',
+  embed_positions: '--embed-positions',
+};
 
 // A safetensors file holds inv_freq, or cos and sin (--cache): its header names them.
 function safetensorsRole(bytes) {
@@ -34,6 +41,9 @@ function dumpRoles(stem, names) {
   for (const name of names.filter((n) => n.startsWith(`${stem}.`) && !n.endsWith('.config.json'))) {
     const part = name.slice(stem.length + 1);
     if (part.startsWith('inv_freq')) roles.inv = name;
+    else if (part.startsWith('cos_sin_cache.')) roles.cos_sin_cache = name;
+    else if (part.startsWith('embed_positions.')) roles.embed_positions = name;
+    else if (part.startsWith('freqs_cis.')) roles.cache = name;
     else if (part.startsWith('cos')) roles.cos = name;
     else if (part.startsWith('sin')) roles.sin = name;
     else if (part.endsWith('.npz')) roles.cache = name;

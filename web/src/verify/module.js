@@ -6,7 +6,7 @@ import { WASM_PACKED } from '../../gen/verify_wasm.js';
 import { unpackBytesNative } from '../core/packed.js';
 
 // The roles in page.c's order: config first, then the dump's (c_src/verify/run.h).
-export const ROLES = Object.freeze(['config', 'inv', 'cos', 'sin', 'cache']);
+export const ROLES = Object.freeze(['config', 'inv', 'cos', 'sin', 'cache', 'cos_sin_cache', 'embed_positions']);
 const CODES = Object.freeze(['match', 'mismatch', 'bad input', 'out of memory']);
 
 let compiled = null;
@@ -27,7 +27,7 @@ function instance(compiledModule) {
 }
 
 /**
- * Checks files: { config, inv, cos, sin, cache }, each { name, bytes: Uint8Array } or absent;
+ * Checks files: { config, inv, cos, sin, cache, cos_sin_cache, embed_positions }, each { name, bytes: Uint8Array } or absent;
  * positions, seqLen and layerType (--layer-type's name) as typed ('' for none). Returns { code: 0 match | 1 mismatch | 2 bad
  * input | 3 out of memory, verdict (those words), json (the CLI's text, codes 0 and 1), line
  * (the CLI's stderr line, codes 2 and 3), pairs (each pair's worst |error| / tolerance), warnings

@@ -1,7 +1,8 @@
 // The "check your implementation" panel (web/ropescope-verify.js, which the page loads at the
 // panel's first use: web/src/page/verify_loader.js): a config.json and a dumped inv_freq, cos and
-// sin, or one .npz cache, by picker or drop, checked by the CLI's own C code (module.js), shown as
-// the CLI's verdict, its numbers and diagnoses, and each pair's worst error over its tolerance.
+// sin, or one file of both (a cache, freqs_cis, cos_sin_cache, embed_positions), by picker or
+// drop, checked by the CLI's own C code (module.js), shown as the CLI's verdict, its numbers and
+// diagnoses, and each pair's worst error over its tolerance.
 import { colors, logAxis, pairAxis, refreshColors } from '../charts/theme.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
@@ -15,7 +16,9 @@ const FILES = Object.freeze([
   ['inv', 'inv_freq', '--inv-freq'],
   ['cos', 'cos', '--cos'],
   ['sin', 'sin', '--sin'],
-  ['cache', 'cache (.npz with cos and sin)', '--cache'],
+  ['cache', 'cache (cos and sin, or freqs_cis)', '--cache'],
+  ['cos_sin_cache', 'cos_sin_cache (vLLM: cos | sin)', '--cos-sin-cache'],
+  ['embed_positions', 'embed_positions (GPT-J: sin | cos)', '--embed-positions'],
 ]);
 const ACCEPT = '.npy,.npz,.safetensors,.json,.csv,.txt,.tsv';
 // The chart's log axis: a pair within 1/1000 of its tolerance is drawn at 1/1000.
@@ -82,9 +85,10 @@ function build(section, opener) {
     el(
       'p',
       { class: 'hint' },
-      'A config.json and what your code computed: its inv_freq, its cos and sin tables, or one .npz ',
-      'cache holding both (.npy, .npz, safetensors, JSON or CSV text), each by its picker or dropped on ',
-      'its row. The C code of ',
+      'A config.json and what your code computed: its inv_freq, its cos and sin tables (a column per ',
+      'dimension or per pair), or one file holding both: a cache of cos and sin, Meta’s freqs_cis, ',
+      'vLLM’s cos_sin_cache or GPT-J’s embed_positions (.npy, .npz, safetensors, JSON or CSV text), ',
+      'each by its picker or dropped on its row. The C code of ',
       el('code', {}, 'ropescope verify'),
       ' checks them at the dump’s own precision; nothing leaves the page.',
     ),
@@ -161,7 +165,7 @@ async function check() {
 
 function show(r, { json, pairs, warnings }) {
   const rows = [
-    ['dump', `${r.kind}, ${r.rows} × ${r.width}, ${r.dtype}`],
+    ['dump', `${r.form === 'table' || r.form === 'inv_freq' ? r.kind : r.form}, ${r.rows} × ${r.width}, ${r.dtype}`],
     ['positions', r.positions ? `${r.positions.from} to ${r.positions.from + r.positions.count - 1}` : '—'],
     ['layout found', r.layout_found],
     [
