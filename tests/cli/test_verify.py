@@ -568,7 +568,7 @@ def special_files(rng, tally):
             args = ["--config", cfg, flag, path] + (["--sin", path] if flag == "--cos" else [])
             refused(tally, args, flag, path, words)
     # The limits of verify.h, as docs/VERIFY.md states them.
-    binary, text, js = (1 << 29) + (1 << 21), 416 << 20, 16 << 20
+    binary, text, js = (1 << 29) + (1 << 21), 256 << 20, 16 << 20
     big = [("big.npy", b"\x93NUMPY\x01\x00", binary, "an npy file", ""),
            ("big.safetensors", struct.pack("<Q", 64) + b"{", binary, "a safetensors file", ""),
            ("big.csv", b"0.5, 0.25\n", text, "a text dump", ": save a larger table as .npy"),
