@@ -362,6 +362,21 @@ static int compare(rope_verify_job *j, int layout, rope_verify_err *err)
     return rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, err) == ROPE_OK;
 }
 
+/* compare() for a trial (another layout, profile or order of cos and sin): the job's per-pair
+ * worsts, which the output and the page's chart show, are left as the comparison of record made
+ * them, where a second full comparison used to put them back. */
+static int compare_trial(rope_verify_job *j, int layout, rope_verify_err *err)
+{
+    size_t n = (size_t)(j->c->scaling.dim / 2 > 0 ? j->c->scaling.dim / 2 : 1);
+    double *kept = malloc(n * sizeof *kept);
+    if (!kept) return 0; /* no trial: the diagnosis goes on without it */
+    memcpy(kept, j->pair_worst, n * sizeof *kept);
+    int ok = compare(j, layout, err);
+    memcpy(j->pair_worst, kept, n * sizeof *kept);
+    free(kept);
+    return ok;
+}
+
 /* A table is compared in the layout its columns show: either is right
  * (pairing.c), unless --apply says how the user's code applies it, then in
  * that one. Columns that show none (a table that is wrong anyway) are
@@ -397,9 +412,8 @@ static int fits_recurrence(rope_verify_job *j)
         return 0;
     rope_verify_err err;
     j->dump.profile = ROPE_PROFILE_RECURRENCE;
-    int fits = compare(j, j->layout_used, &err) && err.n_over == 0;
+    int fits = compare_trial(j, j->layout_used, &err) && err.n_over == 0;
     j->dump.profile = ROPE_PROFILE_TRANSFORMERS;
-    compare(j, j->layout_used, &j->err); /* pair_worst back to transformers' bound */
     if (!fits) return 0;
     j->diag[0].code = "recurrence_profile";
     snprintf(j->diag[0].message, sizeof j->diag[0].message,
@@ -418,10 +432,9 @@ static int fits_swapped(rope_verify_job *j)
     rope_verify_err err;
     j->dump.cos = &j->sin;
     j->dump.sin = &j->cos;
-    int fits = compare(j, j->layout_used, &err) && err.n_over == 0;
+    int fits = compare_trial(j, j->layout_used, &err) && err.n_over == 0;
     j->dump.cos = &j->cos;
     j->dump.sin = &j->sin;
-    compare(j, j->layout_used, &j->err); /* pair_worst back to the dump as given */
     if (!fits) return 0;
     j->diag[0].code = "cos_sin_swapped";
     const char *fix = j->form == ROPE_FORM_COS_SIN_CACHE
