@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { openPage, ROOT, settle, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
@@ -181,7 +182,11 @@ test('embed_document_should_name_the_views_for_a_typo_in_one_line', async () => 
     };
   });
   assert.equal(seen.lines.length, 1, `one line: ${seen.lines}`);
-  assert.match(seen.lines[0], /^No figure shown: view "flatnes" is not a figure; use one of all, flatness, /);
+  // Every view, in the page's order.
+  assert.equal(
+    seen.lines[0],
+    `No figure shown: view "flatnes" is not a figure; use one of all, ${FIGURE_NAMES.join(', ')}.`,
+  );
   assert.equal(seen.canvases, 0, 'no figure drawn');
   assert.ok(seen.height < 250, `a short box, not every figure (${seen.height} px)`);
   await p.assertClean();
