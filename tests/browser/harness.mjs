@@ -185,8 +185,21 @@ export async function openPage(
     dialog.dismiss().catch(() => {});
   });
   page.on('requestfailed', (req) => {
-    // A download navigation is cancelled by design once the file is saved.
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+    // A download navigation is cancelled by design once the file is saved, and so is a frame's
+    // document load that a newer one replaced (the embed builder's live preview reloads on every
+    // option: on a busy machine the previous load is still under way).
+    let replaced = false;
+    try {
+      replaced =
+        req.isNavigationRequest() &&
+        req.frame() !== page.mainFrame() &&
+        req.failure()?.errorText === 'net::ERR_ABORTED';
+    } catch {
+      // frame() throws for a navigation issued before its frame existed: counted as a failure.
+    }
+    if (!req.url().startsWith('blob:') && !replaced) {
+      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+    }
   });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
