@@ -312,12 +312,24 @@ deps:
 	@[ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
 	  || npm ci --no-audit --no-fund
 
+# make test: the build and every binary the suites run, built in parallel; then the suites
+# that need no browser, in parallel (each one's output kept together); then the browser suite,
+# alone, since it times nothing but waits on pages a busy CPU slows. Each phase prints its time.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_BINARIES = build/test_rope build/test_math build/test_text build/test_text_asan build/test_rope_asan \
+                build/test_explain build/test_explain_asan build/test_scaling build/librope_noint128.so \
+                $(addprefix build/,$(FUZZ_TARGETS)) build/fuzz_verify build/fuzz_config build/fuzz-config-seeds/.made
+TEST_SUITES = test-unit test-math test-text test-asan test-fuzz test-mutants test-diff test-explain \
+              test-nprandom test-lesson test-cli test-reliability test-js test-scaling test-fuzz-config test-verify
 test: deps
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
 	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-math test-text test-asan test-fuzz test-mutants test-diff test-explain \
-	  test-nprandom test-lesson test-cli test-reliability test-js test-scaling test-fuzz-config test-verify test-browser
+	@start=$$(date +%s); $(MAKE) --no-print-directory -j$(JOBS) all dist $(TEST_BINARIES) && \
+	  echo "make test: built in $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); $(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_SUITES) && \
+	  echo "make test: $(words $(TEST_SUITES)) suites without a browser passed in $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); $(MAKE) --no-print-directory test-browser && \
+	  echo "make test: the browser suite passed in $$(( $$(date +%s) - start )) s"
 	@echo "make test: all suites passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 
 # The quick loop, after every change (at most 90 s on a 2-core machine): the C unit tests, the
@@ -325,7 +337,7 @@ test: deps
 # page and of an embed. `make test` runs everything.
 check: all
 	@echo "ROPE_TEST_SEED=$(ROPE_TEST_SEED)  (set it to reproduce this run)"
-	$(MAKE) --no-print-directory test-unit test-math test-text test-js
+	$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target test-unit test-math test-text test-js
 	$(NODE) --test tests/browser/smoke.test.mjs
 	@echo "make check: passed (ROPE_TEST_SEED=$(ROPE_TEST_SEED))"
 

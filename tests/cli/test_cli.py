@@ -601,14 +601,13 @@ def main():
     results = Results()
     tmp = tempfile.mkdtemp(prefix="ropescope-cli-")
     try:
-        test_report(results, rng, tmp)
-        test_scan(results, rng, tmp)
-        test_help(results, tmp)
-        test_bad_input(results, tmp)
-        test_messages(results, tmp)
-        test_report_files(results, tmp)
-        test_full_output(results, tmp)
-        test_signals(results, rng, tmp)
+        with_rng = (test_report, test_scan, test_signals)
+        for test in testlib.only([test_report, test_scan, test_help, test_bad_input, test_messages,
+                                  test_report_files, test_full_output, test_signals]):
+            if test in with_rng:
+                test(results, rng, tmp)
+            else:
+                test(results, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("ROPE_TEST_SEED=%d" % seed)

@@ -608,17 +608,13 @@ def test_custom_classes(results, tmp):
 
 def main():
     global BAD_OUT
-    if len(sys.argv) == 3 and sys.argv[1] == "--bad-out":
-        BAD_OUT = sys.argv[2]
+    if "--bad-out" in sys.argv[1:-1]:
+        BAD_OUT = sys.argv[sys.argv.index("--bad-out") + 1]
     results = testlib.Tally()
     with tempfile.TemporaryDirectory() as tmp:
-        test_facts(results, tmp)
-        test_bad_configs(results, tmp)
-        test_overflows(results, tmp)
-        test_files(results, tmp)
-        test_flags(results, tmp)
-        test_real_configs(results, tmp)
-        test_model_options(results, tmp)
+        for test in testlib.only([test_facts, test_bad_configs, test_overflows, test_files, test_flags,
+                                  test_real_configs, test_model_options]):
+            test(results, tmp)
     print("%d passed, %d failed" % (results.passed, results.failed))
     return 1 if results.failed else 0
 

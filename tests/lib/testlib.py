@@ -44,3 +44,24 @@ class Tally:
         self.check(not problems, what)
         for p in problems[:6]:
             print("  " + p)
+
+
+def only(groups):
+    """The test groups this run runs: all of them, or those whose name contains the text after
+    `--only` on the command line (or in ROPE_TEST_ONLY), to run one group while working on it.
+    A filter that matches no group stops the run with the names it could have matched."""
+    import sys
+    text = os.environ.get("ROPE_TEST_ONLY", "")
+    if "--only" in sys.argv:
+        at = sys.argv.index("--only")
+        if at + 1 >= len(sys.argv):
+            sys.exit("--only needs a part of a test group's name")
+        text = sys.argv[at + 1]
+        del sys.argv[at:at + 2]
+    if not text:
+        return list(groups)
+    chosen = [g for g in groups if text in g.__name__]
+    if not chosen:
+        sys.exit("--only %r matches no test group; the groups: %s" % (text, ", ".join(g.__name__ for g in groups)))
+    print("only the test groups matching %r: %s" % (text, ", ".join(g.__name__ for g in chosen)), flush=True)
+    return chosen
