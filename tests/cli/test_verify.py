@@ -894,7 +894,7 @@ def changed(r, **values):
 def fp16_overflow(rng, tally):
     """A float16 table computed with its positions in float16: past 65504 they are infinite and
     cos and sin NaN. Refused naming the row, its position (FROM + row) and float16's limit, not
-    'value N'; the 8 x 128 float32 nan.npy of bad_files, without --positions, at position = row."""
+    'value N'; and an 8 x 128 float32 table with a NaN, without --positions, at position = row."""
     d = int(rng.choice([32, 64, 128]))
     start = int(rng.integers(60000, 65400))
     rows = int(rng.integers(65600 - start, 66000 - start))
@@ -915,9 +915,15 @@ def fp16_overflow(rng, tally):
             "row %d, column %d is NaN (position %d): float16's largest number is 65504; a position "
             "or angle held in float16 past it is infinite, and its cos and sin NaN (compute the angle "
             "in float32)" % (row, col, start + row))
-    nan = os.path.join(OUT, "nan.npy")  # bad_files': float32, 8 x 128, NaN at row 3, column 5
-    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", nan, "--sin",
-                    os.path.join(OUT, "good_sin.npy")], "--cos", nan, "row 3, column 5 is NaN (position 3)")
+    # A float32 8 x 128 table with a NaN at row 3, column 5 (as bad_files writes one).
+    good = np.cos(rng.random((8, 128))).astype(np.float32)
+    table = good.copy()
+    table[3, 5] = np.nan
+    nan, good_sin = os.path.join(OUT, "fp16_nan.npy"), os.path.join(OUT, "fp16_good_sin.npy")
+    np.save(nan, table)
+    np.save(good_sin, good)
+    refused(tally, ["--config", g.write_config(cfg, OUT, "fp16_overflow"), "--cos", nan, "--sin", good_sin],
+            "--cos", nan, "row 3, column 5 is NaN (position 3)")
 
 
 def missed_mistakes(rng, tally):
