@@ -15,10 +15,12 @@ CFLAGS ?= -O2 -g
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# The C tree, one folder a room: core/ (the contract, checks, batch loops, math, number
-# grammar), explain/ (the explainer figures, docs/EXPLAIN.md), report/ (the report and the
-# text writer), scaling/ (long context: methods, the config reader, its outputs,
-# docs/SCALING.md), cli/ (the commands).
+# The C tree, one folder a room, each header included by its room ("core/rope.h"): core/ (the
+# contract, checks, batch loops, math, number grammar), explain/ (the explainer figures,
+# docs/EXPLAIN.md), lesson/ (the lesson's chapters and the post's numbers, docs/LESSON.md),
+# nprandom/ (NumPy's normal sampler), report/ (the report and the text writer), scaling/ (long
+# context: methods, the config reader, its outputs, docs/SCALING.md), port/ and verify/
+# (docs/VERIFY.md), cli/ (the commands).
 CORE_SRC = $(addprefix c_src/core/,rope.c check.c batch.c rope_math.c parse.c) \
            $(addprefix c_src/report/,report.c writer.c) $(addprefix c_src/explain/,explain.c scan.c)
 CORE_HDR = $(addprefix c_src/core/,rope.h rope_internal.h rope_math.h) \
@@ -30,11 +32,11 @@ SCALING_SRC = $(addprefix c_src/scaling/,scaling.c methods.c config.c resolve.c 
 SCALING_HDR = $(addprefix c_src/scaling/,scaling.h methods.h config.h config_internal.h write_model.h) \
               $(wildcard c_src/vendor/jansson/*.h c_src/vendor/jansson/*.c)
 # NumPy's default_rng(seed).normal() in C, for the blog's 512-dimension example.
-CORE_SRC += c_src/explain/nprandom.c c_src/explain/np_ziggurat.c
-CORE_HDR += c_src/explain/nprandom.h c_src/explain/np_ziggurat.h
+CORE_SRC += c_src/nprandom/nprandom.c c_src/nprandom/np_ziggurat.c
+CORE_HDR += c_src/nprandom/nprandom.h c_src/nprandom/np_ziggurat.h
 # The lesson's chapters and the post's numbers checked (docs/LESSON.md).
-CORE_SRC += c_src/explain/lesson.c c_src/explain/lesson_rope.c c_src/explain/lesson_post.c
-CORE_HDR += c_src/explain/lesson.h
+CORE_SRC += c_src/lesson/lesson.c c_src/lesson/lesson_rope.c c_src/lesson/lesson_post.c
+CORE_HDR += c_src/lesson/lesson.h
 # How a port may compute RoPE differently (number formats, pairing layouts): verify's rules,
 # which the page's precision and layout figures draw (docs/VERIFY.md).
 CORE_SRC += c_src/port/precision.c c_src/port/layout.c c_src/port/query.c
@@ -45,9 +47,8 @@ CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
 CLI_HDR += c_src/verify/verify.h c_src/verify/run.h
 # jansson (c_src/vendor/jansson, the strict JSON parser of config files) is a system folder:
 # the warning flags judge our code, not its.
-INC = -Ic_src/core -Ic_src/report -Ic_src/explain -Ic_src/scaling -Ic_src/cli -Ic_src/verify -Ic_src/port \
-      -isystem c_src/vendor/jansson
-# The post's printed numbers are a table, c_src/explain/post_numbers.txt; the build writes it as
+INC = -Ic_src -isystem c_src/vendor/jansson
+# The post's printed numbers are a table, c_src/lesson/post_numbers.txt; the build writes it as
 # the C rows lesson_post.c includes (build/gen/post_rows.inc).
 CORE_HDR += build/gen/post_rows.inc
 INC += -Ibuild/gen
@@ -89,7 +90,7 @@ web: $(WEB_BUILT)
 build:
 	mkdir -p build
 
-build/gen/post_rows.inc: c_src/explain/post_numbers.txt tools/post_rows.awk
+build/gen/post_rows.inc: c_src/lesson/post_numbers.txt tools/post_rows.awk
 	mkdir -p build/gen
 	awk -f tools/post_rows.awk $< > $@.tmp && mv $@.tmp $@
 
@@ -161,9 +162,9 @@ build/wasm/core/batch.o build/wasm/core/rope_math.o: EMFLAGS_CORE = $(EMFLAGS_HO
 # The report, the scaling math, the config reader and its writers are cold code.
 build/wasm/report/%.o build/wasm/scaling/%.o build/wasm/core/parse.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 # One token of a few hundred draws per call: cold code too.
-build/wasm/explain/nprandom.o build/wasm/explain/np_ziggurat.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+build/wasm/nprandom/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 # The lesson's functions are cold code, like the report; so are a port's formats and layouts.
-build/wasm/explain/lesson%.o build/wasm/port/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
+build/wasm/lesson/%.o build/wasm/port/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
@@ -203,7 +204,7 @@ web/gen/formulas.js: tools/formulas.mjs tools/pack.mjs node_modules/chart.js/dis
 # Every numeric #define ROPE_* of the public headers, for the JS side (limits, codes, defaults).
 # The lesson's and the port's headers name the slots of flat outputs: their constants are grouped too.
 CONST_HDR = c_src/core/rope.h c_src/report/report.h c_src/scaling/config.h c_src/explain/explain.h
-SLOT_HDR = c_src/explain/lesson.h c_src/port/port.h
+SLOT_HDR = c_src/lesson/lesson.h c_src/port/port.h
 web/gen/rope_consts.js: $(CONST_HDR) $(SLOT_HDR) tools/consts.mjs | web/gen
 	$(NODE) tools/consts.mjs $@ $(CONST_HDR) --groups $(SLOT_HDR)
 
@@ -453,7 +454,7 @@ test-fuzz-config: build/fuzz_config build/fuzz-config-seeds/.made
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
 	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs tests/js/verify_page.test.mjs,$(wildcard tests/js/*.test.mjs))
 
-# Every browser test file, sharing one Chromium, as many files at a time as there are CPUs
+# Every browser test file, sharing one Chromium, one more file at a time than there are CPUs
 # (ROPE_TEST_JOBS=N to choose; tools/test_browser.mjs FILE... runs some).
 test-browser: all dist
 	$(NODE) tools/test_browser.mjs

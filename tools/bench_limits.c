@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "explain.h"
-#include "rope.h"
+#include "core/rope.h"
+#include "explain/explain.h"
 
 #define BENCH_DIM 4096
 

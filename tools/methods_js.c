@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "methods.h"
+#include "scaling/methods.h"
 
 /* Table text is plain ASCII; quotes and backslashes are escaped all the same. */
 static void put_string(const char *text)

@@ -1,4 +1,4 @@
-# The post's numbers (c_src/explain/post_numbers.txt) as the C rows of lesson_post.c: each line
+# The post's numbers (c_src/lesson/post_numbers.txt) as the C rows of lesson_post.c: each line
 # "id | label | printed | chapter | source | slot | inputs" becomes
 #   {"id\0" "label\0" "printed", chapter, source, slot, inputs},
 # Comment lines (#) and blank lines are skipped; a line of another shape stops the build,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "rope.h"
-#include "writer.h"
+#include "cli/cli.h"
+#include "core/rope.h"
+#include "report/writer.h"
 
 int rope_cli_fail(int code, const char *fmt, ...)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "writer.h"
+#include "report/writer.h"
 
 #define ROPE_CLI_EXIT_USAGE 2 /* bad input: nothing was written */
 #define ROPE_CLI_EXIT_IO 1    /* an output could not be written */

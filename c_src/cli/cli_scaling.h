@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "scaling/config.h"
 
 /* argv holds the flags after "scaling". Returns the exit status: 0, 1 (an
  * output error) or 2 (bad input, one line on stderr, nothing on stdout). */

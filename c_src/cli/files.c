@@ -13,7 +13,7 @@
  *      they are held off during repair and commit. A SIGKILL anywhere leaves
  *      at most stale files and a split pair, which step 1 of the next run
  *      repairs. */
-#include "files.h"
+#include "cli/files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 enum { TEMP_FIRST, TEMP_SECOND, N_PENDING };
 

@@ -5,8 +5,8 @@
 #include <signal.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_scaling.h"
+#include "cli/cli.h"
+#include "cli/cli_scaling.h"
 
 FILE *rope_cli_out;
 FILE *rope_cli_err;

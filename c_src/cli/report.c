@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "files.h"
-#include "report.h"
-#include "rope.h"
+#include "cli/cli.h"
+#include "cli/files.h"
+#include "core/rope.h"
+#include "report/report.h"
 
 static const char
     report_usage

@@ -1,6 +1,6 @@
 /* `ropescope scaling`: reads a config.json file (or takes the same keys as
  * flags), hands it to the config reader, prints its output. */
-#include "cli_scaling.h"
+#include "cli/cli_scaling.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "config.h"
-#include "methods.h"
-#include "rope.h"
+#include "cli/cli.h"
+#include "core/rope.h"
+#include "scaling/config.h"
+#include "scaling/methods.h"
 
 #define MAX_CONFIG_BYTES ((long)ROPE_CONFIG_MAX_BYTES)
 

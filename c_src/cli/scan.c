@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "report.h"
-#include "rope.h"
+#include "cli/cli.h"
+#include "core/rope.h"
+#include "report/report.h"
 
 /* Rows computed per rope_offset_scan call, so memory stays small. */
 #define SCAN_CHUNK 4096

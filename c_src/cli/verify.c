@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_scaling.h"
-#include "config.h"
-#include "rope.h"
-#include "run.h"
-#include "verify.h"
+#include "cli/cli.h"
+#include "cli/cli_scaling.h"
+#include "core/rope.h"
+#include "scaling/config.h"
+#include "verify/run.h"
+#include "verify/verify.h"
 
 static const char usage[] =
     "usage: ropescope verify --config config.json (--inv-freq FILE | --cos FILE --sin FILE |\n"

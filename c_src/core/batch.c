@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
 
 /* Starts per block in rope_offset_sweep: each block re-anchors its angles
  * exactly, so rounding never accumulates past one complex product. */

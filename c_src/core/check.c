@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "rope.h"
-#include "rope_internal.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
 
 int rope_check_dim(int d)
 {

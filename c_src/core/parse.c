@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rope.h"
+#include "core/rope.h"
 
 static int is_digit(char c)
 {

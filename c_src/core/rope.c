@@ -1,11 +1,11 @@
 /* ropescope core: see rope.h and docs/SPEC.md for the meaning of each function. */
-#include "rope.h"
+#include "core/rope.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
 
 /* The limits appear in messages exactly as rope.h defines them. */
 #define ROPE_STR(x) #x

@@ -1,5 +1,5 @@
 /* Deterministic sin, cos and pow: see rope_math.h for why they exist. */
-#include "rope_math.h"
+#include "core/rope_math.h"
 
 #include <math.h>
 

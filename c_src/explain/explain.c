@@ -1,14 +1,14 @@
 /* ropescope explainer figures: the worked pair, the per-pair proof, the
  * additive breakdown and the heatmap. Meanings in explain.h, formulas in
  * docs/EXPLAIN.md. */
-#include "explain.h"
+#include "explain/explain.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
 
 /* Starts per exactly anchored block in rope_add_terms_sweep. */
 #define ROPE_ADD_BLOCK 64

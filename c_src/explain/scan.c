@@ -1,14 +1,14 @@
 /* ropescope explainer figures over many distances or starts: random vectors,
  * long-range decay and figure 1's min/max envelope. Meanings in explain.h,
  * formulas in docs/EXPLAIN.md. */
-#include "explain.h"
+#include "explain/explain.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
 
 #define ROPE_SPLITMIX_GAMMA 0x9e3779b97f4a7c15u
 /* Starts per rope_offset_sweep call in rope_offset_envelope: 3 x this many

@@ -3,10 +3,10 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "port.h"
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
+#include "port/port.h"
 
 void rope_layout_dims(int layout, int n, int i, int *a, int *b)
 {

@@ -2,9 +2,9 @@
  * position x inv_freq computed in one of them, and its error per pair. */
 #include <math.h>
 
-#include "port.h"
-#include "rope.h"
-#include "rope_internal.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "port/port.h"
 
 /* Nearest with ties to even at bits of precision, subnormals below 2^min_exp. */
 static double round_bits(double v, int bits, int min_exp, double max)

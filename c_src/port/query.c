@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "port.h"
-#include "rope.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_math.h"
+#include "port/port.h"
 
 double rope_query_scale_at(double beta, double l0, double offset, double position)
 {

@@ -1,16 +1,16 @@
 /* The ropescope report: every number is computed here by the core, then
  * written as JSON or Markdown into a caller-owned buffer. */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "rope.h"
-#include "rope_internal.h"
-#include "writer.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "explain/explain.h"
+#include "report/writer.h"
 
 static const double default_starts[] = {ROPE_REPORT_DEFAULT_STARTS};
 static const double default_deltas[] = {ROPE_REPORT_DEFAULT_DELTAS};

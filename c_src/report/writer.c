@@ -1,5 +1,5 @@
 /* The text writer of writer.h. */
-#include "writer.h"
+#include "report/writer.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
+#include "core/rope.h"
 
 void rope_put(rope_writer *w, const char *fmt, ...)
 {

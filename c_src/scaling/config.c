@@ -1,5 +1,5 @@
 /* The config reader's intake: keys and typed values from a JSON walker. */
-#include "config.h"
+#include "scaling/config.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_internal.h"
+#include "scaling/config_internal.h"
 
 const char *const rope_config_top_names[ROPE_CONFIG_TOP_KEYS] = {"rope_theta",
                                                                  "partial_rotary_factor",

@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "rope.h"
-#include "scaling.h"
+#include "core/rope.h"
+#include "scaling/scaling.h"
 
 /* Kinds of value a walker hands over. */
 #define ROPE_CONFIG_NUMBER 0 /* number: the value */

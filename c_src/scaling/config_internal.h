@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "scaling/config.h"
 
 /* Top-level keys, in the order of config.c's top_names. */
 enum {

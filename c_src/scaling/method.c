@@ -3,9 +3,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "config_internal.h"
-#include "methods.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
+#include "scaling/methods.h"
 
 /* The two factor lists of longrope: lists of d/2 positive numbers. */
 static int factor_list(const rope_config_ctx *x, int j, int pairs)

@@ -1,13 +1,13 @@
 /* The scaling methods' table (methods.h): add a method here, give it its
  * formula in scaling.c and its rules in method.c (docs/SCALING.md). */
-#include "methods.h"
+#include "scaling/methods.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "config_internal.h"
-#include "scaling.h"
+#include "scaling/config_internal.h"
+#include "scaling/scaling.h"
 
 #define B(k) ROPE_CONFIG_BIT(k)
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "config_internal.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
 
 #define N NAN
 #define HALF 0, "rotate_half"

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "config_internal.h"
 #include "jansson.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
 
 /* A member whose name holds a dot is one plain key to transformers (an
  * attribute named "rope_scaling.rope_type", which nothing reads), not a path

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "config_internal.h"
-#include "methods.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
+#include "scaling/methods.h"
 
 #define BIT(k) ROPE_CONFIG_BIT(k)
 

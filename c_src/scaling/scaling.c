@@ -1,13 +1,13 @@
 /* RoPE scaling methods (docs/SCALING.md): every formula, once. */
-#include "scaling.h"
+#include "scaling/scaling.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "methods.h"
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
+#include "scaling/methods.h"
 
 /* What every pair of one config shares, worked out once. */
 typedef struct {

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "config_internal.h"
-#include "rope_math.h"
-#include "write_model.h"
-#include "writer.h"
+#include "core/rope_math.h"
+#include "report/writer.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
+#include "scaling/write_model.h"
 
 /* Everything one output states, computed once. */
 typedef struct {

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "config_internal.h"
-#include "port.h"
-#include "rope_math.h"
-#include "write_model.h"
-#include "writer.h"
+#include "core/rope_math.h"
+#include "port/port.h"
+#include "report/writer.h"
+#include "scaling/config.h"
+#include "scaling/config_internal.h"
+#include "scaling/write_model.h"
 
 const char *rope_layer_type_name(int local)
 {

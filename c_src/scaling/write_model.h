@@ -2,8 +2,8 @@
 #ifndef ROPE_SCALING_WRITE_MODEL_H
 #define ROPE_SCALING_WRITE_MODEL_H
 
-#include "config.h"
-#include "writer.h"
+#include "report/writer.h"
+#include "scaling/config.h"
 
 /* A JSON string (quotes and backslashes escaped, control bytes as \u00XX:
  * messages echo config values), or null for NULL. */

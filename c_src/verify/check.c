@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "rope_math.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "core/rope_math.h"
+#include "verify/verify.h"
 
 /* Per dtype, the bound of each stage of a real computation (docs/VERIFY.md,
  * "Tolerance"): theta's relative uncertainty (pow or exp and the scaling

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "rope_math.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "core/rope_math.h"
+#include "verify/verify.h"
 
 #define MAX_VARIANTS 32
 #define SAMPLE_ROWS 512

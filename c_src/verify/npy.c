@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "verify/verify.h"
 
 static int fail(char *msg, const char *text)
 {

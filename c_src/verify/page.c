@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "run.h"
-#include "writer.h"
+#include "core/rope.h"
+#include "report/writer.h"
+#include "verify/run.h"
 
 /* The files by role: config first, then the dump's roles (run.h). */
 enum { FILES = 1 + ROPE_VERIFY_ROLES };

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "verify/verify.h"
 
 int rope_verify_checkpoint_layout(const rope_config *c)
 {

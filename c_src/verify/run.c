@@ -1,7 +1,7 @@
 /* verify's steps on files the caller reads (run.h): the dump's tables, the
  * positions, the config, the check and its diagnosis, and the result as text
  * or JSON, for the CLI and the page alike. docs/VERIFY.md. */
-#include "run.h"
+#include "verify/run.h"
 
 #include <limits.h>
 #include <math.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
-#include "write_model.h"
-#include "writer.h"
+#include "core/rope.h"
+#include "report/writer.h"
+#include "scaling/write_model.h"
 
 static const char *const inv_names[] = {"inv_freq"};
 static const char *const cos_names[] = {"cos", "cos_cached"};

@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "verify.h"
+#include "scaling/config.h"
+#include "verify/verify.h"
 
 #define ROPE_VERIFY_GOOD 0
 #define ROPE_VERIFY_MISMATCH 1

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rope.h"
 #include "jansson.h"
-#include "rope.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 #define MAX_TENSORS 4096
 

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rope.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "verify/verify.h"
 
 #ifdef MAP_POPULATE
 #define ROPE_MAP_POPULATE MAP_POPULATE

@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #endif
 
+#include "core/rope.h"
 #include "jansson.h"
-#include "rope.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 /* The longest number a text dump may spell: float64's 17 digits take 24 characters; the
  * exact decimal of a float32 (up to 112 digits for the smallest normal) fits too. */

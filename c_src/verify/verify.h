@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "port.h"
+#include "port/port.h"
+#include "scaling/config.h"
 
 /* Stored dtypes are port.h's ROPE_DT_*. Text files are F32 when every value
  * is an exact float32. */

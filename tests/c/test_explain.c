@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "explain.h"
-#include "rope.h"
+#include "core/rope.h"
+#include "explain/explain.h"
 
 static unsigned long long rng_state;
 

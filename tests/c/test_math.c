@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope_math.h"
+#include "core/rope_math.h"
 #include "testlib.h"
 
 #define SAMPLES 400000

@@ -28,9 +28,9 @@
 
 #include <cmocka.h>
 
-#include "explain.h"
-#include "report.h"
-#include "rope.h"
+#include "core/rope.h"
+#include "explain/explain.h"
+#include "report/report.h"
 #include "testlib.h"
 
 #define TEST_PI 3.14159265358979323846

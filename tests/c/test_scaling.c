@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "rope.h"
-#include "scaling.h"
+#include "core/rope.h"
+#include "scaling/config.h"
+#include "scaling/scaling.h"
 
 #define PAIRS 64
 #define TWO_PI 6.283185307179586

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rope.h"
+#include "core/rope.h"
 #include "testlib.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 #define NUMBERS 300000
 #define TOKEN 48

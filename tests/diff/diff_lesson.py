@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The lesson's functions of build/librope.so (c_src/explain/lesson.h) against
+"""The lesson's functions of build/librope.so (c_src/lesson/lesson.h) against
 the independent reference tests/ref/ref_lesson.py.
 
     python3 tests/diff/diff_lesson.py build/lesson_cases.json [--lib build/librope.so] [--dump F]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""c_src/explain/nprandom.h against NumPy itself (Debian's python3-numpy):
+"""c_src/nprandom/nprandom.h against NumPy itself (Debian's python3-numpy):
 
     python3 tests/diff/test_nprandom.py [--lib build/librope.so ...]
 

@@ -7,7 +7,7 @@
  * The report's files are fuzz_files.c's. */
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "fuzz_argv.h"
 
 static char out_buf[1 << 16];

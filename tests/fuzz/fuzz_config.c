@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "core/rope.h"
 #include "jansson.h"
-#include "rope.h"
-#include "scaling.h"
+#include "scaling/config.h"
+#include "scaling/scaling.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "fuzz_argv.h"
 
 static char folder[64];

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "lesson.h"
-#include "nprandom.h"
-#include "report.h"
-#include "rope.h"
+#include "core/rope.h"
+#include "explain/explain.h"
+#include "lesson/lesson.h"
+#include "nprandom/nprandom.h"
+#include "report/report.h"
 
 #define MAX_FUZZ_DIM 70
 #define MAX_FUZZ_COUNT 150 /* past two 64-start blocks of the sweep */

@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "rope.h"
-#include "verify.h"
+#include "core/rope.h"
+#include "scaling/config.h"
+#include "verify/verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);

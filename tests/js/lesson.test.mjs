@@ -1,4 +1,4 @@
-// The lesson's functions (c_src/explain/lesson.h) in the page's wasm module:
+// The lesson's functions (c_src/lesson/lesson.h) in the page's wasm module:
 //  - every case of build/lesson_cases.json (the independent reference
 //    tests/ref/ref_lesson.py) agrees to the contract tolerance, and with what the
 //    native build gave (build/lesson_native.json) bit for bit, except the

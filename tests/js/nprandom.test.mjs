@@ -1,4 +1,4 @@
-// NumPy's default_rng(seed).normal() in the wasm module (c_src/explain/nprandom.h)
+// NumPy's default_rng(seed).normal() in the wasm module (c_src/nprandom/nprandom.h)
 // against NumPy itself, run here through /usr/bin/python3 (Debian's
 // python3-numpy). The claim is bit-identity with NumPy, so, here only, draws
 // are compared as exact bits rather than with a tolerance: any difference is

@@ -1,4 +1,4 @@
-// The post's numbers are a table (c_src/explain/post_numbers.txt) that the build writes as C rows
+// The post's numbers are a table (c_src/lesson/post_numbers.txt) that the build writes as C rows
 // with tools/post_rows.awk. The rows' values are checked against an independent reference in
 // tests/diff/diff_lesson.py; here, the step between: every table line becomes one C row with the
 // same seven fields, and a line of another shape stops the build naming its file and line.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../lib/testlib.mjs';
 
-const TABLE = join(ROOT, 'c_src/explain/post_numbers.txt');
+const TABLE = join(ROOT, 'c_src/lesson/post_numbers.txt');
 const AWK = join(ROOT, 'tools/post_rows.awk');
 const rowsOf = (path) => spawnSync('awk', ['-f', AWK, path], { encoding: 'utf8' });
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent pure-Python reference for the lesson's functions
-(c_src/explain/lesson.h), written from docs/LESSON.md, and a generator of
+(c_src/lesson/lesson.h), written from docs/LESSON.md, and a generator of
 random cases from it.
 
     python3 tests/ref/ref_lesson.py --out build/lesson_cases.json [--seed N]

@@ -1051,7 +1051,7 @@ export function offset_envelope(q, k, offset, from, to, bins, base = THETA_BASE)
   return runBlocks('offset_envelope', [q, k], ENVELOPE, bins, call, { q, k, offset, from, to, bins, base });
 }
 
-// ---- NumPy's random numbers (c_src/explain/nprandom.h, docs/EXPLAIN.md) ----
+// ---- NumPy's random numbers (c_src/nprandom/nprandom.h, docs/EXPLAIN.md) ----
 
 const NP_SEED_MAX = 2n ** 64n - 1n;
 
@@ -1098,7 +1098,7 @@ export function planes_example(seed, dim = 512, base = THETA_BASE, m = 3, n = 7)
   return { token, score: score[0] };
 }
 
-// ---- the lesson's chapters (c_src/explain/lesson.h, docs/LESSON.md) ----
+// ---- the lesson's chapters (c_src/lesson/lesson.h, docs/LESSON.md) ----
 
 // The names of a flat output's slots, from lesson.h's and port.h's macros: group 'CAT' gives
 // [['qm0', 0], ['qm1', 1], ...] without the length and block macros listed in skip.

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "rope.h"
-#include "rope_internal.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "lesson/lesson.h"
 
 /* Which function recomputes a row; p[] are its inputs, slot the output read. */
 enum source {
@@ -134,7 +134,7 @@ static const double inputs[][4] = {
 };
 
 /* Every number the post prints, one a row: made by the build from the table in
- * c_src/explain/post_numbers.txt (tools/post_rows.awk). */
+ * c_src/lesson/post_numbers.txt (tools/post_rows.awk). */
 static const struct row rows[] = {
 #include "post_rows.inc"
 };

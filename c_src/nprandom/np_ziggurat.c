@@ -15,7 +15,7 @@
  *   k[i] = trunc(2^52 x_{i-1} / x_i)  (i >= 2: below it the point is inside)
  *   k[0] = trunc(2^52 r f(r) / v), k[1] = 0
  */
-#include "np_ziggurat.h"
+#include "nprandom/np_ziggurat.h"
 
 const uint64_t rope_np_zig_k[ROPE_NP_ZIG_LAYERS] = {
     0xef33d8025ef6au, 0x0000000000000u, 0xc08be98fbc6a8u, 0xda354fabd8142u, 0xe51f67ec1eeeau,

@@ -1,14 +1,14 @@
 /* ropescope lesson, the chapters before rotation: order, slot, normalized,
  * marks, extrapolate and the sum identity. Meanings in lesson.h, formulas in
  * docs/LESSON.md. */
-#include "lesson.h"
+#include "lesson/lesson.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
 
 /* A word (a stick) must have at least one component to be scored or drowned. */
 static int check_stick(const double *v, int n)

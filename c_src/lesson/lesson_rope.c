@@ -4,10 +4,10 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "lesson.h"
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
+#include "lesson/lesson.h"
 
 #define ROPE_DEG_PER_RAD 57.295779513082320876798154814105
 

@@ -1,16 +1,16 @@
 /* NumPy's default_rng(seed).normal() in C (nprandom.h): SeedSequence, PCG64 and
  * the ziggurat, each step written to give NumPy's bits. docs/EXPLAIN.md says
  * why each step is as it is. */
-#include "nprandom.h"
+#include "nprandom/nprandom.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
-#include "np_ziggurat.h"
-#include "rope.h"
-#include "rope_internal.h"
-#include "rope_math.h"
+#include "core/rope.h"
+#include "core/rope_internal.h"
+#include "core/rope_math.h"
+#include "nprandom/np_ziggurat.h"
 
 /* ---- 128-bit unsigned arithmetic (modulo 2^128) ---- */
 
