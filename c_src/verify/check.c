@@ -234,13 +234,15 @@ int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double 
     const rope_table *c = d->cos, *s = d->sin;
     long w = c->width;
     if (w != 2L * n || s->width != w || s->rows != c->rows || c->rows < 1) return ROPE_E_LENGTH;
-    /* Row 0, the key's: the table's map T_0 and the exact R_0 per pair (4 + 2 doubles). */
-    double *key = malloc((size_t)n * 6 * sizeof(double));
+    /* Row 0, the key's: the table's map T_0 and the exact R_0 per pair (4 + 2 doubles), then
+     * the exact rotation of the current row (cos, sin of p theta) and one position's (of theta):
+     * 10 doubles a pair. */
+    double *key = malloc((size_t)n * 10 * sizeof(double));
     if (!key) return ROPE_E_NOMEM;
     for (int i = 0; i < n; i++) {
         int a, b;
         rope_layout_dims(layout, n, i, &a, &b);
-        double *k = key + 6 * i, sa, ca;
+        double *k = key + 10 * i, sa, ca;
         k[0] = rope_table_at(c, (size_t)a);
         k[1] = rope_table_at(s, (size_t)a);
         k[2] = rope_table_at(c, (size_t)b);
@@ -248,6 +250,7 @@ int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double 
         rope_sincos(d->from * theta[i], &sa, &ca);
         k[4] = amp * ca;
         k[5] = amp * sa;
+        rope_sincos(theta[i], &k[9], &k[8]);
     }
     double worst = -1.0;
     for (long r = 0; r < c->rows; r++) {
@@ -256,15 +259,24 @@ int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double 
         for (int i = 0; i < n; i++) {
             int a, b;
             rope_layout_dims(layout, n, i, &a, &b);
-            const double *k = key + 6 * i;
+            double *k = key + 10 * i;
             double ca = rope_table_at(c, row + (size_t)a), sa = rope_table_at(s, row + (size_t)a);
             double cb = rope_table_at(c, row + (size_t)b), sb = rope_table_at(s, row + (size_t)b);
             /* T = [[c_a, -s_a], [s_b, c_b]]; T_r^T T_0, column by column. */
             double t00 = ca * k[0] + sb * k[3], t01 = -ca * k[1] + sb * k[2];
             double t10 = -sa * k[0] + cb * k[3], t11 = sa * k[1] + cb * k[2];
             /* R_r^T R_0 = A^2 rot(theta (p0 - p)): [[cos, -sin], [sin, cos]] of that angle. */
-            double sx, cx;
-            rope_sincos(p * theta[i], &sx, &cx);
+            /* cos and sin of p theta: computed afresh every 64 rows, stepped by one rotation by
+             * theta in between (64 products at most: a few 2^-53 off, where a sine per value
+             * was most of this pass's time). */
+            if (r % 64 == 0) {
+                rope_sincos(p * theta[i], &k[7], &k[6]);
+            } else {
+                double c0 = k[6], s0 = k[7];
+                k[6] = c0 * k[8] - s0 * k[9];
+                k[7] = s0 * k[8] + c0 * k[9];
+            }
+            double cx = k[6], sx = k[7];
             sx *= amp;
             cx *= amp;
             double rc = cx * k[4] + sx * k[5], rs = cx * k[5] - sx * k[4];
