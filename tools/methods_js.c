@@ -49,7 +49,8 @@ int main(void)
     puts("// [value (the rope_type), label, params (indexes into PARAM_ROWS, in order), seqLen "
          "(reads");
     puts("// the sequence length), compare (its comparison line's theme colour; null: not "
-         "compared)]");
+         "compared),");
+    puts("// factor (scales by a factor: 1; none, as default and base_change: 0)]");
     fputs("export const METHOD_ROWS = [", stdout);
     for (int j = 0; j < rope_method_count; j++) {
         const rope_method *m = &rope_methods[j];
@@ -63,7 +64,7 @@ int main(void)
             if (m->params & ROPE_P(k)) printf("%s%d", n++ ? ", " : "", k);
         printf("], %d, ", m->seq_len != 0);
         put_string(m->compare);
-        fputs("],", stdout);
+        printf(", %d],", m->factor != 0);
     }
     puts("\n];");
     return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;

@@ -209,6 +209,90 @@ static int eval(const rope_dump *d, const rope_model *m, const long *rows, long 
     return ROPE_OK;
 }
 
+/* The largest singular value of [[a, b], [c, d]]: half the sum of the norms of its rotation
+ * part (a + d, c - b) and its reflection part (a - d, b + c). sqrt, not libm's hypot: sqrt is
+ * correctly rounded everywhere, so the page's module prints the CLI's bits (the entries are
+ * at most a few units: no overflow to guard). */
+static double norm2(double x, double y)
+{
+    return sqrt(x * x + y * y);
+}
+
+static double largest_singular(double a, double b, double c, double d)
+{
+    return 0.5 * (norm2(a + d, c - b) + norm2(a - d, b + c));
+}
+
+int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double amp, int layout,
+                         rope_verify_score *out)
+{
+    if (!out) return ROPE_E_NULL;
+    out->error = NAN;
+    out->gap = -1;
+    out->pair = -1;
+    if (!d || !theta || !d->cos || !d->sin || n < 1) return ROPE_E_NULL;
+    const rope_table *c = d->cos, *s = d->sin;
+    long w = c->width;
+    if (w != 2L * n || s->width != w || s->rows != c->rows || c->rows < 1) return ROPE_E_LENGTH;
+    /* Row 0, the key's: the table's map T_0 and the exact R_0 per pair (4 + 2 doubles), then
+     * the exact rotation of the current row (cos, sin of p theta) and one position's (of theta):
+     * 10 doubles a pair. */
+    double *key = malloc((size_t)n * 10 * sizeof(double));
+    if (!key) return ROPE_E_NOMEM;
+    for (int i = 0; i < n; i++) {
+        int a, b;
+        rope_layout_dims(layout, n, i, &a, &b);
+        double *k = key + 10 * i, sa, ca;
+        k[0] = rope_table_at(c, (size_t)a);
+        k[1] = rope_table_at(s, (size_t)a);
+        k[2] = rope_table_at(c, (size_t)b);
+        k[3] = rope_table_at(s, (size_t)b);
+        rope_sincos(d->from * theta[i], &sa, &ca);
+        k[4] = amp * ca;
+        k[5] = amp * sa;
+        rope_sincos(theta[i], &k[9], &k[8]);
+    }
+    double worst = -1.0;
+    for (long r = 0; r < c->rows; r++) {
+        size_t row = (size_t)(r * w);
+        double p = d->from + (double)r;
+        for (int i = 0; i < n; i++) {
+            int a, b;
+            rope_layout_dims(layout, n, i, &a, &b);
+            double *k = key + 10 * i;
+            double ca = rope_table_at(c, row + (size_t)a), sa = rope_table_at(s, row + (size_t)a);
+            double cb = rope_table_at(c, row + (size_t)b), sb = rope_table_at(s, row + (size_t)b);
+            /* T = [[c_a, -s_a], [s_b, c_b]]; T_r^T T_0, column by column. */
+            double t00 = ca * k[0] + sb * k[3], t01 = -ca * k[1] + sb * k[2];
+            double t10 = -sa * k[0] + cb * k[3], t11 = sa * k[1] + cb * k[2];
+            /* R_r^T R_0 = A^2 rot(theta (p0 - p)): [[cos, -sin], [sin, cos]] of that angle. */
+            /* cos and sin of p theta: computed afresh every 64 rows, stepped by one rotation by
+             * theta in between (64 products at most: a few 2^-53 off, where a sine per value
+             * was most of this pass's time). */
+            if (r % 64 == 0) {
+                rope_sincos(p * theta[i], &k[7], &k[6]);
+            } else {
+                double c0 = k[6], s0 = k[7];
+                k[6] = c0 * k[8] - s0 * k[9];
+                k[7] = s0 * k[8] + c0 * k[9];
+            }
+            double cx = k[6], sx = k[7];
+            sx *= amp;
+            cx *= amp;
+            double rc = cx * k[4] + sx * k[5], rs = cx * k[5] - sx * k[4];
+            double e = largest_singular(t00 - rc, t01 + rs, t10 - rs, t11 - rc);
+            if (!(e <= worst)) {
+                worst = isnan(e) ? INFINITY : e;
+                out->gap = r;
+                out->pair = i;
+            }
+        }
+    }
+    free(key);
+    out->error = worst;
+    return ROPE_OK;
+}
+
 static int duplicated(const rope_table *t, int layout)
 {
     long w = t->width, h = w / 2;

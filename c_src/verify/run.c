@@ -473,6 +473,11 @@ int rope_verify_check(rope_verify_job *j)
             j->compared = compare(j, ROPE_LAYOUT_HALF, &j->err);
         j->match = j->compared && j->err.n_over == 0;
     }
+    j->score.error = NAN;
+    if (table && j->compared &&
+        rope_verify_score_of(&j->dump, j->theta, s->dim / 2, j->af, j->layout_used, &j->score) ==
+            ROPE_E_NOMEM)
+        return refuse(j, ROPE_VERIFY_FAILED, "out of memory for the attention score's error");
     /* The table's own layout: the one its columns show, else the one it was compared in. */
     int own = j->layout_found != ROPE_LAYOUT_UNKNOWN ? j->layout_found : j->layout_used;
     char held[96];
@@ -579,6 +584,12 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     put_compared(w, j, "worst_ratio", e->worst_ratio);
     put_compared(w, j, "values_over_tolerance", (double)e->n_over);
     put_compared(w, j, "values", (double)e->n_values);
+    /* The attention score's error (docs/VERIFY.md): null for an inv_freq dump. */
+    int scored = j->compared && !isnan(j->score.error);
+    rope_put_field(w, ROPE_JSON_NEXT, "score_error", scored ? j->score.error : NAN);
+    rope_put_field(w, ROPE_JSON_NEXT, "score_gap", scored ? (double)j->score.gap : NAN);
+    rope_put_field(w, ROPE_JSON_NEXT, "score_key_position", scored ? j->dump.from : NAN);
+    rope_put_field(w, ROPE_JSON_NEXT, "score_pair", scored ? (double)j->score.pair : NAN);
     rope_put(w, ",\n  \"diagnoses\": [");
     for (int k = 0; k < j->n_diag; k++) {
         rope_put(w, k ? ",\n    {\"code\": " : "\n    {\"code\": ");
@@ -625,6 +636,12 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
         if (table) rope_put(w, " at position %.0f", j->dump.from + (double)e->worst_row);
         rope_put(w, " (%.3g x its tolerance)\nvalues over tolerance: %ld of %ld\n", e->worst_ratio,
                  e->n_over, e->n_values);
+        if (!isnan(j->score.error))
+            rope_put(w,
+                     "attention score error: %.3g for unit q, k (scores within +-%.4g), worst at "
+                     "gap %ld (key at position %.0f, query at %.0f), pair %d\n",
+                     j->score.error, j->af * j->af, j->score.gap, j->dump.from,
+                     j->dump.from + (double)j->score.gap, j->score.pair);
     } else {
         rope_put(w, "not compared: the dump holds %ld pairs, the config %d\n",
                  table ? j->cos.width / 2 : j->inv.width, s->dim / 2);

@@ -66,6 +66,7 @@ typedef struct {
     double af;
     const char *layer_type; /* --layer-type's table ("sliding_attention"), NULL for the main one */
     rope_verify_err err;
+    rope_verify_score score; /* the attention score's error the table causes (error NaN: none) */
     rope_diagnosis diag[ROPE_DIAG_MAX];
     char *msg; /* the refusal, malloc'd (or a static out-of-memory line) */
 } rope_verify_job;

@@ -154,6 +154,20 @@ int rope_verify_eval_until(const rope_dump *d, const rope_model *m, const long *
 int rope_verify_eval_pairs(const rope_dump *d, const rope_model *m, const long *rows, long n_rows,
                            double *pair_worst, rope_verify_err *out);
 
+/* The attention score's error the table causes (docs/VERIFY.md, "Attention score"): the key
+ * at the table's first row, the query at each row r (gap r); for each pair, the table's map
+ * x' = x cos_a - y sin_a, y' = y cos_b + x sin_b against the exact rotation by A (p theta_i)
+ * in float64, the score's error for the worst unit q and k being the largest singular value
+ * of T_r^T T_0 - R_r^T R_0. Its largest over rows and pairs, with that gap and pair. */
+typedef struct {
+    double error; /* NaN when not computed (an inv_freq dump, a table not compared) */
+    long gap;
+    int pair;
+} rope_verify_score;
+
+int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double amp, int layout,
+                         rope_verify_score *out);
+
 /* The tolerance rule in words, for the output: for a table, under the
  * profile, with A (the attention factor) other than 1 when scaled. */
 const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled);

@@ -176,6 +176,16 @@ async function checkCase(page, c, { dropped = false } = {}) {
     .map((line) => line.replace(/^ropescope: warning: /, ''));
   assert.deepEqual(warnings, said, `${c.what}: the config's warnings`);
   const r = JSON.parse(want.out);
+  // The attention score's error row: the CLI's gap and pair, for a table that was compared.
+  const score = await page.$$eval('#verify-fields dt', (terms) =>
+    terms.filter((t) => t.textContent === 'attention score error').map((t) => t.nextElementSibling.textContent),
+  );
+  if (r.score_error === null) assert.deepEqual(score, [], `${c.what}: no attention score row`);
+  else
+    assert.ok(
+      score.length === 1 && score[0].includes(`gap ${r.score_gap} `) && score[0].endsWith(`pair ${r.score_pair}`),
+      `${c.what}: the attention score row ${JSON.stringify(score)}, the CLI's gap ${r.score_gap} pair ${r.score_pair}`,
+    );
   assert.equal(s.verdict, `result: ${r.verdict} (exit ${want.code})`, `${c.what}: verdict`);
   const codes = await page.$$eval('#verify-diagnoses code', (list) => list.map((e) => e.textContent));
   assert.deepEqual(

@@ -990,6 +990,116 @@ def missed_mistakes(rng, tally):
                 + ["--positions", "%d:%d" % (start, rows)])
         verdict(tally, "unscaled%d %s %s" % (k, method, dtype), args, 1, ["scaling_not_applied"])
 
+def score_reference(cos, sin, th, amp, start, layout):
+    """The attention score's error (docs/VERIFY.md, "Attention score") computed apart from the C:
+    each pair's 2x2 map at every row, M_r = [[c_a, -s_a], [s_b, c_b]], and the exact one,
+    amp * rotation(p theta); the key at row 0, the query at row r; the error matrix
+    M_r^T M_0 - R_r^T R_0 and its spectral norm by numpy's SVD. Returns (error, gap, pair) of the
+    largest and the whole [rows, pairs] array."""
+    n = len(th)
+    idx = np.arange(n)
+    a, b = (idx, idx + n) if layout == "rotate_half" else (2 * idx, 2 * idx + 1)
+    cos, sin = np.asarray(cos, dtype=np.float64), np.asarray(sin, dtype=np.float64)
+    m = np.empty(cos.shape[:1] + (n, 2, 2))
+    m[..., 0, 0], m[..., 0, 1] = cos[:, a], -sin[:, a]
+    m[..., 1, 0], m[..., 1, 1] = sin[:, b], cos[:, b]
+    ang = np.arange(start, start + cos.shape[0], dtype=np.float64)[:, None] * np.asarray(th)[None, :]
+    rot = np.empty_like(m)
+    rot[..., 0, 0], rot[..., 0, 1] = amp * np.cos(ang), -amp * np.sin(ang)
+    rot[..., 1, 0], rot[..., 1, 1] = amp * np.sin(ang), amp * np.cos(ang)
+    e = np.swapaxes(m, -1, -2) @ m[:1] - np.swapaxes(rot, -1, -2) @ rot[:1]
+    norms = np.linalg.norm(e, ord=2, axis=(-2, -1))
+    r, i = np.unravel_index(int(np.argmax(norms)), norms.shape)
+    return float(norms[r, i]), int(r), int(i), norms
+
+
+def applied(q, cos, sin, layout):
+    """q rotated by one row of a table as the user's code applies it (rotate_half or adjacent pairs)."""
+    n = q.shape[0] // 2
+    idx = np.arange(n)
+    a, b = (idx, idx + n) if layout == "rotate_half" else (2 * idx, 2 * idx + 1)
+    out = np.empty_like(q)
+    out[a] = q[a] * cos[a] - q[b] * sin[a]
+    out[b] = q[b] * cos[b] + q[a] * sin[b]
+    return out
+
+
+def attention_score(rng, tally):
+    """Beside the per-value error, verify states the attention score's error: checked against
+    score_reference on fresh random configs and tables, correct and with mistakes planted (noise on
+    a few values, sin negated, the base changed, the table shifted by whole positions, which moves
+    every value but no score); random unit q and k never see a larger error."""
+    for k in range(8):
+        method = str(rng.choice(["default", "llama3", "yarn"]))
+        cfg = llama3_config(rng) if method == "llama3" else yarn_mscale_config(rng) if method == "yarn" else \
+            {"hidden_size": 512, "num_attention_heads": 8, "head_dim": 64,
+             "rope_theta": float(rng.choice([10000.0, 500000.0]))}
+        if method == "yarn" and rng.random() < 0.5:
+            cfg["rope_scaling"]["mscale_all_dim"] = 0.0  # an attention factor other than 1
+        rows, start = int(rng.integers(32, 300)), int(rng.integers(0, 5000))
+        r = ref_scaling.resolve(cfg, start + rows)
+        th, af = g.thetas_of(r)
+        dtype = str(rng.choice(["float32", "float64"]))
+        plant = str(rng.choice(["none", "noise", "sign", "base", "shift"]))
+        made_th, shift = list(th), 0
+        if plant == "base":
+            made_th = [x * (1 + 1e-3) for x in th]
+        if plant == "shift":
+            shift = int(rng.integers(1, 50))
+        t = scaled_table(made_th, af, dtype, start + shift, rows)
+        cos, sin = np.array(t["cos"], dtype=np.float64), np.array(t["sin"], dtype=np.float64)
+        if plant == "sign":
+            sin = -sin
+        if plant == "noise":
+            for _ in range(3):
+                rr, cc = int(rng.integers(0, rows)), int(rng.integers(0, cos.shape[1]))
+                cos[rr, cc] += float(rng.choice([-1, 1])) * 10 ** rng.uniform(-4, -1)
+        layout = str(rng.choice(["rotate_half", "interleaved"]))
+        if layout == "interleaved":  # columns (i, i + d/2) to (2i, 2i + 1)
+            order = np.arange(cos.shape[1]).reshape(2, -1).T.reshape(-1)
+            cos, sin = cos[:, order], sin[:, order]
+        t = {"cos": g.store(cos, dtype), "sin": g.store(sin, dtype)}
+        stem = "score%d" % k
+        cfg_path = g.write_config(cfg, OUT, stem)
+        files = g.write(t, "npy", dtype, OUT, stem, rng)
+        code, out, err = run(["--config", cfg_path] + files + ["--positions", "%d:%d" % (start, rows),
+                                                                "--format", "json"])
+        what = "attention score %s %s %s %s (exit %d)" % (method, dtype, plant, layout, code)
+        if code not in (0, 1) or not out:
+            tally.check(False, "%s: %s" % (what, err.strip()))
+            continue
+        got = json.loads(out)
+        want, gap, pair, norms = score_reference(np.array(t["cos"], dtype=np.float64),
+                                                 np.array(t["sin"], dtype=np.float64), th, af, start,
+                                                 layout)
+        close = abs(got["score_error"] - want) <= 1e-9 + 1e-6 * want
+        at = norms[got["score_gap"], got["score_pair"]]
+        tally.check(close and abs(at - want) <= 1e-9 + 1e-6 * want and got["score_key_position"] == start,
+                    "%s: score_error %r at gap %r pair %r, reference %r at gap %d pair %d (%r there)"
+                    % (what, got["score_error"], got["score_gap"], got["score_pair"], want, gap, pair, at))
+        if plant == "shift":
+            # Every value is off, and no attention score: the error stays at the float rounding's.
+            tally.check(code == 1 and got["score_error"] < 1e-3 * af * af,
+                        "%s: a shifted table's score error %r" % (what, got["score_error"]))
+        if plant in ("sign", "base"):
+            tally.check(code == 1 and got["score_error"] > 1e-3, "%s: score error %r" % (what, got["score_error"]))
+        # Random unit q and k, spread over every pair, at random query rows: never above it.
+        tc, ts = np.array(t["cos"], dtype=np.float64), np.array(t["sin"], dtype=np.float64)
+        exact = scaled_table(th, af, "float64", start, rows)
+        if layout == "interleaved":
+            exact = {name: np.asarray(v)[:, order] for name, v in exact.items()}
+        over = 0.0
+        for _ in range(20):
+            q, kk = rng.standard_normal(tc.shape[1]), rng.standard_normal(tc.shape[1])
+            q, kk = q / np.linalg.norm(q), kk / np.linalg.norm(kk)
+            rr = int(rng.integers(0, rows))
+            s_table = applied(q, tc[rr], ts[rr], layout) @ applied(kk, tc[0], ts[0], layout)
+            s_exact = applied(q, exact["cos"][rr], exact["sin"][rr], layout) @ \
+                applied(kk, exact["cos"][0], exact["sin"][0], layout)
+            over = max(over, abs(s_table - s_exact) - got["score_error"])
+        tally.check(over <= 1e-9, "%s: a random unit q, k's score error exceeds the stated one by %r" % (what, over))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -1002,7 +1112,7 @@ def main():
     for group in testlib.only([correct_dumps, planted_dumps, per_pair_dumps, bad_files, mutated_files,
                                positions, config_layouts, proportional_and_layer_types, crafted_refusals,
                                special_files, odd_valid_files, producer_tables, missed_mistakes,
-                               fp16_overflow]):
+                               fp16_overflow, attention_score]):
         if group in counting:
             n = group(rng, tally, n)
         else:

@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 # The folders beside this one that it imports from: tests/lib, tests/ref.
 sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "ref")]
+import methods_table  # noqa: E402
 import ref_scaling as ref  # noqa: E402
 import testlib  # noqa: E402
 from testlib import CLI, MODELS, ROOT  # noqa: E402
@@ -129,10 +130,17 @@ def run_cli(config, seq_len, train_len, gap, tmp):
     return None, lines[0]
 
 
+# Every method of the methods' table (c_src/scaling/methods.c), yarn twice (it has the most keys).
+RANDOM_TYPES = methods_table.NAMES + ["yarn"]
+# The old name of each method that has one ("mrope" for default, "su" for longrope).
+OLD_NAME = {name: old for old, name in methods_table.ALIASES.items()}
+METHOD = {m["name"]: m for m in methods_table.METHODS}
+
+
 def random_config(rng):
-    """A random config (and options) over every rope type."""
-    rope_type = rng.choice(["default", "linear", "dynamic", "yarn", "yarn", "longrope", "llama3",
-                            "ntk", "base_change", "proportional"])
+    """A random config (and options) over every rope type of the methods' table: its factor
+    where the table's row requires one (or, 40% of the time, takes one), its own keys below."""
+    rope_type = rng.choice(RANDOM_TYPES)
     cfg = {"model_type": "random", "rope_theta": round(10 ** rng.uniform(3, 7), rng.choice([0, 3]))}
     head = rng.choice([32, 48, 64, 80, 96, 100, 128, 256])
     style = rng.choice(["head_dim", "split", "qk"])
@@ -151,7 +159,7 @@ def random_config(rng):
     factor = round(rng.uniform(1.0, 64.0), rng.choice([0, 2]))
     block = {rng.choice(["rope_type", "type"]): rope_type}
     pairs = int(head * cfg.get("partial_rotary_factor", 1.0)) // 2
-    if rope_type in ("linear", "dynamic", "ntk", "yarn", "llama3"):
+    if "factor" in METHOD[rope_type]["required"] or ("factor" in METHOD[rope_type]["optional"] and rng.random() < 0.4):
         block["factor"] = factor
     if rope_type == "yarn":
         if rng.random() < 0.5:
@@ -171,8 +179,6 @@ def random_config(rng):
             cfg["original_max_position_embeddings"] = l0
         else:
             block["original_max_position_embeddings"] = l0
-        if rng.random() < 0.4:
-            block["factor"] = factor
         if rng.random() < 0.2:
             block["attention_factor"] = round(rng.uniform(0.5, 2.0), 3)
     elif rope_type == "llama3":
@@ -182,8 +188,6 @@ def random_config(rng):
     elif rope_type == "base_change":
         block["new_rope_theta"] = round(10 ** rng.uniform(3, 7))
     elif rope_type == "proportional":
-        if rng.random() < 0.4:
-            block["factor"] = factor
         if rng.random() < 0.6:
             block["partial_rotary_factor"] = cfg.pop("partial_rotary_factor", rng.choice([0.25, 0.5, 0.3]))
         if rng.random() < 0.4:
@@ -263,9 +267,9 @@ def modelize(cfg, rng):
         if rng.random() < 0.15:
             block["mrope_section"] = [16, 24, 24]
         name = block.get("rope_type", block.get("type"))
-        if name in ("default", "longrope") and rng.random() < 0.4:
+        if name in OLD_NAME and rng.random() < 0.4:
             block.pop("rope_type", None)
-            block["type"] = {"default": "mrope", "longrope": "su"}[name]
+            block["type"] = OLD_NAME[name]
     if rng.random() < 0.3:
         nest = rng.choice(ref.NESTS)
         wrapper = {"model_type": rng.choice(["gemma3", "llama4", "mistral3", "llava"]),

@@ -6,6 +6,14 @@ valid cases; it raises RefError naming the key for the errors it predicts),
 and figures(resolved, train_len, gap) computes every per-pair number.
 """
 import math
+import os
+import sys
+
+# The method names and which scale by a factor come from the methods' table
+# (c_src/scaling/methods.c, read by tests/lib/methods_table.py): only the
+# formulas below are this module's own.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import methods_table  # noqa: E402
 
 TWO_PI = 2.0 * math.pi
 YARN_DEFAULTS = {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0}
@@ -78,7 +86,7 @@ TEXT_KEYS = ("rope_theta", "partial_rotary_factor", "head_dim", "qk_rope_head_di
              "num_attention_heads", "rope_scaling", "rope_parameters", "rotary_pct", "rotary_emb_base",
              "global_rope_theta")
 NESTS = ("text_config", "llm_config", "language_config")
-OLD_NAMES = {"mrope": "default", "su": "longrope"}
+OLD_NAMES = dict(methods_table.ALIASES)
 
 
 def text_model(config):
@@ -290,7 +298,7 @@ def figures(r, train_len=None, gap=None):
     att, soft = factors(r)
     out = {
         "rope_type": r["type"], "rotary_dim": r["d"], "base": r["base"],
-        "factor": None if r["type"] in ("default", "base_change") else float(r["factor"]),
+        "factor": None if r["type"] in methods_table.WITHOUT_FACTOR else float(r["factor"]),
         "attention_factor": att, "softmax_multiplier": soft, "extra": extra,
         # A still pair: no wavelength and no ratio (JSON null).
         "pairs": [{"i": i, "wavelength": TWO_PI / th[i] if th[i] else None, "inv_freq": th[i],

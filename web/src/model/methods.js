@@ -6,10 +6,18 @@ import { MODEL_NAMES } from '../../gen/models.js';
 import { num } from '../lib/format.js';
 
 // value (the rope_type), label, params (the page's controls, in the order shown: web/README.md),
-// seqLen (reads the sequence length), compare (its comparison line's theme colour, or null).
+// seqLen (reads the sequence length), compare (its comparison line's theme colour, or null),
+// factor (scales by a factor; false for default and base_change).
 export const METHODS = Object.freeze(
-  METHOD_ROWS.map(([value, label, params, seqLen, compare]) =>
-    Object.freeze({ value, label, params: params.map((i) => PARAM_ROWS[i][0]), seqLen, compare }),
+  METHOD_ROWS.map(([value, label, params, seqLen, compare, factor]) =>
+    Object.freeze({
+      value,
+      label,
+      params: params.map((i) => PARAM_ROWS[i][0]),
+      seqLen,
+      compare,
+      factor: factor === 1,
+    }),
   ),
 );
 
@@ -40,7 +48,11 @@ export const COMPARABLE = Object.freeze(METHODS.filter((m) => m.compare).map((m)
 export const PRESETS = Object.freeze(['blog', ...MODEL_NAMES]);
 export const DEFAULT_PRESET = 'llama-3.1-8b';
 
-/** How the method is named in a sentence ("with llama3 at factor 8", "when base 10000 becomes 500000"). */
+/**
+ * How the method is named in a sentence ("with llama3 at factor 8", "when base 10000 becomes
+ * 500000"). A method whose row has no factor (the table's factor column) is named by its label
+ * alone, so a method added to the table never reads "at factor null".
+ */
 export function methodPhrase(model) {
   const { main, state } = model;
   switch (state.method) {
@@ -50,7 +62,10 @@ export function methodPhrase(model) {
       return `when base ${num(main.base)} becomes ${num(main.resolved.base_used)}`;
     case 'longrope':
       return `with LongRoPE (its ${main.resolved.factor_list} factor list)`;
-    default:
+    default: {
+      const row = Object.hasOwn(METHOD, state.method) ? METHOD[state.method] : null;
+      if (row === null || !row.factor || !Number.isFinite(main.factor)) return `with ${row ? row.label : state.method}`;
       return `with ${state.method} at factor ${num(main.factor)}`;
+    }
   }
 }

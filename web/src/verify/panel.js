@@ -184,6 +184,12 @@ function show(r, { json, pairs, warnings }) {
       ['worst / tolerance', num(r.worst_ratio)],
       ['over tolerance', `${r.values_over_tolerance} of ${r.values} values`],
     );
+  // The attention score's error for unit q, k (docs/VERIFY.md, "Attention score"): tables only.
+  if (r.score_error !== null && r.score_error !== undefined)
+    rows.push([
+      'attention score error',
+      `${num(r.score_error)} for unit q, k, worst at gap ${r.score_gap} (key at position ${r.score_key_position}), pair ${r.score_pair}`,
+    ]);
   for (const line of warnings) rows.push(['warning', line.replace(/^ropescope: warning: /, '')]);
   $('verify-fields').replaceChildren(...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
   const diagnoses = r.diagnoses.map((d) => el('li', {}, el('code', {}, d.code), `: ${d.message}`));
