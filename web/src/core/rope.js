@@ -75,12 +75,16 @@ function core() {
 
 /**
  * Instantiates the core with its bytes inflated by the browser (packed.js, unpackBytesNative)
- * rather than by fflate at the first call. Optional: the page awaits it before its first render;
- * Node and the <rope-scope> element simply call the functions.
+ * rather than by fflate at the first call. Optional: the page and the <rope-scope> element await
+ * it before their first drawing; Node simply calls the functions. The page has it within the
+ * microtask checkpoint after its script, before any frame; with { apart: true } (the element) the
+ * bytes are compiled off the main thread, and the core made in a later task, so a host page's
+ * tasks stay short. Rejects where the browser refuses WebAssembly (the first call then says why).
  */
-export async function ready() {
+export async function ready({ apart = false } = {}) {
   if (wasm || compiled) return;
   const bytes = await unpackBytesNative(WASM_PACKED);
+  if (apart) compiled ??= await WebAssembly.compile(bytes);
   if (!wasm) instantiate(bytes); // a call may have made the core while the bytes were inflated
 }
 

@@ -12,7 +12,6 @@ import CSS from '../../style.css';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlParts } from '../controls/controls.js';
-import { ready } from '../core/rope.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
 import { boundedLines, el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
@@ -24,7 +23,9 @@ import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery }
 import { DRAWN, isFrame, startFrame } from './frame.js';
 import { inheritHost } from './inherit.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
+import { drawLater, forget, isWaiting } from './schedule.js';
 import { wireSettings } from './settings.js';
+import { warmCharts } from './warm.js';
 
 useChartLib(Chart);
 
@@ -123,6 +124,7 @@ function explorerBase(attribute) {
 }
 
 let defaultsSet = false;
+let warmed = false;
 // The connected elements. The page-wide watchers below serve them all and are set once: a
 // watcher per element (or per build) would outlive it, holding its whole shadow tree.
 const elements = new Set();
@@ -145,66 +147,6 @@ watchPrint(() =>
   ),
 );
 
-// Drawing waits until an element comes near the viewport (600 px ahead of it), and the elements
-// that come into view together are drawn one per task, so a post with several of them never
-// holds its page in one long task; until then the element holds about the height it will take.
-// Its own children (the snippet's picture, loading="lazy") are not rendered meanwhile, so the
-// browser does not fetch a picture the figure replaces; they show where it cannot draw.
-// Printing draws every element still waiting.
-const waiting = new Set(); // connected, not drawn yet
-const queue = new Set(); // near the viewport, to be drawn, in order
-let pumping = false;
-// Before the first element draws, the core's bytes are inflated by the browser (off the main
-// thread) and compiled in a task of their own, so that work and the first drawing are not one
-// long task. Where the browser refuses WebAssembly, the drawing that follows says so.
-let coreAsked = false;
-function pump() {
-  const [next] = queue;
-  if (!next) {
-    pumping = false;
-    return;
-  }
-  if (!coreAsked) {
-    coreAsked = true;
-    ready()
-      .catch(() => {})
-      .then(() => setTimeout(pump, 0));
-    return;
-  }
-  queue.delete(next);
-  waiting.delete(next);
-  next.build();
-  setTimeout(pump, 0);
-}
-function drawSoon(element) {
-  queue.add(element);
-  if (!pumping) {
-    pumping = true;
-    setTimeout(pump, 0);
-  }
-}
-const nearViewport =
-  'IntersectionObserver' in window
-    ? new IntersectionObserver(
-        (entries) => {
-          for (const entry of entries) {
-            if (!entry.isIntersecting || !waiting.has(entry.target)) continue;
-            nearViewport.unobserve(entry.target);
-            drawSoon(entry.target);
-          }
-        },
-        { rootMargin: '600px 0px' },
-      )
-    : null;
-window.addEventListener('beforeprint', () => {
-  for (const element of [...waiting]) {
-    nearViewport?.unobserve(element);
-    queue.delete(element);
-    waiting.delete(element);
-    element.build();
-  }
-});
-
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
     return [...ATTRIBUTES, 'heading', 'explorer', 'loading'];
@@ -216,6 +158,7 @@ class RopeScope extends HTMLElement {
     this.charts = Object.create(null);
     this.state = null;
     this.built = false;
+    this.steps = null; // the build under way (buildSteps), if any
   }
 
   // Each element starts in a task of its own: the script defining the element upgrades every
@@ -224,32 +167,25 @@ class RopeScope extends HTMLElement {
   connectedCallback() {
     elements.add(this);
     setTimeout(() => {
-      if (this.isConnected && elements.has(this) && !this.built && !waiting.has(this)) this.connect();
+      if (this.isConnected && elements.has(this) && !this.built && !this.steps && !isWaiting(this)) this.connect();
     }, 0);
   }
 
+  // Until it draws (schedule.js), the element holds about the height it will take. Its own
+  // children (the snippet's picture, loading="lazy") are not rendered meanwhile, so the browser
+  // does not fetch a picture the figure replaces; they show where it cannot draw.
+  // loading="eager": drawn as soon as the core is ready, wherever it is (the embed document,
+  // whose iframe is itself loaded lazily, and a host that wants it at once).
   connect() {
-    if (!nearViewport) {
-      this.build();
-      return;
-    }
-    // loading="eager": drawn as soon as the core is ready, wherever it is (the embed document,
-    // whose iframe is itself loaded lazily, and a host that wants it at once).
-    if (this.getAttribute('loading') === 'eager') {
-      waiting.add(this);
-      drawSoon(this);
-      return;
-    }
-    this.showWaiting();
-    waiting.add(this);
-    nearViewport.observe(this);
+    const eager = this.getAttribute('loading') === 'eager';
+    if (!eager) this.showWaiting();
+    if (!drawLater(this, eager)) this.build();
   }
 
   disconnectedCallback() {
     elements.delete(this);
-    waiting.delete(this);
-    queue.delete(this);
-    nearViewport?.unobserve(this);
+    forget(this);
+    this.steps = null;
     this.teardown();
   }
 
@@ -311,13 +247,29 @@ class RopeScope extends HTMLElement {
     return { state, lines, noView, explorer: explorer.ok ? explorer.url : null };
   }
 
+  /** Starts a build whose steps (each for a task of its own) the caller runs (schedule.js). */
+  startBuild(stepped = true) {
+    this.steps = this.buildSteps(stepped);
+    return this.steps;
+  }
+
+  /** The whole build at once (a changed attribute, printing, a browser without IntersectionObserver). */
   build() {
+    const steps = this.startBuild(false);
+    while (!steps.next().done);
+  }
+
+  // The build, one step for each yield. The figure is shown once whole, as before it was split:
+  // until its charts are drawn the element's box holds its layout unseen. The first build run
+  // in steps warms Chart.js up first (warm.js); one run at once needs no warming.
+  *buildSteps(stepped) {
     this.teardown();
     const { state, lines, noView, explorer } = this.readAttributes();
     this.state = state;
     this.explorer = explorer;
     const rows = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
     const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
+    wrapper.style.visibility = 'hidden';
     if (state.theme === 'inherit') inheritHost(this, wrapper);
     else if (state.theme !== 'auto') wrapper.dataset.theme = state.theme;
     wrapper.classList.toggle('embed-controls', state.controls.length > 0);
@@ -354,13 +306,23 @@ class RopeScope extends HTMLElement {
     this.lines = lines;
     this.built = true;
     wireSettings(this.shadowRoot, this);
+    yield;
     if (!defaultsSet) {
       setupDefaults(wrapper);
       defaultsSet = true;
     }
-    this.render();
+    if (stepped && !warmed) {
+      warmed = true;
+      yield* warmCharts(wrapper);
+    }
     // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
-    fillFormulas();
+    if (wrapper.querySelector('.formula-slot')) {
+      yield;
+      yield fillFormulas();
+    }
+    yield* this.renderSteps();
+    wrapper.style.removeProperty('visibility');
+    this.steps = null;
     this.dispatchEvent(new Event(DRAWN));
   }
 
@@ -371,6 +333,12 @@ class RopeScope extends HTMLElement {
   }
 
   render() {
+    const steps = this.renderSteps();
+    while (!steps.next().done);
+  }
+
+  // The settings drawn: the numbers and the chart of each figure, each a step of its own.
+  *renderSteps() {
     if (this.explorer) {
       // The settings that differ from their defaults (and the preset's values, which need the
       // core: without it, all of them); no embed options.
@@ -408,21 +376,29 @@ class RopeScope extends HTMLElement {
     this.showFallback(false);
     const $ = (id) => this.shadowRoot.getElementById(id);
     for (const row of this.rows) {
+      yield;
       const data = row.data(model, this.state);
-      if (this.charts[row.name]) {
-        this.charts[row.name].update(data);
-      } else {
-        const handle = row.make($(`chart-${row.name}`), data);
-        this.charts[row.name] = handle;
-        if (!sandboxed())
-          addExportMenu(handle, {
-            figure: row.name,
-            settings: () => this.state,
-            onError: (message) => this.showNotice([message]),
-          });
-      }
       $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
       $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
+      if (this.charts[row.name]) {
+        this.charts[row.name].update(data);
+        continue;
+      }
+      // The figure's layout (which the chart reads for its size) and its canvas's context, then
+      // the chart: a step each.
+      const canvas = $(`chart-${row.name}`);
+      yield;
+      canvas.getBoundingClientRect();
+      canvas.getContext('2d');
+      yield;
+      const handle = row.make(canvas, data);
+      this.charts[row.name] = handle;
+      if (!sandboxed())
+        addExportMenu(handle, {
+          figure: row.name,
+          settings: () => this.state,
+          onError: (message) => this.showNotice([message]),
+        });
     }
   }
 
@@ -433,8 +409,9 @@ class RopeScope extends HTMLElement {
     this.figures.hidden = picture;
   }
 
+  // Not while a build is under way: its charts still to come take the new fonts and colours.
   redrawAll() {
-    if (this.built) this.render();
+    if (this.built && !this.steps) this.render();
   }
 
   // One slider and its box, as on the page (same table, same checks); ids are the shadow

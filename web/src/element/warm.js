@@ -1,0 +1,37 @@
+// The first chart on a page runs Chart.js's code for the first time: V8 compiles each function
+// at its first call and the canvas meets its fonts, which made a first <rope-scope> one task of
+// a few hundred milliseconds. Before the first element's charts, a small chart of the same kind
+// (a line chart on linear axes with titles, its markers, the figures' options and plugins) is
+// made and drawn out of sight in steps (each update stopped at a later one of Chart.js's
+// cancelable hooks), so that cold code runs a part at a time, a task for each.
+import { chartConfig, makeChart, markerSet } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { el } from '../lib/dom.js';
+
+const STOPS = ['beforeUpdate', 'beforeLayout', 'beforeDatasetsUpdate', 'beforeRender', null];
+
+/** The steps (yields) of one such chart in `box` (the element's own wrapper, still unseen). */
+export function* warmCharts(box) {
+  const canvas = el('canvas');
+  const holder = el('div', {}, canvas);
+  // Out of the flow, so the post does not move meanwhile.
+  Object.assign(holder.style, { position: 'absolute', width: '320px', height: '200px' });
+  box.append(holder);
+  let stop = STOPS[0];
+  const stopper = Object.fromEntries(STOPS.slice(0, -1).map((hook) => [hook, () => hook !== stop]));
+  const c = colors(canvas);
+  const options = baseOptions(c);
+  options.scales = { x: axis(c, 'start', { type: 'linear' }), y: axis(c, 'score', { type: 'linear' }) };
+  const line = Array.from({ length: 64 }, (_, x) => ({ x, y: (x * 37) % 64 }));
+  const sets = [{ label: 'a', data: line, parsing: false, pointRadius: 0 }, markerSet('b', 5)];
+  sets[1].data = line.slice(0, 4);
+  const config = chartConfig('line', sets, options, { plugins: [{ id: 'warm', ...stopper }] });
+  const handle = makeChart(canvas, { config, data: null, fill: () => {} });
+  for (stop of STOPS.slice(1)) {
+    yield;
+    handle.chart.update();
+  }
+  yield;
+  handle.destroy();
+  holder.remove();
+}
