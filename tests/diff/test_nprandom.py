@@ -35,7 +35,7 @@ E_DIM, E_BASE, E_POSITION, E_VALUE, E_COUNT, E_NULL, E_FAR, E_WORK = -1, -2, -3,
 MAX_WORK = 268435456
 GUARD = 4
 GUARD_VALUE = -7.25e300
-ZIGGURAT_SOURCE = os.path.join(testlib.ROOT, "c_src", "explain", "np_ziggurat.c")
+ZIGGURAT_SOURCE = os.path.join(testlib.ROOT, "c_src", "nprandom", "np_ziggurat.c")
 TAIL_START = 3.6541528853610088  # only the ziggurat's tail gives |x| beyond it
 
 U64 = ctypes.c_uint64
