@@ -151,6 +151,11 @@ async function floorPage(browser, url) {
   const page = await context.newPage();
   await page.goto(url);
   await waitFirstChart(page);
+  // Figure 1's chart is made as the reader nears it (the summary, below the first screen).
+  await page.evaluate(() => document.getElementById('fig-flatness').scrollIntoView());
+  await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-flatness')), null, {
+    timeout: 30000,
+  });
   const shape = await page.evaluate(() => {
     const canvas = document.getElementById('chart-flatness');
     const chart = window.Chart.getChart(canvas);
