@@ -182,6 +182,11 @@ async function sweep(browser, url, steps, { slider: sliderId = 'gap', scroll = n
   await page.goto(url);
   await waitFirstChart(page);
   if (scroll) {
+    // A link to the figure: the page builds the figures up to it (they are built as the reader
+    // nears them) and scrolls there.
+    await page.evaluate((id) => {
+      window.location.hash = `#${id}`;
+    }, scroll);
     await page.locator(`#${scroll}`).scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
   }
