@@ -700,6 +700,7 @@ function start() {
       painted = true;
       document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
       render();
+      if (!LAZY) ensureCharts(true); // an embed or a view= page: every chart made, as it shows one
       awayNote();
       watchVisibility();
       // Where the browser would have gone had it been there, unless the reader has scrolled.
