@@ -10,6 +10,8 @@ export const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^
 const LOCAL = String.raw`(?![a-z][a-z0-9+.-]*:|/)[^"]+`;
 const STYLESHEET = new RegExp(`<link rel="stylesheet" href="(${LOCAL})">`, 'g');
 const SCRIPT = new RegExp(`<script src="(${LOCAL})"></script>`, 'g');
+// An HTML comment in the page's own text, with the blanks that indent it on its line.
+const COMMENT = /[ \t]*<!--[\s\S]*?-->(?:[ \t]*\n)?/g;
 const PRELOAD = new RegExp(`[ \\t]*<link rel="preload" href="(${LOCAL})" as="script">\\n?`, 'g');
 
 // CSP source for an inline element's exact text.
@@ -61,9 +63,10 @@ export function inlinePage(html, read, { policy = null, keepSelf = false } = {})
   const inlined = [];
   const scripts = [];
   const styles = [];
-  // Preloads first (they stand in <head>, before any inlined text could hold such a tag).
+  // Preloads first (they stand in <head>, before any inlined text could hold such a tag), and the
+  // source's comments (notes for whoever edits index.html, not for the reader's download).
   const local = new Set([...html.matchAll(SCRIPT)].map((m) => m[1]));
-  let page = html.replace(PRELOAD, (tag, path) => (local.has(path) ? '' : tag));
+  let page = html.replace(PRELOAD, (tag, path) => (local.has(path) ? '' : tag)).replace(COMMENT, '');
   page = page.replace(STYLESHEET, (_, path) => {
     const css = styleText(read(path));
     inlined.push(path);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FIGURES } from '../../web/src/figures/index.js';
-import { openPage, settle, useServerAndBrowser } from './harness.mjs';
+import { openPage, readThrough, settle, useServerAndBrowser } from './harness.mjs';
 import { blogHtml, explorerFrame, openBlog, shotPath } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -100,7 +100,11 @@ async function onPage(scheme, theme) {
   const p = await openPage(env.browser, null, { viewport: { width: 1000, height: 900 } });
   await p.page.emulateMedia({ colorScheme: scheme });
   await p.page.goto(`${env.server.url}?view=all${themeQuery(theme)}`);
-  // Every chart is made right after the first paint (its options set), on screen or not.
+  // Each figure is built, and its chart made, as the reader nears it: read the page through first.
+  await p.page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+    timeout: 30000,
+  });
+  await readThrough(p.page);
   await waitCharts(p.page, null);
   const figures = await p.page.evaluate(readFigures, { names: NAMES, host: null });
   await p.close();

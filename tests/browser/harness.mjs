@@ -229,17 +229,42 @@ export const mainFigures = (page) =>
   );
 
 export async function waitReady(page, charts = CHARTS) {
+  await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0, null, {
+    timeout: 30000,
+  });
+  await readThrough(page);
   await page.waitForFunction(
     (ids) =>
-      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
       typeof window.Chart === 'function' &&
       ids.every((id) => window.Chart.getChart(document.getElementById(`chart-${id}`))),
     charts,
-    // The summary's chart (flatness) is made with every chart below the first screen, after the
-    // first paint: on a loaded machine that takes longer than the first screen's.
     { timeout: 30000 },
   );
   if (charts.includes('flatness')) await atSummary(page);
+}
+
+/**
+ * Reads the page through as a reader would: scrolls down a screen at a time, a frame or two each,
+ * to the end, then back to the top. The page builds each figure below the first screen, and makes
+ * its chart, as the reader nears it (app.js, buildNear), so afterwards every figure is on the page
+ * and every chart made. An embed or a view= page builds all at once; there it changes nothing.
+ */
+export async function readThrough(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+    const start = window.scrollY;
+    let last = -1;
+    // Until the bottom is reached and stays put (a figure built below grows the page).
+    for (let step = 0, still = 0; step < 2000 && still < 3; step++) {
+      window.scrollBy(0, window.innerHeight);
+      await frame();
+      const bottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+      still = bottom && window.scrollY === last ? still + 1 : 0;
+      last = window.scrollY;
+    }
+    window.scrollTo(0, start);
+    await frame();
+  });
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   openPage,
   pageUrl,
   ROOT,
+  settle,
   startServer,
   stateFromUrl,
   text,
@@ -377,7 +378,11 @@ test('served_page_should_be_one_response_with_its_code_inline', async () => {
   const responses = [];
   page.on('response', (res) => responses.push(new URL(res.url()).pathname));
   const served = await (await page.reload()).text();
-  await waitReady(page);
+  // What the load fetches, up to the first chart and the frames after it (reading on, a reader
+  // reaches the embed builder, whose live preview is a document of its own).
+  await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
+  await settle(page);
+  await page.waitForTimeout(500);
   assert.deepEqual(responses, ['/'], 'one response');
   // Its policy and, added by serve.mjs only, the oEmbed discovery link (the oembed tests check it).
   const policyFree = (html) =>

@@ -9,7 +9,17 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
-import { assertShows, chartData, close, openPage, ROOT, settle, text, useServerAndBrowser } from './harness.mjs';
+import {
+  assertShows,
+  chartData,
+  close,
+  openPage,
+  ROOT,
+  readThrough,
+  settle,
+  text,
+  useServerAndBrowser,
+} from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -35,6 +45,12 @@ function python(exe, script, calls) {
 
 /** The chart of `name` (in the page, or in the element `host`), once drawn. */
 async function drawn(page, name, host = null) {
+  // On the page the figure is built as the reader nears it: read the page through first (an
+  // embed builds every figure at once; there it changes nothing).
+  if (!host) {
+    await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
+    await readThrough(page);
+  }
   await page.waitForFunction(
     ([id, sel]) => {
       const root = sel ? document.querySelector(sel)?.shadowRoot : document;

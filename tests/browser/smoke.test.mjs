@@ -1,5 +1,5 @@
-// The quick browser check of `make check`: the served page draws its first charts with finite
-// numbers, and a one-view embed document draws its figure, each without a console error, page
+// The quick browser check of `make check`: the served page draws its first charts (the first
+// chapter's, then the summary's as the reader reaches it) with finite numbers, and a one-view embed document draws its figure, each without a console error, page
 // error or CSP violation. The full suites (make test-browser) test everything else.
 
 import assert from 'node:assert/strict';
@@ -24,6 +24,11 @@ test('the_page_should_draw_its_first_charts_with_finite_numbers', async () => {
     null,
     { timeout: 20000 },
   );
+  // The summary (the flatness figure, below the first screen) makes its chart as the reader nears it.
+  await p.page.evaluate(() => document.getElementById('fig-flatness').scrollIntoView());
+  await p.page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-flatness')), null, {
+    timeout: 20000,
+  });
   const numbers = await p.page.evaluate(`(${chartNumbers})(document, window.Chart)`);
   assert.ok(numbers.length > 100, `the first charts hold data (${numbers.length} values)`);
   const bad = numbers.filter((v) => v !== null && !Number.isFinite(v));

@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { rng, seed } from '../lib/testlib.mjs';
-import { assertShows, chartData, close, openPage, settle, text, typeInto, useServerAndBrowser } from './harness.mjs';
+import {
+  assertShows,
+  chartData,
+  close,
+  openPage,
+  readThrough,
+  settle,
+  text,
+  typeInto,
+  useServerAndBrowser,
+} from './harness.mjs';
 import { blogHtml, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
@@ -15,6 +25,11 @@ const scale = (beta, l0, offset, p) => 1 + beta * Math.log(1 + Math.floor((p + o
 
 /** The chart and caption of the figure (in the page, or in the element `host`), once drawn. */
 async function drawn(page, host = null) {
+  // On the page the figure is built as the reader nears it: read the page through first.
+  if (!host) {
+    await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
+    await readThrough(page);
+  }
   await page.waitForFunction(
     (sel) => {
       const root = sel ? document.querySelector(sel)?.shadowRoot : document;

@@ -97,22 +97,23 @@ onChapterChange(() => writeUrl());
 onChapterSettle(() => url.settle());
 if (!state.embed) setLinkQuery(() => writeQuery(state, chapterQuery()));
 
-const inViewport = (el) => {
+const inViewport = (el, below = 0) => {
   const box = el.getBoundingClientRect();
-  return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
+  return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight + below;
 };
 
-// Before the first paint: the names of the figures whose section meets the viewport. Asked of
+// Before the first paint: the names of the figures whose section lies within one screen below the
+// viewport (the first chapter's chart, just under the post's question, is drawn at once). Asked of
 // the <figure> sections, not their canvases: while the page loads, style.css lays the sections
 // below the first figure out only near the viewport (content-visibility), and asking where something
 // inside such a section is lays that section out, one forced layout per figure (a third of the
 // page script's time before the first chart); the sections' own boxes come from one layout.
-// A figure not built yet (buildRest) is not on screen.
+// A figure not built yet (buildNear) is not on screen.
 const onFirstScreen = () =>
   new Set(
     FIGURES.filter((row) => {
       const section = $(`fig-${row.name}`);
-      return section !== null && inViewport(section);
+      return section !== null && inViewport(section, window.innerHeight);
     }).map((row) => row.name),
   );
 
@@ -141,7 +142,7 @@ function render({ budget = false } = {}) {
   }
   // Before the first paint only the figures on screen (and any already made) are computed.
   const shown = painted ? null : onFirstScreen();
-  const rows = painted ? FIGURES : FIGURES.filter((row) => charts[row.name] || shown.has(row.name));
+  const rows = painted ? FIGURES.filter(isBuilt) : FIGURES.filter((row) => charts[row.name] || shown.has(row.name));
   const data = Object.create(null);
   for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
@@ -160,7 +161,7 @@ function render({ budget = false } = {}) {
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
   }
   $('norm-readout').textContent = normReadout(model);
-  if (painted) renderWorked(state, model.explain.worked);
+  if (painted && $('worked-out')) renderWorked(state, model.explain.worked);
   vectorsReadout(state);
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
@@ -192,7 +193,7 @@ function showNotice(...all) {
 }
 
 // The settings whose widgets are on the page and wired. Those of a figure built after the first
-// chart (buildRest) are not yet: they take the state when they are wired (wireBuilt).
+// chart (buildNear) are not yet: they take the state when they are wired (wireBuilt).
 const wired = new Set();
 
 // A rejected value: the rule, and what the figures show meanwhile.
@@ -265,7 +266,7 @@ function acceptAll(values) {
 
 // Printing: every figure made and drawn at the current settings, on screen or not.
 function drawAll() {
-  buildRest();
+  buildAll();
   fillFormulas();
   ensureCharts(true);
   scheduler.clear();
@@ -275,16 +276,17 @@ function drawAll() {
   }
 }
 
-// Makes the charts that do not exist yet: at the first render only those on screen (`shown`,
-// the names onFirstScreen gave: the first figure appears sooner), the rest (all: true) right
-// after that first paint; later, any whose data has come since, once on screen.
+// Makes the charts that do not exist yet: at the first render only those within a screen of the
+// viewport (`shown`, the names onFirstScreen gave: the first figure appears sooner); later, those
+// of the figures built since, as each comes within 100 px of the screen (watchVisibility), and
+// every one (all: true) before printing.
 function ensureCharts(all, shown = null) {
   for (const { name, make } of FIGURES) {
     const canvas = $(`chart-${name}`);
     // A row's data is null until its part is ready (the long-context part, after the first paint;
-    // the figures off screen at the first render).
-    if (charts[name] || !lastData || lastData[name] == null) continue;
-    if (!all && !(shown ? shown.has(name) : inViewport(canvas))) continue;
+    // the figures off screen at the first render; those not built yet).
+    if (charts[name] || !canvas || !lastData || lastData[name] == null) continue;
+    if (!all && !(shown ? shown.has(name) : near.has(name) || inViewport(canvas))) continue;
     charts[name] = make(canvas, lastData[name]);
     addExportMenu(charts[name], {
       figure: name,
@@ -294,37 +296,43 @@ function ensureCharts(all, shown = null) {
   }
 }
 
+let visibility = null; // the observer of the figures' canvases, once the first chart is painted
 function watchVisibility() {
-  const observer = new IntersectionObserver(
+  visibility = new IntersectionObserver(
     (entries) => {
+      let fresh = false;
       for (const entry of entries) {
         const { name } = entry.target.dataset;
         if (entry.isIntersecting) {
           near.add(name);
           hidden.delete(name);
-          charts[name]?.redraw();
+          if (charts[name]) charts[name].redraw();
+          else fresh = true;
         } else {
           near.delete(name);
           hidden.add(name);
         }
       }
+      if (fresh) ensureCharts(false); // a figure built since comes near: its chart is made now
       markIdle();
       markBar();
     },
     { rootMargin: '100px' },
   );
-  for (const { name } of FIGURES) {
-    const canvas = $(`chart-${name}`);
-    canvas.dataset.name = name;
-    observer.observe(canvas);
-  }
+  for (const row of FIGURES.filter(isBuilt)) observeFigure(row);
   // The summary's opening paragraph: on a phone the bar sits right above it (style.css), so it is
   // shown as that paragraph comes up, not slid away leaving a hole above it (BAR_USERS).
   const summary = $(`essay-${CLAIM}`);
   if (summary) {
     summary.dataset.name = SUMMARY_ESSAY;
-    observer.observe(summary);
+    visibility.observe(summary);
   }
+}
+
+function observeFigure({ name }) {
+  const canvas = $(`chart-${name}`);
+  canvas.dataset.name = name;
+  visibility?.observe(canvas);
 }
 
 // On a narrow screen the gap/dim/base bar sits right before the summary (the flatness figure)
@@ -372,7 +380,10 @@ const SWEEP_USERS = FIGURES.filter((row) => row.uses?.some((name) => ['from', 't
   (row) => row.name,
 );
 function markIdle() {
-  const idle = state.view !== 'all' ? !SWEEP_USERS.includes(state.view) : SWEEP_USERS.every((name) => hidden.has(name));
+  const idle =
+    state.view !== 'all'
+      ? !SWEEP_USERS.includes(state.view)
+      : SWEEP_USERS.every((name) => hidden.has(name) || !$(`fig-${name}`));
   document.querySelector('.sweep').classList.toggle('idle', idle);
   $('sweep-idle').hidden = !idle;
 }
@@ -490,32 +501,35 @@ const placeOf = (row) => (row.before && row.before !== 'take' ? row.before : 'le
 // that follows its figure, figures/prose.js the paragraphs before it. index.html lists no figure.
 function buildFigures(rows) {
   for (const row of rows) {
-    const place = placeOf(row);
-    const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && $(`fig-${other.name}`));
     const section = figureElement(row);
     // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
     const essay = state.embed ? [] : [essayOf(row)].filter(Boolean);
-    (next ? ($(`essay-${next.name}`) ?? $(`fig-${next.name}`)) : $(place)).before(
-      ...essay,
-      section,
-      ...(row.after ? [row.after()] : []),
-    );
+    insertionPoint(row).before(...essay, section, ...(row.after ? [row.after()] : []));
     if (state.embed) embedFigure(section);
     // The two methods side by side follow the summary, as its recap in words.
     else if (row.part === 'claim') section.after($('methods'));
   }
 }
 
+/** The element a row's section goes before: the next figure of its place built, else the place's. */
+function insertionPoint(row) {
+  const place = placeOf(row);
+  const next = FIGURES.slice(row.number).find((other) => placeOf(other) === place && isBuilt(other));
+  return next ? ($(`essay-${next.name}`) ?? $(`fig-${next.name}`)) : $(place);
+}
+
+/** Whether a row's section is on the page. */
+const isBuilt = (row) => $(`fig-${row.name}`) !== null;
+
 // The figures the first chart waits for: the first chapter (on the first screen, under the
 // post's question), the summary (the flatness figure, whose section places the main sliders on a
 // phone: style.css orders the lesson around it) and the one a link's view= asks for. The others,
 // with their own controls and the numbers their readouts compute, come after the first chart is
-// on screen (buildRest).
+// on screen, as the reader nears them (buildNear).
 const FIRST_CHAPTER = FIGURES.find((row) => row.part === 'lesson');
 const FIRST_ROWS = FIGURES.filter(
   (row) => row.part === 'claim' || row.name === state.view || (row === FIRST_CHAPTER && state.view === 'all'),
 );
-let restBuilt = false;
 let actions = null; // wireActions' hooks, once start() has wired the buttons
 let lockWired = false;
 
@@ -535,29 +549,96 @@ function wireBuilt() {
   }
 }
 
-// The element a link's #fragment names, if it is on the page.
-function fragmentTarget() {
-  const hash = window.location.hash.slice(1);
-  if (!hash) return null;
+// The id a link's #fragment names ('' for none or a malformed escape).
+function fragmentId() {
   try {
-    return document.getElementById(decodeURIComponent(hash));
+    return decodeURIComponent(window.location.hash.slice(1));
   } catch {
-    return null; // not a valid escape: names nothing
+    return ''; // not a valid escape: names nothing
   }
 }
 
-/**
- * The figures start() left for after the first chart, their controls wired. Returns the element
- * a link's #fragment names among them (#fig-circle): the browser found nothing to scroll to as
- * the page loaded.
- */
-function buildRest() {
-  if (restBuilt) return null;
-  restBuilt = true;
-  const found = fragmentTarget();
-  buildFigures(FIGURES.filter((row) => !FIRST_ROWS.includes(row)));
+// ---- the figures below the first screen, built as the reader nears them ----
+
+// On the page (every figure, not an embed) a figure below the first screen is built when the
+// place its section goes comes within one screen below the viewport (or lies above it: a reader
+// who jumped ahead), one by one in page order, a frame's budget at a time; a link to one of them
+// (#fig-clock, Back and Forward) builds the figures up to it first; printing builds them all. An
+// embed, or a page given a view=, builds the rest right after the first chart, as it shows one.
+const LAZY = !state.embed && state.view === 'all';
+const BUILD_BUDGET_MS = 12;
+
+/** After figures were built: their controls wired, their data drawn, their canvases watched. */
+function afterBuilt(rows) {
+  if (!rows.length) return;
   wireBuilt();
-  return found ? null : fragmentTarget();
+  for (const row of rows) observeFigure(row);
+  if (painted) render();
+  markIdle();
+}
+
+/** Builds the figures not built yet among `rows` (in page order). */
+function buildRows(rows) {
+  const todo = rows.filter((row) => !isBuilt(row));
+  buildFigures(todo);
+  afterBuilt(todo);
+}
+
+/** Every figure built (printing; an embed or a view= after the first chart). */
+function buildAll() {
+  buildRows(FIGURES);
+}
+
+// Where a row's section would start, in viewport coordinates: the top of the element it goes
+// before, or, for a place that lays out nothing (#lesson-end), the bottom of what precedes it.
+function pointTop(point) {
+  for (let node = point; node; node = node.previousElementSibling) {
+    const boxes = node.getClientRects();
+    if (boxes.length) return node === point ? boxes[0].top : node.getBoundingClientRect().bottom;
+  }
+  return point.parentElement.getBoundingClientRect().top;
+}
+
+/** Builds, in page order, the figures whose place is within a screen below the viewport's bottom. */
+function buildNear() {
+  const started = performance.now();
+  const made = [];
+  for (;;) {
+    const limit = 2 * window.innerHeight;
+    const row = FIGURES.find((r) => !isBuilt(r) && pointTop(insertionPoint(r)) < limit);
+    if (!row) break;
+    buildFigures([row]);
+    made.push(row);
+    if (performance.now() - started > BUILD_BUDGET_MS) {
+      buildNearSoon(); // the rest in the next frame
+      break;
+    }
+  }
+  afterBuilt(made);
+}
+
+let nearQueued = false;
+function buildNearSoon() {
+  if (nearQueued || !painted || FIGURES.every(isBuilt)) return;
+  nearQueued = true;
+  requestAnimationFrame(() => {
+    nearQueued = false;
+    buildNear();
+  });
+}
+
+/**
+ * The figures up to the one a link's #fragment names (#fig-clock, #essay-clock, #clock-gap), so
+ * that it is on the page, in its place, before the browser scrolls to it; an id that is on no
+ * figure built yet and names none by its prefix builds them all. Returns the element, or null.
+ */
+function buildForFragment() {
+  const id = fragmentId();
+  if (!id || document.getElementById(id)) return null;
+  const named = FIGURES.find(({ name }) => id.endsWith(`-${name}`) || id.startsWith(`${name}-`));
+  buildRows(named ? FIGURES.slice(0, named.number) : FIGURES);
+  if (!document.getElementById(id) && named) buildAll();
+  return document.getElementById(id);
 }
 
 function start() {
@@ -614,15 +695,22 @@ function start() {
   render();
   requestAnimationFrame(() =>
     setTimeout(() => {
-      const target = buildRest();
+      const target = buildForFragment();
+      if (!LAZY) buildAll();
       painted = true;
       document.documentElement.classList.remove('loading'); // the whole page laid out (style.css)
       render();
-      ensureCharts(true);
-      // Where the browser would have gone had it been there, unless the reader has scrolled.
-      if (target && window.scrollX === 0 && window.scrollY === 0) target.scrollIntoView();
+      if (!LAZY) ensureCharts(true); // an embed or a view= page: every chart made, as it shows one
       awayNote();
       watchVisibility();
+      // Where the browser would have gone had it been there, unless the reader has scrolled.
+      if (target && window.scrollX === 0 && window.scrollY === 0) target.scrollIntoView();
+      if (LAZY) {
+        for (const type of ['scroll', 'resize']) window.addEventListener(type, buildNearSoon, { passive: true });
+        // A link followed within the page to a figure not built yet (#fig-clock in the prose).
+        window.addEventListener('hashchange', () => buildForFragment()?.scrollIntoView());
+        buildNear();
+      }
       actions.afterPaint();
       // The embed builder is below the figures: built after the first chart is on screen.
       if (!state.embed) setupEmbedBuilder(() => state);
