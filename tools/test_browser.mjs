@@ -4,15 +4,18 @@
 // time (default: one more than the number of CPUs, at most 4: a file spends about half its time
 // waiting on the browser, so on a 2-core machine a third file keeps both cores busy; measured
 // 772 s of CPU in a suite that took twice that on the wall with two). The slowest files start
-// first, so that none of them is left running alone at the end. Exits with the runner's code.
+// first, so that none of them is left running alone at the end (node:test's run(): the command
+// line's --test sorts the files by name). Prints the slowest files; exits 1 if a test failed.
 //
 //   node tools/test_browser.mjs [files...]
 //   ROPE_TEST_JOBS=1 node tools/test_browser.mjs tests/browser/page.test.mjs
 
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { run } from 'node:test';
+import { tap } from 'node:test/reporters';
 import { chromium } from 'playwright-core';
 import { LAUNCH_ARGS, ROOT } from '../tests/browser/harness.mjs';
 
@@ -37,16 +40,28 @@ if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) {
 }
 
 const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+process.env.ROPE_BROWSER_WS = server.wsEndpoint(); // the files' processes inherit it
 const started = Date.now();
-const code = await new Promise((resolveCode) => {
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${jobs}`, ...files], {
-    stdio: 'inherit',
-    env: { ...process.env, ROPE_BROWSER_WS: server.wsEndpoint() },
-  });
-  child.once('exit', (status, signal) => resolveCode(signal ? 1 : (status ?? 1)));
+// node:test's run() keeps the files' order (the command line's --test sorts them by name).
+let failed = false;
+const took = new Map(); // a file's tests' time, in ms (its tests run one after another)
+const stream = run({ files, concurrency: jobs });
+const count = ({ nesting, file, details }) => {
+  if (nesting === 0 && file) took.set(file, (took.get(file) ?? 0) + (details?.duration_ms ?? 0));
+};
+stream.on('test:pass', count);
+stream.on('test:fail', (event) => {
+  failed = true;
+  count(event);
 });
+await pipeline(stream.compose(tap), process.stdout, { end: false });
 await server.close();
+const slowest = [...took]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 6)
+  .map(([file, ms]) => `${basename(file)} ${(ms / 1000).toFixed(0)} s`);
+console.log(`test_browser: the slowest files: ${slowest.join(', ')}`);
 console.log(
   `test_browser: ${files.length} files, ${jobs} at a time, one browser, ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
-process.exit(code);
+process.exit(failed ? 1 : 0);
