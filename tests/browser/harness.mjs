@@ -250,9 +250,17 @@ export async function waitReady(page, charts = CHARTS) {
  * every figure built and every chart made.
  */
 export async function buildEverything(page) {
-  await page.evaluate(() => {
-    window.dispatchEvent(new Event('beforeprint'));
-    window.dispatchEvent(new Event('afterprint'));
+  // A figure built by the first print has its data from the render after it: print again until
+  // every figure's canvas has its chart (an embed or a view= page hides the others' sections).
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+    const shown = () => [...document.querySelectorAll('canvas[id^="chart-"]')].filter((c) => c.getClientRects().length);
+    for (let round = 0; round < 20; round++) {
+      window.dispatchEvent(new Event('beforeprint'));
+      window.dispatchEvent(new Event('afterprint'));
+      await frame();
+      if (typeof window.Chart === 'function' && shown().every((c) => window.Chart.getChart(c))) return;
+    }
   });
 }
 
