@@ -12,7 +12,7 @@
 
 #define SAMPLES 400000
 
-static int passed, failed;
+static struct testlib_tally tally;
 
 /* Distance in units in the last place, for finite doubles of the same sign. */
 static uint64_t ulps(double a, double b)
@@ -22,16 +22,6 @@ static uint64_t ulps(double a, double b)
     memcpy(&ib, &b, sizeof b);
     if ((ia < 0) != (ib < 0)) return a == b ? 0 : UINT64_MAX;
     return ia > ib ? (uint64_t)(ia - ib) : (uint64_t)(ib - ia);
-}
-
-static void check(const char *name, int ok, const char *detail)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s: %s\n", name, detail);
-    }
 }
 
 /* Within 1 ulp where the result is not tiny; where it is (x near a multiple
@@ -52,7 +42,7 @@ static void sincos_should_match_libm_within_one_ulp(double lo, double hi, const 
                      es, c, ec);
         }
     }
-    check(name, ok, detail);
+    testlib_check(&tally, name, ok, detail);
 }
 
 /* Past 8e5 the argument is reduced by whole turns; to 1e15 the result stays
@@ -70,20 +60,24 @@ static void sincos_should_match_libm_past_cody_waite(void)
                      sin(x), c, cos(x));
         }
     }
-    check("sincos_should_match_libm_past_cody_waite", ok, detail);
+    testlib_check(&tally, "sincos_should_match_libm_past_cody_waite", ok, detail);
 }
 
 static void sincos_should_be_exact_at_special_points(void)
 {
     double s, c;
     rope_sincos(0.0, &s, &c);
-    check("sincos_should_give_0_and_1_at_zero", s == 0.0 && c == 1.0, "sincos(0) != (0, 1)");
+    testlib_check(&tally, "sincos_should_give_0_and_1_at_zero", s == 0.0 && c == 1.0,
+                  "sincos(0) != (0, 1)");
     rope_sincos(-0.0, &s, &c);
-    check("sincos_should_keep_negative_zero", signbit(s) && c == 1.0, "sin(-0) is not -0");
+    testlib_check(&tally, "sincos_should_keep_negative_zero", signbit(s) && c == 1.0,
+                  "sin(-0) is not -0");
     rope_sincos(NAN, &s, &c);
-    check("sincos_should_give_nan_for_nan", isnan(s) && isnan(c), "sincos(NaN) is not NaN");
+    testlib_check(&tally, "sincos_should_give_nan_for_nan", isnan(s) && isnan(c),
+                  "sincos(NaN) is not NaN");
     rope_sincos(INFINITY, &s, &c);
-    check("sincos_should_give_nan_for_infinity", isnan(s) && isnan(c), "sincos(Inf) is not NaN");
+    testlib_check(&tally, "sincos_should_give_nan_for_infinity", isnan(s) && isnan(c),
+                  "sincos(Inf) is not NaN");
 }
 
 /* theta_i = base^(-2i/d) keeps |y ln base| small (<= 17 for base <= 1e7):
@@ -105,16 +99,19 @@ static void pow_should_match_libm(double y_lo, double y_hi, uint64_t max_ulps, c
                      want);
         }
     }
-    check(name, ok, detail);
+    testlib_check(&tally, name, ok, detail);
 }
 
 static void pow_should_handle_edges(void)
 {
-    check("pow_should_give_1_for_exponent_0", rope_pow(12345.0, 0.0) == 1.0, "x^0 != 1");
-    check("pow_should_give_1_for_base_1", rope_pow(1.0, 1e300) == 1.0, "1^y != 1");
-    check("pow_should_be_exact_for_powers_of_two", rope_pow(2.0, 10.0) == 1024.0, "2^10 != 1024");
-    check("pow_should_overflow_to_infinity", isinf(rope_pow(1e300, 2.0)), "no +Inf");
-    check("pow_should_underflow_to_zero", rope_pow(1e-300, 2.0) == 0.0, "no 0");
+    testlib_check(&tally, "pow_should_give_1_for_exponent_0", rope_pow(12345.0, 0.0) == 1.0,
+                  "x^0 != 1");
+    testlib_check(&tally, "pow_should_give_1_for_base_1", rope_pow(1.0, 1e300) == 1.0, "1^y != 1");
+    testlib_check(&tally, "pow_should_be_exact_for_powers_of_two", rope_pow(2.0, 10.0) == 1024.0,
+                  "2^10 != 1024");
+    testlib_check(&tally, "pow_should_overflow_to_infinity", isinf(rope_pow(1e300, 2.0)),
+                  "no +Inf");
+    testlib_check(&tally, "pow_should_underflow_to_zero", rope_pow(1e-300, 2.0) == 0.0, "no 0");
 }
 
 /* rope_exp serves the ziggurat's acceptance test (arguments in [-7, 0]) and
@@ -132,7 +129,7 @@ static void exp_should_match_libm_within_one_ulp(double lo, double hi, const cha
             snprintf(detail, sizeof detail, "exp(%.17g) = %.17g, libm %.17g", x, got, want);
         }
     }
-    check(name, ok, detail);
+    testlib_check(&tally, name, ok, detail);
 }
 
 int main(void)
@@ -151,7 +148,6 @@ int main(void)
                                          "exp_should_match_libm_within_1_ulp_on_the_ziggurat");
     exp_should_match_libm_within_one_ulp(-700.0, 700.0,
                                          "exp_should_match_libm_within_1_ulp_to_700");
-    check("exp_should_give_1_at_0", rope_exp(0.0) == 1.0, "e^0 != 1");
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    testlib_check(&tally, "exp_should_give_1_at_0", rope_exp(0.0) == 1.0, "e^0 != 1");
+    return testlib_report(&tally);
 }

@@ -16,17 +16,7 @@
 #define NUMBERS 300000
 #define TOKEN 48
 
-static int passed, failed;
-
-static void check(const char *name, int ok, const char *detail)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s: %s\n", name, detail);
-    }
-}
+static struct testlib_tally tally;
 
 /* A random decimal of 1 to 19 (sometimes 20 to 24) significant digits, a point somewhere or
  * nowhere, and sometimes an exponent: the shapes %.9g, %.17g, repr and hand-written tables
@@ -75,7 +65,7 @@ static void text_numbers_should_read_as_strtod(void)
     size_t cap = (size_t)NUMBERS * TOKEN + 64, len = 0;
     char *text = malloc(cap), (*tokens)[TOKEN] = malloc((size_t)NUMBERS * TOKEN);
     if (!text || !tokens) {
-        check("text numbers", 0, "out of memory");
+        testlib_check(&tally, "text numbers", 0, "out of memory");
         free(text);
         free(tokens);
         return;
@@ -109,7 +99,7 @@ static void text_numbers_should_read_as_strtod(void)
             snprintf(detail, sizeof detail, "'%s': read %.17g, strtod %.17g", tokens[j], got, want);
         }
     }
-    check("every number reads as strtod reads it", ok, detail);
+    testlib_check(&tally, "every number reads as strtod reads it", ok, detail);
     if (rc == ROPE_OK) rope_table_free(&t);
     free(text);
     free(tokens);
@@ -124,7 +114,7 @@ static void float32_text_should_read_as_float32(void)
     char *text = malloc((size_t)N * 20 + 64);
     float *want = malloc(N * sizeof *want);
     if (!text || !want) {
-        check("float32 text", 0, "out of memory");
+        testlib_check(&tally, "float32 text", 0, "out of memory");
         free(text);
         free(want);
         return;
@@ -145,7 +135,7 @@ static void float32_text_should_read_as_float32(void)
             snprintf(detail, sizeof detail, "value %d: %.9g, want %.9g", j, (double)t.f[j],
                      (double)want[j]);
         }
-    check("%.9g float32 text reads as float32", ok, detail);
+    testlib_check(&tally, "%.9g float32 text reads as float32", ok, detail);
     if (rc == ROPE_OK) rope_table_free(&t);
 
     /* One more row, led by a float64 value: the table is read again, as doubles. */
@@ -161,7 +151,8 @@ static void float32_text_should_read_as_float32(void)
                      (double)want[j]);
         }
     }
-    check("one float64 value makes the table float64, every value kept", ok, detail);
+    testlib_check(&tally, "one float64 value makes the table float64, every value kept", ok,
+                  detail);
     if (rc == ROPE_OK) rope_table_free(&t);
     free(text);
     free(want);
@@ -185,7 +176,7 @@ static void nul_bytes_should_be_named(void)
             snprintf(detail, sizeof detail, "case %zu: rc %d, '%s'", k, rc, msg);
         }
     }
-    check("a NUL byte anywhere is named", ok, detail);
+    testlib_check(&tally, "a NUL byte anywhere is named", ok, detail);
 }
 
 int main(void)
@@ -194,6 +185,5 @@ int main(void)
     text_numbers_should_read_as_strtod();
     float32_text_should_read_as_float32();
     nul_bytes_should_be_named();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return testlib_report(&tally);
 }

@@ -22,6 +22,30 @@ static inline int testlib_close(double a, double b)
     return fabs(a - b) <= TESTLIB_ABS_TOL + TESTLIB_REL_TOL * fabs(b);
 }
 
+/* The tally of the test programs that run without cmocka (test_math, test_text): each check
+ * counts, and a failed one prints "FAIL name: detail". */
+struct testlib_tally {
+    int passed, failed;
+};
+
+static inline void testlib_check(struct testlib_tally *tally, const char *name, int ok,
+                                 const char *detail)
+{
+    if (ok) {
+        tally->passed++;
+    } else {
+        tally->failed++;
+        printf("FAIL %s: %s\n", name, detail);
+    }
+}
+
+/* Prints "N passed, N failed"; the program's exit code (1 if any check failed). */
+static inline int testlib_report(const struct testlib_tally *tally)
+{
+    printf("%d passed, %d failed\n", tally->passed, tally->failed);
+    return tally->failed ? 1 : 0;
+}
+
 /* The run's seed: ROPE_TEST_SEED, else one from the clock. Printed by
  * testlib_read_seed; 0 on success, -1 (message printed) on a bad variable. */
 static unsigned long long testlib_seed;
