@@ -129,8 +129,11 @@ def message_cases(rng):
     item = "".join(rng.choice(chars) for _ in range(rng.randint(1, 3)))
     long_list = ",".join(["1"] * count + [item])
     word = "".join(rng.choice(chars) for _ in range(700))
-    raw = os.fsencode("1") + bytes(rng.choice([0xff, 0xfe, 0xc0, 0xed, 0xa0, 0x80])
-                                   for _ in range(5))
+    # A lone continuation byte, then bytes that never occur in UTF-8 at all: a
+    # random mix of lead and continuation bytes can spell a real character
+    # (0xed 0x80 0x80 is U+D000).
+    raw = os.fsencode("1") + b"\x80" + bytes(
+        rng.choice([0xff, 0xfe, 0xc0, 0xc1, 0xf5, 0xf8]) for _ in range(4))
     return [
         ("a long list keeps its '(item N ...)' part", ["report", "--starts", long_list], 2,
          ["--starts", "(item %d '%s' is not one)" % (count + 1, item)], []),
