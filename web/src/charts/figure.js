@@ -151,6 +151,39 @@ const fitTitles = {
   },
 };
 
+// A chart made in steps (chartInSteps) stops its updates at the hook its canvas is given here,
+// so that each part of its first drawing runs in a task of its own.
+const stopAt = new WeakMap(); // canvas -> 'beforeUpdate' | 'beforeRender'
+const stepper = {
+  id: 'steps',
+  beforeUpdate: (chart) => stopAt.get(chart.canvas) !== 'beforeUpdate',
+  beforeRender: (chart) => stopAt.get(chart.canvas) !== 'beforeRender',
+};
+
+/**
+ * Runs make() (which makes the chart on `canvas` and returns its handle) in three steps, one
+ * for each yield: the chart's options and size; its layout and elements; its first drawing.
+ * The first chart of a page runs much of Chart.js's code for the first time, and in one task it
+ * was longer than the 50 ms that hold up a reader's scrolling. Returns the handle. Run at once
+ * (every step in a row), the chart is the one make() alone would draw.
+ */
+export function* chartInSteps(canvas, make) {
+  stopAt.set(canvas, 'beforeUpdate');
+  try {
+    const handle = make();
+    if (!handle?.chart) return handle;
+    yield;
+    stopAt.set(canvas, 'beforeRender');
+    handle.chart.update();
+    yield;
+    stopAt.delete(canvas);
+    handle.chart.render();
+    return handle;
+  } finally {
+    stopAt.delete(canvas);
+  }
+}
+
 /**
  * The usual create function in one call: fill(config, data, colors(canvas)) fills the config
  * before construction (fill works on a chart or its config: same data/options shape),
@@ -160,7 +193,7 @@ export function makeChart(canvas, { config, data, fill, legend = [], onData = ()
   fill(config, data, colors(canvas));
   const inserted = legend.length ? [htmlLegend(canvas, legend)] : [];
   const Chart = chartLib();
-  const chart = new Chart(canvas, { ...config, plugins: [fitTitles, ...(config.plugins ?? [])] });
+  const chart = new Chart(canvas, { ...config, plugins: [fitTitles, stepper, ...(config.plugins ?? [])] });
   return chartHandle(chart, fill, data, { onData, inserted, legend });
 }
 

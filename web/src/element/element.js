@@ -9,6 +9,7 @@
 import { Chart } from '../../../tools/chart_parts.mjs';
 import { PUBLIC_EXPLORER } from '../../gen/public_url.js';
 import CSS from '../../style.css';
+import { chartInSteps } from '../charts/figure.js';
 import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlParts } from '../controls/controls.js';
@@ -313,6 +314,7 @@ class RopeScope extends HTMLElement {
     }
     if (stepped && !warmed) {
       warmed = true;
+      yield;
       yield* warmCharts(wrapper);
     }
     // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
@@ -385,14 +387,14 @@ class RopeScope extends HTMLElement {
         continue;
       }
       // The figure's layout (which the chart reads for its size) and its canvas's context, then
-      // the chart: a step each.
+      // the chart: a step each, and the chart's own steps. The handle is kept from the first, so
+      // that a build dropped midway destroys the chart it made.
       const canvas = $(`chart-${row.name}`);
       yield;
       canvas.getBoundingClientRect();
       canvas.getContext('2d');
       yield;
-      const handle = row.make(canvas, data);
-      this.charts[row.name] = handle;
+      const handle = yield* chartInSteps(canvas, () => (this.charts[row.name] = row.make(canvas, data)));
       if (!sandboxed())
         addExportMenu(handle, {
           figure: row.name,

@@ -17,6 +17,11 @@ export function* warmCharts(box) {
   // Out of the flow, so the post does not move meanwhile.
   Object.assign(holder.style, { position: 'absolute', width: '320px', height: '200px' });
   box.append(holder);
+  // Its layout and its canvas's context, then the chart: a step each.
+  yield;
+  holder.getBoundingClientRect();
+  canvas.getContext('2d');
+  yield;
   let stop = STOPS[0];
   const stopper = Object.fromEntries(STOPS.slice(0, -1).map((hook) => [hook, () => hook !== stop]));
   const c = colors(canvas);
