@@ -90,10 +90,12 @@ function startHost() {
 function observeLongTasks() {
   window.__longTasks = [];
   window.__drawn = () =>
-    [...document.querySelectorAll('rope-scope')].filter((element) =>
-      [...(element.shadowRoot?.querySelectorAll('canvas') ?? [])].some((c) =>
-        customElements.get('rope-scope').Chart.getChart(c),
-      ),
+    [...document.querySelectorAll('rope-scope')].filter(
+      (element) =>
+        element.drawn &&
+        [...(element.shadowRoot?.querySelectorAll('canvas') ?? [])].some((c) =>
+          customElements.get('rope-scope').Chart.getChart(c),
+        ),
     ).length;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, ms: entry.duration });

@@ -96,6 +96,7 @@ try {
             return false;
           }
         }) &&
+        document.querySelector('rope-scope').drawn &&
         customElements
           .get('rope-scope')
           ?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),

@@ -88,6 +88,7 @@ async function waitCharts(target, host) {
       return (
         root &&
         Chart &&
+        (!hostSel || document.querySelector(hostSel).drawn) &&
         names.every((n) => root.getElementById(`chart-${n}`) && Chart.getChart(root.getElementById(`chart-${n}`)))
       );
     },

@@ -41,7 +41,7 @@ async function elementsReady(page) {
           const canvases = [...(el.shadowRoot?.querySelectorAll('canvas') ?? [])];
           if (!canvases.length)
             return /^No figure shown: /.test(el.shadowRoot?.querySelector('.notice p')?.textContent ?? '');
-          return canvases.every((c) => RopeScope.Chart.getChart(c));
+          return el.drawn && canvases.every((c) => RopeScope.Chart.getChart(c));
         })
       );
     },
@@ -595,11 +595,13 @@ test('elements_should_draw_only_near_the_viewport_holding_their_height_until_the
   const drawn = (id) =>
     page.evaluate((sel) => {
       const canvas = document.querySelector(sel).shadowRoot.querySelector('canvas');
-      return Boolean(canvas && customElements.get('rope-scope').Chart.getChart(canvas));
+      return Boolean(
+        canvas && customElements.get('rope-scope').Chart.getChart(canvas) && document.querySelector(sel).drawn,
+      );
     }, `#${id}`);
   await page.waitForFunction(() => {
     const canvas = document.querySelector('#near').shadowRoot?.querySelector('canvas');
-    return canvas && customElements.get('rope-scope')?.Chart.getChart(canvas);
+    return canvas && customElements.get('rope-scope')?.Chart.getChart(canvas) && document.querySelector('#near').drawn;
   });
   await page.waitForTimeout(300);
   assert.equal(await drawn('far'), false, 'the element 3000 px below the fold has not drawn');
@@ -616,7 +618,7 @@ test('elements_should_draw_only_near_the_viewport_holding_their_height_until_the
   await page.locator('#far').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {
     const canvas = document.querySelector('#far').shadowRoot.querySelector('canvas');
-    return canvas && customElements.get('rope-scope').Chart.getChart(canvas);
+    return canvas && customElements.get('rope-scope').Chart.getChart(canvas) && document.querySelector('#far').drawn;
   });
   assert.equal(
     await page.evaluate(() => document.querySelector('#far img').getClientRects().length),

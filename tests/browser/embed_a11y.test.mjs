@@ -43,6 +43,7 @@ test('element_should_pass_axe', async () => {
   await p.page.waitForFunction(() =>
     [...document.querySelectorAll('rope-scope')].every(
       (el) =>
+        el.drawn &&
         el.shadowRoot?.querySelector('canvas') &&
         customElements.get('rope-scope').Chart.getChart(el.shadowRoot.querySelector('canvas')),
     ),

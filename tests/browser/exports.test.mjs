@@ -203,10 +203,12 @@ test('the_element_should_export_its_figures_too', async () => {
 <script src="/ropescope-embed.js"></script>`);
   const p = await openBlog(env.browser, html, { viewport: { width: 800, height: 900 } });
   const { page } = p;
-  await page.waitForFunction(() =>
-    customElements
-      .get('rope-scope')
-      ?.Chart.getChart(document.querySelector('#e').shadowRoot?.getElementById('chart-angles')),
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#e').drawn &&
+      customElements
+        .get('rope-scope')
+        ?.Chart.getChart(document.querySelector('#e').shadowRoot?.getElementById('chart-angles')),
   );
   await settle(page);
   await checkExports(page, 'angles', { ...SWEEP, dim: 32, base: 10000, gap: 300 }, { host: '#e', theme: 'dark' });

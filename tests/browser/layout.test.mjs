@@ -341,6 +341,7 @@ ${snippet}
     await page.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 20000 });
     await page.waitForFunction(
       () =>
+        document.querySelector('rope-scope').drawn &&
         customElements
           .get('rope-scope')
           ?.Chart.getChart(document.querySelector('rope-scope').shadowRoot?.querySelector('canvas')),

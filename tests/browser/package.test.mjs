@@ -98,7 +98,9 @@ test('npm_pack_should_give_a_publishable_package_under_1_MB_that_draws_when_impo
   await page.waitForFunction(
     () => {
       const canvas = document.querySelector('rope-scope')?.shadowRoot?.querySelector('canvas');
-      return canvas && customElements.get('rope-scope').Chart.getChart(canvas);
+      return (
+        canvas && customElements.get('rope-scope').Chart.getChart(canvas) && document.querySelector('rope-scope').drawn
+      );
     },
     null,
     { timeout: 20000 },

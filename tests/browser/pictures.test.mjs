@@ -182,7 +182,9 @@ test('a_drawn_element_should_hide_its_picture_and_show_it_where_webassembly_is_r
   const drawn = await openBlog(env.browser, blogHtml(local), { viewport: { width: 700, height: 900 } });
   await drawn.page.waitForFunction(() => {
     const canvas = document.querySelector('rope-scope')?.shadowRoot?.querySelector('canvas');
-    return canvas && customElements.get('rope-scope').Chart.getChart(canvas);
+    return (
+      canvas && customElements.get('rope-scope').Chart.getChart(canvas) && document.querySelector('rope-scope').drawn
+    );
   });
   await settle(drawn.page);
   const hidden = await drawn.page.evaluate(() => ({

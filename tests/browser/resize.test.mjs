@@ -139,7 +139,7 @@ test('views_should_match_ignoring_case_and_a_typo_should_show_one_line_and_no_fi
   await page.waitForFunction(
     () => {
       const caps = document.getElementById('caps')?.shadowRoot?.querySelector('canvas');
-      return caps && customElements.get('rope-scope').Chart.getChart(caps);
+      return caps && customElements.get('rope-scope').Chart.getChart(caps) && document.getElementById('caps').drawn;
     },
     null,
     { timeout: 20000 },

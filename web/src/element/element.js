@@ -162,6 +162,12 @@ class RopeScope extends HTMLElement {
     this.steps = null; // the build under way (buildSteps), if any
   }
 
+  /** Whether the element has drawn its figures (its last build has ended): true when it sends
+   *  rope-scope-drawn. A chart on a canvas is not enough, as a chart is made over three tasks. */
+  get drawn() {
+    return this.built && !this.steps;
+  }
+
   // Each element starts in a task of its own: the script defining the element upgrades every
   // element already in the post at once, and their layouts (showWaiting's) in that one task
   // would add up to a long one.
