@@ -127,3 +127,55 @@ test('an_elements_drawing_should_be_split_over_tasks_one_element_at_a_time_and_w
   await p.assertClean();
   await p.context.close();
 });
+
+// Runs in the post before its scripts: when the element's chart has been made (Chart.js sizes
+// its canvas) but not yet drawn, the reader prints: beforeprint is sent then, between two of the
+// build's tasks, and what the element shows right after it is recorded.
+function printMidBuild() {
+  window.printed = null;
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    const host = this;
+    const observer = new MutationObserver((list) => {
+      const sized = list.some(
+        (m) => m.type === 'attributes' && m.target.localName === 'canvas' && m.target.id.startsWith('chart-'),
+      );
+      if (!sized || window.printed) return;
+      observer.disconnect();
+      const canvas = root.querySelector('canvas[id^="chart-"]');
+      const before = host.drawn;
+      window.dispatchEvent(new Event('beforeprint'));
+      window.printed = {
+        before,
+        drawn: host.drawn,
+        shown: !root.querySelector('.rs-body').style.visibility,
+        painted: canvas
+          .getContext('2d')
+          .getImageData(0, 0, canvas.width, canvas.height)
+          .data.some((byte, i) => i % 4 === 3 && byte > 0),
+      };
+    });
+    observer.observe(root, { subtree: true, attributes: true });
+    return root;
+  };
+}
+
+test('printing_while_an_element_draws_should_print_its_chart_whole', async () => {
+  const body =
+    '<h1>One figure</h1>\n<rope-scope view="slow"></rope-scope>\n<script src="/ropescope-embed.js" async></script>';
+  const p = await openBlog(env.browser, blogHtml(body), {
+    viewport: { width: 1000, height: 900 },
+    init: printMidBuild,
+  });
+  const { page } = p;
+  await page.waitForFunction(() => window.printed);
+  const printed = await page.evaluate(() => window.printed);
+  assert.deepEqual(
+    printed,
+    { before: false, drawn: true, shown: true, painted: true },
+    'beforeprint between the chart being made and drawn ends the build: the chart is drawn and shown',
+  );
+  await p.assertClean();
+  await p.context.close();
+});

@@ -2,14 +2,15 @@
 // task over 50 ms): an element draws when it comes near the viewport (600 px ahead of it), and
 // its drawing is a series of steps (the element's buildSteps: its DOM, its formulas, each
 // figure's numbers, layout and chart), each run in a task of its own. The elements near the
-// viewport are drawn one after another, never two in one task. Printing draws every element
-// still waiting, at once.
+// viewport are drawn one after another, never two in one task. Printing ends the build under way
+// and draws every element still waiting, at once.
 import { ready } from '../core/rope.js';
 
 const waiting = new Set(); // connected, not drawn yet
 const queue = new Set(); // near the viewport, to be drawn, in order
 let pumping = false;
 let prepared = false;
+let current = null; // the element whose build the queue runs now
 
 /** Resolves in a later task: input, rendering and the page's other tasks run first. */
 export const nextTask = () =>
@@ -37,6 +38,7 @@ async function pump() {
     queue.delete(next);
     waiting.delete(next);
     const steps = next.startBuild();
+    current = next;
     try {
       for (let step = steps.next(); !step.done; step = steps.next()) {
         await step.value;
@@ -48,6 +50,7 @@ async function pump() {
         throw err; // the page's error to see; the next elements still draw
       }, 0);
     }
+    current = null;
     await nextTask();
   }
   pumping = false;
@@ -76,6 +79,8 @@ const nearViewport =
     : null;
 
 window.addEventListener('beforeprint', () => {
+  // The build under way ends now (its steps run in a row), so no chart is printed half made.
+  if (current?.steps) for (const steps = current.steps; !steps.next().done; );
   for (const element of [...waiting]) {
     forget(element);
     element.build();
