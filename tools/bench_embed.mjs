@@ -12,7 +12,8 @@
 // Then one iframe embed, as the builder's snippet puts it in a post on another origin, dist/
 // served as plain files (a static host; make dist first): the frame's first chart, from the
 // frame's own navigation start to its 'ropescope:first-chart' mark, and the bytes the frame
-// fetches, gzipped (as a host would send them), against the goals of at most 350 ms and 200 KB;
+// fetches, gzipped (as a host would send them), against the goals of at most 350 ms and 200 KB
+// (and 90 KB for the view's own document, which carries one figure);
 // the view's own embed document (embed/<view>.html, with its one-view script: what the snippets
 // name) beside the embed document with the whole element (embed.html) and the explorer in embed
 // mode (index.html?embed=1), the addresses of older snippets. Loads of the three take turns;
@@ -38,6 +39,7 @@ const VIEWS = ['flatness', 'cat', 'clock', 'slow', 'decay', 'marks'];
 const FRAME_RUNS = 9;
 const FRAME_GOAL_MS = 350;
 const FRAME_GOAL_BYTES = 200 * 1024;
+const ONE_VIEW_GOAL_BYTES = 90 * 1024;
 const FRAME_VIEW = 'flatness';
 
 const filler = (n) =>
@@ -169,9 +171,13 @@ async function frames(browser, hostUrl) {
     for (const [way, list] of Object.entries(runs)) {
       const ms = median(list.map((r) => r.firstChart));
       const kb = median(list.map((r) => r.bytes)) / 1024;
+      // The view's own document carries one figure: issue #34 holds it to 90 KB.
+      const oneView = way.startsWith('embed/')
+        ? `; one view's goal <= ${ONE_VIEW_GOAL_BYTES / 1024}: ${kb * 1024 <= ONE_VIEW_GOAL_BYTES ? 'meets' : 'misses'}`
+        : '';
       const goals =
         `first chart ${ms.toFixed(0)} ms (goal <= ${FRAME_GOAL_MS}: ${ms <= FRAME_GOAL_MS ? 'meets' : 'misses'}), ` +
-        `${kb.toFixed(1)} KB gzipped (goal <= ${FRAME_GOAL_BYTES / 1024}: ${kb * 1024 <= FRAME_GOAL_BYTES ? 'meets' : 'misses'})`;
+        `${kb.toFixed(1)} KB gzipped (goal <= ${FRAME_GOAL_BYTES / 1024}: ${kb * 1024 <= FRAME_GOAL_BYTES ? 'meets' : 'misses'}${oneView})`;
       console.log(`one iframe, view=${FRAME_VIEW}, ${way}: ${goals}; median of ${FRAME_RUNS}`);
       console.log(`  runs: ${list.map((r) => r.firstChart.toFixed(0)).join(', ')} ms`);
     }
