@@ -3,9 +3,9 @@
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 
 import { controlParts } from '../controls/controls.js';
+import { formulaBlock } from '../formulas/mathml.js';
 import { card, el } from '../lib/dom.js';
 import { PARAM } from '../state/state.js';
-import { formulaBlock } from './mathml.js';
 
 /** A setting's widgets, with the ids app.js wires: #NAME (slider, optional), #NAME-num, #NAME-msg. */
 function control(name, label, hint, { slider = false } = {}) {
