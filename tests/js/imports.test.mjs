@@ -220,10 +220,7 @@ test('every_relative_import_in_web_src_should_name_a_file', () => {
   assert.deepEqual(dangling, [], 'imports that name no file');
 });
 
-// Still true of the tree: page and element, page and figures import each other (issue #34).
-const ROOM_CIRCLES_LEFT = { todo: 'page <-> element and page <-> figures, until their shared modules move out' };
-
-test('rooms_of_web_src_should_not_import_each_other_in_a_circle', ROOM_CIRCLES_LEFT, () => {
+test('rooms_of_web_src_should_not_import_each_other_in_a_circle', () => {
   const { graph } = fileGraph();
   const rooms = new Map();
   for (const [file, targets] of graph) {
@@ -239,5 +236,7 @@ test('rooms_of_web_src_should_not_import_each_other_in_a_circle', ROOM_CIRCLES_L
 test('modules_of_web_src_should_not_import_each_other_in_a_circle', () => {
   const { graph } = fileGraph();
   const found = circles(graph).map((circle) => circle.join(' -> '));
-  assert.deepEqual(found, [], `modules that import each other in a circle:\n  ${found.join('\n  ')}`);
+  // One circle through each module of a knot can be many: the first ten tell where to look.
+  const shown = found.length > 10 ? [...found.slice(0, 10), `and ${found.length - 10} more`] : found;
+  assert.equal(found.length, 0, `modules that import each other in a circle:\n  ${shown.join('\n  ')}`);
 });

@@ -28,6 +28,7 @@ import {
   setLinkQuery,
 } from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
+import { renderWorked } from '../figures/teach.js';
 import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
@@ -39,7 +40,6 @@ import { vectorsReadout, wireActions } from './actions.js';
 import { restoreLong, startLong } from './long.js';
 import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
-import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
 import { wireVerify } from './verify_loader.js';
 

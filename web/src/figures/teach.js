@@ -1,4 +1,4 @@
-// The explainer's page pieces that are not charts: the rotating pair's controls, the
+// The older figures' page pieces that are not charts: the rotating pair's controls, the
 // worked example (the blog's numbers, three ways), the formulas beside the figures and
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 
