@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dataRows, exportName, plotSettings, toCsv, toJson } from '../../web/src/page/export.js';
+import { dataRows, exportName, plotSettings, toCsv, toJson } from '../../web/src/output/export.js';
 import { PARAM, readQuery, writeQuery } from '../../web/src/state/state.js';
 import { rng, seed } from '../lib/testlib.mjs';
 

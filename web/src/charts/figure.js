@@ -69,7 +69,7 @@ export function chartHandle(chart, fill, data, { onData = () => {}, inserted = [
     mode = 'none';
   };
   return {
-    // For exports (web/src/page/export.js): the chart itself and its legend items.
+    // For exports (web/src/output/export.js): the chart itself and its legend items.
     chart,
     legend,
     update(next, now = true) {

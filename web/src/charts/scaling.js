@@ -1,20 +1,17 @@
 // Figure: what the method does to each pair. θ′ᵢ/θᵢ per pair on a log axis, the bands
 // (keep / ramp / divide) shaded behind, other methods at the same factor as dashed lines.
-// Data in: { method, ratio, bands, compare: [{ method, ratio }] } — one entry per pair.
+// Data in: { method, ratio, bands, compare: [{ method, ratio, color }] } — one entry per pair;
+// color is a comparison line's theme colour name (charts/theme.js), from the methods' table.
 // Out (Chart.getChart(canvas).data): labels = pair indexes; datasets[0] (label = the
 // method) data = ratio; datasets[1..] (label = each compared method) data = its ratio.
 // The bands are drawn from the core's band of each pair, not stored as data.
 
 import { num } from '../lib/format.js';
-import { METHOD } from '../model/methods.js';
 import { chartLib } from './lib.js';
 import { decadeRange, liveLegendChart } from './long_common.js';
 import { baseOptions, colors, logAxis, pairAxis } from './theme.js';
 
 const SHADED = ['keep', 'ramp', 'divide'];
-// Comparison line colours, by method: theme colour names from the methods' table.
-const compareColor = (method) => METHOD[method]?.compare;
-
 const lineSet = (label) => ({
   label,
   data: [],
@@ -31,7 +28,7 @@ function fill(target, data, c) {
     { ...lineSet(data.method), data: data.ratio.slice(), borderColor: c.rope, backgroundColor: c.rope, order: 0 },
   ];
   for (const other of data.compare) {
-    const color = c[compareColor(other.method)] ?? c.muted;
+    const color = c[other.color] ?? c.muted;
     sets.push({
       ...lineSet(other.method),
       data: other.ratio.slice(),
@@ -88,7 +85,7 @@ function drawBands(chart, bands) {
 function legendItems(data) {
   const items = [{ text: `${data.method}: θ′/θ`, mark: 'line', color: 'var(--c-rope)' }];
   for (const other of data.compare) {
-    items.push({ text: other.method, mark: 'dash', color: `var(--c-${compareColor(other.method)})` });
+    items.push({ text: other.method, mark: 'dash', color: `var(--c-${other.color})` });
   }
   const shown = new Set(data.bands);
   for (const band of SHADED) {

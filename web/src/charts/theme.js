@@ -139,7 +139,7 @@ export function baseOptions(c, mode = 'nearest') {
     responsive: true,
     maintainAspectRatio: false,
     animation: false,
-    // The export menu (web/src/page/export.js) sits in the chart box's top right corner.
+    // The export menu (web/src/output/export.js) sits in the chart box's top right corner.
     layout: { padding: { top: 26 } },
     interaction: { mode, intersect: false },
     plugins: {

@@ -5,7 +5,7 @@
 // one Chart.js bundled here (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
 // the page's URL (state.js: the same table and parser); a bad one falls back to its default and
 // a message inside the element names it. The figures, charts, captions and export menu are the
-// page's own modules (figures/, charts/, page/export.js); style.css comes in as text.
+// page's own modules (figures/, charts/, output/export.js); style.css comes in as text.
 import { Chart } from '../../../tools/chart_parts.mjs';
 import { PUBLIC_EXPLORER } from '../../gen/public_url.js';
 import CSS from '../../style.css';
@@ -14,12 +14,12 @@ import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlParts } from '../controls/controls.js';
 import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
+import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines, el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { computeModel } from '../model/model.js';
-import { addExportMenu } from '../page/export.js';
-import { fillFormulas } from '../page/mathml.js';
-import { watchPrint } from '../page/print.js';
+import { addExportMenu } from '../output/export.js';
+import { watchPrint } from '../output/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { DRAWN, isFrame, startFrame } from './frame.js';
 import { inheritHost } from './inherit.js';

@@ -1,7 +1,7 @@
 // Figure: the additive score split into its four terms across start positions.
 import { createAdditiveChart } from '../charts/additive.js';
 import { lowHigh, num, position } from '../lib/format.js';
-import * as teach from '../page/teach.js';
+import * as teach from './teach.js';
 
 export function additiveCaption(state, model) {
   const a = model.explain.additive;

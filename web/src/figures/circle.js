@@ -1,7 +1,7 @@
 // Figure: one pair of q and k on the plane, turned to positions m and n.
 import { createCircleChart } from '../charts/circle.js';
 import { num, position, subscript } from '../lib/format.js';
-import * as teach from '../page/teach.js';
+import * as teach from './teach.js';
 
 export function circleCaption(state, model) {
   const r = model.explain.rotating;

@@ -2,7 +2,7 @@
 import { createDecayChart } from '../charts/decay.js';
 import { num } from '../lib/format.js';
 import { ACCURATE_UP_TO, DECAY_SAMPLES } from '../model/model.js';
-import * as teach from '../page/teach.js';
+import * as teach from './teach.js';
 
 export function decayCaption(state, model) {
   const d = model.explain.decay;

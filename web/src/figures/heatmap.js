@@ -1,7 +1,7 @@
 // Figure: cos(p·θᵢ) for every pair at every position.
 import { createHeatmapChart } from '../charts/heatmap.js';
 import { count, num } from '../lib/format.js';
-import * as teach from '../page/teach.js';
+import * as teach from './teach.js';
 
 export function heatmapCaption(state, model) {
   const h = model.explain.heat;

@@ -5,8 +5,8 @@
 
 import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_proof } from '../core/rope.js';
+import { formulaSlot } from '../formulas/mathml.js';
 import { el } from '../lib/dom.js';
-import { formulaSlot } from '../page/mathml.js';
 import { box, CAT_INPUTS, chapterRow, d4, indexChart } from './lesson_row.js';
 
 const STEPS = ['rotate, then dot', 'expanded', 'collected by pairs', 'identities used', '(q·k) cos + (q×k) sin'];

@@ -1,7 +1,7 @@
 // Figure: the proof made numeric: the RoPE score as one term per pair, each holding only the gap.
 import { createTermsChart } from '../charts/terms.js';
 import { count, lowHigh, num, position } from '../lib/format.js';
-import * as teach from '../page/teach.js';
+import * as teach from './teach.js';
 
 // Ten significant digits: enough to show the sum and the direct score agree.
 const long = (x) => String(Number(x.toPrecision(10)));

@@ -177,7 +177,8 @@ function scalingData(state, main, compare) {
         method: state.method,
         ratio: main.pairs.map((row) => row.ratio),
         bands: main.pairs.map((row) => row.band),
-        compare: compare.map(({ method, ratio }) => ({ method, ratio })),
+        // Each comparison line's colour comes with it, by its theme name: the chart reads no table.
+        compare: compare.map(({ method, ratio }) => ({ method, ratio, color: METHOD[method].compare })),
       }),
     );
   }

@@ -28,18 +28,18 @@ import {
   setLinkQuery,
 } from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
+import { renderWorked } from '../figures/teach.js';
+import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
 import { computeModel, reportFile } from '../model/model.js';
+import { addExportMenu } from '../output/export.js';
+import { watchPrint } from '../output/print.js';
 import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { vectorsReadout, wireActions } from './actions.js';
-import { addExportMenu } from './export.js';
 import { restoreLong, startLong } from './long.js';
-import { fillFormulas } from './mathml.js';
-import { watchPrint } from './print.js';
 import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
-import { renderWorked } from './teach.js';
 import { urlWriter } from './url.js';
 import { wireVerify } from './verify_loader.js';
 

@@ -1,11 +1,11 @@
-// The explainer's page pieces that are not charts: the rotating pair's controls, the
+// The older figures' page pieces that are not charts: the rotating pair's controls, the
 // worked example (the blog's numbers, three ways), the formulas beside the figures and
 // the gap lock. DOM built with DOM calls; every number comes from model.js (the core).
 
 import { controlParts } from '../controls/controls.js';
+import { formulaBlock } from '../formulas/mathml.js';
 import { card, el } from '../lib/dom.js';
 import { PARAM } from '../state/state.js';
-import { formulaBlock } from './mathml.js';
 
 /** A setting's widgets, with the ids app.js wires: #NAME (slider, optional), #NAME-num, #NAME-msg. */
 function control(name, label, hint, { slider = false } = {}) {
