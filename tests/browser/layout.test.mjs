@@ -89,7 +89,8 @@ test('print_should_draw_every_figure_with_the_current_data_inside_the_page', asy
   assert.deepEqual(layout.overflow, [], `nothing past the right edge of a ${layout.width} px page`);
   assert.ok(layout.scrollWidth <= layout.width, 'no horizontal overflow in print');
   assert.equal(layout.controls, false, 'no controls on paper');
-  await page.screenshot({ path: shotPath('print.png'), fullPage: true });
+  // A page some 33,000 px tall: on a busy machine its picture takes longer than the usual 30 s.
+  await page.screenshot({ path: shotPath('print.png'), fullPage: true, timeout: 120000 });
   await p.close();
 });
 
