@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "report/writer.h"
 #include "scaling/config.h"
 #include "verify/verify.h"
 
@@ -43,6 +44,8 @@ typedef struct {
     void *ctx;
 } rope_verify_io;
 
+struct rope_verify_against;
+
 typedef struct {
     rope_verify_io io;
     unsigned char *map[2]; /* the files read, kept while a table uses one in place */
@@ -68,8 +71,24 @@ typedef struct {
     rope_verify_err err;
     rope_verify_score score; /* the attention score's error the table causes (error NaN: none) */
     rope_diagnosis diag[ROPE_DIAG_MAX];
-    char *msg; /* the refusal, malloc'd (or a static out-of-memory line) */
+    char *msg;        /* the refusal, malloc'd (or a static out-of-memory line) */
+    int against_side; /* 1: this run reads the reference of --against: refusals name --against */
+    const struct rope_verify_against *against; /* with --against: the reference and the two
+                                                  dumps' comparison, printed with the result */
 } rope_verify_job;
+
+/* `verify --against` (docs/VERIFY.md, "Two dumps"): the reference's own run against the same
+ * config (given, or inferred from the reference), and the two dumps compared value by value. */
+typedef struct rope_verify_against {
+    const char *file, *sin_file;      /* --against, --against-sin (NULL: not given) */
+    const rope_verify_job *ref;       /* the reference's run */
+    int inferred;                     /* 1: the config was inferred from the reference */
+    int inferred_dim;                 /* its rotary dim (the reference's width) */
+    double inferred_base;             /* its rope_theta (fitted to the reference's frequencies) */
+    int direct;                       /* 1: the dumps were compared value by value */
+    char direct_why[ROPE_VERIFY_MSG]; /* why not, when not */
+    rope_verify_err err;              /* that comparison: tolerance the sum of both sides' */
+} rope_verify_against;
 
 /* Zeroes job and allocates its config reader; json picks the output format. */
 int rope_verify_start(rope_verify_job *job, const rope_verify_io *io, int json);
@@ -86,6 +105,22 @@ int rope_verify_positions(rope_verify_job *job, const char *text);
  * layer: --layer-type (NULL: not given). */
 int rope_verify_configure(rope_verify_job *job, const char *name, const char *text, size_t len,
                           const char *seq_text, double seq, const char *layer);
+/* The reference of --against: file as one file (a 1-D array or a tensor named inv_freq read
+ * as --inv-freq, else as --cache), or as form names it (inv_freq, cache, cos_sin_cache,
+ * embed_positions), or, with sin_file, as --cos and --sin. Refusals name --against. */
+int rope_verify_load_against(rope_verify_job *job, const char *file, const char *sin_file,
+                             const char *form);
+/* The rope_theta candidates (roundest first, *n of at most 5) of a default RoPE over the
+ * loaded reference's pairs, fitted to the frequencies its values show; *dim its rotary dim.
+ * REFUSED with msg (ROPE_VERIFY_MSG bytes, without the file) when it shows none. */
+int rope_verify_infer(const rope_verify_job *ref, double *bases, int *n, int *dim, char *msg);
+/* The --against block of the result, after the dump's (job->against set). */
+void rope_verify_against_text(const rope_verify_job *job, rope_writer *w);
+void rope_verify_against_json(const rope_verify_job *job, rope_writer *w);
+/* The two dumps value by value, once both were checked against one config: each value within
+ * the sum of both sides' tolerances (a->err); a->direct 0 with a->direct_why when they cannot
+ * be (kinds, widths or rows differ). */
+int rope_verify_compare_against(const rope_verify_job *job, rope_verify_against *a);
 /* The check and, on a mismatch, the diagnosis: GOOD for a match. */
 int rope_verify_check(rope_verify_job *job);
 /* The result as text or JSON, snprintf-like (rope_cli_writer's shape): ROPE_OK,
