@@ -23,6 +23,7 @@ static const char usage[] =
     "                        [--positions FROM:COUNT] [--seq-len N]\n"
     "                        [--layer-type NAME] [--apply rotate_half|interleaved]\n"
     "                        [--profile transformers|recurrence] [--format text|json]\n"
+    "       ropescope verify --checkpoint DIR [--apply ...] [--profile ...] [--format ...]\n"
     "\n"
     "Checks a dumped inv_freq or cos/sin table against what the config says it must hold,\n"
     "at the dump's own precision. Files: .npy (float64/32/16), safetensors (F64/F32/F16/\n"
@@ -44,6 +45,9 @@ static const char usage[] =
     "is a default RoPE inferred from the reference (rotary dim from its width, rope_theta\n"
     "fitted to its frequencies, positions as the dump's); a reference it cannot describe\n"
     "(scaled, or wrong) is bad input asking for --config.\n"
+    "--checkpoint DIR: the RoPE buffers a checkpoint stores (tensors named *inv_freq,\n"
+    "*cos_cached with its *sin_cached) in DIR's *.safetensors files, each checked against\n"
+    "DIR/config.json, one line per buffer; only the headers and those tensors are read.\n"
     "Exit 0: match; 1: mismatch (with a diagnosis); 2: bad input.\n";
 
 enum {
@@ -63,6 +67,7 @@ enum {
     F_AGAINST,
     F_AGAINST_SIN,
     F_AGAINST_FORM,
+    F_CHECKPOINT,
     N_FLAGS
 };
 
@@ -231,6 +236,68 @@ static int print(rope_verify_job *j)
     return 0;
 }
 
+/* --checkpoint DIR: its config.json, and each RoPE buffer its safetensors files store. */
+static int checkpoint(rope_cli_flag *f, int json)
+{
+    const char *dir = f[F_CHECKPOINT].text;
+    for (int k = 0; k < N_FLAGS; k++)
+        if (f[k].text && k != F_CHECKPOINT && k != F_FORMAT && k != F_APPLY && k != F_PROFILE)
+            return rope_cli_fail(ROPE_CLI_EXIT_USAGE,
+                                 "%s does not go with --checkpoint, which reads DIR/config.json "
+                                 "and the buffers DIR's files store",
+                                 f[k].name);
+    char msg[ROPE_VERIFY_MSG];
+    rope_checkpoint cp;
+    int code = rope_checkpoint_scan(dir, &cp, msg);
+    cp.json = json;
+    size_t size = 0, plen = strlen(dir) + sizeof "/config.json";
+    char *path = code == ROPE_OK ? malloc(plen) : NULL;
+    char *text = NULL;
+    if (path) {
+        snprintf(path, plen, "%s/config.json", dir);
+        FILE *probe = fopen(path, "rb");
+        if (probe) fclose(probe);
+        if (!probe) snprintf(msg, sizeof msg, "no config.json in it (%s)", strerror(errno));
+        if (!probe) code = ROPE_E_VALUE;
+    } else if (code == ROPE_OK) {
+        snprintf(msg, sizeof msg, "out of memory");
+        code = ROPE_E_NOMEM;
+    }
+    int exit_code = 0;
+    if (code == ROPE_OK && (text = rope_cli_config_text(path, &size, &exit_code)) == NULL) {
+        free(path);
+        rope_checkpoint_free(&cp);
+        return exit_code;
+    }
+    if (code != ROPE_OK) {
+        free(path);
+        rope_checkpoint_free(&cp);
+        return rope_cli_fail(code == ROPE_E_NOMEM ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
+                             "--checkpoint '%s': %s", dir, msg);
+    }
+    code = rope_checkpoint_check(&cp, path, text, size, f[F_APPLY].text, f[F_PROFILE].text, msg);
+    free(text);
+    free(path);
+    if (code == ROPE_VERIFY_REFUSED || code == ROPE_VERIFY_FAILED) {
+        rope_checkpoint_free(&cp);
+        return rope_cli_fail(code == ROPE_VERIFY_FAILED ? ROPE_CLI_EXIT_IO : ROPE_CLI_EXIT_USAGE,
+                             "%s", msg);
+    }
+    for (int k = 0; k < cp.n_warnings; k++)
+        fprintf(rope_cli_err, "ropescope: warning: %s\n", cp.warnings[k]);
+    int len = 0, rc;
+    char *out = rope_cli_render(rope_checkpoint_write, &cp, 4096, &len, &rc);
+    rope_checkpoint_free(&cp);
+    if (!out) return rope_cli_fail(ROPE_CLI_EXIT_IO, "out of memory for the result");
+    errno = 0;
+    size_t wrote = fwrite(out, 1, (size_t)len, rope_cli_out);
+    free(out);
+    if (wrote != (size_t)len || fflush(rope_cli_out) != 0 || ferror(rope_cli_out))
+        return rope_cli_fail(ROPE_CLI_EXIT_IO, "cannot write to standard output: %s",
+                             rope_cli_write_error(errno));
+    return code == ROPE_VERIFY_GOOD ? 0 : 1;
+}
+
 static int run(rope_verify_job *j, rope_verify_job *r, rope_cli_flag *f, int argc, char **argv)
 {
     int help, code = rope_cli_parse_flags("verify", f, N_FLAGS, argc, argv, &help);
@@ -242,6 +309,7 @@ static int run(rope_verify_job *j, rope_verify_job *r, rope_cli_flag *f, int arg
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "--format must be text or json, got '%s'",
                              format);
+    if (f[F_CHECKPOINT].text) return checkpoint(f, strcmp(format, "json") == 0);
     if (!f[F_AGAINST].text && (f[F_AGAINST_SIN].text || f[F_AGAINST_FORM].text))
         return rope_cli_fail(ROPE_CLI_EXIT_USAGE, "%s goes with --against FILE",
                              f[F_AGAINST_SIN].text ? "--against-sin" : "--against-form");
@@ -269,7 +337,7 @@ int rope_cli_verify(int argc, char **argv)
         "--config",        "--inv-freq",        "--cos",       "--sin",        "--cache",
         "--cos-sin-cache", "--embed-positions", "--positions", "--layer-type", "--seq-len",
         "--format",        "--apply",           "--profile",   "--against",    "--against-sin",
-        "--against-form"};
+        "--against-form",  "--checkpoint"};
     for (int k = 0; k < N_FLAGS; k++) {
         f[k].name = names[k];
         f[k].kind = k == F_SEQ ? ROPE_FLAG_NUMBER : ROPE_FLAG_TEXT;

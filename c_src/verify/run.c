@@ -44,6 +44,7 @@ refuse(rope_verify_job *j, int code, const char *fmt, ...)
 /* A flag as the refusal names it: the reference side of --against names its own flags. */
 static const char *fl(const rope_verify_job *j, const char *flag)
 {
+    if (j->flag_as) return j->flag_as;
     if (!j->against_side) return flag;
     return strcmp(flag, "--sin") == 0 ? "--against-sin" : "--against";
 }

@@ -71,8 +71,9 @@ typedef struct {
     rope_verify_err err;
     rope_verify_score score; /* the attention score's error the table causes (error NaN: none) */
     rope_diagnosis diag[ROPE_DIAG_MAX];
-    char *msg;        /* the refusal, malloc'd (or a static out-of-memory line) */
-    int against_side; /* 1: this run reads the reference of --against: refusals name --against */
+    char *msg;           /* the refusal, malloc'd (or a static out-of-memory line) */
+    int against_side;    /* 1: this run reads the reference of --against: refusals name --against */
+    const char *flag_as; /* refusals name this flag for every dump file (--checkpoint), or NULL */
     const struct rope_verify_against *against; /* with --against: the reference and the two
                                                   dumps' comparison, printed with the result */
 } rope_verify_job;
@@ -127,5 +128,50 @@ int rope_verify_check(rope_verify_job *job);
  * or ROPE_E_SPACE with *len the length needed. */
 int rope_verify_write(void *job, char *buf, int cap, int *len);
 void rope_verify_end(rope_verify_job *job);
+
+/* `verify --checkpoint DIR` (docs/VERIFY.md, "A checkpoint"): the RoPE buffers stored in a
+ * folder's *.safetensors files (a tensor whose name ends in inv_freq, cos_cached or sin_cached),
+ * found from each file's header; only those tensors' bytes are read. */
+#define ROPE_CHECKPOINT_MAX 4096
+typedef struct {
+    char *file, *name;    /* the file in the folder, the tensor's name */
+    char *label;          /* "file:name": the name its run reads it by */
+    int role;             /* ROPE_VERIFY_INV, _COS or _SIN */
+    unsigned char *bytes; /* the tensor alone as a safetensors file (len bytes) */
+    size_t len;
+} rope_checkpoint_buffer;
+
+/* One line of the result: a buffer (an inv_freq, or a cos with its sin) and its check. */
+typedef struct {
+    int first, second; /* the buffers: inv_freq or cos; its sin, or -1 */
+    int match, compared, table, dtype;
+    double worst_ratio;
+    long n_over, n_values;
+    int n_diag;
+    rope_diagnosis diag[ROPE_DIAG_MAX];
+} rope_checkpoint_line;
+
+typedef struct {
+    rope_checkpoint_buffer *b; /* in file order, then header order */
+    int n, files;              /* buffers found; *.safetensors files read */
+    rope_checkpoint_line *lines;
+    int n_lines, json;
+    const char *dir;
+    char config[ROPE_VERIFY_MSG]; /* the config as the checks read it, in words */
+    char *warnings[16];           /* the config reader's, malloc'd */
+    int n_warnings;
+} rope_checkpoint;
+
+/* Every *.safetensors file of dir, in name order: ROPE_OK, or ROPE_E_VALUE / ROPE_E_NOMEM with
+ * msg (ROPE_VERIFY_MSG bytes, naming the file). Free with rope_checkpoint_free. */
+int rope_checkpoint_scan(const char *dir, rope_checkpoint *cp, char *msg);
+/* Checks every buffer found against the config's text (the name for messages), with --apply
+ * and --profile as given: GOOD (all match, or none stored), MISMATCH, or REFUSED / FAILED with
+ * msg, a whole line naming --checkpoint and the tensor. cp->dir must be set. */
+int rope_checkpoint_check(rope_checkpoint *cp, const char *name, const char *text, size_t len,
+                          const char *apply, const char *profile, char *msg);
+/* The result, one line per buffer, as text or JSON (cp->json), snprintf-like. */
+int rope_checkpoint_write(void *cp, char *buf, int cap, int *len);
+void rope_checkpoint_free(rope_checkpoint *cp);
 
 #endif /* ROPE_VERIFY_RUN_H */

@@ -23,6 +23,8 @@ import testlib  # noqa: E402
 OUT = os.path.join(testlib.ROOT, "build", "verify-dumps")
 # Files the page's test cannot read like a dump (FIFOs, sparse files past a limit): kept apart.
 SPECIAL = os.path.join(testlib.ROOT, "build", "verify-special")
+# Checkpoint folders (verify --checkpoint), which are no dump files either.
+CHECKPOINTS = os.path.join(testlib.ROOT, "build", "verify-checkpoints")
 METHODS = ["default", "linear", "dynamic", "yarn", "llama3", "longrope"]
 # (format, dtype) pairs a file can hold; text holds float32 and float64 values only.
 FORMATS = [("npy", "float64"), ("npy", "float32"), ("npy", "float16"), ("json", "float32"),
@@ -1317,6 +1319,149 @@ def against_refusals(rng, tally):
                         "bad --against %s: exit %d, stdout %r, stderr %r" % (" ".join(extra), code, out[:80], err))
 
 
+# ---- a checkpoint: verify --checkpoint DIR (docs/VERIFY.md, "A checkpoint") --------------------
+
+def shard(path, tensors):
+    """A safetensors file of tensors of mixed dtypes ({name: (array, dtype)}), as a checkpoint
+    shard holds them."""
+    header, blobs, at = {"__metadata__": {"format": "pt"}}, [], 0
+    for name, (a, dtype) in tensors.items():
+        if dtype == "bfloat16":
+            raw = (np.asarray(a, dtype=np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
+        else:
+            raw = np.ascontiguousarray(a).astype(np.dtype(dtype).newbyteorder("<")).tobytes()
+        header[name] = {"dtype": g.ST_DTYPE[dtype], "shape": list(np.shape(a)), "data_offsets": [at, at + len(raw)]}
+        blobs.append(raw)
+        at += len(raw)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def checkpoint_folder(rng, stem, plants):
+    """A fresh folder: config.json and two or three shards holding weights and RoPE buffers (an
+    inv_freq per layer, float32 or bfloat16 as checkpoints store it; one layer's cos_cached and
+    sin_cached, [1, 1, positions, d] or GPT-NeoX's [positions, 1, 1, d]), with plants {layer: code}
+    planted. Returns (folder, config, {buffer line's tensor: code or None})."""
+    folder = os.path.join(CHECKPOINTS, stem)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    cfg = g.make_config(rng, str(rng.choice(["default", "linear", "llama3", "yarn"])))
+    cfg.pop("partial_rotary_factor", None)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    layers = int(rng.integers(3, 7))
+    files = int(rng.integers(2, 4))
+    tensors = [{} for _ in range(files)]
+    want = {}
+    h = cfg["hidden_size"]
+    for k in range(files):
+        tensors[k]["model.layers.%d.mlp.weight" % k] = (rng.random((h // 4, 16)).astype(np.float32), "float16")
+    for layer in range(layers):
+        code = plants.get(layer)
+        dtype = str(rng.choice(["float32", "bfloat16"]))
+        arrays, _ = g.dump(cfg, "inv", dtype, 0, 0, (code,) if code else (), rng)
+        name = "model.layers.%d.self_attn.rotary_emb.inv_freq" % layer
+        tensors[layer % files][name] = (arrays["inv_freq"], dtype)
+        want[name] = code
+    code = plants.get("cache")
+    rows = int(rng.integers(64, 300))
+    dtype = str(rng.choice(["float32", "float16"]))
+    arrays, _ = g.dump(cfg, "table", dtype, rows, 0, (code,) if code else (), rng)
+    shape = (lambda a: a[None, None]) if rng.random() < 0.5 else (lambda a: a[:, None, None, :])
+    prefix = "gpt_neox.layers.0.attention.rotary_emb."
+    tensors[-1][prefix + "cos_cached"] = (shape(arrays["cos"]), dtype)
+    tensors[-1][prefix + "sin_cached"] = (shape(arrays["sin"]), dtype)
+    want[prefix + "cos_cached"] = code
+    for k in range(files):
+        shard(os.path.join(folder, "model-%05d-of-%05d.safetensors" % (k + 1, files)), tensors[k])
+    return folder, cfg, want
+
+
+def checkpoint_folders(rng, tally):
+    """Every RoPE buffer a checkpoint stores is checked against its config.json, one line each:
+    correct buffers match; a planted one is a mismatch naming its code while the others match;
+    a shard past the size the whole-file readers take is read by its header and buffers alone;
+    bad folders are one line naming --checkpoint and the file or tensor."""
+    shutil.rmtree(CHECKPOINTS, ignore_errors=True)
+    os.makedirs(CHECKPOINTS)
+    for k in range(3):
+        plants = {} if k == 0 else {int(rng.integers(0, 3)): "wrong_base", "cache": str(rng.choice(
+            ["sign_flipped", "position_offset", "wrong_base"]))}
+        folder, cfg, want = checkpoint_folder(rng, "checkpoint%d" % k, plants)
+        code, out, err = run(["--checkpoint", folder, "--format", "json"])
+        res = json.loads(out) if out else {"buffers": []}
+        got = {b["tensor"]: b for b in res["buffers"]}
+        problems = [] if code == (1 if plants else 0) else ["exit %d %s" % (code, err.strip())]
+        if sorted(got) != sorted(want):
+            problems.append("lines for %s, wants %s" % (sorted(got), sorted(want)))
+        for name, c in want.items():
+            b = got.get(name)
+            named = [d["code"] for d in b["diagnoses"]] if b else None
+            if b and (b["verdict"] != ("mismatch" if c else "match") or (c and c not in named)):
+                problems.append("%s (%s): %s, named %s, worst %s" % (name, b["dtype"], b["verdict"], named,
+                                                                     b["worst_ratio"]))
+        tally.record("checkpoint%d (%s, planted %s)" % (k, cfg.get("rope_scaling", {}).get("rope_type", "default"),
+                                                         plants or "nothing"), problems)
+    # A shard whose weight runs past 514 MiB (a sparse file): only its header and buffers are read.
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-big", {})
+    big = os.path.join(folder, "model-00009-of-00009.safetensors")
+    arrays, _ = g.dump(cfg, "inv", "float32", 0, 0, (), rng)
+    n_big = (600 << 20) // 2
+    text = json.dumps({"lm_head.inv_freq_like_weight": {"dtype": "F16", "shape": [n_big], "data_offsets": [0, 2 * n_big]},
+                       "model.rotary_emb.inv_freq": {"dtype": "F32", "shape": [len(arrays["inv_freq"])],
+                                                     "data_offsets": [2 * n_big, 2 * n_big + 4 * len(arrays["inv_freq"])]}}).encode()
+    text += b" " * (-len(text) % 8)
+    with open(big, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text)
+        f.seek(8 + len(text) + 2 * n_big)
+        f.write(arrays["inv_freq"].astype("<f4").tobytes())
+    code, out, err = run(["--checkpoint", folder])
+    tally.check(code == 0 and "model.rotary_emb.inv_freq (model-00009-of-00009.safetensors, float32): match" in out,
+                "a %d MiB shard: exit %d %s %s" % (os.path.getsize(big) >> 20, code, out[-300:], err.strip()))
+    # Bad folders.
+    empty = os.path.join(CHECKPOINTS, "checkpoint-empty")
+    shutil.rmtree(empty, ignore_errors=True)
+    os.makedirs(empty)
+    bad = []
+    bad.append((empty, "no *.safetensors file in it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-noconfig", {})
+    os.remove(os.path.join(folder, "config.json"))
+    bad.append((folder, "no config.json in it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-garbage", {})
+    with open(os.path.join(folder, "model-00000-garbage.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", 12) + b"not json at all")
+    bad.append((folder, "'model-00000-garbage.safetensors': not a safetensors file"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-nosin", {})
+    shard(os.path.join(folder, "model-00000-extra.safetensors"),
+          {"model.rotary_emb.cos_cached": (np.ones((4, cfg["head_dim"]), dtype=np.float32), "float32")})
+    bad.append((folder, "'model-00000-extra.safetensors': tensor 'model.rotary_emb.cos_cached' has no sin_cached beside it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-nan", {})
+    inv = np.ones(cfg["head_dim"] // 2, dtype=np.float32)
+    inv[3] = np.nan
+    shard(os.path.join(folder, "model-00000-nan.safetensors"), {"model.rotary_emb.inv_freq": (inv, "float32")})
+    bad.append((folder, "ropescope: --checkpoint '%s/model-00000-nan.safetensors:model.rotary_emb.inv_freq': "
+                        "value 3 is NaN" % folder))
+    for folder, words in bad:
+        code, out, err = run(["--checkpoint", folder])
+        tally.check(code == 2 and out == "" and err.count("\n") == 1 and err.startswith("ropescope: --checkpoint '")
+                    and words in err, "bad checkpoint %s: exit %d, stdout %r, stderr %r" % (folder, code, out[:80], err))
+    # No RoPE buffer: nothing to check, said so.
+    folder = os.path.join(CHECKPOINTS, "checkpoint-none")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(g.make_config(rng, "default"), f)
+    shard(os.path.join(folder, "model.safetensors"), {"lm_head.weight": (rng.random((8, 8)), "float32")})
+    code, out, err = run(["--checkpoint", folder])
+    tally.check(code == 0 and "no stored RoPE buffer" in out and "result: match" in out,
+                "a checkpoint without RoPE buffers: exit %d %r %r" % (code, out, err))
+    code, out, err = run(["--checkpoint", folder, "--cos", "x.npy"])
+    tally.check(code == 2 and out == "" and "--cos does not go with --checkpoint" in err,
+                "--checkpoint with --cos: exit %d %r" % (code, err))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -1330,7 +1475,7 @@ def main():
                                positions, config_layouts, proportional_and_layer_types, crafted_refusals,
                                special_files, odd_valid_files, producer_tables, missed_mistakes,
                                fp16_overflow, attention_score, against_producers, against_planted,
-                               against_refusals]):
+                               against_refusals, checkpoint_folders]):
         if group in counting:
             n = group(rng, tally, n)
         else:
