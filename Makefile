@@ -42,8 +42,8 @@ CORE_HDR += c_src/lesson/lesson.h
 CORE_SRC += c_src/port/precision.c c_src/port/layout.c c_src/port/query.c
 CORE_HDR += c_src/port/port.h
 # `ropescope verify` (docs/VERIFY.md): the command, its readers and its checker.
-VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c pairing.c diagnose.c run.c)
-CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC)
+VERIFY_SRC = $(addprefix c_src/verify/,table.c npy.c safetensors.c text.c check.c pairing.c diagnose.c run.c against.c)
+CLI_SRC += c_src/cli/verify.c $(VERIFY_SRC) c_src/verify/checkpoint.c
 CLI_HDR += c_src/verify/verify.h c_src/verify/run.h
 # jansson (c_src/vendor/jansson, the strict JSON parser of config files) is a system folder:
 # the warning flags judge our code, not its.

@@ -44,6 +44,23 @@ static double theta_rel(const tolerance *tl, int profile, long i, double theta)
     return tl->rel_theta + exponent + chain;
 }
 
+double rope_verify_value_tolerance(int dtype, int profile, int is_table, long i, double theta,
+                                   double p, double amp)
+{
+    tolerance tl = tolerance_of(dtype);
+    if (!is_table) {
+        double rel = dtype == ROPE_DT_F16 ? 0x1p-11 : dtype == ROPE_DT_BF16 ? 0x1p-8 : tl.rel_theta;
+        double exponent = theta > 0.0 && (dtype == ROPE_DT_F32 || dtype == ROPE_DT_F64)
+                              ? fabs(rope_log(theta)) * tl.unit
+                              : 0.0;
+        return (rel + exponent) * fabs(theta) + (dtype == ROPE_DT_F16 ? 0x1p-25 : 1e-300);
+    }
+    double a = fabs(amp);
+    double u_val = tl.u_val + (fabs(a - 1.0) > 1e-12 ? tl.u_amp : 0.0);
+    double rel = theta_rel(&tl, profile, i, theta) + tl.u_prod;
+    return a * (fabs(p * theta) * rel + u_val) + 1e-300;
+}
+
 const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled)
 {
     /* [dtype][recurrence][scaled]: the product by A adds 2^-23 where A is not 1. */

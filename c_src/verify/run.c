@@ -41,6 +41,14 @@ refuse(rope_verify_job *j, int code, const char *fmt, ...)
     return code;
 }
 
+/* A flag as the refusal names it: the reference side of --against names its own flags. */
+static const char *fl(const rope_verify_job *j, const char *flag)
+{
+    if (j->flag_as) return j->flag_as;
+    if (!j->against_side) return flag;
+    return strcmp(flag, "--sin") == 0 ? "--against-sin" : "--against";
+}
+
 int rope_verify_start(rope_verify_job *j, const rope_verify_io *io, int json)
 {
     memset(j, 0, sizeof *j);
@@ -80,6 +88,7 @@ static int load(rope_verify_job *j, const char *flag, const char *path, const ch
     char msg[ROPE_VERIFY_MSG];
     rope_table_want want = {names, n_names, found};
     t->bad_row = -1;
+    flag = fl(j, flag);
     int rc = j->io.read(j->io.ctx, path, &buf, &len, msg);
     if (rc == ROPE_OK) rc = rope_table_read(buf, len, &want, t, msg);
     /* At most two loads per run (inv_freq, or cos and sin): both fit. */
@@ -104,11 +113,12 @@ static int load_inv(rope_verify_job *j, const char *inv)
 {
     int code = load(j, "--inv-freq", inv, inv_names, 1, &j->inv, NULL);
     if (code != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
+    const char *flag = fl(j, "--inv-freq");
     if (j->inv.complex)
-        return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a complex array; inv_freq is real",
+        return refuse(j, ROPE_VERIFY_REFUSED, "%s '%s': a complex array; inv_freq is real", flag,
                       inv);
     if (j->inv.ndim != 1)
-        return refuse(j, ROPE_VERIFY_REFUSED, "--inv-freq '%s': a %ld x %ld array; inv_freq is 1-D",
+        return refuse(j, ROPE_VERIFY_REFUSED, "%s '%s': a %ld x %ld array; inv_freq is 1-D", flag,
                       inv, j->inv.rows, j->inv.width);
     j->dump.inv = &j->inv;
     j->dump.dtype = j->inv.dtype;
@@ -124,7 +134,7 @@ static int load_split(rope_verify_job *j, const char *flag, const char *path, ro
     rope_table_free(src);
     if (rc != ROPE_OK)
         return refuse(j, rc == ROPE_E_NOMEM ? ROPE_VERIFY_FAILED : ROPE_VERIFY_REFUSED,
-                      "%s '%s': %s", flag, path, msg);
+                      "%s '%s': %s", fl(j, flag), path, msg);
     j->form = form;
     j->one_flag = flag;
     return ROPE_VERIFY_GOOD;
@@ -174,8 +184,10 @@ static int load_tables(rope_verify_job *j, const char *const names[ROPE_VERIFY_R
     if (cx)
         return refuse(j, ROPE_VERIFY_REFUSED,
                       "%s '%s': a complex table (re, im pairs: Meta's freqs_cis) holds cos and sin "
-                      "both: give it as --cache",
-                      cx == &j->cos ? cflag : sflag, cx == &j->cos ? j->cos_file : j->sin_file);
+                      "both: give it as %s",
+                      fl(j, cx == &j->cos ? cflag : sflag),
+                      j->against_side ? "--against alone" : "--cache",
+                      cx == &j->cos ? j->cos_file : j->sin_file);
     return ROPE_VERIFY_GOOD;
 }
 
@@ -193,8 +205,8 @@ int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROL
                       "--cos-sin-cache FILE or --embed-positions FILE");
     if (inv) return load_inv(j, inv);
     if ((code = load_tables(j, names)) != ROPE_VERIFY_GOOD || j->bad_row >= 0) return code;
-    const char *cflag = j->one_flag ? j->one_flag : cache ? "--cache" : "--cos";
-    const char *sflag = j->one_flag ? j->one_flag : cache ? "--cache" : "--sin";
+    const char *cflag = fl(j, j->one_flag ? j->one_flag : cache ? "--cache" : "--cos");
+    const char *sflag = fl(j, j->one_flag ? j->one_flag : cache ? "--cache" : "--sin");
     if (j->cos.ndim != 2)
         return refuse(j, ROPE_VERIFY_REFUSED,
                       "%s '%s': a 1-D array of %ld; cos is positions x width", cflag, j->cos_file,
@@ -208,6 +220,67 @@ int rope_verify_load(rope_verify_job *j, const char *const names[ROPE_VERIFY_ROL
     /* The less precise of the two sets the tolerance. */
     j->dump.dtype = j->cos.dtype > j->sin.dtype ? j->cos.dtype : j->sin.dtype;
     return ROPE_VERIFY_GOOD;
+}
+
+/* What one --against file holds: an inv_freq (a tensor of that name, or a 1-D array alone),
+ * else a cache; -1 for a 2-D real array alone under no name of a role (a .npy): cos, sin or a
+ * cache of halves, which is not ours to guess. A file that cannot be read so is read as a
+ * cache, whose load says why. */
+static int against_role(rope_verify_job *j, const char *file)
+{
+    static const char *const names[] = {"inv_freq",  "cos",           "cos_cached",
+                                        "freqs_cis", "cos_sin_cache", "embed_positions"};
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    char msg[ROPE_VERIFY_MSG];
+    int found = -1, role = ROPE_VERIFY_CACHE;
+    rope_table t;
+    memset(&t, 0, sizeof t);
+    t.bad_row = -1;
+    rope_table_want want = {names, 6, &found};
+    if (j->io.read(j->io.ctx, file, &buf, &len, msg) != ROPE_OK) return role;
+    if (rope_table_read(buf, len, &want, &t, msg) == ROPE_OK && found <= 0)
+        role = found == 0 || (t.ndim == 1 && !t.complex) ? ROPE_VERIFY_INV
+               : t.ndim == 2 && !t.complex               ? -1
+                                                         : role;
+    rope_table_free(&t);
+    if (j->io.release) j->io.release(j->io.ctx, buf, len);
+    return role;
+}
+
+int rope_verify_load_against(rope_verify_job *j, const char *file, const char *sin_file,
+                             const char *form)
+{
+    static const char *const forms[] = {"inv_freq", "cache", "cos_sin_cache", "embed_positions"};
+    static const int roles[] = {ROPE_VERIFY_INV, ROPE_VERIFY_CACHE, ROPE_VERIFY_COS_SIN_CACHE,
+                                ROPE_VERIFY_EMBED_POSITIONS};
+    const char *names[ROPE_VERIFY_ROLES] = {NULL};
+    j->against_side = 1;
+    if (sin_file && form)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--against-form does not go with --against-sin: --against and "
+                      "--against-sin are a cos and a sin file");
+    if (sin_file) {
+        names[ROPE_VERIFY_COS] = file;
+        names[ROPE_VERIFY_SIN] = sin_file;
+        return rope_verify_load(j, names);
+    }
+    int role = -1;
+    for (int k = 0; form && k < 4; k++)
+        if (strcmp(form, forms[k]) == 0) role = roles[k];
+    if (form && role < 0)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--against-form must be inv_freq, cache, cos_sin_cache or embed_positions, "
+                      "got '%s'",
+                      form);
+    if (role < 0 && (role = against_role(j, file)) < 0)
+        return refuse(j, ROPE_VERIFY_REFUSED,
+                      "--against '%s': one 2-D array under no name that says its role: give its "
+                      "sin with --against-sin FILE, or --against-form cos_sin_cache or "
+                      "embed_positions for a table of cos and sin halves",
+                      file);
+    names[role] = file;
+    return rope_verify_load(j, names);
 }
 
 /* The refusal of a table's NaN, with the row's position FROM + row where --positions gives
@@ -519,6 +592,12 @@ static const char *held_to(const rope_verify_job *j)
                  "divisions, the angle one product p x inv_freq rounded, cos and sin of it times A";
 }
 
+/* The result: the dump's check, and with --against the reference's too. */
+static int verdict(const rope_verify_job *j)
+{
+    return j->match && (!j->against || j->against->ref->match);
+}
+
 static int scaled(const rope_verify_job *j)
 {
     return fabs(j->af - 1.0) > 1e-12;
@@ -544,7 +623,7 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put(w,
              "{\n  \"verdict\": \"%s\",\n  \"kind\": \"%s\",\n  \"form\": \"%s\",\n"
              "  \"dtype\": \"%s\",\n",
-             j->match ? "match" : "mismatch", table ? "cos_sin" : "inv_freq",
+             verdict(j) ? "match" : "mismatch", table ? "cos_sin" : "inv_freq",
              table ? rope_verify_form_name(j->form) : "inv_freq", rope_dtype_name(j->dump.dtype));
     rope_put(w, "  \"rows\": %ld,\n  \"width\": %ld,\n", t->rows, t->width);
     if (table)
@@ -590,6 +669,7 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put_field(w, ROPE_JSON_NEXT, "score_gap", scored ? (double)j->score.gap : NAN);
     rope_put_field(w, ROPE_JSON_NEXT, "score_key_position", scored ? j->dump.from : NAN);
     rope_put_field(w, ROPE_JSON_NEXT, "score_pair", scored ? (double)j->score.pair : NAN);
+    if (j->against) rope_verify_against_json(j, w);
     rope_put(w, ",\n  \"diagnoses\": [");
     for (int k = 0; k < j->n_diag; k++) {
         rope_put(w, k ? ",\n    {\"code\": " : "\n    {\"code\": ");
@@ -621,6 +701,11 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
     else
         rope_put(w, "dump: inv_freq, %ld pairs, %s\n", j->inv.width,
                  rope_dtype_name(j->dump.dtype));
+    if (j->against && j->against->inferred)
+        rope_put(w,
+                 "config inferred from --against '%s' (no --config): default RoPE, rotary dim %d "
+                 "(its width), rope_theta %.10g (fitted to its frequencies), attention factor 1\n",
+                 j->against->file, j->against->inferred_dim, j->against->inferred_base);
     rope_put(w,
              "config%s%s: %s, rotary dim %d (%d pairs), rope_theta %.10g, attention factor %.10g, "
              "layout %s\n",
@@ -646,7 +731,8 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
         rope_put(w, "not compared: the dump holds %ld pairs, the config %d\n",
                  table ? j->cos.width / 2 : j->inv.width, s->dim / 2);
     }
-    rope_put(w, "result: %s\n", j->match ? "match" : "mismatch");
+    if (j->against) rope_verify_against_text(j, w);
+    rope_put(w, "result: %s\n", verdict(j) ? "match" : "mismatch");
     for (int k = 0; k < j->n_diag; k++)
         rope_put(w, "  %s: %s\n", j->diag[k].code, j->diag[k].message);
 }

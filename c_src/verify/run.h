@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "report/writer.h"
 #include "scaling/config.h"
 #include "verify/verify.h"
 
@@ -43,6 +44,8 @@ typedef struct {
     void *ctx;
 } rope_verify_io;
 
+struct rope_verify_against;
+
 typedef struct {
     rope_verify_io io;
     unsigned char *map[2]; /* the files read, kept while a table uses one in place */
@@ -68,8 +71,25 @@ typedef struct {
     rope_verify_err err;
     rope_verify_score score; /* the attention score's error the table causes (error NaN: none) */
     rope_diagnosis diag[ROPE_DIAG_MAX];
-    char *msg; /* the refusal, malloc'd (or a static out-of-memory line) */
+    char *msg;           /* the refusal, malloc'd (or a static out-of-memory line) */
+    int against_side;    /* 1: this run reads the reference of --against: refusals name --against */
+    const char *flag_as; /* refusals name this flag for every dump file (--checkpoint), or NULL */
+    const struct rope_verify_against *against; /* with --against: the reference and the two
+                                                  dumps' comparison, printed with the result */
 } rope_verify_job;
+
+/* `verify --against` (docs/VERIFY.md, "Two dumps"): the reference's own run against the same
+ * config (given, or inferred from the reference), and the two dumps compared value by value. */
+typedef struct rope_verify_against {
+    const char *file, *sin_file;      /* --against, --against-sin (NULL: not given) */
+    const rope_verify_job *ref;       /* the reference's run */
+    int inferred;                     /* 1: the config was inferred from the reference */
+    int inferred_dim;                 /* its rotary dim (the reference's width) */
+    double inferred_base;             /* its rope_theta (fitted to the reference's frequencies) */
+    int direct;                       /* 1: the dumps were compared value by value */
+    char direct_why[ROPE_VERIFY_MSG]; /* why not, when not */
+    rope_verify_err err;              /* that comparison: tolerance the sum of both sides' */
+} rope_verify_against;
 
 /* Zeroes job and allocates its config reader; json picks the output format. */
 int rope_verify_start(rope_verify_job *job, const rope_verify_io *io, int json);
@@ -86,11 +106,72 @@ int rope_verify_positions(rope_verify_job *job, const char *text);
  * layer: --layer-type (NULL: not given). */
 int rope_verify_configure(rope_verify_job *job, const char *name, const char *text, size_t len,
                           const char *seq_text, double seq, const char *layer);
+/* The reference of --against: file as one file (a 1-D array or a tensor named inv_freq read
+ * as --inv-freq, else as --cache), or as form names it (inv_freq, cache, cos_sin_cache,
+ * embed_positions), or, with sin_file, as --cos and --sin. Refusals name --against. */
+int rope_verify_load_against(rope_verify_job *job, const char *file, const char *sin_file,
+                             const char *form);
+/* The rope_theta candidates (roundest first, *n of at most 5) of a default RoPE over the
+ * loaded reference's pairs, fitted to the frequencies its values show; *dim its rotary dim.
+ * REFUSED with msg (ROPE_VERIFY_MSG bytes, without the file) when it shows none. */
+int rope_verify_infer(const rope_verify_job *ref, double *bases, int *n, int *dim, char *msg);
+/* The --against block of the result, after the dump's (job->against set). */
+void rope_verify_against_text(const rope_verify_job *job, rope_writer *w);
+void rope_verify_against_json(const rope_verify_job *job, rope_writer *w);
+/* The two dumps value by value, once both were checked against one config: each value within
+ * the sum of both sides' tolerances (a->err); a->direct 0 with a->direct_why when they cannot
+ * be (kinds, widths or rows differ). */
+int rope_verify_compare_against(const rope_verify_job *job, rope_verify_against *a);
 /* The check and, on a mismatch, the diagnosis: GOOD for a match. */
 int rope_verify_check(rope_verify_job *job);
 /* The result as text or JSON, snprintf-like (rope_cli_writer's shape): ROPE_OK,
  * or ROPE_E_SPACE with *len the length needed. */
 int rope_verify_write(void *job, char *buf, int cap, int *len);
 void rope_verify_end(rope_verify_job *job);
+
+/* `verify --checkpoint DIR` (docs/VERIFY.md, "A checkpoint"): the RoPE buffers stored in a
+ * folder's *.safetensors files (a tensor whose name ends in inv_freq, cos_cached or sin_cached),
+ * found from each file's header; only those tensors' bytes are read. */
+#define ROPE_CHECKPOINT_MAX 4096
+typedef struct {
+    char *file, *name;    /* the file in the folder, the tensor's name */
+    char *label;          /* "file:name": the name its run reads it by */
+    int role;             /* ROPE_VERIFY_INV, _COS or _SIN */
+    unsigned char *bytes; /* the tensor alone as a safetensors file (len bytes) */
+    size_t len;
+} rope_checkpoint_buffer;
+
+/* One line of the result: a buffer (an inv_freq, or a cos with its sin) and its check. */
+typedef struct {
+    int first, second; /* the buffers: inv_freq or cos; its sin, or -1 */
+    int match, compared, table, dtype;
+    double worst_ratio;
+    long n_over, n_values;
+    int n_diag;
+    rope_diagnosis diag[ROPE_DIAG_MAX];
+} rope_checkpoint_line;
+
+typedef struct {
+    rope_checkpoint_buffer *b; /* in file order, then header order */
+    int n, files;              /* buffers found; *.safetensors files read */
+    rope_checkpoint_line *lines;
+    int n_lines, json;
+    const char *dir;
+    char config[ROPE_VERIFY_MSG]; /* the config as the checks read it, in words */
+    char *warnings[16];           /* the config reader's, malloc'd */
+    int n_warnings;
+} rope_checkpoint;
+
+/* Every *.safetensors file of dir, in name order: ROPE_OK, or ROPE_E_VALUE / ROPE_E_NOMEM with
+ * msg (ROPE_VERIFY_MSG bytes, naming the file). Free with rope_checkpoint_free. */
+int rope_checkpoint_scan(const char *dir, rope_checkpoint *cp, char *msg);
+/* Checks every buffer found against the config's text (the name for messages), with --apply
+ * and --profile as given: GOOD (all match, or none stored), MISMATCH, or REFUSED / FAILED with
+ * msg, a whole line naming --checkpoint and the tensor. cp->dir must be set. */
+int rope_checkpoint_check(rope_checkpoint *cp, const char *name, const char *text, size_t len,
+                          const char *apply, const char *profile, char *msg);
+/* The result, one line per buffer, as text or JSON (cp->json), snprintf-like. */
+int rope_checkpoint_write(void *cp, char *buf, int cap, int *len);
+void rope_checkpoint_free(rope_checkpoint *cp);
 
 #endif /* ROPE_VERIFY_RUN_H */

@@ -168,6 +168,12 @@ typedef struct {
 int rope_verify_score_of(const rope_dump *d, const double *theta, int n, double amp, int layout,
                          rope_verify_score *out);
 
+/* One value's tolerance (docs/VERIFY.md, "Tolerance"), as the comparison uses it: for a table
+ * (is_table), cos or sin of pair i at position p, inverse frequency theta, amplitude amp,
+ * absolute; for inv_freq, absolute around theta (p and amp unused). */
+double rope_verify_value_tolerance(int dtype, int profile, int is_table, long i, double theta,
+                                   double p, double amp);
+
 /* The tolerance rule in words, for the output: for a table, under the
  * profile, with A (the attention factor) other than 1 when scaled. */
 const char *rope_verify_tolerance_text(int dtype, int is_table, int profile, int scaled);

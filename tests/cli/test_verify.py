@@ -23,6 +23,8 @@ import testlib  # noqa: E402
 OUT = os.path.join(testlib.ROOT, "build", "verify-dumps")
 # Files the page's test cannot read like a dump (FIFOs, sparse files past a limit): kept apart.
 SPECIAL = os.path.join(testlib.ROOT, "build", "verify-special")
+# Checkpoint folders (verify --checkpoint), which are no dump files either.
+CHECKPOINTS = os.path.join(testlib.ROOT, "build", "verify-checkpoints")
 METHODS = ["default", "linear", "dynamic", "yarn", "llama3", "longrope"]
 # (format, dtype) pairs a file can hold; text holds float32 and float64 values only.
 FORMATS = [("npy", "float64"), ("npy", "float32"), ("npy", "float16"), ("json", "float32"),
@@ -1100,6 +1102,366 @@ def attention_score(rng, tally):
         tally.check(over <= 1e-9, "%s: a random unit q, k's score error exceeds the stated one by %r" % (what, over))
 
 
+# ---- two dumps: verify --against (docs/VERIFY.md, "Two dumps") ------------------------------
+
+# Producers of a correct table, each as its code writes it (gen_dumps.dump and per_pair_form follow
+# each one's published algorithm): (name, form, codes that only set the layout, file formats).
+PRODUCERS = [
+    ("transformers cat(freqs, freqs)", "table", (), FORMATS),
+    ("an interleaved port (repeat_interleave)", "table", ("layout_interleaved",), FORMATS),
+    ("Meta's freqs_cis", "freqs_cis", (), PER_PAIR_FORMS["freqs_cis"]),
+    ("Meta's freqs_cis real view", "freqs_cis_real", (), PER_PAIR_FORMS["freqs_cis_real"]),
+    ("vLLM's cos_sin_cache", "cos_sin_cache", (), FORMATS),
+    ("GPT-J's embed_positions", "embed_positions", (), FORMATS),
+    ("a cos and a sin of one column per pair", "pairs", (), FORMATS),
+    ("an inv_freq buffer", "inv", (), [f for f in FORMATS if f[0] != "npz"]),
+]
+# The user-side flags gen_dumps.write returns, as the reference side's.
+AGAINST_FLAGS = {"--cos": "--against", "--sin": "--against-sin", "--cache": "--against",
+                 "--inv-freq": "--against"}
+AGAINST_FORM = {"--cos-sin-cache": "cos_sin_cache", "--embed-positions": "embed_positions"}
+# Mistakes planted on the dump's side against a correct reference with no config: a default RoPE.
+AGAINST_PLANTS_INFERRED = ["wrong_base", "sign_flipped", "position_offset", "cos_sin_swapped",
+                           "low_precision", "wrong_rotary_dim", "layout_interleaved"]
+# With --config: the scaled methods' mistakes too.
+AGAINST_PLANTS_CONFIG = ["scaling_not_applied", "attention_factor_missing", "scaling_wrong_method",
+                         "wrong_base", "sign_flipped", "position_offset"]
+
+
+def against_flags(flags):
+    out = []
+    for k in range(0, len(flags), 2):
+        flag, path = flags[k], flags[k + 1]
+        if flag in AGAINST_FORM:
+            out += ["--against", path, "--against-form", AGAINST_FORM[flag]]
+        else:
+            out += [AGAINST_FLAGS[flag], path]
+    return out
+
+
+def produce(rng, cfg, producer, rows, start, stem, codes=(), dtype_fmt=None):
+    """One producer's dump of cfg, written: (its CLI flags, a description)."""
+    name, form, layout_codes, formats = producer
+    fmt, dtype = dtype_fmt or formats[int(rng.integers(len(formats)))]
+    if "low_precision" in codes and (fmt in ("json", "csv") or dtype not in ("float32", "float64")):
+        fmt, dtype = "npy", "float32"  # a lower precision than the stored one, which text can hide
+    kind = "inv" if form == "inv" else "table"
+    arrays, notes = g.dump(cfg, kind, dtype, rows, start, tuple(codes) + layout_codes, rng,
+                           "table" if form == "inv" else form)
+    return g.write(arrays, fmt, dtype, OUT, stem, rng), "%s (%s %s%s)" % (name, fmt, dtype, " %s" % notes if notes else "")
+
+
+def against_run(args):
+    code, out, err = run(args + ["--format", "json"])
+    try:
+        return code, json.loads(out), err
+    except ValueError:
+        return code, None, err
+
+
+# The largest value-by-value difference over the sum of both sides' tolerances a correct pair reached.
+against_worst = [0.0]
+
+
+def against_correct(rng, tally, n, with_config):
+    """Correct dumps of one fresh config from two different producers, in random formats and
+    dtypes: a match (exit 0) both ways, with --config or with the config inferred."""
+    method = str(rng.choice(METHODS)) if with_config else "default"
+    cfg = g.make_config(rng, method)
+    rows = int(rng.integers(64, 400))
+    a, b = rng.choice(len(PRODUCERS), 2, replace=False)
+    start = int(rng.choice([0, int(rng.integers(1, 2000)), int(rng.integers(50000, 1000000))]))
+    if "inv" in (PRODUCERS[a][1], PRODUCERS[b][1]):
+        start = 0  # an inv_freq dump has no --positions: the reference table's rows start at 0
+    if method == "dynamic":
+        start = max(start, 300) if start else 0
+    stem = "against%03d" % n
+    ua, da = produce(rng, cfg, PRODUCERS[a], rows, start, stem + "a")
+    ub, db = produce(rng, cfg, PRODUCERS[b], rows, start, stem + "b")
+    base = ["--config", g.write_config(cfg, OUT, stem)] if with_config else []
+    for user, ref, du, dr in ((ua, ub, da, db), (ub, ua, db, da)):
+        pos = [] if "--inv-freq" in user else ["--positions", "%d:%d" % (start, rows)]
+        args = base + user + against_flags(ref) + pos
+        code, res, err = against_run(args)
+        what = "%s %s: %s against %s, %s %s" % (stem, method, du, dr, "--config" if with_config else "inferred",
+                                                 " ".join(args))
+        ok = res is not None and code == 0 and res["verdict"] == "match" and not res["diagnoses"] \
+            and res["against"]["verdict"] == "match" and res["against"]["config_inferred"] == (not with_config)
+        if ok and res["against"]["worst_ratio"] is not None:
+            ok = res["against"]["values_over_tolerance"] == 0
+            against_worst[0] = max(against_worst[0], res["against"]["worst_ratio"])
+        tally.check(ok, "%s: exit %d, %s %s" % (what, code, res and {k: res[k] for k in ("verdict", "diagnoses", "worst_ratio", "against")}, err.strip()))
+    return n + 1
+
+
+def against_producers(rng, tally):
+    """Two correct dumps of one config by different producers never differ: with --config (every
+    method) and without (default RoPE, its config inferred from the reference)."""
+    n = 0
+    for _ in range(10):
+        n = against_correct(rng, tally, n, True)
+    for _ in range(10):
+        n = against_correct(rng, tally, n, False)
+    # A llama.cpp float32 recurrence (adjacent pairs) against transformers' float32 table of the
+    # same Llama 3.1-style config, both held to the recurrence's bound.
+    cfg, d, base, orig, factor, low, high = llama3_recurrence(rng)
+    rows = int(rng.integers(2048, 4096))
+    start = int(rng.integers(0, 24577))
+    ff = llama3_factors(d, base, orig, factor, low, high)
+    cpp = g.write(recurrence_tables(d, base, start, rows, ff), "npy", "float32", OUT, "against-cpp", rng)
+    arrays, _ = g.dump(cfg, "table", "float32", rows, start, (), rng)
+    hf = g.write(arrays, "safetensors", "float32", OUT, "against-hf", rng)
+    args = ["--config", g.write_config(cfg, OUT, "against-cpp")] + cpp + against_flags(hf) + \
+        ["--positions", "%d:%d" % (start, rows), "--profile", "recurrence"]
+    code, res, err = against_run(args)
+    tally.check(code == 0 and res["verdict"] == "match" and res["against"]["verdict"] == "match"
+                and res["against"]["values_over_tolerance"] == 0,
+                "llama.cpp recurrence against transformers (d %d, base %g, %d rows from %d): exit %d %s %s"
+                % (d, base, rows, start, code, res and res["against"], err.strip()))
+    against_worst[0] = max(against_worst[0], res["against"]["worst_ratio"] if res else 0.0)
+    print("against: the largest difference of two correct dumps: %.3g x the sum of both sides' tolerances"
+          % against_worst[0])
+
+
+def against_planted(rng, tally):
+    """A mistake planted in the dump (a correct reference from another producer) is a mismatch
+    naming it, with the config inferred or given; planted in the reference, with --config, the
+    reference's part names it; a scaled reference without --config is refused."""
+    n = 0
+    for with_config, plants in ((False, AGAINST_PLANTS_INFERRED), (True, AGAINST_PLANTS_CONFIG)):
+        for code_ in plants:
+            methods = [m for m in (METHODS if with_config else ["default"]) if m in PLANTS.get(code_, (METHODS,))[0]]
+            method = str(rng.choice(methods))
+            cfg = config_for(rng, method, (code_,))
+            rows = int(rng.integers(64, 400))
+            start = int(rng.integers(0, 2000))
+            if method == "dynamic":
+                start = max(start, 300)
+            a, b = rng.choice(len(PRODUCERS) - 1, 2, replace=False)  # tables both
+            pa, pb = PRODUCERS[a], PRODUCERS[b]
+            if code_ == "layout_interleaved":
+                pa = PRODUCERS[1]
+                pb = PRODUCERS[int(rng.choice([0, 2, 4, 5]))]
+            if code_ == "wrong_rotary_dim" and pa[1] == "pairs":
+                pa = PRODUCERS[0]
+            stem = "against-plant%03d" % n
+            n += 1
+            user, du = produce(rng, cfg, pa, rows, start, stem + "a", () if code_ == "layout_interleaved" else (code_,))
+            ref, dr = produce(rng, cfg, pb, rows, start, stem + "b")
+            args = (["--config", g.write_config(cfg, OUT, stem)] if with_config else []) + user + \
+                against_flags(ref) + ["--positions", "%d:%d" % (start, rows)]
+            if code_ == "layout_interleaved":
+                args += ["--apply", "rotate_half"]
+            code, res, err = against_run(args)
+            named = [d["code"] for d in res["diagnoses"]] if res else []
+            tally.check(code == 1 and res["verdict"] == "mismatch" and code_ in named and "unexplained" not in named
+                        and res["against"]["verdict"] == "match",
+                        "%s %s planted %s in %s against %s (%s): exit %d, named %s %s"
+                        % (stem, method, code_, du, dr, "--config" if with_config else "inferred", code, named,
+                           err.strip()))
+            if not with_config:
+                continue
+            # The same mistake in the reference: its part of the result names it.
+            args = ["--config", g.write_config(cfg, OUT, stem)] + ref + against_flags(user) + \
+                ["--positions", "%d:%d" % (start, rows)]
+            code, res, err = against_run(args)
+            named = [d["code"] for d in res["against"]["diagnoses"]] if res else []
+            tally.check(code == 1 and res["verdict"] == "mismatch" and not res["diagnoses"] and code_ in named
+                        and res["against"]["verdict"] == "mismatch",
+                        "%s %s planted %s in the reference %s (dump %s): exit %d, its part names %s %s"
+                        % (stem, method, code_, du, dr, code, named, err.strip()))
+    # A scaled reference without --config: no default RoPE describes it.
+    cfg = g.make_config(rng, str(rng.choice(["linear", "yarn", "llama3"])))
+    rows = int(rng.integers(64, 400))
+    user, _ = produce(rng, cfg, PRODUCERS[0], rows, 0, "against-scaled-a")
+    ref, _ = produce(rng, cfg, PRODUCERS[4], rows, 0, "against-scaled-b")
+    code, out, err = run(user + against_flags(ref))
+    tally.check(code == 2 and out == "" and err.count("\n") == 1 and
+                err.startswith("ropescope: --against '%s': not a default RoPE table" % ref[1])
+                and "give --config" in err, "a scaled reference without --config: exit %d %r" % (code, err))
+
+
+def against_refusals(rng, tally):
+    """Bad --against input: one line on stderr naming --against (or --against-sin) and the file,
+    nothing on stdout, exit 2."""
+    cfg = g.make_config(rng, "default")
+    rows = int(rng.integers(64, 200))
+    user, _ = produce(rng, cfg, PRODUCERS[0], rows, 0, "against-bad-user", dtype_fmt=("npy", "float32"))
+    arrays, _ = g.dump(cfg, "table", "float32", rows, 0, (), rng)
+    c, s = arrays["cos"], arrays["sin"]
+    path = lambda name: os.path.join(OUT, "against-bad-" + name)  # noqa: E731
+    nan = c.copy()
+    r, col = int(rng.integers(rows)), int(rng.integers(c.shape[1]))
+    nan[r, col] = np.nan
+    np.save(path("nan.npy"), nan)
+    np.save(path("sin.npy"), s)
+    np.save(path("narrow.npy"), c[:, : c.shape[1] - 2])
+    np.save(path("cube.npy"), np.zeros((3, 4, 5), dtype=np.float32))
+    np.save(path("cos.npy"), c)
+    missing = path("missing.npy")
+    cases = [
+        (["--against", missing], "--against", missing, "cannot open it: No such file or directory"),
+        (["--against", path("cube.npy")], "--against", path("cube.npy"), "a 3-D array"),
+        (["--against", path("narrow.npy"), "--against-sin", path("sin.npy")], "--against-sin", path("sin.npy"),
+         "sin is %d x %d, cos is %d x %d; they must match" % (rows, c.shape[1], rows, c.shape[1] - 2)),
+        (["--against", path("nan.npy"), "--against-sin", path("sin.npy")], "--against", path("nan.npy"),
+         "row %d, column %d is NaN (position %d)" % (r, col, r)),
+        (["--against", path("cos.npy")], "--against", path("cos.npy"), "one 2-D array under no name"),
+        (["--against", path("cos.npy"), "--against-form", "freqs"], "--against-form", None, "must be inv_freq"),
+        (["--against-sin", path("sin.npy")], "--against-sin", None, "goes with --against FILE"),
+    ]
+    for extra, flag, file, words in cases:
+        for with_config in (False, True):
+            args = (["--config", g.write_config(cfg, OUT, "against-bad")] if with_config else []) + user + extra
+            code, out, err = run(args)
+            head = "ropescope: %s '%s': " % (flag, file) if file else "ropescope: %s " % flag
+            tally.check(code == 2 and out == "" and err.count("\n") == 1 and err.startswith(head) and words in err,
+                        "bad --against %s: exit %d, stdout %r, stderr %r" % (" ".join(extra), code, out[:80], err))
+
+
+# ---- a checkpoint: verify --checkpoint DIR (docs/VERIFY.md, "A checkpoint") --------------------
+
+def shard(path, tensors):
+    """A safetensors file of tensors of mixed dtypes ({name: (array, dtype)}), as a checkpoint
+    shard holds them."""
+    header, blobs, at = {"__metadata__": {"format": "pt"}}, [], 0
+    for name, (a, dtype) in tensors.items():
+        if dtype == "bfloat16":
+            raw = (np.asarray(a, dtype=np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
+        else:
+            raw = np.ascontiguousarray(a).astype(np.dtype(dtype).newbyteorder("<")).tobytes()
+        header[name] = {"dtype": g.ST_DTYPE[dtype], "shape": list(np.shape(a)), "data_offsets": [at, at + len(raw)]}
+        blobs.append(raw)
+        at += len(raw)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def checkpoint_folder(rng, stem, plants):
+    """A fresh folder: config.json and two or three shards holding weights and RoPE buffers (an
+    inv_freq per layer, float32 or bfloat16 as checkpoints store it; one layer's cos_cached and
+    sin_cached, [1, 1, positions, d] or GPT-NeoX's [positions, 1, 1, d]), with plants {layer: code}
+    planted. Returns (folder, config, {buffer line's tensor: code or None})."""
+    folder = os.path.join(CHECKPOINTS, stem)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    cfg = g.make_config(rng, str(rng.choice(["default", "linear", "llama3", "yarn"])))
+    cfg.pop("partial_rotary_factor", None)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    layers = int(rng.integers(3, 7))
+    files = int(rng.integers(2, 4))
+    tensors = [{} for _ in range(files)]
+    want = {}
+    h = cfg["hidden_size"]
+    for k in range(files):
+        tensors[k]["model.layers.%d.mlp.weight" % k] = (rng.random((h // 4, 16)).astype(np.float32), "float16")
+    for layer in range(layers):
+        code = plants.get(layer)
+        dtype = str(rng.choice(["float32", "bfloat16"]))
+        arrays, _ = g.dump(cfg, "inv", dtype, 0, 0, (code,) if code else (), rng)
+        name = "model.layers.%d.self_attn.rotary_emb.inv_freq" % layer
+        tensors[layer % files][name] = (arrays["inv_freq"], dtype)
+        want[name] = code
+    code = plants.get("cache")
+    rows = int(rng.integers(64, 300))
+    dtype = str(rng.choice(["float32", "float16"]))
+    arrays, _ = g.dump(cfg, "table", dtype, rows, 0, (code,) if code else (), rng)
+    shape = (lambda a: a[None, None]) if rng.random() < 0.5 else (lambda a: a[:, None, None, :])
+    prefix = "gpt_neox.layers.0.attention.rotary_emb."
+    tensors[-1][prefix + "cos_cached"] = (shape(arrays["cos"]), dtype)
+    tensors[-1][prefix + "sin_cached"] = (shape(arrays["sin"]), dtype)
+    want[prefix + "cos_cached"] = code
+    for k in range(files):
+        shard(os.path.join(folder, "model-%05d-of-%05d.safetensors" % (k + 1, files)), tensors[k])
+    return folder, cfg, want
+
+
+def checkpoint_folders(rng, tally):
+    """Every RoPE buffer a checkpoint stores is checked against its config.json, one line each:
+    correct buffers match; a planted one is a mismatch naming its code while the others match;
+    a shard past the size the whole-file readers take is read by its header and buffers alone;
+    bad folders are one line naming --checkpoint and the file or tensor."""
+    shutil.rmtree(CHECKPOINTS, ignore_errors=True)
+    os.makedirs(CHECKPOINTS)
+    for k in range(3):
+        plants = {} if k == 0 else {int(rng.integers(0, 3)): "wrong_base", "cache": str(rng.choice(
+            ["sign_flipped", "position_offset", "wrong_base"]))}
+        folder, cfg, want = checkpoint_folder(rng, "checkpoint%d" % k, plants)
+        code, out, err = run(["--checkpoint", folder, "--format", "json"])
+        res = json.loads(out) if out else {"buffers": []}
+        got = {b["tensor"]: b for b in res["buffers"]}
+        problems = [] if code == (1 if plants else 0) else ["exit %d %s" % (code, err.strip())]
+        if sorted(got) != sorted(want):
+            problems.append("lines for %s, wants %s" % (sorted(got), sorted(want)))
+        for name, c in want.items():
+            b = got.get(name)
+            named = [d["code"] for d in b["diagnoses"]] if b else None
+            if b and (b["verdict"] != ("mismatch" if c else "match") or (c and c not in named)):
+                problems.append("%s (%s): %s, named %s, worst %s" % (name, b["dtype"], b["verdict"], named,
+                                                                     b["worst_ratio"]))
+        tally.record("checkpoint%d (%s, planted %s)" % (k, cfg.get("rope_scaling", {}).get("rope_type", "default"),
+                                                         plants or "nothing"), problems)
+    # A shard whose weight runs past 514 MiB (a sparse file): only its header and buffers are read.
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-big", {})
+    big = os.path.join(folder, "model-00009-of-00009.safetensors")
+    arrays, _ = g.dump(cfg, "inv", "float32", 0, 0, (), rng)
+    n_big = (600 << 20) // 2
+    text = json.dumps({"lm_head.inv_freq_like_weight": {"dtype": "F16", "shape": [n_big], "data_offsets": [0, 2 * n_big]},
+                       "model.rotary_emb.inv_freq": {"dtype": "F32", "shape": [len(arrays["inv_freq"])],
+                                                     "data_offsets": [2 * n_big, 2 * n_big + 4 * len(arrays["inv_freq"])]}}).encode()
+    text += b" " * (-len(text) % 8)
+    with open(big, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text)
+        f.seek(8 + len(text) + 2 * n_big)
+        f.write(arrays["inv_freq"].astype("<f4").tobytes())
+    code, out, err = run(["--checkpoint", folder])
+    tally.check(code == 0 and "model.rotary_emb.inv_freq (model-00009-of-00009.safetensors, float32): match" in out,
+                "a %d MiB shard: exit %d %s %s" % (os.path.getsize(big) >> 20, code, out[-300:], err.strip()))
+    # Bad folders.
+    empty = os.path.join(CHECKPOINTS, "checkpoint-empty")
+    shutil.rmtree(empty, ignore_errors=True)
+    os.makedirs(empty)
+    bad = []
+    bad.append((empty, "no *.safetensors file in it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-noconfig", {})
+    os.remove(os.path.join(folder, "config.json"))
+    bad.append((folder, "no config.json in it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-garbage", {})
+    with open(os.path.join(folder, "model-00000-garbage.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", 12) + b"not json at all")
+    bad.append((folder, "'model-00000-garbage.safetensors': not a safetensors file"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-nosin", {})
+    shard(os.path.join(folder, "model-00000-extra.safetensors"),
+          {"model.rotary_emb.cos_cached": (np.ones((4, cfg["head_dim"]), dtype=np.float32), "float32")})
+    bad.append((folder, "'model-00000-extra.safetensors': tensor 'model.rotary_emb.cos_cached' has no sin_cached beside it"))
+    folder, cfg, want = checkpoint_folder(rng, "checkpoint-nan", {})
+    inv = np.ones(cfg["head_dim"] // 2, dtype=np.float32)
+    inv[3] = np.nan
+    shard(os.path.join(folder, "model-00000-nan.safetensors"), {"model.rotary_emb.inv_freq": (inv, "float32")})
+    bad.append((folder, "ropescope: --checkpoint '%s/model-00000-nan.safetensors:model.rotary_emb.inv_freq': "
+                        "value 3 is NaN" % folder))
+    for folder, words in bad:
+        code, out, err = run(["--checkpoint", folder])
+        tally.check(code == 2 and out == "" and err.count("\n") == 1 and err.startswith("ropescope: --checkpoint '")
+                    and words in err, "bad checkpoint %s: exit %d, stdout %r, stderr %r" % (folder, code, out[:80], err))
+    # No RoPE buffer: nothing to check, said so.
+    folder = os.path.join(CHECKPOINTS, "checkpoint-none")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(g.make_config(rng, "default"), f)
+    shard(os.path.join(folder, "model.safetensors"), {"lm_head.weight": (rng.random((8, 8)), "float32")})
+    code, out, err = run(["--checkpoint", folder])
+    tally.check(code == 0 and "no stored RoPE buffer" in out and "result: match" in out,
+                "a checkpoint without RoPE buffers: exit %d %r %r" % (code, out, err))
+    code, out, err = run(["--checkpoint", folder, "--cos", "x.npy"])
+    tally.check(code == 2 and out == "" and "--cos does not go with --checkpoint" in err,
+                "--checkpoint with --cos: exit %d %r" % (code, err))
+
+
 def main():
     seed = testlib.seed("test_verify")
     rng = np.random.default_rng(seed)
@@ -1112,7 +1474,8 @@ def main():
     for group in testlib.only([correct_dumps, planted_dumps, per_pair_dumps, bad_files, mutated_files,
                                positions, config_layouts, proportional_and_layer_types, crafted_refusals,
                                special_files, odd_valid_files, producer_tables, missed_mistakes,
-                               fp16_overflow, attention_score]):
+                               fp16_overflow, attention_score, against_producers, against_planted,
+                               against_refusals, checkpoint_folders]):
         if group in counting:
             n = group(rng, tally, n)
         else:
