@@ -103,7 +103,9 @@ export function useServerAndBrowser() {
 // Chromium 156 starts, for every new browser context (a window), a renderer for the address
 // bar's dropdown (the omnibox popup, a WebUI page of about 300 modules) that keeps a core busy for
 // one to two seconds: on a 2-core machine, through every cold load make bench times, the floor's
-// as well as the page's. A reader's browser pays it once per window, not per page loaded.
+// as well as the page's, and in every browser test (a test file makes a context for most tests:
+// about a second of CPU each, in a suite of several hundred). A reader's browser pays it once per
+// window, not per page loaded.
 // Chromium keeps only the last --disable-features, so this one repeats Playwright's own list
 // (playwright-core's chromiumSwitches, 1.65) before the popup's three features.
 const PLAYWRIGHT_DISABLED_FEATURES = [
@@ -130,13 +132,15 @@ export const QUIET_UI_ARGS = [
 ];
 
 /**
- * Headless Chromium; quietUi: without the address bar's popup renderer (make bench). Under
+ * Headless Chromium, without the address bar's popup renderer unless quietUi is false. Under
  * tools/test_browser.mjs (make test-browser) the test files share the one browser it started
- * (ROPE_BROWSER_WS): each file connects, makes its own contexts, and close() only disconnects.
+ * (ROPE_BROWSER_WS, launched with the same arguments): each file connects, makes its own
+ * contexts, and close() only disconnects. own: a browser of the caller's own even then (make
+ * bench, which times loads).
  */
-export function launchBrowser({ quietUi = false } = {}) {
+export function launchBrowser({ own = false, quietUi = true } = {}) {
   const shared = process.env.ROPE_BROWSER_WS;
-  if (shared && !quietUi) return chromium.connect(shared);
+  if (shared && !own) return chromium.connect(shared);
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [...LAUNCH_ARGS, ...(quietUi ? QUIET_UI_ARGS : [])],
