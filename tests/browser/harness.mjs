@@ -347,6 +347,25 @@ export async function openReady(env, query = '', charts = CHARTS) {
   return { p, page: p.page };
 }
 
+/**
+ * The served page at `query`, opened at figure `name`'s anchor (#fig-NAME) as a link to it opens,
+ * with its chart made: the page builds the figures up to it (app.js, buildForFragment) and the
+ * rest as the reader nears them, not every figure as waitReady does. For a test of that figure
+ * (and those before it) alone. { p, page } (p.close() when done).
+ */
+export async function openAt(env, query, name) {
+  const p = await openPage(env.browser, `${env.server.url}${query}#fig-${name}`);
+  await p.page.waitForFunction(
+    (n) =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      typeof window.Chart === 'function' &&
+      window.Chart.getChart(document.getElementById(`chart-${n}`)),
+    name,
+    { timeout: 30000 },
+  );
+  return { p, page: p.page };
+}
+
 /** Runs action, then waits until at least one more update was measured. */
 export async function afterUpdate(page, action) {
   const before = await updateCount(page);
