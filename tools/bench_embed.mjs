@@ -187,7 +187,8 @@ async function frames(browser, hostUrl) {
 }
 
 const host = await startHost();
-const browser = await launchBrowser();
+// With the address bar's popup renderer, as these runs were measured (the quiet browser is below).
+const browser = await launchBrowser({ quietUi: false });
 try {
   console.log(
     `ropescope embed bench: six <rope-scope> (${VIEWS.join(', ')}) in one post, headless Chromium ${browser.version()}`,
@@ -216,7 +217,7 @@ try {
   );
   // Without the address bar's popup renderer, which Chromium starts for every new context and a
   // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).
-  const quiet = await launchBrowser({ quietUi: true });
+  const quiet = await launchBrowser({ own: true });
   try {
     await frames(quiet, host.url);
   } finally {

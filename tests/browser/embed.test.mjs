@@ -8,7 +8,7 @@ import { DEFAULT_COLUMN, MAX_HEIGHT } from '../../web/src/element/embed.js';
 import { EMBED_CONTENT } from '../../web/src/element/heights.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { afterUpdate, checkCharts, DEFAULTS, openPage, settle, useServerAndBrowser, waitReady } from './harness.mjs';
-import { blogHtml, distinctColors, explorerFrame, holdPreview, openBlog } from './host.mjs';
+import { blogHtml, distinctColors, explorerFrame, holdPreview, nextPost, openBlog } from './host.mjs';
 
 const env = useServerAndBrowser();
 // Each fitting test loads a seeded sample of the builder's snippets, not all ~50 of them (two
@@ -27,43 +27,80 @@ const WIDTHS = [700, 390];
 // style.css's --surface: the embed's background in each palette.
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(25, 28, 34)' };
 
-/** The builder's snippets for every view: { view: { auto, fixed } } at the page's defaults, the
- *  fixed ones for a post column `column` px wide. */
-async function builderSnippets(column = DEFAULT_COLUMN) {
-  const p = await openPage(env.browser, env.server.url);
-  const { page } = p;
-  await waitReady(page);
-  await holdPreview(page);
-  await page.selectOption('#embed-column', String(column));
-  const views = await page.$$eval('#embed-view option', (options) => options.map((o) => o.value));
-  const out = {};
-  for (const view of views) {
-    await page.selectOption('#embed-view', view);
-    await page.check('#embed-auto');
-    const auto = await page.inputValue('#embed-code');
-    await page.uncheck('#embed-auto');
-    const fixed = await page.inputValue('#embed-code');
-    out[view] = { auto, fixed };
-  }
-  // The tallest options: every slider in the embed, with the heading (each view's snippet then
-  // holds the ones it reads). The boxes are offered where a view reads them: all figures does.
-  await page.selectOption('#embed-view', 'all');
-  for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
-  for (const view of views.filter((v) => v !== 'all')) {
-    await page.selectOption('#embed-view', view);
-    await page.check('#embed-auto');
-    const auto = await page.inputValue('#embed-code');
-    await page.uncheck('#embed-auto');
-    out[`${view}&controls=gap,dim,base`] = { auto, fixed: await page.inputValue('#embed-code') };
-  }
-  await p.close();
-  return out;
+/** The page open, its first chart drawn and its embed builder set up (after the first paint):
+ *  what the builder's tests use, without building every figure as waitReady does. */
+async function openBuilder(query = '') {
+  const p = await openPage(env.browser, env.server.url + query);
+  await p.page.waitForFunction(
+    () =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      document.getElementById('embed-column') !== null &&
+      document.getElementById('embed-code').value !== '',
+    null,
+    { timeout: 30000 },
+  );
+  return p;
 }
 
-let snippets;
+/** The builder's snippets for every view at the page's defaults, for each post column in
+ *  `columns` (the fixed ones are the column's): { column: { view: { auto, fixed } } }, from one
+ *  page. Each option is set as selectOption and check do (the value, then input and change),
+ *  inside the page: one round trip for a column's snippets instead of four for each. */
+async function builderSnippets(columns) {
+  const p = await openBuilder();
+  const { page } = p;
+  await holdPreview(page);
+  const read = (controls) =>
+    page.evaluate(
+      ({ controls, columns }) => {
+        const $ = (id) => document.getElementById(id);
+        const choose = (id, value) => {
+          $(id).value = value;
+          for (const type of ['input', 'change']) $(id).dispatchEvent(new Event(type, { bubbles: true }));
+        };
+        const tick = (id, on) => {
+          if ($(id).checked !== on) $(id).click();
+        };
+        const views = [...$('embed-view').options].map((o) => o.value);
+        // The tallest options: every slider in the embed, with the heading (each view's snippet
+        // then holds the ones it reads). The boxes are offered where a view reads them: all
+        // figures does.
+        if (controls) {
+          choose('embed-view', 'all');
+          for (const name of ['gap', 'dim', 'base']) tick(`embed-control-${name}`, true);
+        }
+        const out = {};
+        for (const column of columns) {
+          choose('embed-column', String(column));
+          out[column] = {};
+          for (const view of controls ? views.filter((v) => v !== 'all') : views) {
+            choose('embed-view', view);
+            tick('embed-auto', true);
+            const auto = $('embed-code').value;
+            tick('embed-auto', false);
+            out[column][controls ? `${view}&controls=gap,dim,base` : view] = { auto, fixed: $('embed-code').value };
+          }
+        }
+        return out;
+      },
+      { controls, columns },
+    );
+  // The plain snippets of every column first, then, with the sliders ticked, those with them.
+  const plain = await read(false);
+  const withControls = await read(true);
+  await p.close();
+  return Object.fromEntries(columns.map((c) => [c, { ...plain[c], ...withControls[c] }]));
+}
+
+// The fixed-height tests' post columns (below) and the builder's default.
+const FIXED = [320, 480, 640, 800];
+let allSnippets;
+async function snippetsAt(column = DEFAULT_COLUMN) {
+  allSnippets ??= await builderSnippets([...new Set([DEFAULT_COLUMN, ...FIXED])]);
+  return allSnippets[column];
+}
 async function snippetsFor(view) {
-  snippets ??= await builderSnippets();
-  return snippets[view];
+  return (await snippetsAt())[view];
 }
 
 // The snippets name the embed document (embed/<view>.html: one <rope-scope>, its canvases in the
@@ -122,7 +159,9 @@ function assertNoInnerScroll(m, what) {
 
 for (const width of WIDTHS) {
   test(`auto_height_iframes_should_fit_their_content_at_${width}px`, async () => {
-    snippets ??= await builderSnippets();
+    const snippets = await snippetsAt();
+    // One window for the sample's posts, each loaded in it in turn.
+    let p = null;
     for (const view of sample(Object.keys(snippets), `auto height at ${width}px`)) {
       const { auto } = snippets[view];
       assert.match(
@@ -130,9 +169,9 @@ for (const width of WIDTHS) {
         /^<div data-ropescope-embed [^>]*><a [^>]+>.*<\/a><iframe data-ropescope [^>]*><\/iframe><\/div><script src="[^"]*\/ropescope-resize\.js" async><\/script>$/,
         'the auto snippet: its picture for readers without the live figure, the iframe over it, and the resizer',
       );
-      const p = await openBlog(env.browser, blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`), {
-        viewport: { width, height: 900 },
-      });
+      const post = blogHtml(`<p>Before the figure.</p>\n${auto}\n<p>After it.</p>`);
+      if (p) await nextPost(p.page, post);
+      else p = await openBlog(env.browser, post, { viewport: { width, height: 900 } });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
@@ -148,8 +187,8 @@ for (const width of WIDTHS) {
       await page.locator('iframe').scrollIntoViewIfNeeded();
       assert.ok((await distinctColors(page, page.locator('iframe'))) > 20, `${what}: the figure shows in a screenshot`);
       await p.assertClean(what);
-      await p.context.close();
     }
+    await p?.context.close();
   });
 }
 
@@ -158,18 +197,19 @@ for (const width of WIDTHS) {
 // at most 8 px of the iframe blank below it. A slider row is an estimate (embed.js's
 // CONTROL_ROW): snippets with sliders are held to fitting only.
 // The blog's column is its viewport less 32 px of padding.
-const FIXED = [320, 480, 640, 800];
 const MOST_BLANK = 8;
 for (const column of FIXED) {
   test(`fixed_height_iframes_for_a_${column}px_column_should_show_the_whole_figure_with_no_blank`, async () => {
-    const fixedSnippets = await builderSnippets(column);
+    const fixedSnippets = await snippetsAt(column);
+    let p = null; // one window for the sample's posts
     for (const view of sample(Object.keys(fixedSnippets), `fixed height, ${column}px column`)) {
       const { fixed } = fixedSnippets[view];
       assert.doesNotMatch(fixed, /<script/, 'the fixed snippet is the iframe and its picture alone');
       const height = Number(/height="(\d+)"/.exec(fixed)[1]);
       // The mock blog's column stops at 700 px: a wider one lifts that.
       const css = column > 700 ? 'main { max-width: none; }' : '';
-      const p = await openBlog(env.browser, blogHtml(fixed, css), { viewport: { width: column + 32, height: 900 } });
+      if (p) await nextPost(p.page, blogHtml(fixed, css));
+      else p = await openBlog(env.browser, blogHtml(fixed, css), { viewport: { width: column + 32, height: 900 } });
       const { page } = p;
       const frame = await explorerFrame(page);
       await frameReady(frame);
@@ -188,8 +228,8 @@ for (const column of FIXED) {
       }
       assertNoInnerScroll(m, what);
       await p.assertClean(what);
-      await p.context.close();
     }
+    await p?.context.close();
   });
 }
 
@@ -229,10 +269,11 @@ test('host_lines_should_take_heights_only_from_their_iframe_within_bounds', asyn
 });
 
 test('theme_should_set_the_embed_background_for_either_os_scheme', async () => {
+  // One page, loaded again for each scheme and theme.
+  const p = await openPage(env.browser, null, { viewport: { width: 700, height: 600 } });
+  const { page } = p;
   for (const scheme of ['light', 'dark']) {
     for (const theme of ['auto', 'light', 'dark']) {
-      const p = await openPage(env.browser, null, { viewport: { width: 700, height: 600 } });
-      const { page } = p;
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`${env.server.url}?embed=1&view=slow&theme=${theme}`);
       await waitReady(page, ['slow']);
@@ -244,9 +285,10 @@ test('theme_should_set_the_embed_background_for_either_os_scheme', async () => {
       }));
       assert.equal(seen.background, SURFACE[want], `theme=${theme} under a ${scheme} OS scheme: ${want} background`);
       assert.equal(seen.ticks, seen.muted, `theme=${theme}, ${scheme} OS: the chart uses the theme's colours`);
-      await p.close();
+      await p.assertClean(`theme=${theme}, ${scheme} OS`);
     }
   }
+  await p.close();
 });
 
 test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figure_numbers', async () => {
@@ -312,9 +354,8 @@ test('embed_options_should_show_chosen_sliders_credit_the_explorer_and_drop_figu
 });
 
 test('builder_should_write_options_into_the_snippet_and_show_a_live_preview', async () => {
-  const p = await openPage(env.browser, env.server.url);
+  const p = await openBuilder();
   const { page } = p;
-  await waitReady(page);
   await page.selectOption('#embed-view', 'slow');
   await page.check('#embed-control-base');
   await page.check('#embed-control-gap');
@@ -376,9 +417,8 @@ const TAKES = {
 };
 
 test('builder_should_offer_only_the_sliders_a_view_takes_on_one_line_for_one_figure', async () => {
-  const p = await openPage(env.browser, env.server.url);
+  const p = await openBuilder();
   const { page } = p;
-  await waitReady(page);
   await holdPreview(page);
   assert.equal(await page.inputValue('#embed-view'), 'flatness', 'one figure by default: the summary');
   for (const name of ['gap', 'dim', 'base']) await page.check(`#embed-control-${name}`);
@@ -414,9 +454,8 @@ test('builder_should_offer_only_the_sliders_a_view_takes_on_one_line_for_one_fig
 // The builder's theme follows the way until the blogger picks one: the element inherits the
 // post's look, an iframe follows the reader's scheme; a picked theme stays whatever the way.
 test('builder_theme_should_default_to_inherit_for_the_element_until_one_is_picked', async () => {
-  const p = await openPage(env.browser, env.server.url);
+  const p = await openBuilder();
   const { page } = p;
-  await waitReady(page);
   const theme = async () => ({
     select: await page.inputValue('#embed-theme'),
     code: /theme[=]"?([a-z]+)/.exec((await page.inputValue('#embed-code')).replace(/&amp;/g, '&'))?.[1] ?? 'auto',
@@ -435,8 +474,8 @@ test('builder_theme_should_default_to_inherit_for_the_element_until_one_is_picke
 // theme=inherit in an iframe: the page cannot read its host's colours, so the reader's scheme
 // picks the palette, and the background is transparent for the post's to show through.
 test('iframe_theme_inherit_should_have_a_transparent_background', async () => {
+  const p = await openPage(env.browser, null);
   for (const scheme of ['light', 'dark']) {
-    const p = await openPage(env.browser, null);
     await p.page.emulateMedia({ colorScheme: scheme });
     await p.page.goto(`${env.server.url}?embed=1&view=slow&theme=inherit`);
     await waitReady(p.page, ['slow']);
@@ -450,6 +489,7 @@ test('iframe_theme_inherit_should_have_a_transparent_background', async () => {
     assert.equal(got.root, 'rgba(0, 0, 0, 0)', `${scheme}: root transparent`);
     assert.equal(got.inherit, true);
     assert.equal(got.muted, scheme === 'dark' ? '#a2a9b6' : '#585f6c', `${scheme}: the reader's palette`);
-    await p.close();
+    await p.assertClean(`theme=inherit, ${scheme} OS`);
   }
+  await p.close();
 });

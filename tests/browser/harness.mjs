@@ -103,7 +103,9 @@ export function useServerAndBrowser() {
 // Chromium 156 starts, for every new browser context (a window), a renderer for the address
 // bar's dropdown (the omnibox popup, a WebUI page of about 300 modules) that keeps a core busy for
 // one to two seconds: on a 2-core machine, through every cold load make bench times, the floor's
-// as well as the page's. A reader's browser pays it once per window, not per page loaded.
+// as well as the page's, and in every browser test (a test file makes a context for most tests:
+// about a second of CPU each, in a suite of several hundred). A reader's browser pays it once per
+// window, not per page loaded.
 // Chromium keeps only the last --disable-features, so this one repeats Playwright's own list
 // (playwright-core's chromiumSwitches, 1.65) before the popup's three features.
 const PLAYWRIGHT_DISABLED_FEATURES = [
@@ -130,13 +132,15 @@ export const QUIET_UI_ARGS = [
 ];
 
 /**
- * Headless Chromium; quietUi: without the address bar's popup renderer (make bench). Under
+ * Headless Chromium, without the address bar's popup renderer unless quietUi is false. Under
  * tools/test_browser.mjs (make test-browser) the test files share the one browser it started
- * (ROPE_BROWSER_WS): each file connects, makes its own contexts, and close() only disconnects.
+ * (ROPE_BROWSER_WS, launched with the same arguments): each file connects, makes its own
+ * contexts, and close() only disconnects. own: a browser of the caller's own even then (make
+ * bench, which times loads).
  */
-export function launchBrowser({ quietUi = false } = {}) {
+export function launchBrowser({ own = false, quietUi = true } = {}) {
   const shared = process.env.ROPE_BROWSER_WS;
-  if (shared && !quietUi) return chromium.connect(shared);
+  if (shared && !own) return chromium.connect(shared);
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [...LAUNCH_ARGS, ...(quietUi ? QUIET_UI_ARGS : [])],
@@ -340,6 +344,25 @@ export async function settle(page) {
 export async function openReady(env, query = '', charts = CHARTS) {
   const p = await openPage(env.browser, env.server.url + query);
   await waitReady(p.page, charts);
+  return { p, page: p.page };
+}
+
+/**
+ * The served page at `query`, opened at figure `name`'s anchor (#fig-NAME) as a link to it opens,
+ * with its chart made: the page builds the figures up to it (app.js, buildForFragment) and the
+ * rest as the reader nears them, not every figure as waitReady does. For a test of that figure
+ * (and those before it) alone. { p, page } (p.close() when done).
+ */
+export async function openAt(env, query, name) {
+  const p = await openPage(env.browser, `${env.server.url}${query}#fig-${name}`);
+  await p.page.waitForFunction(
+    (n) =>
+      performance.getEntriesByName('ropescope:first-chart').length > 0 &&
+      typeof window.Chart === 'function' &&
+      window.Chart.getChart(document.getElementById(`chart-${n}`)),
+    name,
+    { timeout: 30000 },
+  );
   return { p, page: p.page };
 }
 

@@ -100,14 +100,20 @@ export async function openBlog(
   } = {},
 ) {
   if (!existsSync(ELEMENT_JS)) throw new Error('dist/ropescope-embed.js is missing: run make dist');
-  const { url } = await startBlog();
-  const path = `/post-${pages.size + 1}.html`;
-  pages.set(path, html);
   const p = await openPage(browser, null, { viewport, javaScriptEnabled });
   await p.page.emulateMedia({ colorScheme });
   if (init) await p.page.addInitScript(init);
-  await p.page.goto(url + path, { waitUntil });
+  await nextPost(p.page, html, { waitUntil });
   return p;
+}
+
+/** Loads `html` as a new post of the blog in a page openBlog opened (its window, its cache, the
+ *  recorder's problems so far): the next of several posts a test reads one after another. */
+export async function nextPost(page, html, { waitUntil = 'load' } = {}) {
+  const { url } = await startBlog();
+  const path = `/post-${pages.size + 1}.html`;
+  pages.set(path, html);
+  await page.goto(url + path, { waitUntil });
 }
 
 /** The explorer's frame in the host page (the n-th iframe). */

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
 import { rng, seed } from '../lib/testlib.mjs';
-import { close, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
+import { close, openAt, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 
 const env = useServerAndBrowser();
 const CHAPTERS = [
@@ -280,7 +280,7 @@ test('chapters_should_follow_their_own_inputs_as_the_reference_computes', async 
 });
 
 test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'cat');
   const cat = () =>
     chartOf(
       page,
@@ -374,7 +374,7 @@ test('cat_arrows_should_drag_turn_by_keyboard_and_slide_keeping_the_score', asyn
 });
 
 test('clock_should_show_the_post_angles_and_both_fixes', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'clock');
   const clock = () =>
     chartOf(
       page,
@@ -453,7 +453,7 @@ for (const viewport of [
   { width: 390, height: 844 },
 ]) {
   test(`chapter_sliders_should_reach_the_posts_values_by_pointer_and_keyboard_at_${viewport.width}px`, async () => {
-    const { p, page } = await openLesson();
+    const { p, page } = await openAt(env, '', 'cat');
     await page.setViewportSize(viewport);
     await settle(page);
     for (const id of ['slot-slot', 'cat-m', 'extrapolate-pos']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
@@ -624,7 +624,7 @@ test('every_chapter_control_should_change_what_its_chapter_shows', async () => {
 
 // Figure 3's caption at slot 0 and small slots, and figure 5's outline only at the post's width.
 test('slot_and_marks_captions_should_say_only_what_the_chart_shows', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'marks');
   await setNumber(page, 'slot-slot', 0);
   let caption = await page.textContent('#caption-slot');
   assert.match(caption, /^At slot 0 nothing is added: the stick is the word itself, \[2, 1, 1, 0\]\. The post’s cases/);
@@ -660,7 +660,7 @@ test('slot_and_marks_captions_should_say_only_what_the_chart_shows', async () =>
 // during a slide wins (the words end at 3 and 7, not where the slide would have taken them);
 // under prefers-reduced-motion a slide is one step.
 test('cat_slide_should_stop_on_request_and_lose_to_a_reset', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'cat');
   const at = () => chartOf(page, 'cat', 'return [chart.$cat.m, chart.$cat.n];');
   const moved = () =>
     page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-cat')).$cat.m > 3, null, {
@@ -868,7 +868,7 @@ test('back_and_forward_should_bring_back_each_settled_state_of_the_chapters', as
 // (inside: an angle no larger, unwrapped, than the largest training reached, or any angle once
 // training swept a whole turn), checked here against the rule itself at random gaps past many turns.
 test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'weights');
   const TRAIN = 8192;
   const verdict = (text, pattern, what) => {
     const found = text.match(pattern);

@@ -157,9 +157,10 @@ test('embed_should_show_only_the_figures', async () => {
 
 for (const view of CHARTS) {
   test(`view_${view}_should_show_that_figure_alone`, async () => {
+    const p = await openPage(env.browser, null); // one window, loaded again for each query
+    const { page } = p;
     for (const query of [`?embed=1&view=${view}`, `?view=${view}&gap=300`]) {
-      const p = await openPage(env.browser, `${env.server.url}${query}`);
-      const { page } = p;
+      await page.goto(`${env.server.url}${query}`);
       await waitReady(page, [view]);
       for (const id of CHARTS) {
         assert.equal(
@@ -175,8 +176,9 @@ for (const view of CHARTS) {
       } else {
         await checkCharts(page, { ...DEFAULTS, gap: 300 }, [view]);
       }
-      await p.close();
+      await p.assertClean(query);
     }
+    await p.close();
   });
 }
 
@@ -211,14 +213,15 @@ const HOSTILE = [
 ];
 
 test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () => {
-  const clean = await openPage(env.browser, env.server.url);
-  await waitReady(clean.page);
-  const scripts = await clean.page.evaluate(() => document.scripts.length);
-  await clean.close();
+  // One window: the clean page, then each query loaded in it in turn.
+  const p = await openPage(env.browser, env.server.url);
+  const { page } = p;
+  await waitReady(page);
+  const scripts = await page.evaluate(() => document.scripts.length);
+  await p.assertClean();
 
   for (const { query, names, shown } of HOSTILE) {
-    const p = await openPage(env.browser, env.server.url + query);
-    const { page } = p;
+    await page.goto(env.server.url + query);
     await waitReady(page);
     const controls = await controlValues(page);
     const expected = { ...DEFAULTS };
@@ -254,8 +257,9 @@ test('hostile_query_strings_should_fall_back_to_defaults_and_say_so', async () =
       { scripts, pwned: null, injected: 0 },
       `${query}: nothing from the query string became markup`,
     );
-    await p.close();
+    await p.assertClean(query);
   }
+  await p.close();
 });
 
 test('every_control_should_have_an_accessible_label', async () => {

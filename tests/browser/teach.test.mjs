@@ -168,14 +168,15 @@ test('worked_numbers_should_match_the_blog_and_the_reference', async () => {
 });
 
 test('pair_terms_should_sum_to_the_rotated_score_on_random_inputs', async () => {
+  const p = await openPage(env.browser, null); // one window, loaded again for each trial
+  const { page } = p;
   for (let trial = 0; trial < 3; trial++) {
     const dim = pick([2, 6, 16, 64, 128]);
     const seed = 1 + Math.floor(random() * 4e9);
     const gap = pick([0, 1, 2.5, Math.floor(random() * 4096)]);
     const base = pick([10000, 500000, 1e6]);
     const where = `(dim ${dim}, seed ${seed}, gap ${gap}, base ${base}; test seed ${SEED})`;
-    const p = await openPage(env.browser, `${env.server.url}?dim=${dim}&seed=${seed}&gap=${gap}&base=${base}`);
-    const { page } = p;
+    await page.goto(`${env.server.url}?dim=${dim}&seed=${seed}&gap=${gap}&base=${base}`);
     await waitReady(page, ['flatness']);
     await page.locator('#fig-terms').scrollIntoViewIfNeeded();
     await waitReady(page, ['terms']);
@@ -198,8 +199,9 @@ test('pair_terms_should_sum_to_the_rotated_score_on_random_inputs', async () => 
     assert.ok(numbers.length >= 2, `#caption-terms shows the sum and the score: ${caption}`);
     near(numbers[0], terms[3 * h], `#caption-terms sum ${where}`);
     near(numbers[1], score, `#caption-terms rotated dot product ${where}`);
-    await p.close();
+    await p.assertClean(where);
   }
+  await p.close();
 });
 
 test('additive_terms_should_sum_to_add_score_and_match_the_reference', async () => {
@@ -367,13 +369,14 @@ test('rotating_pair_should_match_the_reference_and_keep_the_gap_when_locked', as
 test('figure_1_should_not_alias_its_drawn_extremes_match_a_dense_computation', async () => {
   // dim 2: the only additive frequency repeats every 2π ≈ 6.3 positions; 512 thinned
   // samples 8 apart used to draw a slow wave that does not exist.
+  const p = await openPage(env.browser, null); // one window, loaded again for each range
+  const { page } = p;
   for (const [from, to, n] of [
     [0, 4096, 512],
     [100, 400, 4096],
     [0, 60000, 300],
   ]) {
-    const p = await openPage(env.browser, `${env.server.url}?dim=2&gap=3&from=${from}&to=${to}&n=${n}`);
-    const { page } = p;
+    await page.goto(`${env.server.url}?dim=2&gap=3&from=${from}&to=${to}&n=${n}`);
     await waitReady(page, ['flatness']);
     const sets = (await chartData(page, 'flatness')).datasets;
     const plan = sweepBins(from, to, n);
@@ -406,8 +409,9 @@ test('figure_1_should_not_alias_its_drawn_extremes_match_a_dense_computation', a
         `every integer start is drawn ${where}`,
       );
     }
-    await p.close();
+    await p.assertClean(where);
   }
+  await p.close();
 });
 
 test('typing_5000_key_by_key_should_never_apply_its_prefixes', async () => {
@@ -461,10 +465,11 @@ test('captions_should_agree_in_number_for_dim_2_to_8', async () => {
     /(^|[^\d.])1 (pair|start)s? are\b/,
     /(?<!of )(?<![\d.])([02-9]|\d{2,}) pairs is\b/,
   ];
+  const p = await openPage(env.browser, null); // one window, loaded again for each setting
+  const { page } = p;
   for (const dim of [2, 4, 6, 8]) {
     for (const gap of [0, 1, 3, 40, 4000]) {
-      const p = await openPage(env.browser, `${env.server.url}?dim=${dim}&gap=${gap}&from=0&to=${dim}&pair=0`);
-      const { page } = p;
+      await page.goto(`${env.server.url}?dim=${dim}&gap=${gap}&from=0&to=${dim}&pair=0`);
       await waitReady(page, ['flatness']);
       const texts = await page.evaluate(() => [
         ...[...document.querySelectorAll('.caption, .lookfor, #norm-readout')].map((e) => e.textContent),
@@ -473,9 +478,10 @@ test('captions_should_agree_in_number_for_dim_2_to_8', async () => {
       for (const line of texts) {
         for (const bad of BAD) assert.doesNotMatch(line, bad, `dim ${dim}, gap ${gap}: "${line}"`);
       }
-      await p.close();
+      await p.assertClean(`dim ${dim}, gap ${gap}`);
     }
   }
+  await p.close();
 });
 
 test('reset_presets_random_vectors_and_play_should_change_the_url_state', async () => {
@@ -683,9 +689,10 @@ test('the_single_file_should_typeset_the_formulas_from_disk_under_its_csp', asyn
 });
 
 test('each_explainer_figure_should_embed_alone', async () => {
+  const p = await openPage(env.browser, null); // one window, loaded again for each view
+  const { page } = p;
   for (const view of ['circle', 'terms', 'additive', 'decay', 'heatmap']) {
-    const p = await openPage(env.browser, `${env.server.url}?embed=1&view=${view}`);
-    const { page } = p;
+    await page.goto(`${env.server.url}?embed=1&view=${view}`);
     await waitReady(page, [view]);
     const shown = await page.evaluate(() =>
       [...document.querySelectorAll('figure.fig, #worked')]
@@ -693,6 +700,7 @@ test('each_explainer_figure_should_embed_alone', async () => {
         .map((el) => el.id),
     );
     assert.deepEqual(shown, [`fig-${view}`], `?embed=1&view=${view} shows that figure alone`);
-    await p.close();
+    await p.assertClean(`?embed=1&view=${view}`);
   }
+  await p.close();
 });
