@@ -427,27 +427,30 @@ int rope_verify_configure(rope_verify_job *j, const char *name, const char *text
     return ROPE_VERIFY_GOOD;
 }
 
-/* The dump against the config's model in one layout. */
-static int compare(rope_verify_job *j, int layout, rope_verify_err *err)
+/* The config's model of the dump in one layout. */
+static rope_model model_of(const rope_verify_job *j, int layout)
 {
     int native = j->dump.dtype == ROPE_DT_F64 ? ROPE_DT_F64 : ROPE_DT_F32;
     rope_model m = {j->theta, j->c->scaling.dim / 2, native, 0, native, j->af, 0.0, 1, layout};
+    return m;
+}
+
+/* The dump against the config's model in one layout. */
+static int compare(rope_verify_job *j, int layout, rope_verify_err *err)
+{
+    rope_model m = model_of(j, layout);
     return rope_verify_eval_pairs(&j->dump, &m, NULL, 0, j->pair_worst, err) == ROPE_OK;
 }
 
-/* compare() for a trial (another layout, profile or order of cos and sin): the job's per-pair
- * worsts, which the output and the page's chart show, are left as the comparison of record made
- * them, where a second full comparison used to put them back. */
-static int compare_trial(rope_verify_job *j, int layout, rope_verify_err *err)
+/* Whether the dump fits the model in one layout, for a trial (another profile, or cos and sin
+ * exchanged): the pass stops at the first value over its tolerance, and the job's per-pair
+ * worsts, which the output and the page's chart show, stay as the comparison of record made
+ * them. A trial that fails used to cost a whole pass over the table. */
+static int fits_trial(rope_verify_job *j, int layout)
 {
-    size_t n = (size_t)(j->c->scaling.dim / 2 > 0 ? j->c->scaling.dim / 2 : 1);
-    double *kept = malloc(n * sizeof *kept);
-    if (!kept) return 0; /* no trial: the diagnosis goes on without it */
-    memcpy(kept, j->pair_worst, n * sizeof *kept);
-    int ok = compare(j, layout, err);
-    memcpy(j->pair_worst, kept, n * sizeof *kept);
-    free(kept);
-    return ok;
+    rope_model m = model_of(j, layout);
+    rope_verify_err err;
+    return rope_verify_eval_until(&j->dump, &m, NULL, 0, &err) == ROPE_OK && err.n_over == 0;
 }
 
 /* A table is compared in the layout its columns show: either is right
@@ -466,12 +469,18 @@ static void compare_table(rope_verify_job *j)
         j->apply == ROPE_LAYOUT_UNKNOWN && j->form == ROPE_FORM_TABLE) {
         rope_verify_err other;
         int alt = used == ROPE_LAYOUT_HALF ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
-        if (compare(j, alt, &other) && other.n_over < j->err.n_over) {
+        /* The first layout's per-pair worsts, kept to put back if the other does no better
+         * (a copy, where a third pass over the table used to remake them). */
+        size_t n = (size_t)(j->c->scaling.dim / 2 > 0 ? j->c->scaling.dim / 2 : 1);
+        double *kept = malloc(n * sizeof *kept);
+        if (kept) memcpy(kept, j->pair_worst, n * sizeof *kept);
+        if (kept && compare(j, alt, &other) && other.n_over < j->err.n_over) {
             j->err = other;
             used = alt;
-        } else {
-            compare(j, used, &j->err); /* pair_worst back to the first layout's */
+        } else if (kept) {
+            memcpy(j->pair_worst, kept, n * sizeof *kept);
         }
+        free(kept);
     }
     j->layout_used = used;
 }
@@ -483,9 +492,8 @@ static int fits_recurrence(rope_verify_job *j)
     if (!j->compared || j->dump.profile != ROPE_PROFILE_TRANSFORMERS || !j->dump.cos ||
         j->dump.dtype == ROPE_DT_F64)
         return 0;
-    rope_verify_err err;
     j->dump.profile = ROPE_PROFILE_RECURRENCE;
-    int fits = compare_trial(j, j->layout_used, &err) && err.n_over == 0;
+    int fits = fits_trial(j, j->layout_used);
     j->dump.profile = ROPE_PROFILE_TRANSFORMERS;
     if (!fits) return 0;
     j->diag[0].code = "recurrence_profile";
@@ -502,10 +510,9 @@ static int fits_recurrence(rope_verify_job *j)
 static int fits_swapped(rope_verify_job *j)
 {
     if (!j->compared || !j->dump.cos) return 0;
-    rope_verify_err err;
     j->dump.cos = &j->sin;
     j->dump.sin = &j->cos;
-    int fits = compare_trial(j, j->layout_used, &err) && err.n_over == 0;
+    int fits = fits_trial(j, j->layout_used);
     j->dump.cos = &j->cos;
     j->dump.sin = &j->sin;
     if (!fits) return 0;
