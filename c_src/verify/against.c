@@ -247,12 +247,6 @@ void rope_verify_against_json(const rope_verify_job *j, rope_writer *w)
     rope_put(w, ", \"not_compared\": ");
     rope_put_json_text(w, a->direct ? NULL : a->direct_why);
     rope_put(w, ", \"diagnoses\": [");
-    for (int k = 0; k < r->n_diag; k++) {
-        rope_put(w, k ? ", {\"code\": " : "{\"code\": ");
-        rope_put_json_text(w, r->diag[k].code);
-        rope_put(w, ", \"message\": ");
-        rope_put_json_text(w, r->diag[k].message);
-        rope_put(w, "}");
-    }
+    rope_verify_put_diagnoses(w, r->diag, r->n_diag, "", ", ");
     rope_put(w, "]}");
 }

@@ -412,13 +412,7 @@ static void write_json(const rope_checkpoint *cp, rope_writer *w)
         rope_put_field(w, ", ", "worst_ratio", l->compared ? l->worst_ratio : NAN);
         rope_put_field(w, ", ", "values_over_tolerance", l->compared ? (double)l->n_over : NAN);
         rope_put(w, ", \"diagnoses\": [");
-        for (int q = 0; q < l->n_diag; q++) {
-            rope_put(w, q ? ", {\"code\": " : "{\"code\": ");
-            rope_put_json_text(w, l->diag[q].code);
-            rope_put(w, ", \"message\": ");
-            rope_put_json_text(w, l->diag[q].message);
-            rope_put(w, "}");
-        }
+        rope_verify_put_diagnoses(w, l->diag, l->n_diag, "", ", ");
         rope_put(w, "]}");
     }
     rope_put(w, cp->n_lines ? "\n  ]\n}\n" : "]\n}\n");

@@ -678,13 +678,7 @@ static void write_json(const rope_verify_job *j, rope_writer *w)
     rope_put_field(w, ROPE_JSON_NEXT, "score_pair", scored ? (double)j->score.pair : NAN);
     if (j->against) rope_verify_against_json(j, w);
     rope_put(w, ",\n  \"diagnoses\": [");
-    for (int k = 0; k < j->n_diag; k++) {
-        rope_put(w, k ? ",\n    {\"code\": " : "\n    {\"code\": ");
-        rope_put_json_text(w, j->diag[k].code);
-        rope_put(w, ", \"message\": ");
-        rope_put_json_text(w, j->diag[k].message);
-        rope_put(w, "}");
-    }
+    rope_verify_put_diagnoses(w, j->diag, j->n_diag, "\n    ", ",\n    ");
     rope_put(w, j->n_diag ? "\n  ]\n}\n" : "]\n}\n");
 }
 
@@ -742,6 +736,19 @@ static void write_text(const rope_verify_job *j, rope_writer *w)
     rope_put(w, "result: %s\n", verdict(j) ? "match" : "mismatch");
     for (int k = 0; k < j->n_diag; k++)
         rope_put(w, "  %s: %s\n", j->diag[k].code, j->diag[k].message);
+}
+
+void rope_verify_put_diagnoses(rope_writer *w, const rope_diagnosis *diag, int n, const char *first,
+                               const char *next)
+{
+    for (int k = 0; k < n; k++) {
+        rope_put(w, "%s", k ? next : first);
+        rope_put(w, "{\"code\": ");
+        rope_put_json_text(w, diag[k].code);
+        rope_put(w, ", \"message\": ");
+        rope_put_json_text(w, diag[k].message);
+        rope_put(w, "}");
+    }
 }
 
 int rope_verify_write(void *job, char *buf, int cap, int *len)

@@ -116,6 +116,10 @@ int rope_verify_load_against(rope_verify_job *job, const char *file, const char 
  * REFUSED with msg (ROPE_VERIFY_MSG bytes, without the file) when it shows none. */
 int rope_verify_infer(const rope_verify_job *ref, double *bases, int *n, int *dim, char *msg);
 /* The --against block of the result, after the dump's (job->against set). */
+/* The diagnoses diag[0..n) as JSON objects {"code", "message"}, the first after `first`, each
+ * other after `next` (the job's, the reference's and a checkpoint line's lists). */
+void rope_verify_put_diagnoses(rope_writer *w, const rope_diagnosis *diag, int n, const char *first,
+                               const char *next);
 void rope_verify_against_text(const rope_verify_job *job, rope_writer *w);
 void rope_verify_against_json(const rope_verify_job *job, rope_writer *w);
 /* The two dumps value by value, once both were checked against one config: each value within

@@ -47,12 +47,11 @@ function countTasks() {
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init);
-    const host = this;
     new MutationObserver((list) => {
       for (const m of list) {
         const kind = kindOf(m);
         if (!kind) continue;
-        const record = { host: host.id, kind, tick, top: host.getBoundingClientRect().top, view: innerHeight };
+        const record = { host: this.id, kind, tick, top: this.getBoundingClientRect().top, view: innerHeight };
         // Whether every chart's canvas has been drawn on when the figure is shown.
         if (kind === 'shown')
           record.painted = [...root.querySelectorAll('canvas[id^="chart-"]')].every((canvas) =>
@@ -136,7 +135,6 @@ function printMidBuild() {
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init);
-    const host = this;
     const observer = new MutationObserver((list) => {
       const sized = list.some(
         (m) => m.type === 'attributes' && m.target.localName === 'canvas' && m.target.id.startsWith('chart-'),
@@ -144,11 +142,11 @@ function printMidBuild() {
       if (!sized || window.printed) return;
       observer.disconnect();
       const canvas = root.querySelector('canvas[id^="chart-"]');
-      const before = host.drawn;
+      const before = this.drawn;
       window.dispatchEvent(new Event('beforeprint'));
       window.printed = {
         before,
-        drawn: host.drawn,
+        drawn: this.drawn,
         shown: !root.querySelector('.rs-body').style.visibility,
         painted: canvas
           .getContext('2d')
