@@ -1,7 +1,26 @@
 // Figure: the additive score split into its four terms across start positions.
-import { createAdditiveChart } from '../charts/additive.js';
+import { seriesChart } from '../charts/series.js';
+import { formulaBlock } from '../formulas/mathml.js';
 import { lowHigh, num, position } from '../lib/format.js';
-import * as teach from './teach.js';
+
+// The chart: the additive score split into its four terms over consecutive starts.
+// Data in: { start0, qk, q_pn, pm_k, pm_pn, total } — plain arrays and a number.
+const PARTS = [
+  ['qk', 'q·k (content only)', 'muted', 1.5],
+  ['q_pn', 'q·P[n] (key position)', 'fast', 1.5],
+  ['pm_k', 'P[m]·k (query position)', 'mark', 1.5],
+  ['pm_pn', 'P[m]·P[n] (gap only)', 'slow', 1.5],
+  ['total', 'additive score (the sum)', 'add', 2.5],
+];
+
+function createAdditiveChart(canvas, data) {
+  return seriesChart(canvas, data, {
+    sets: PARTS,
+    x: 'start position n, every one (key at n, query at m = n + gap)',
+    y: 'term of the additive score',
+    point: (x) => `start ${x}`,
+  });
+}
 
 export function additiveCaption(state, model) {
   const a = model.explain.additive;
@@ -28,6 +47,13 @@ export function additiveLabel(state, model) {
   );
 }
 
+const additiveNotes = () =>
+  formulaBlock('The additive score, multiplied out', [
+    ['Position marks (sinusoidal positional encoding):', 'sin_pos'],
+    ['The score has four terms:', 'additive'],
+    ['Only the last depends on the gap alone:', 'additive_gap'],
+  ]);
+
 export default {
   name: 'additive',
   part: 'why',
@@ -42,5 +68,5 @@ export default {
   data: (model) => model.explain.additive,
   caption: additiveCaption,
   label: additiveLabel,
-  notes: teach.additiveNotes,
+  notes: additiveNotes,
 };

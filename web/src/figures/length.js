@@ -1,9 +1,27 @@
 // Figure: the query's length at each position, turned by RoPE (level) and with the additive mark
 // added (wobbling); and the settings panel's |q| readout.
-import { createLengthChart } from '../charts/length.js';
+import { seriesChart } from '../charts/series.js';
 import * as rope from '../core/rope.js';
 import { fixed, list, lowHigh, num, position } from '../lib/format.js';
 import { memo, NORM_POSITIONS } from '../model/model.js';
+
+// The chart: the length of the query q placed at position m, for consecutive positions m:
+// turned by RoPE, ‖R(m)q‖, and with the additive position mark, ‖q + P[m]‖.
+// Data in: { start0, rope, add } — per position start0 + i, the two lengths (plain arrays):
+// the square roots of q's scores against itself at offset 0 (offset_sweep(q, q, 0, …)).
+function createLengthChart(canvas, data) {
+  return seriesChart(canvas, data, {
+    sets: [
+      ['rope', 'RoPE: ‖R(m)q‖, q turned to position m', 'rope', 2.5],
+      ['add', 'additive: ‖q + P[m]‖, the mark of position m added to q', 'add', 1.5],
+    ],
+    x: 'position m of the query, every one',
+    y: 'length of the query',
+    yExtra: { beginAtZero: true },
+    point: (x) => `position m = ${x}`,
+    digits: 6,
+  });
+}
 
 const last = (data) => data.start0 + data.rope.length - 1;
 

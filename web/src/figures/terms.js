@@ -1,7 +1,45 @@
 // Figure: the proof made numeric: the RoPE score as one term per pair, each holding only the gap.
-import { createTermsChart } from '../charts/terms.js';
+import { chartConfig, makeChart } from '../charts/figure.js';
+import { axis, baseOptions, colors } from '../charts/theme.js';
+import { formulaBlock } from '../formulas/mathml.js';
 import { count, lowHigh, num, position } from '../lib/format.js';
-import * as teach from './teach.js';
+
+// The chart: the proof made numeric. Each pair's term (q·k)ᵢcos(rθᵢ) + (q×k)ᵢsin(rθᵢ) at
+// the current gap r; their sum is the rotated dot product (the caption shows both).
+// Data in: { terms, sum, score } — plain arrays and numbers.
+function fill(target, data, c) {
+  const [bars] = target.data.datasets;
+  // New labels only when the pair count changes: a new labels array rebuilds the category axis.
+  if (!target.data.labels || target.data.labels.length !== data.terms.length) {
+    target.data.labels = data.terms.map((_, i) => i);
+  }
+  bars.data = Array.from(data.terms);
+  bars.backgroundColor = c.rope;
+}
+
+function createTermsChart(canvas, data) {
+  const c = colors(canvas);
+  const options = baseOptions(c);
+  options.plugins.tooltip.callbacks = {
+    title: (items) => `pair ${items[0].label}`,
+    label: (item) => `term ${num(item.parsed.y, 6)}`,
+  };
+  options.scales = {
+    x: axis(c, 'pair i (fast pairs, large θᵢ, on the left; slow on the right)', {
+      type: 'category',
+      ticks: { maxRotation: 0, autoSkipPadding: 8 },
+    }),
+    y: axis(c, 'pair i’s share of the score', { type: 'linear', grace: '5%' }),
+  };
+  const config = chartConfig(
+    'bar',
+    [{ label: 'pair term', data: [], barPercentage: 0.9, categoryPercentage: 1 }],
+    options,
+    { labels: [] },
+  );
+  const legend = [{ text: '(q·k)ᵢ cos(r·θᵢ) + (q×k)ᵢ sin(r·θᵢ)', mark: 'box', color: 'var(--c-rope)' }];
+  return makeChart(canvas, { config, data, fill, legend });
+}
 
 // Ten significant digits: enough to show the sum and the direct score agree.
 const long = (x) => String(Number(x.toPrecision(10)));
@@ -27,6 +65,15 @@ export function termsLabel(state, model) {
   );
 }
 
+/** The derivation beside the per-pair terms. */
+const termsNotes = () =>
+  formulaBlock('Why only the gap is left', [
+    ['A rotation transposed is the rotation backwards, so two rotations meet as one:', 'relative'],
+    ['so the rotated dot product depends on the gap alone (n − m is −r):', 'score_derivation'],
+    ['Multiplied out, pair i gives the bar in the chart:', 'pair_score'],
+    ['and the score is their sum:', 'score_sum'],
+  ]);
+
 export default {
   name: 'terms',
   part: 'why',
@@ -44,5 +91,5 @@ export default {
   }),
   caption: termsCaption,
   label: termsLabel,
-  notes: teach.termsNotes,
+  notes: termsNotes,
 };

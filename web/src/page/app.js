@@ -16,6 +16,7 @@ import {
   updateEmbed,
   updateEmbedCode,
 } from '../element/embed.js';
+import { renderWorked } from '../figures/circle.js';
 import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
 import { normReadout } from '../figures/length.js';
 import {
@@ -28,7 +29,6 @@ import {
   setLinkQuery,
 } from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
-import { renderWorked } from '../figures/teach.js';
 import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';

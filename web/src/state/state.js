@@ -234,7 +234,7 @@ export const PARAMS = [
         : `above from (${s.from}) with a whole start position between them`,
   }),
   numberRow('n', 512, 256, 4096, { integer: true, slider: { step: 256 } }),
-  // The explainer (web/src/figures/teach.js). seed 0: the demo vectors; any other: random q, k from it.
+  // The explainer (web/src/figures/circle.js). seed 0: the demo vectors; any other: random q, k from it.
   numberRow('seed', 0, 0, 4294967295, { integer: true, optional: true }),
   // Figure "one pair, rotating": pair i, query position m, key position n, gap lock.
   numberRow('pair', 0, 0, 511, {
