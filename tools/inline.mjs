@@ -10,6 +10,8 @@ export const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^
 const LOCAL = String.raw`(?![a-z][a-z0-9+.-]*:|/)[^"]+`;
 const STYLESHEET = new RegExp(`<link rel="stylesheet" href="(${LOCAL})">`, 'g');
 const SCRIPT = new RegExp(`<script src="(${LOCAL})"></script>`, 'g');
+// Local scripts one after another, with only blanks between them.
+const SCRIPT_RUN = new RegExp(`<script src="${LOCAL}"></script>(?:\\s*<script src="${LOCAL}"></script>)*`, 'g');
 // An HTML comment in the page's own text, with the blanks that indent it on its line.
 const COMMENT = /[ \t]*<!--[\s\S]*?-->(?:[ \t]*\n)?/g;
 const PRELOAD = new RegExp(`[ \\t]*<link rel="preload" href="(${LOCAL})" as="script">\\n?`, 'g');
@@ -73,9 +75,17 @@ export function inlinePage(html, read, { policy = null, keepSelf = false } = {})
     styles.push(sha256(css));
     return `<style>${css}</style>`;
   });
-  page = page.replace(SCRIPT, (_, path) => {
-    const js = scriptText(read(path));
-    inlined.push(path);
+  // Scripts that follow one another go into one element, in order: between two inline scripts the
+  // parser stops to lay out and paint what it has, and the second (the page's own) then waited for
+  // a layout of the page that its first chart redoes (the first chart 8-10% later, 2-core machine).
+  // Each file keeps its own statements: a ';' line ends one before the next begins.
+  page = page.replace(SCRIPT_RUN, (run) => {
+    const js = [...run.matchAll(SCRIPT)]
+      .map(([, path]) => {
+        inlined.push(path);
+        return scriptText(read(path));
+      })
+      .join('\n;\n');
     scripts.push(sha256(js));
     return `<script>${js}</script>`;
   });

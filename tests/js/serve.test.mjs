@@ -50,11 +50,11 @@ test('inlinePage_should_write_in_each_local_file_and_list_its_hash', () => {
     const { html, policy, inlined } = inlinePage(page({ extra: remote }), (path) => files[path]);
     assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js'], 'the local files, in page order');
     const scripts = inlineTexts(html, 'script');
-    assert.equal(scripts.length, 2, 'both local scripts inline');
+    assert.equal(scripts.length, 1, 'the two local scripts, one after the other, inline in one element');
     assert.deepEqual(
       scripts.map(unescapeInline),
-      [files['a.js'], files['sub/b.js']],
-      'each script whole, escaped only',
+      [`${files['a.js']}\n;\n${files['sub/b.js']}`],
+      'each script whole, in order, escaped only',
     );
     for (const js of scripts) {
       assert.ok(!/<\/script/i.test(js) && !js.includes('<!--'), 'no inline script closes itself or opens a comment');
@@ -82,19 +82,28 @@ test('inlinePage_should_drop_the_compile_hint_on_a_scripts_first_line_only', () 
   const files = { 's.css': 'p{}', 'a.js': `${HINT}\n${body}`, 'sub/b.js': `${body}\n${HINT}\n` };
   const { html, policy } = inlinePage(page(), (path) => files[path]);
   const scripts = inlineTexts(html, 'script').map(unescapeInline);
-  assert.deepEqual(scripts, [body, files['sub/b.js']], 'the first line of a.js goes; a hint further in stays');
-  assert.deepEqual(directive(policy, 'script-src').slice(0, 2), inlineTexts(html, 'script').map(hash));
+  assert.deepEqual(
+    scripts,
+    [`${body}\n;\n${files['sub/b.js']}`],
+    'the first line of a.js goes; a hint further in stays',
+  );
+  assert.deepEqual(directive(policy, 'script-src').slice(0, 1), inlineTexts(html, 'script').map(hash));
+});
+
+// Only scripts with nothing but blanks between them share an element: the page's order stays.
+test('inlinePage_should_keep_scripts_apart_when_something_stands_between_them', () => {
+  const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2' };
+  const split = page().replace('<script src="sub/b.js">', '<p>between</p>\n  <script src="sub/b.js">');
+  const { html, inlined } = inlinePage(split, (path) => files[path]);
+  assert.deepEqual(inlineTexts(html, 'script'), ['1', '2'], 'two elements, in order');
+  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js']);
 });
 
 test('inlinePage_without_a_meta_should_take_the_given_policy_keep_self_if_asked_and_refuse_none', () => {
   const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2' };
   const { html, policy } = inlinePage(page({ meta: false }), (path) => files[path], { policy: POLICY, keepSelf: true });
   assert.ok(!html.includes('Content-Security-Policy'), 'no <meta> is added');
-  assert.deepEqual(
-    directive(policy, 'script-src'),
-    [hash('1'), hash('2'), "'self'", "'wasm-unsafe-eval'"],
-    'self kept',
-  );
+  assert.deepEqual(directive(policy, 'script-src'), [hash('1\n;\n2'), "'self'", "'wasm-unsafe-eval'"], 'self kept');
   assert.deepEqual(directive(policy, 'style-src'), [hash('p{}'), "'self'"]);
   assert.throws(() => inlinePage(page({ meta: false }), (path) => files[path]), /no Content-Security-Policy/);
   assert.throws(
