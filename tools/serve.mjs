@@ -93,20 +93,38 @@ function readRegular(file, name, limit = INLINE_LIMIT) {
   }
 }
 
-// The page at `file` with the files it names inlined, read afresh on every request (an edit or
-// a rebuild shows on the next load); a named file outside `base`, missing, not a regular file or
-// over INLINE_LIMIT is an error.
+// The page at `file` with the files it names inlined; a named file outside `base`, missing, not a
+// regular file or over INLINE_LIMIT is an error. The result is kept while the page and every file
+// it inlined keep their size and modification time (checked on every request, so an edit or a
+// rebuild shows on the next load): writing in half a megabyte and hashing it took 10-30 ms a
+// request, time a static host serving dist/ropescope.html never spends.
+const inlined = new Map(); // `${base}\0${file}` -> { stamps: [[path, stamp]...], page }
+const stampOf = (path) => {
+  try {
+    const info = statSync(path);
+    return `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    return null; // gone: the page is inlined again, and says what is missing
+  }
+};
 function inlinedPage(base, file, policy) {
+  const key = `${base}\0${file}`;
+  const kept = inlined.get(key);
+  if (kept && kept.policy === policy && kept.stamps.every(([path, stamp]) => stampOf(path) === stamp)) return kept.page;
+  const stamps = [[file, stampOf(file)]];
   const html = readRegular(file, 'the page');
-  return inlinePage(
+  const page = inlinePage(
     html,
     (name) => {
       const target = resolve(dirname(file), name);
       if (!inside(base, target)) throw new Error(`${name} is outside the served folder`);
+      stamps.push([target, stampOf(target)]);
       return readRegular(target, name);
     },
     { policy, keepSelf: true },
   );
+  inlined.set(key, { stamps, policy, page });
+  return page;
 }
 
 // Whether `file` is a regular file (false if there is none); stat waits on no FIFO.

@@ -150,6 +150,18 @@ test('serve_should_send_pages_inlined_and_other_files_as_they_are', async (t) =>
     assert.match(await bad.text(), new RegExp(`could not inline /${path}: .*${name.replace(/[.]/g, '\\.')}`), path);
   }
 
+  // The inlined page is kept between requests, and made again when a file it holds changes.
+  assert.equal(await (await fetch(server.url)).text(), html, 'the same page again');
+  const edited = `${text(20)}/*edited*/`;
+  writeFileSync(join(dir, 'sub/b.js'), edited);
+  const again = await (await fetch(server.url)).text();
+  assert.ok(unescapeInline(inlineTexts(again, 'script')[0]).endsWith(`\n;\n${edited}`), 'an edited script shows');
+  rmSync(join(dir, 'sub/b.js'));
+  const gone = await fetch(server.url);
+  assert.equal(gone.status, 500, 'a removed script is missed, not served from before');
+  writeFileSync(join(dir, 'sub/b.js'), files['sub/b.js']);
+  assert.equal(await (await fetch(server.url)).text(), html, 'and back as it was');
+
   const plain = await serve(dir, 0, { asFiles: true });
   t.after(() => plain.close());
   const asIs = await fetch(plain.url);
