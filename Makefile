@@ -52,7 +52,7 @@ INC = -Ic_src -isystem c_src/vendor/jansson
 # the C rows lesson_post.c includes (build/gen/post_rows.inc).
 CORE_HDR += build/gen/post_rows.inc
 INC += -Ibuild/gen
-# The one list of names the wasm module exports.
+# The one list of names the lesson's wasm module exports (the files module's: c_src/files_exports.txt).
 EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 # The chart loops in core/batch.c and the sin/cos/pow of core/rope_math.c run twice as fast
 # at -O3 as at -Os; the contract functions, the report, the scaling reader and the lesson are
@@ -70,7 +70,7 @@ export ROPE_TEST_SEED
 WEB_BUILT = web/gen/public_url.js web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js web/gen/figure_names.js \
             web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
-            web/gen/verify_wasm.js web/ropescope-verify.js
+            web/gen/verify_wasm.js web/ropescope-verify.js web/gen/files_wasm.js
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -83,7 +83,7 @@ all: native web
 
 native: build/ropescope build/librope.so
 
-wasm: build/rope.wasm
+wasm: build/rope.wasm build/files.wasm
 
 web: $(WEB_BUILT)
 
@@ -167,7 +167,17 @@ build/wasm/nprandom/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 build/wasm/lesson/%.o build/wasm/port/%.o: EMFLAGS_CORE = $(EMFLAGS_REPORT)
 
 WASM_OBJ = $(patsubst c_src/%.c,build/wasm/%.o,$(CORE_SRC) $(SCALING_SRC))
+# The lesson's module exports c_src/exports.txt only: the linker keeps what those reach, so the
+# config reader (jansson, strtod's 128-bit long double), the scaling writers and the report
+# writer, which it does not export, stay out of it.
 build/rope.wasm: $(WASM_OBJ) c_src/exports.txt
+	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
+
+# The files module (web/src/core/files.js): the config reader, the scaling writers and the
+# report writer with the core they call, exporting c_src/files_exports.txt. The page loads it
+# only where a config is read or a file written (the long-context part, the checker, downloads).
+build/files.wasm: EXPORTS = $(shell sed -e 's/^/_/' c_src/files_exports.txt | paste -sd, -)
+build/files.wasm: $(WASM_OBJ) c_src/files_exports.txt
 	$(EMCC) $(EMFLAGS_LINK) -o $@ $(WASM_OBJ)
 
 # The page's `ropescope verify` is a module of its own, which the page loads only when the
@@ -189,6 +199,12 @@ web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
 
 web/gen/verify_wasm.js: build/verify.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
+
+web/gen/files_wasm.js: build/files.wasm tools/pack.mjs | web/gen
+	$(NODE) tools/pack.mjs wasm $< $@
+
+# The bundles whose code imports web/src/core/files.js carry its bytes.
+web/ropescope.js web/ropescope-embed.js web/embed/.built web/embed.html: web/gen/files_wasm.js
 
 # fflate's synchronous inflate (MIT) as a plain ES module, for web/src/core/packed.js; its set-up runs
 # at the first call (the page rarely calls it before the first chart).

@@ -51,7 +51,7 @@ const FLOOR_RATIO_GOAL = 1.4;
 // it enters the viewport; the page's weight is make dist's budget.
 const FIRST_SCREEN_GOAL_KB = 90;
 const CHAPTER_DRAW_GOAL_MS = 50;
-const PAGE_BUDGET_KB = 508;
+const PAGE_BUDGET_KB = 520;
 // --only first-chart: the cold loads and nothing else (a quick loop on the first chart);
 // --only weight: the page's weight, its first screen's and the figures' first draws.
 const PARTS = ['first-chart', 'weight'];
@@ -580,9 +580,9 @@ async function main() {
     printTable(rows);
     return;
   }
-  // The module holds the core, the scaling reader and writer, the explainer, the lesson and
-  // NumPy's sampler (docs/PERFORMANCE.md); make dist holds it to 136 KB. Issue #34's goal is the
-  // lesson's functions alone, the config reader moved to a second module.
+  // The lesson's module: the core, the explainer, the lesson, a port's formats and NumPy's
+  // sampler; the config reader and the file writers are build/files.wasm's (docs/PERFORMANCE.md).
+  // make dist holds it to 48 KB; issue #34's goal is 64 KB.
   const WASM_GOAL_KB = 64;
   const wasm = join(ROOT, 'build/rope.wasm');
   if (existsSync(wasm)) {

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { launchBrowser, ROOT, startServer } from '../tests/browser/harness.mjs';
 import { snippet } from '../web/src/element/embed.js';
-import { fillFromPreset } from '../web/src/model/long.js';
+import { fillFromPreset, readerReady } from '../web/src/model/long.js';
 import { readQuery } from '../web/src/state/state.js';
 
 const OUT = join(ROOT, 'docs/screens/posts');
@@ -32,6 +32,7 @@ a { color: ${dark ? '#f0b860' : '#a33'}; }`;
 
 const server = await startServer(join(ROOT, 'web'));
 const { state } = readQuery('?dim=128&base=500000&gap=16');
+await readerReady();
 fillFromPreset(state);
 const page = `${server.url}ropescope/index.html`;
 const base = { view: 'flatness', controls: ['gap'], title: true, column: 640 };

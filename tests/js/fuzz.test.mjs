@@ -6,7 +6,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import * as rope from '../../web/src/core/rope.js';
+import * as files from '../../web/src/core/files.js';
+import * as core from '../../web/src/core/rope.js';
+
+// The two modules' bindings: the lesson's (rope.js) and the files module's (files.js).
+const rope = { ...core, ...files };
+
 import { rng, seed } from '../lib/testlib.mjs';
 
 const SECONDS = Number(process.env.ROPE_FUZZ_SECONDS || 10);

@@ -12,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
-import * as rope from '../../web/src/core/rope.js';
+import * as files from '../../web/src/core/files.js';
+import * as core from '../../web/src/core/rope.js';
+
+// The two modules' bindings: the lesson's (rope.js) and the files module's (files.js).
+const rope = { ...core, ...files };
+
 import { parseDecimal, readQuery } from '../../web/src/state/state.js';
 import { CLI } from '../lib/testlib.mjs';
 

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scaling_from_config } from '../../web/src/core/files.js';
 import {
   demo_vectors,
   layout_pairs,
@@ -14,7 +15,6 @@ import {
   precision_errors,
   query_scales,
   random_vectors,
-  scaling_from_config,
 } from '../../web/src/core/rope.js';
 import { close, ROOT, rng, seed } from '../lib/testlib.mjs';
 

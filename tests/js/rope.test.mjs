@@ -29,7 +29,8 @@ WebAssembly.Instance = new Proxy(RealInstance, {
     return instance;
   },
 });
-const rope = await import('../../web/src/core/rope.js');
+// The two modules' bindings: the lesson's (rope.js) and the files module's (files.js).
+const rope = { ...(await import('../../web/src/core/rope.js')), ...(await import('../../web/src/core/files.js')) };
 WebAssembly.Instance = RealInstance;
 const wasmMemory = instances[0]?.exports?.memory;
 

@@ -1,4 +1,4 @@
-// The long-context binding (web/src/core/rope.js over the wasm core) against the
+// The long-context binding (web/src/core/files.js over the files module) against the
 // independent reference: the random cases of tests/diff/diff_scaling.py (with the
 // reference's answers), SCALING.md's reference numbers, byte identity with the
 // CLI on the nine model configs, and bad configs and options.
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { scaling_csv, scaling_from_config, scaling_json_text } from '../../web/src/core/rope.js';
+import { scaling_csv, scaling_from_config, scaling_json_text } from '../../web/src/core/files.js';
 import { close, seed } from '../lib/testlib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

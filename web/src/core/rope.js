@@ -31,7 +31,8 @@
 
 import * as C from '../../gen/rope_consts.js';
 import { WASM_PACKED } from '../../gen/rope_wasm.js';
-import { unpackBytes, unpackBytesNative } from './packed.js';
+import { checkBase, checkFinite, checkInt, checkList, checkNumber, nearChecks, show } from './checks.js';
+import { wasmModule } from './wasm.js';
 
 export const DIM = C.ROPE_DIM;
 export const THETA_BASE = C.ROPE_THETA_BASE;
@@ -40,38 +41,15 @@ export const MAX_COUNT = C.ROPE_MAX_COUNT;
 export const MAX_POSITION = C.ROPE_MAX_POSITION;
 export const MAX_WORK = C.ROPE_MAX_WORK;
 
-// The report's settings under their option names, with the defaults of report.h.
-const REPORT_DEFAULTS = Object.freeze(
-  Object.assign(Object.create(null), {
-    dim: C.ROPE_DIM,
-    base: C.ROPE_THETA_BASE,
-    offset: C.ROPE_REPORT_DEFAULT_OFFSET,
-    starts: C.ROPE_REPORT_DEFAULT_STARTS,
-    deltas: C.ROPE_REPORT_DEFAULT_DELTAS,
-    norm_positions: C.ROPE_REPORT_DEFAULT_NORM_POSITIONS,
-  }),
-);
-// Other names a report setting may be given under (one name per setting in a call).
-const REPORT_ALIASES = Object.freeze(Object.assign(Object.create(null), { gap: 'offset' }));
-
-// The core's exports, instantiated synchronously from the inlined bytes (no server, no fetch)
-// at the first call that needs them, or by ready(). Every path into the core starts with core().
+// The lesson's module (build/rope.wasm, c_src/exports.txt), made from the inlined bytes at the
+// first call that needs it, or by ready() (wasm.js). wasm is its current exports: every path
+// into the core starts with core() (run does), after which wasm is the instance it made.
 let wasm = null;
-// The compiled module, kept so that a fresh instance after a trap costs no recompilation.
-let compiled = null;
-
-function instantiate(bytes) {
-  compiled ??= new WebAssembly.Module(bytes);
-  const imports = { env: { emscripten_notify_memory_growth() {} } };
-  const instance = new WebAssembly.Instance(compiled, imports);
-  instance.exports._initialize?.();
-  wasm = instance.exports;
-  return wasm;
-}
-
-function core() {
-  return wasm ?? (compiled ? instantiate(null) : instantiate(unpackBytes(WASM_PACKED)));
-}
+const lesson = wasmModule(WASM_PACKED, 'core', (exports) => {
+  wasm = exports;
+});
+const { core, run, cString } = lesson;
+const { checkNear, checkFiniteNear, checkNearList, checkWork } = nearChecks(lesson);
 
 /**
  * Instantiates the core with its bytes inflated by the browser (packed.js, unpackBytesNative)
@@ -80,200 +58,14 @@ function core() {
  * microtask checkpoint after its script, before any frame; with { apart: true } (the element) the
  * bytes are compiled off the main thread, and the core made in a later task, so a host page's
  * tasks stay short. Rejects where the browser refuses WebAssembly (the first call then says why).
+ * The config reader and the file writers are files.js's module, with a ready() of its own.
  */
-export async function ready({ apart = false } = {}) {
-  if (wasm || compiled) return;
-  const bytes = await unpackBytesNative(WASM_PACKED);
-  if (apart) compiled ??= await WebAssembly.compile(bytes);
-  if (!wasm) instantiate(bytes); // a call may have made the core while the bytes were inflated
-}
-
-// ---- argument checks: every message names the parameter and the value ----
-
-// Far positions and work as a magnitude, 6 significant digits: 1e16 rather than
-// 10000000000000004, 5.11e10 rather than 51100000000.
-function showNumber(x) {
-  if (!Number.isFinite(x) || Math.abs(x) < 1e6) return String(x);
-  return Number(x.toPrecision(6)).toExponential().replace('e+', 'e');
-}
-
-function show(value) {
-  if (typeof value === 'string') {
-    const text = JSON.stringify(value);
-    return text.length > 40 ? `${text.slice(0, 37)}..."` : text;
-  }
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
-    return String(value);
-  }
-  if (value === null) return 'null';
-  // A message must not throw in its turn: an array may be a Proxy whose traps throw.
-  let isArray;
-  try {
-    isArray = Array.isArray(value);
-  } catch {
-    return 'a revoked Proxy';
-  }
-  if (!isArray) return `a value of type ${typeof value}`;
-  let length;
-  try {
-    length = value.length;
-  } catch {
-    return 'an array whose length could not be read';
-  }
-  return typeof length === 'number'
-    ? `an array of length ${length}`
-    : `an array with a length of type ${typeof length}`;
-}
-
-function checkNumber(name, value) {
-  if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be a number, got ${show(value)}`);
-  }
-}
-
-function checkFinite(name, value) {
-  checkNumber(name, value);
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a finite number, got ${show(value)}`);
-  }
-  return value;
-}
-
-function checkInt(name, value, lo, hi) {
-  checkNumber(name, value);
-  if (!Number.isInteger(value) || value < lo || value > hi) {
-    throw new RangeError(`${name} must be an integer in [${lo}, ${hi}], got ${show(value)}`);
-  }
-  return value;
-}
-
-function checkBase(base) {
-  checkNumber('base', base);
-  if (!Number.isFinite(base) || base <= 0) {
-    throw new RangeError(`base must be a finite number > 0, got ${show(base)}`);
-  }
-  return base;
-}
-
-function isArrayLike(value) {
-  return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
-}
-
-// Reads value[key] (or calls read()) once; a throwing getter or Proxy trap becomes a
-// TypeError naming the parameter, not an anonymous error from deep inside a check.
-function readOnce(name, read) {
-  try {
-    return read();
-  } catch (err) {
-    throw new TypeError(`${name}: could not be read: ${errorText(err)}`);
-  }
-}
-
-// What a caught value says, whatever was thrown (a number, a Proxy with a throwing getter).
-function errorText(err) {
-  try {
-    return typeof err === 'object' && err !== null && typeof err.message === 'string' ? err.message : String(err);
-  } catch {
-    return 'an exception that could not be shown';
-  }
-}
-
-/**
- * A list of finite numbers (vector entries, max length MAX_DIM, or positions, MAX_COUNT),
- * read exactly once: its length once, then each element once, into a Float64Array that is
- * returned. Every later check, allocation and copy uses that snapshot, so an argument whose
- * length or elements change between reads (a Proxy, getters) cannot make the checks and the
- * copy disagree. exact: the message for a fixed length ("must have exactly 2 elements").
- */
-function checkList(name, value, maxLength, minLength = 0, exact = false) {
-  if (!readOnce(name, () => isArrayLike(value))) {
-    throw new TypeError(`${name} must be an array of numbers, got ${show(value)}`);
-  }
-  const length = readOnce(name, () => value.length);
-  if (!Number.isInteger(length) || length < 0) {
-    throw new TypeError(`${name} must be an array of numbers, got a length of ${show(length)}`);
-  }
-  if (length < minLength || length > maxLength) {
-    throw new RangeError(
-      exact
-        ? `${name} must have exactly ${minLength} elements, got ${length}`
-        : `${name} must have ${minLength} to ${maxLength} elements, got ${length}`,
-    );
-  }
-  const snapshot = new Float64Array(length);
-  for (let j = 0; j < length; j++) {
-    snapshot[j] = checkFinite(
-      `${name}[${j}]`,
-      readOnce(name, () => value[j]),
-    );
-  }
-  return snapshot;
+export function ready({ apart = false } = {}) {
+  return lesson.ready({ apart });
 }
 
 const checkVector = (name, value) => checkList(name, value, MAX_DIM);
 const checkPositions = (name, value) => checkList(name, value, MAX_COUNT);
-
-// The far and work rules are the core's (rope_check_rotating, rope_check_work,
-// rope_check_envelope_work in c_src/core/check.c): these helpers ask it, and turn a refusal
-// into a RangeError naming what was checked, its value and the core's text.
-function refuse(fn, what, shown, code) {
-  if (code !== C.ROPE_OK) throw new RangeError(`${fn}: ${what} = ${shown}: ${cString(wasm.rope_strerror(code))}`);
-}
-
-// A position the core rotates by at the call's base. what: how the position is written
-// ('pos', 'starts[3] + offset'). A base that is no number or that the core refuses is left to
-// checkBase and the call, which report it (the core checks the base before any angle).
-function checkNear(fn, what, value, base = THETA_BASE) {
-  if (typeof base === 'number' && core().rope_check_base(base) === C.ROPE_OK) {
-    refuse(fn, what, showNumber(value), wasm.rope_check_rotating(value, base));
-  }
-}
-
-function checkFiniteNear(fn, name, value, base) {
-  checkFinite(name, value);
-  checkNear(fn, name, value, base);
-}
-
-function checkNearList(fn, name, values, base, offset = 0, offsetName = '') {
-  for (let j = 0; j < values.length; j++) {
-    checkNear(fn, `${name}[${j}]`, values[j], base);
-    if (offsetName) checkNear(fn, `${name}[${j}] + ${offsetName}`, values[j] + offset, base);
-  }
-}
-
-// One call's work, d x count (both integers already in range). envelope: offset_envelope's
-// own limit, for a count of starts that may exceed an int.
-function checkWork(fn, dName, d, countName, count, envelope = false) {
-  const code = envelope ? core().rope_check_envelope_work(d, count) : core().rope_check_work(d, count);
-  refuse(fn, `${dName} x ${countName}`, `${d} x ${count} = ${d * count}`, code);
-}
-
-/**
- * An options object read through own properties only, into a null-prototype table:
- * keys not in defaults (and not an alias of one) throw a TypeError naming the key, so
- * 'constructor', 'toString' or '__proto__' are refused like any unknown name; a setting
- * given under two names throws too. Missing settings take their default.
- */
-function checkOptions(what, options, defaults, aliases = Object.create(null)) {
-  if (options === undefined || options === null) options = {};
-  if (typeof options !== 'object' || readOnce(what, () => Array.isArray(options))) {
-    throw new TypeError(`${what} must be an object, got ${show(options)}`);
-  }
-  const o = Object.assign(Object.create(null), defaults);
-  const givenAs = Object.create(null);
-  for (const key of readOnce(what, () => Object.keys(options))) {
-    const name = Object.hasOwn(aliases, key) ? aliases[key] : key;
-    if (!Object.hasOwn(defaults, name)) {
-      throw new TypeError(`${what}.${key} is not a setting (use ${Object.keys(defaults).join(', ')})`);
-    }
-    if (Object.hasOwn(givenAs, name)) {
-      throw new TypeError(`${what}: ${name} is given twice, as ${givenAs[name]} and as ${key}`);
-    }
-    givenAs[name] = key;
-    o[name] = readOnce(`${what}.${key}`, () => options[key]);
-  }
-  return o;
-}
 
 // d, one finite gap or delta, and base: what every per-pair function takes.
 function checkPairsArgs(d, name, value, base) {
@@ -326,149 +118,17 @@ function checkSweep(fn, q, offset, start0, step, count, base) {
   }
 }
 
-// ---- the wasm heap: malloc, copy in, call, copy out, free in finally ----
-
-function cString(ptr) {
-  const heap = new Uint8Array(wasm.memory.buffer);
-  let end = ptr;
-  while (heap[end] !== 0) end++;
-  return new TextDecoder().decode(heap.subarray(ptr, end));
-}
-
-// An argument in a core error: short arrays in full, long ones by length and largest |x|.
-function showArg(value) {
-  if (!isArrayLike(value)) return show(value);
-  if (value.length <= 4) return `[${Array.from(value, String).join(', ')}]`;
-  let big = 0;
-  for (const x of value) big = Math.max(big, Math.abs(x));
-  return `${value.length} values, largest |x| ${big}`;
-}
-
-// A refusal by the core: the function, the core's text, and the call's arguments by name.
-class CoreError extends RangeError {
-  constructor(fn, code, args = {}) {
-    const shown = Object.entries(args)
-      .map(([name, value]) => `${name} = ${showArg(value)}`)
-      .join(', ');
-    super(`${fn}: ${cString(wasm.rope_strerror(code))}${shown ? ` (${shown})` : ''}`);
-    this.code = code;
-  }
-}
-
-// Bytes per element of each output type. 'text' is a byte buffer read back as the
-// NUL-terminated UTF-8 string the core wrote into it.
-const OUT_BYTES = Object.freeze(Object.assign(Object.create(null), { f64: 8, i32: 4, text: 1 }));
-
-function readOut(ptr, count, type) {
-  if (type === 'text') {
-    const bytes = new Uint8Array(wasm.memory.buffer, ptr, count);
-    const end = bytes.indexOf(0);
-    return new TextDecoder().decode(bytes.slice(0, end < 0 ? count : end));
-  }
-  const View = type === 'i32' ? Int32Array : Float64Array;
-  return Array.from(new View(wasm.memory.buffer, ptr, count));
-}
-
-// A planar output (block b at flat[b * size ...]) as { name: block }.
-const blocks = (flat, size, names) =>
-  Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
-
-/**
- * A trap inside the core (an out-of-bounds access, unreachable code). The instance that
- * trapped is dropped, since its heap may be half-written; the next call builds a fresh one
- * from the compiled module, so one bad call never poisons the calls after it.
- */
-class CoreTrapError extends Error {
-  constructor(fn, err) {
-    super(`${fn}: the WebAssembly core stopped (${err.message}); it was restarted, so later calls work`);
-    this.name = 'CoreTrapError';
-    this.cause = err;
-  }
-}
-
-// err as thrown to the caller: a trap of instance w drops it (see CoreTrapError).
-function afterTrap(fn, w, err) {
-  if (!(err instanceof WebAssembly.RuntimeError)) return err;
-  if (wasm === w) wasm = null;
-  return new CoreTrapError(fn, err);
-}
-
-// Frees pointers in instance w, unless w trapped and was dropped.
-function release(fn, w, pointers) {
-  if (wasm !== w) return;
-  try {
-    for (const ptr of pointers) w.free(ptr);
-  } catch (err) {
-    throw afterTrap(fn, w, err);
-  }
-}
-
-/**
- * The one path into the core. ins: snapshots (Float64Arrays, or arrays the binding made)
- * copied in as doubles (strings as C strings). outs: [count, type] buffers
- * the core fills (type 'f64' | 'i32' | 'text'). call(...pointers) gets the ins' pointers then
- * the outs' and returns the core's code. A code other than 0 throws a CoreError naming fn,
- * unless it is listed in tolerate; then the outputs are still read and the code comes back
- * as the result's .code. Results are copied out as plain arrays; every buffer is freed in
- * finally. Any malloc can grow memory, which detaches every earlier view of it: a view is
- * taken only after the allocation it writes into, and never kept across a call.
- */
-function run(fn, ins, outs, call, { tolerate = [], args = {} } = {}) {
-  const w = core();
-  const pointers = [];
-  const alloc = (bytes) => {
-    const ptr = w.malloc(Math.max(bytes, 8));
-    if (!ptr) throw new CoreError(fn, C.ROPE_E_NOMEM, { ...args, bytes });
-    pointers.push(ptr);
-    return ptr;
-  };
-  try {
-    for (const values of ins) {
-      if (typeof values === 'string' || values instanceof Uint8Array) {
-        // Text as UTF-8, or bytes as they are (a config file's); a NUL after either.
-        const bytes = typeof values === 'string' ? new TextEncoder().encode(values) : values;
-        const ptr = alloc(bytes.length + 1);
-        const heap = new Uint8Array(w.memory.buffer, ptr, bytes.length + 1);
-        heap.set(bytes);
-        heap[bytes.length] = 0;
-      } else {
-        const n = values.length; // a snapshot: the same length at every read
-        const ptr = alloc(n * 8);
-        new Float64Array(w.memory.buffer, ptr, n).set(values);
-      }
-    }
-    for (const [count, type] of outs) alloc(count * OUT_BYTES[type]);
-    const code = call(...pointers);
-    if (code !== 0 && !tolerate.includes(code)) throw new CoreError(fn, code, args);
-    let results;
-    try {
-      results = outs.map(([count, type], i) => readOut(pointers[ins.length + i], count, type));
-    } catch (err) {
-      // An output too large for a JS array (within MAX_WORK, a 2 GB cos_grid) is out of memory too.
-      if (err instanceof RangeError) throw new CoreError(fn, C.ROPE_E_NOMEM, args);
-      throw err;
-    }
-    results.code = code;
-    return results;
-  } catch (err) {
-    throw afterTrap(fn, w, err);
-  } finally {
-    release(fn, w, pointers);
-  }
-}
-
 /**
  * For tests: call(exports) on the same guarded path as every binding, so a forced trap
  * (an out-of-bounds pointer) shows what a real one does. Returns call's result.
  */
 export function _callCore(fn, call) {
-  const w = core();
-  try {
-    return call(w);
-  } catch (err) {
-    throw afterTrap(fn, w, err);
-  }
+  return lesson.callCore(fn, call);
 }
+
+// A planar output (block b at flat[b * size ...]) as { name: block }.
+const blocks = (flat, size, names) =>
+  Object.fromEntries(names.map((name, b) => [name, flat.slice(b * size, (b + 1) * size)]));
 
 const one = (fn, ins, call, args) => run(fn, ins, [[1, 'f64']], call, { args })[0][0];
 
@@ -661,94 +321,6 @@ export function norm_gaps(vec, positions, base = THETA_BASE) {
   )[0];
 }
 
-// ---- the report: the same C writer as the CLI, so the bytes are the same ----
-
-function reportOptions(options) {
-  const o = checkOptions('options', options, REPORT_DEFAULTS, REPORT_ALIASES);
-  checkInt('dim', o.dim, 0, MAX_DIM);
-  checkBase(o.base);
-  checkFinite('offset', o.offset);
-  o.starts = checkList('starts', o.starts, MAX_COUNT, 1);
-  o.deltas = checkPositions('deltas', o.deltas);
-  o.norm_positions = checkPositions('norm_positions', o.norm_positions);
-  checkNearList('build_report', 'starts', o.starts, o.base, o.offset, 'offset');
-  checkNearList('build_report', 'norm_positions', o.norm_positions, o.base);
-  return o;
-}
-
-// A text the core writes (write(...ins' pointers, buf, lenPtr, cap)) into a 64 KB buffer; a
-// longer one (ROPE_E_SPACE, with the length it needs) is written again into a buffer that
-// fits. Returns the text, or the code of a refusal in tolerate (any other throws).
-function writeText(fn, ins, write, tolerate, args) {
-  for (let cap = 1 << 16; ; ) {
-    const result = run(
-      fn,
-      ins,
-      [
-        [cap, 'text'],
-        [1, 'i32'],
-      ],
-      (...p) => write(...p, cap),
-      { tolerate: [...tolerate, C.ROPE_E_SPACE], args },
-    );
-    const [text, [len]] = result;
-    if (result.code === 0) return text;
-    if (result.code !== C.ROPE_E_SPACE || !(len + 1 > cap)) return result.code;
-    cap = len + 1;
-  }
-}
-
-function reportText(format, options) {
-  const o = reportOptions(options);
-  const args = {
-    dim: o.dim,
-    base: o.base,
-    offset: o.offset,
-    starts: o.starts,
-    deltas: o.deltas,
-    norm_positions: o.norm_positions,
-  };
-  const text = writeText(
-    'build_report',
-    [o.starts, o.deltas, o.norm_positions],
-    (starts, deltas, norms, buf, lenPtr, cap) =>
-      wasm.rope_report_write(
-        format,
-        o.dim,
-        o.base,
-        o.offset,
-        starts,
-        o.starts.length,
-        deltas,
-        o.deltas.length,
-        norms,
-        o.norm_positions.length,
-        buf,
-        cap,
-        lenPtr,
-      ),
-    [],
-    args,
-  );
-  if (typeof text === 'string') return text;
-  throw new CoreError('build_report', text, args);
-}
-
-/** The report of docs/SPEC.md as an object; with no options, the default report. */
-export function build_report(options) {
-  return JSON.parse(reportText(C.ROPE_REPORT_JSON, options));
-}
-
-/** rope_report.json exactly as the CLI writes it. */
-export function build_report_json(options) {
-  return reportText(C.ROPE_REPORT_JSON, options);
-}
-
-/** rope_report.md exactly as the CLI writes it. */
-export function build_report_markdown(options) {
-  return reportText(C.ROPE_REPORT_MARKDOWN, options);
-}
-
 // ---- the number grammar (c_src/core/parse.c, docs/SPEC.md) ----
 
 /** Whether text is a plain decimal in the CLI's grammar: 1 (a nonzero mantissa), 0 (all
@@ -760,135 +332,6 @@ export function decimal_form(text) {
     tolerate: [1, C.ROPE_E_VALUE],
     args: { text },
   }).code;
-}
-
-// ---- long context (scaling) ----
-// A config.json's text goes whole to the C reader, rope_config_read_json: the same strict
-// parser (jansson) and walk as `ropescope scaling --config`, so a file gets the same verdict
-// in the same words on both sides. Its JSON or CSV text comes back, byte for byte what
-// `ropescope scaling` prints.
-
-const SCALING_DEFAULTS = Object.freeze(
-  Object.assign(Object.create(null), {
-    seq_len: 0,
-    train_len: NaN,
-    gap: NaN,
-  }),
-);
-
-// The config as the C reader takes it: a file's bytes, a text, or an object the page built
-// (as JSON text; a non-finite number, which JSON cannot hold, is refused naming its key).
-// The kind of a real typed array, read from its internal slot: undefined for anything else, even
-// an object whose prototype is a Uint8Array (which instanceof takes for one).
-const typedArrayKind = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype),
-  Symbol.toStringTag,
-).get;
-
-function configBytes(config) {
-  // A snapshot: no later change reaches C.
-  if (typedArrayKind.call(config) === 'Uint8Array') return Uint8Array.prototype.slice.call(config);
-  if (typeof config === 'string') return new TextEncoder().encode(config);
-  if (
-    config === null ||
-    typeof config !== 'object' ||
-    readOnce('config', () => Array.isArray(config)) ||
-    ArrayBuffer.isView(config)
-  ) {
-    throw new TypeError(`config must be config.json text, its bytes, or an object of config keys, got ${show(config)}`);
-  }
-  const paths = new WeakMap([[config, '']]);
-  function keep(key, value) {
-    const name = paths.has(this) && key !== '' ? `${paths.get(this)}${paths.get(this) ? '.' : ''}${key}` : key;
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw new RangeError(`config.${name} must be a finite number, got ${value}`);
-    }
-    if (value !== null && typeof value === 'object' && !paths.has(value)) paths.set(value, name);
-    return value;
-  }
-  let text;
-  try {
-    text = JSON.stringify(config, keep);
-  } catch (err) {
-    if (err instanceof RangeError && err.message.includes('must be a finite number')) throw err;
-    throw new TypeError(`config could not be read: ${err.message}`);
-  }
-  return new TextEncoder().encode(text);
-}
-
-// { seq_len, train_len, gap }: own keys only; a given value must be finite.
-function scalingOptions(opts) {
-  const o = checkOptions('options', opts, SCALING_DEFAULTS);
-  for (const name of Object.keys(SCALING_DEFAULTS)) {
-    if (o[name] === undefined) o[name] = SCALING_DEFAULTS[name];
-    else if (opts && readOnce('options', () => Object.hasOwn(opts, name))) checkFinite(name, o[name]);
-  }
-  return o;
-}
-
-// The reader's refusals (ROPE_E_CONFIG, ROPE_E_SCALING) carry a message naming the key.
-const CONFIG_CODES = [C.ROPE_E_CONFIG, C.ROPE_E_SCALING];
-// The writer's may carry one with any code (an overflow, ROPE_E_RANGE, names the key that made
-// it, as the CLI prints it): each is read back below; one without a message is a CoreError.
-const WRITE_CODES = C.ROPE_ERROR_CODES;
-
-function scalingText(format, config, opts) {
-  const bytes = configBytes(config);
-  const o = scalingOptions(opts);
-  const args = { seq_len: o.seq_len, train_len: o.train_len, gap: o.gap };
-  // The reader lives in this instance: if a call traps, the instance is dropped with it.
-  const w = core();
-  const size = w.rope_config_size();
-  const reader = w.malloc(size);
-  if (!reader) throw new CoreError('scaling', C.ROPE_E_NOMEM, { bytes: size });
-  try {
-    wasm.rope_config_init(reader);
-    // Too long a text is not copied in: the reader refuses it by its length alone.
-    const whole = bytes.length <= C.ROPE_CONFIG_MAX_BYTES;
-    let code = run(
-      'scaling',
-      whole ? [bytes] : [],
-      [],
-      (pt) => wasm.rope_config_read_json(reader, whole ? pt : 0, bytes.length),
-      {
-        tolerate: CONFIG_CODES,
-        args: { 'config bytes': bytes.length },
-      },
-    ).code;
-    if (code === 0) {
-      const text = writeText(
-        'scaling',
-        [],
-        (buf, lenPtr, cap) => wasm.rope_scaling_write(reader, format, o.seq_len, o.train_len, o.gap, buf, cap, lenPtr),
-        WRITE_CODES,
-        args,
-      );
-      if (typeof text === 'string') return text;
-      code = text;
-    }
-    const message = cString(wasm.rope_config_message(reader));
-    if (!message) throw new CoreError('scaling', code, args);
-    throw code === C.ROPE_E_CONFIG ? new TypeError(message) : new RangeError(message);
-  } finally {
-    release('scaling', w, [reader]);
-  }
-}
-
-/** What a model config's RoPE scaling does to each pair: the object `ropescope scaling
- *  --format json` prints. config: config.json's text, its bytes (a Uint8Array), or an object.
- *  opts: { seq_len, train_len, gap } (train_len and gap together). */
-export function scaling_from_config(config, opts = {}) {
-  return JSON.parse(scalingText(C.ROPE_SCALING_JSON, config, opts));
-}
-
-/** The inv_freq CSV, byte for byte what `ropescope scaling --format csv` prints. */
-export function scaling_csv(config, opts = {}) {
-  return scalingText(C.ROPE_SCALING_CSV, config, opts);
-}
-
-/** The JSON text itself (for a download identical to the CLI's). */
-export function scaling_json_text(config, opts = {}) {
-  return scalingText(C.ROPE_SCALING_JSON, config, opts);
 }
 
 // ---- explainer ----

@@ -224,6 +224,17 @@ export function frameAddress(release, settings, options) {
   return `${release}ropescope/${doc}${query === '?' ? '' : query}#${pictureStem(options.view, picture)}`;
 }
 
+// state with its preset's values, where the config reader could be made; else as it is (the long
+// figures then show no data, as on the page, which says why).
+function presetFilled(state) {
+  try {
+    fillFromPreset(state);
+  } catch {
+    // the files module could not be made
+  }
+  return state;
+}
+
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 // Each view's alt text at the default settings, or at a picture's settings (PICTURE_SETTINGS),
@@ -237,7 +248,8 @@ export function defaultAlt(view, settings = {}) {
     const text = apart(() => {
       const { state } = readQuery('');
       Object.assign(state, settings);
-      fillFromPreset(state);
+      // Only a long-context view reads the preset (and its config reader, the files module).
+      if (row.part === 'long') presetFilled(state);
       const model = computeModel(state);
       return pictureAlt(row.title, row.caption(state, model, row.data(model, state)));
     });
@@ -272,7 +284,7 @@ function viewReads(view, name) {
     apart(() => {
       const { state } = readQuery('');
       Object.assign(state, changes);
-      if (row.part === 'long') fillFromPreset(state);
+      if (row.part === 'long') presetFilled(state);
       const model = computeModel(state);
       const data = row.data(model, state);
       return JSON.stringify([data, row.caption(state, model, data), row.label(state, model, data)]);

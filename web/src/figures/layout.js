@@ -2,10 +2,14 @@
 // (2i, 2i + 1), and what a mismatch does to the score at a fixed gap across start positions.
 
 import { createLayoutChart } from '../charts/layout.js';
+import * as files from '../core/files.js';
 import { demo_vectors, layout_pairs, layout_scores, random_vectors } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, position } from '../lib/format.js';
-import { longModel } from '../model/long.js';
+import { longModel, useReader } from '../model/long.js';
+
+// The config reader behind longModel comes with this figure (model/long.js).
+useReader(files);
 
 // Starts 0 .. STARTS - 1, every one; the gap is the long-context part's.
 const STARTS = 256;

@@ -1,4 +1,8 @@
-import { longModel } from '../model/long.js';
+import * as files from '../core/files.js';
+import { longModel, useReader } from '../model/long.js';
+
+// The config reader behind longModel comes with this figure (model/long.js).
+useReader(files);
 
 // The long-context rows draw from their own model (model/long.js: longModel(state), cached by
 // the long settings), null until the part has started; their caption and label take that model

@@ -5,12 +5,16 @@
 import { CASES, createPrecisionChart, TURN_SHARE } from '../charts/precision.js';
 import { controlFor, controlParts } from '../controls/controls.js';
 import { wireSetting } from '../controls/wire.js';
+import * as files from '../core/files.js';
 import { precision_errors } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, position } from '../lib/format.js';
-import { longModel } from '../model/long.js';
+import { longModel, useReader } from '../model/long.js';
 import { methodPhrase } from '../model/methods.js';
 import { numberRow } from '../state/state.js';
+
+// The config reader behind longModel comes with this figure (model/long.js).
+useReader(files);
 
 const POS = numberRow('precision-pos', 8191, 1, 1e6, {
   integer: true,

@@ -1,7 +1,11 @@
 // Long-context state -> numbers: the config the page builds from a preset and the method
 // controls, and everything the two long-context figures and their captions show, from the
-// C core through rope.scaling_from_config. No rule or formula here: the config reader and
-// the scaling core decide every number (docs/SCALING.md).
+// C config reader through scaling_from_config. No rule or formula here: the config reader and
+// the scaling core decide every number (docs/SCALING.md). The reader is the files module
+// (core/files.js), not the lesson's core, and this file does not import it: the code that draws
+// the long-context figures does (the figures register it with useReader as they load, so their
+// chunks carry it), and the page's long-context part loads it after the first paint
+// (readerReady). Until then longModel gives null and the figures wait.
 
 import { modelTexts } from '../../gen/models.js';
 import * as rope from '../core/rope.js';
@@ -24,6 +28,38 @@ export const BLOG = Object.freeze({
 const readsSeqLen = (method) => METHOD[method].seqLen;
 
 const presets = new Map();
+// Every setting a preset gives a value (its defaults' keys, below).
+const LONG_SETTINGS = [
+  'method',
+  'train-len',
+  'target-gap',
+  ...Object.keys(PARAM_ROW),
+  'factor',
+  'new-base',
+  'orig-max',
+];
+
+// The files module (core/files.js), once registered or loaded.
+let files = null;
+
+/** Registers the files module (a long-context figure's module does, importing it). */
+export function useReader(module) {
+  files ??= module;
+}
+
+/** Loads the files module (if no figure registered it) and has the browser make its instance
+ *  (files.ready); the page's long-context part, the tools and the tests await it before the
+ *  first call. Rejects, saying why, where the module cannot be made. */
+export async function readerReady() {
+  files ??= await import('../core/files.js');
+  await files.ready();
+}
+
+// The reader, or an error saying it was not loaded.
+function reader() {
+  if (!files) throw new Error('the config reader (core/files.js) is not loaded: await readerReady() first');
+  return files;
+}
 
 /** The config text a preset fills the checker with (a model file, or the blog's settings). */
 export function presetText(name) {
@@ -38,7 +74,7 @@ export function preset(name) {
   if (presets.has(name)) return presets.get(name);
   const text = presetText(name);
   const config = JSON.parse(text);
-  const read = rope.scaling_from_config(config);
+  const read = reader().scaling_from_config(config);
   const r = read.resolved;
   const blog = name === 'blog';
   const block =
@@ -83,6 +119,9 @@ export function fillFromPreset(state) {
 /** A copy of state with the long settings that equal their preset's value back at null, so a
  *  link written from it (state.js writeQuery) leaves them out. */
 export function presetValuesDropped(state) {
+  // Only a long setting that is set (not null) can equal its preset's value: with none, the
+  // preset (and the reader) need not be read.
+  if (!LONG_SETTINGS.some((k) => state[k] !== null && state[k] !== undefined)) return { ...state };
   const { defaults } = preset(state.preset);
   const copy = { ...state };
   for (const [name, value] of Object.entries(defaults)) if (copy[name] === value) copy[name] = null;
@@ -118,7 +157,7 @@ export function configFor(p, state, method = state.method) {
 function scalingOf(p, state, method) {
   const opts = { train_len: state['train-len'], gap: state['target-gap'] };
   if (readsSeqLen(method)) opts.seq_len = state['target-gap'];
-  return rope.scaling_from_config(configFor(p, state, method), opts);
+  return reader().scaling_from_config(configFor(p, state, method), opts);
 }
 
 // The blog's round example: a pair with θ = 1/base. That is pair 1 of a 4-dim rotation at
@@ -126,8 +165,8 @@ function scalingOf(p, state, method) {
 function roundExample(base, state) {
   const config = { head_dim: 4, rope_theta: base * base, rope_scaling: { rope_type: 'linear', factor: state.factor } };
   const opts = { train_len: state['train-len'], gap: state['target-gap'] };
-  const scaled = rope.scaling_from_config(config, opts);
-  const plain = rope.scaling_from_config({ head_dim: 4, rope_theta: base * base }, opts);
+  const scaled = reader().scaling_from_config(config, opts);
+  const plain = reader().scaling_from_config({ head_dim: 4, rope_theta: base * base }, opts);
   return {
     theta: scaled.pairs[1].inv_freq,
     factor: scaled.factor,
@@ -155,7 +194,7 @@ function comparison(p, state, method) {
   const key = [p.name, method, state.factor, seqLen].join('|');
   if (!compareCache.has(key)) {
     const config = configFor(p, { ...p.defaults, factor: state.factor }, method);
-    const scaling = rope.scaling_from_config(config, seqLen === null ? {} : { seq_len: seqLen });
+    const scaling = reader().scaling_from_config(config, seqLen === null ? {} : { seq_len: seqLen });
     remember(compareCache, key, { method, factor: scaling.factor, ratio: scaling.pairs.map((row) => row.ratio) });
   }
   return compareCache.get(key);

@@ -217,8 +217,11 @@ function explainModel(state, q, k) {
   };
 }
 
-/** A report file ('json' or 'md') for the settings on screen: the bytes the CLI writes. */
-export function reportFile(kind, { dim, base, gap }) {
+/** A report file ('json' or 'md') for the settings on screen: the bytes the CLI writes. Its
+ *  writer is the files module's (core/files.js), loaded at the first download. */
+export async function reportFile(kind, { dim, base, gap }) {
+  const files = await import('../core/files.js');
+  await files.ready();
   const options = { dim, base, offset: gap };
-  return kind === 'json' ? rope.build_report_json(options) : rope.build_report_markdown(options);
+  return kind === 'json' ? files.build_report_json(options) : files.build_report_markdown(options);
 }

@@ -4,7 +4,6 @@
 
 import { MODEL_NAMES } from '../../gen/models.js';
 import { resetChapters } from '../figures/lesson_row.js';
-import { preset as modelPreset } from '../model/long.js';
 import { bounded, PARAM, PARAMS } from '../state/state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -27,10 +26,13 @@ function newSeed() {
 }
 
 /** dim and base of each model config the long-context part offers (web/models), as the
- * core's config reader reads them: its rotary dim and rope base. */
-function dimBasePresets() {
+ * config reader (core/files.js, loaded with model/long.js) reads them: its rotary dim and rope
+ * base. */
+async function dimBasePresets() {
+  const long = await import('../model/long.js');
+  await long.readerReady();
   return MODEL_NAMES.map((name) => {
-    const { read } = modelPreset(name);
+    const { read } = long.preset(name);
     return { name, dim: read.rotary_dim, base: read.base };
   });
 }
@@ -47,13 +49,14 @@ export function wireActions({ state, accept, acceptAll, togglePlay, settle }) {
     resetChapters();
   });
 
-  // The options come from the core's config reader (nine configs): filled after the first
-  // paint, or at once if the reader reaches the menu first.
+  // The options come from the config reader (nine configs): filled after the first paint, or as
+  // soon as the reader is loaded if the reader reaches the menu first. Where the reader cannot
+  // load, the menu keeps its first line only (the long-context part says why).
   let presets = null;
+  let filling = null;
   const preset = $('dim-preset');
-  const fillPresets = () => {
-    if (presets) return;
-    presets = dimBasePresets();
+  const fill = (list) => {
+    presets = list;
     for (const [index, p] of presets.entries()) {
       const option = document.createElement('option');
       option.value = String(index);
@@ -61,10 +64,13 @@ export function wireActions({ state, accept, acceptAll, togglePlay, settle }) {
       preset.append(option);
     }
   };
+  const fillPresets = () => {
+    if (!filling) filling = dimBasePresets().then(fill, () => {});
+    return filling;
+  };
   for (const event of ['focus', 'pointerdown']) preset.addEventListener(event, fillPresets);
   preset.addEventListener('change', () => {
-    fillPresets();
-    const p = presets[Number(preset.value)];
+    const p = presets?.[Number(preset.value)];
     if (p) acceptAll({ dim: p.dim, base: p.base, ...bounded({ ...state, dim: p.dim }) });
     preset.value = '';
   });

@@ -427,10 +427,10 @@ function wireControl(name) {
 
 // ---- downloads, link, embed ----
 
-function download(kind) {
+async function download(kind) {
   let text;
   try {
-    text = reportFile(kind, state);
+    text = await reportFile(kind, state);
   } catch (err) {
     showNotice(...linkProblems, `Could not build the report: ${err.message}`);
     return;

@@ -1,11 +1,13 @@
 // The "check a config" panel: a pasted config.json's text, or a dropped file's bytes, handed
-// whole to the C config reader (rope.scaling_from_config), which parses it strictly as the CLI
+// whole to the C config reader (files.scaling_from_config), which parses it strictly as the CLI
 // does: the same verdict in the same words. Shown: the resolved fields, every warning and error,
 // the per-pair table, and inv_freq downloads byte for byte what
 // `ropescope scaling --config FILE --format json|csv` prints. Nothing here goes into the URL.
+// The reader is the files module (core/files.js): long.js loads this file, and makes the
+// reader, before it starts the panel.
 
 import * as C from '../../gen/rope_consts.js';
-import * as rope from '../core/rope.js';
+import * as files from '../core/files.js';
 
 // Six significant digits, as the CLI's table prints them; fields to ten. A still pair
 // (proportional's frequency 0) has no wavelength (∞) and no ratio (—): JSON null.
@@ -102,7 +104,7 @@ export function check(config) {
   clearResult();
   let result;
   try {
-    result = rope.scaling_from_config(config);
+    result = files.scaling_from_config(config);
   } catch (err) {
     setProblem(`Refused: ${err.message}.`);
     return;
@@ -120,8 +122,8 @@ export function renderCheck(text) {
 function download(kind) {
   if (!checked) return;
   try {
-    if (kind === 'json') saveText('inv_freq.json', rope.scaling_json_text(checked), 'application/json');
-    else saveText('inv_freq.csv', rope.scaling_csv(checked), 'text/csv');
+    if (kind === 'json') saveText('inv_freq.json', files.scaling_json_text(checked), 'application/json');
+    else saveText('inv_freq.csv', files.scaling_csv(checked), 'text/csv');
   } catch (err) {
     setProblem(`Could not write the file: ${err.message}.`);
   }

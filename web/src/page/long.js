@@ -1,13 +1,15 @@
 // The long-context part: the preset, training length, gap, method and its parameters, the
 // comparison lines (all in the shared state and the URL), and the "check a config" panel
 // (never in the URL). app.js's render() draws the figures 'range' and 'scaling'.
+// The config reader behind every number here is the files module (core/files.js): this part
+// loads it, with model/long.js and the checker (check.js), after the first paint: the first
+// screen does not wait for it, and once the page's chapters are chunks of their own, does not
+// carry it either.
 
 import { controlFor } from '../controls/controls.js';
 import { wireSetting } from '../controls/wire.js';
-import { BLOG, computeLong, methodAvailable, preset } from '../model/long.js';
 import { COMPARABLE, METHOD_PARAMS, METHODS, PRESETS, usesParam } from '../model/methods.js';
 import { PARAM } from '../state/state.js';
-import { renderCheck, startCheck } from './check.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,6 +20,9 @@ const BOXES = [...SLIDERS, ...METHOD_PARAMS.filter((name) => name !== 'truncate'
 
 let app = null;
 let state = null;
+// model/long.js and check.js, once loaded (start()).
+let long = null;
+let checker = null;
 
 const option = (value, text) => {
   const node = document.createElement('option');
@@ -27,7 +32,7 @@ const option = (value, text) => {
 };
 
 function buildMenus() {
-  $('preset').append(...PRESETS.map((name) => option(name, name === 'blog' ? BLOG.label : name)));
+  $('preset').append(...PRESETS.map((name) => option(name, name === 'blog' ? long.BLOG.label : name)));
   $('method').append(...METHODS.map((m) => option(m.value, m.label)));
   $('compare-list').append(
     ...COMPARABLE.map((method) => {
@@ -72,15 +77,15 @@ function showMethod() {
   for (const node of document.querySelectorAll('[data-param]')) {
     node.hidden = !usesParam(state.method, node.dataset.param);
   }
-  const p = preset(state.preset);
-  for (const node of $('method').options) node.disabled = !methodAvailable(p, node.value);
+  const p = long.preset(state.preset);
+  for (const node of $('method').options) node.disabled = !long.methodAvailable(p, node.value);
   for (const box of document.querySelectorAll('input[name="compare"]')) {
     box.disabled = box.value === state.method;
   }
 }
 
 function showNotes() {
-  const { main } = computeLong(state);
+  const { main } = long.computeLong(state);
   const notes = $('method-notes');
   const items = main.warnings.length ? main.warnings : ['none: the config the page builds passes every check.'];
   notes.replaceChildren(
@@ -106,7 +111,7 @@ function redraw() {
 function tryChange(name, changes, source) {
   const candidate = { ...state, ...changes };
   try {
-    computeLong(candidate);
+    long.computeLong(candidate);
   } catch (err) {
     setMessage(name, err.message);
     return false;
@@ -120,14 +125,14 @@ function tryChange(name, changes, source) {
 }
 
 function presetValues(name) {
-  const { defaults } = preset(name);
+  const { defaults } = long.preset(name);
   return Object.fromEntries(FROM_PRESET.map((key) => [key, defaults[key]]));
 }
 
 function loadPreset(name) {
   const changes = { preset: name, ...presetValues(name) };
   for (const key of FROM_PRESET) setMessage(key, '');
-  if (tryChange('preset', changes, 'menu')) renderCheck(preset(name).text);
+  if (tryChange('preset', changes, 'menu')) checker.renderCheck(long.preset(name).text);
 }
 
 // Sliders and typed boxes behave as everywhere (controls/wire.js): a box applies on Enter,
@@ -170,15 +175,32 @@ function wire() {
 
 /**
  * Starts the long-context part. app: { state, render, writeUrl, updateEmbedCode, showNotice }.
- * The menus are built now; the rest waits for the first paint (ready()). Settings the URL
- * left out take the preset's values; settings the core refuses with the rest fall back to
- * the preset's, and the notice says so.
+ * After the first paint, the part loads its code and the config reader (start()), then builds
+ * its menus and fills in the rest (ready()); until then its figures have no data and wait.
+ * Settings the URL left out take the preset's values; settings the core refuses with the rest
+ * fall back to the preset's, and the notice says so.
  */
 export function startLong(appHooks) {
   app = appHooks;
   state = app.state;
+  requestAnimationFrame(() => setTimeout(start, 0));
+}
+
+// model/long.js (with the files module) and the checker, loaded, and the reader made; a module
+// that cannot load leaves the part's figures empty and says so in the notice and the checker.
+async function start() {
+  try {
+    [long, checker] = await Promise.all([import('../model/long.js'), import('./check.js')]);
+    await long.readerReady();
+  } catch (err) {
+    const why = `the config reader could not be loaded (${err?.message ?? err})`;
+    app.showNotice(`The long-context part is unavailable: ${why}.`);
+    const msg = $('config-msg');
+    if (msg) msg.textContent = `The checker is unavailable: ${why}.`;
+    return;
+  }
   buildMenus();
-  requestAnimationFrame(() => setTimeout(ready, 0));
+  ready();
 }
 
 /**
@@ -194,7 +216,7 @@ export function restoreLong(values) {
   if (Object.keys(changes).every((name) => state[name] === changes[name])) return;
   const newPreset = changes.preset !== state.preset;
   for (const name of FROM_PRESET) setMessage(name, '');
-  if (tryChange('preset', changes, 'menu') && newPreset) renderCheck(preset(changes.preset).text);
+  if (tryChange('preset', changes, 'menu') && newPreset) checker.renderCheck(long.preset(changes.preset).text);
 }
 
 let started = false;
@@ -205,7 +227,7 @@ function ready() {
   const fromPreset = presetValues(state.preset);
   for (const name of FROM_PRESET) if (state[name] === null) state[name] = fromPreset[name];
   try {
-    computeLong(state);
+    long.computeLong(state);
   } catch (err) {
     Object.assign(state, fromPreset);
     app.showNotice(`Long-context settings from the link ignored: ${err.message}; using the preset ${state.preset}'s.`);
@@ -213,8 +235,8 @@ function ready() {
   wire();
   started = true;
   for (const name of ['preset', 'compare', ...FROM_PRESET]) syncWidget(name);
-  startCheck();
-  renderCheck(preset(state.preset).text);
+  checker.startCheck();
+  checker.renderCheck(long.preset(state.preset).text);
   showMethod();
   showNotes();
   app.render();
