@@ -29,7 +29,7 @@ const MODELS = readdirSync(join(ROOT, 'web/models'))
   .map((f) => basename(f, '.json'));
 // The model classes docs/SCALING.md pairs interleaved (2i, 2i + 1).
 const INTERLEAVED_CLASSES = ['cohere', 'llama4', 'llama4_text', 'deepseek_v2', 'deepseek_v3', 'ernie4_5', 'glm'];
-// The chart's error datasets in order (charts/precision.js), then θᵢ.
+// The chart's error datasets in order (figures/precision.js), then θᵢ.
 const CASES = ['f32', 'theta_bf16', 'theta_f16', 'bf16', 'f16'];
 
 function python(exe, script, calls) {

@@ -1,12 +1,27 @@
 // Figure (long context): the two pairing layouts, rotate_half's (i, i + d/2) and interleaved
 // (2i, 2i + 1), and what a mismatch does to the score at a fixed gap across start positions.
-
-import { createLayoutChart } from '../charts/layout.js';
+import { seriesChart } from '../charts/series.js';
 import * as files from '../core/files.js';
 import { demo_vectors, layout_pairs, layout_scores, random_vectors } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, position } from '../lib/format.js';
 import { longModel, useReader } from '../model/long.js';
+
+// The chart: the score of q at start + gap against k at start, for consecutive starts, when the
+// pairing layout of the rotation meets the layout the weights were trained with.
+// Data in: { start0, same, swapped, table } (layout_scores), one score per start.
+function createLayoutChart(canvas, data) {
+  return seriesChart(canvas, data, {
+    sets: [
+      ['same', 'table and rotation in the weights’ layout (RoPE)', 'rope', 2.5],
+      ['swapped', 'both in the other layout', 'slow', 2],
+      ['table', 'cos/sin table in one layout, rotation in the other', 'add', 1.5],
+    ],
+    x: 'start position (key at start, query at start + gap)',
+    y: 'score q·k',
+    point: (x) => `start ${x}`,
+  });
+}
 
 // The config reader behind longModel comes with this figure (model/long.js).
 useReader(files);
