@@ -1018,7 +1018,7 @@ test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', asyn
 });
 
 test('weights_should_lift_the_angle_share_but_never_the_share_training_had', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'weights');
   const W = (name) => C[`ROPE_WEIGHTS_${name}`];
   const pct = (share) => `${Number((100 * share).toPrecision(3))}%`;
   // The chart's two datasets (before, after) against the reference, as percentages.
@@ -1082,7 +1082,7 @@ test('weights_should_lift_the_angle_share_but_never_the_share_training_had', asy
 });
 
 test('post_table_should_list_every_number_with_its_recomputed_value_and_check', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'post');
   const rows = await page.$$eval('#post-checked tbody tr', (trs) =>
     trs.map((tr) => ({
       id: tr.id,
