@@ -424,20 +424,7 @@ test('clock_should_show_the_post_angles_and_both_fixes', async () => {
 // The values a slider's box shows while the pointer drags its thumb from the left end of the
 // track to the right, one pixel a move: [[x, value]] in the order the page saw them.
 async function sweep(page, id) {
-  const r = await page.locator(`#${id}`).boundingBox();
-  const y = r.y + r.height / 2;
-  await page.evaluate((name) => {
-    let x = 0;
-    window.__swept = [];
-    document.addEventListener('pointermove', (e) => {
-      x = e.clientX;
-    });
-    document.getElementById(name).addEventListener('input', () => {
-      window.__swept.push([x, Number(document.getElementById(`${name}-num`).value)]);
-    });
-  }, id);
-  const left = Math.floor(r.x);
-  const right = Math.ceil(r.x + r.width);
+  const { left, right, y } = await track(page, id);
   await page.mouse.move(left, y);
   await page.mouse.down();
   await page.mouse.move(right, y, { steps: right - left });
@@ -445,9 +432,88 @@ async function sweep(page, id) {
   return page.evaluate(() => window.__swept);
 }
 
+// A slider's track in whole pixels, with the page recording, from here on, each value its box
+// shows on an input event beside the pointer's x (window.__swept) and the last pointer x
+// (window.__pointerX).
+async function track(page, id) {
+  const r = await page.locator(`#${id}`).boundingBox();
+  await page.evaluate((name) => {
+    window.__swept = [];
+    window.__pointerX = null;
+    document.addEventListener('pointermove', (e) => {
+      window.__pointerX = e.clientX;
+    });
+    document.getElementById(name).addEventListener('input', () => {
+      window.__swept.push([window.__pointerX, Number(document.getElementById(`${name}-num`).value)]);
+    });
+  }, id);
+  return { left: Math.floor(r.x), right: Math.ceil(r.x + r.width), y: r.y + r.height / 2 };
+}
+
+// The values `wanted` that the pointer reaches on a log slider, found with the pointer held down
+// as in a drag: a drag from the left end of the track to the right end, one move every `stride`
+// pixels (from a random first offset), then, for each wanted value not shown on the way, halving
+// the pixels between the last one that showed less and the first that showed more until the value
+// shows or the two are neighbours. Every value returned was shown in the slider's box under the
+// pointer; a value missing lies between two neighbouring pixels, which only holds because the
+// values grow with the pixel (checked on every pixel visited). A log slider gives most pixels a
+// value of their own, so a sweep of every pixel (sweep) cost a frame for each of 644 at 1280 px,
+// where this visits about 100.
+async function reach(page, id, wanted, stride) {
+  const { left, right, y } = await track(page, id);
+  const shown = new Map(); // x -> the value in the box with the pointer at x
+  const at = async (x) => {
+    await page.mouse.move(x, y);
+    // The box is set by the input event of the move that put the pointer at x, if it changed.
+    const read = () =>
+      page.evaluate(
+        ([name, px]) => (window.__pointerX === px ? Number(document.getElementById(`${name}-num`).value) : null),
+        [id, x],
+      );
+    let value = await read();
+    if (value === null) {
+      await page.waitForFunction((px) => window.__pointerX === px, x, { timeout: 10000 });
+      value = await read();
+    }
+    shown.set(x, value);
+    return value;
+  };
+  const first = left + Math.floor(random() * stride);
+  await page.mouse.move(left, y);
+  await page.mouse.down();
+  await at(left);
+  for (let x = first; x < right; x += stride) if (x > left) await at(x);
+  await at(right);
+  for (const v of wanted) {
+    if ([...shown.values()].includes(v)) continue;
+    const xs = [...shown.keys()].sort((a, b) => a - b);
+    let lo = xs.findLast((x) => shown.get(x) < v);
+    let hi = xs.find((x) => shown.get(x) > v);
+    if (lo === undefined || hi === undefined || hi < lo) continue; // past an end: not reached
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      const m = await at(mid);
+      if (m === v) break;
+      if (m < v) lo = mid;
+      else hi = mid;
+    }
+  }
+  await page.mouse.up();
+  const xs = [...shown.keys()].sort((a, b) => a - b);
+  for (let j = 1; j < xs.length; j++)
+    assert.ok(
+      shown.get(xs[j]) >= shown.get(xs[j - 1]),
+      `#${id}: ${shown.get(xs[j - 1])} at ${xs[j - 1]} px, then ${shown.get(xs[j])} at ${xs[j]} px`,
+    );
+  return new Set(shown.values());
+}
+
 // Slots 1 … 10 and the post's values are reachable on the chapters' wide sliders by pointer
 // (with − and + where a pixel spans many values) and by keyboard; the cat's positions move at
-// most one a 2 px, at the desktop and the phone width.
+// most one a 2 px, at the desktop and the phone width. The log sliders' values are found by
+// reach (a drag one move every STRIDE pixels, then halving towards each value); the cat's slider,
+// whose test reads every change of value, is swept pixel by pixel.
+const STRIDE = 16;
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 390, height: 844 },
@@ -458,7 +524,7 @@ for (const viewport of [
     await settle(page);
     for (const id of ['slot-slot', 'cat-m', 'extrapolate-pos']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     await page.locator('#slot-slot').scrollIntoViewIfNeeded();
-    const slots = new Set((await sweep(page, 'slot-slot')).map(([, v]) => v));
+    const slots = await reach(page, 'slot-slot', [...Array(11).keys(), 5, 50000], STRIDE);
     for (let s = 0; s <= 10; s++) assert.ok(slots.has(s), `slot ${s} under the pointer (${viewport.width}px)`);
     for (const s of [5, 50000]) assert.ok(slots.has(s), `slot ${s} under the pointer`);
     // Keyboard: Home, then one slot per arrow.
@@ -471,9 +537,9 @@ for (const viewport of [
     assert.match(await page.textContent('#slot-readout'), /^\[2, 1, 1, 0\] \+ 10 = \[12, 11, 11, 10\]/);
 
     await page.locator('#extrapolate-pos').scrollIntoViewIfNeeded();
-    const positions = new Set((await sweep(page, 'extrapolate-pos')).map(([, v]) => v));
-    for (const v of [3, 7, 100, 512, 3000, 10000, 20000])
-      assert.ok(positions.has(v), `position ${v} under the pointer`);
+    const POSITIONS = [3, 7, 100, 512, 3000, 10000, 20000];
+    const positions = await reach(page, 'extrapolate-pos', POSITIONS, STRIDE);
+    for (const v of POSITIONS) assert.ok(positions.has(v), `position ${v} under the pointer`);
     // 513 is one + past 512 by pointer, one arrow by keyboard.
     await page.locator('#extrapolate-pos-num').fill('512');
     await page.locator('#extrapolate-pos-num').press('Enter');
@@ -893,15 +959,20 @@ test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', asyn
        return { inside: dots.length === 1 && dots[0] === rope, dots: dots.length, texts };`,
     );
   const gaps = [62000, 70000, ...Array.from({ length: 6 }, () => Math.floor(10 ** (6 * random())))];
-  for (const g of gaps) {
+  // Every gap's reference values from one Python process (seven calls a gap).
+  const calls = (g) => [
+    ['clock_theta', [0.0001, g, 1]],
+    ['clock_theta', [0.0001, TRAIN, 1]],
+    ['clock', [255, 512, 10000, g, 1]],
+    ['clock', [255, 512, 500000, g, 1]],
+    ['clock', [255, 512, 10000, TRAIN, 1]],
+    ['weights', [255, 512, 10000, 500000, TRAIN, g]],
+    ['weights', [255, 512, 10000, 500000, TRAIN, Math.max(g - 1, 0)]],
+  ];
+  const all = reference(gaps.flatMap(calls)).results;
+  for (const [k, g] of gaps.entries()) {
     const what = `gap ${g} (ROPE_TEST_SEED=${SEED})`;
-    const [slow, trained, oldAt, newAt, oldTrained] = reference([
-      ['clock_theta', [0.0001, g, 1]],
-      ['clock_theta', [0.0001, TRAIN, 1]],
-      ['clock', [255, 512, 10000, g, 1]],
-      ['clock', [255, 512, 500000, g, 1]],
-      ['clock', [255, 512, 10000, TRAIN, 1]],
-    ]).results;
+    const [slow, trained, oldAt, newAt, oldTrained, upTo, below] = all.slice(7 * k, 7 * k + 7);
     const rule = (at, train) =>
       train[C.ROPE_CLOCK_TURNS] >= 1 || at[C.ROPE_CLOCK_RADIANS] <= train[C.ROPE_CLOCK_RADIANS] * (1 + 1e-9);
     const turns = Math.floor(slow[C.ROPE_CLOCK_TURNS]);
@@ -936,10 +1007,6 @@ test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', asyn
       `${what}: weights before: ${counts}`,
     );
     assert.equal(verdict(counts, /\((inside|outside)[^)]*\) after/, what), after, `${what}: weights after`);
-    const [upTo, below] = reference([
-      ['weights', [255, 512, 10000, 500000, TRAIN, g]],
-      ['weights', [255, 512, 10000, 500000, TRAIN, Math.max(g - 1, 0)]],
-    ]).results;
     const I = (name) => C[`ROPE_WEIGHTS_${name}`];
     const counted = (slot) => (g === 0 ? upTo[I(slot)] === 1 : upTo[I(slot)] - below[I(slot)] === 1);
     assert.equal(counted('INSIDE_OLD'), before, `${what}: counted inside at base 10000`);
@@ -951,7 +1018,7 @@ test('clock_and_weights_should_agree_on_the_training_range_at_random_gaps', asyn
 });
 
 test('weights_should_lift_the_angle_share_but_never_the_share_training_had', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'weights');
   const W = (name) => C[`ROPE_WEIGHTS_${name}`];
   const pct = (share) => `${Number((100 * share).toPrecision(3))}%`;
   // The chart's two datasets (before, after) against the reference, as percentages.
@@ -1015,7 +1082,7 @@ test('weights_should_lift_the_angle_share_but_never_the_share_training_had', asy
 });
 
 test('post_table_should_list_every_number_with_its_recomputed_value_and_check', async () => {
-  const { p, page } = await openLesson();
+  const { p, page } = await openAt(env, '', 'post');
   const rows = await page.$$eval('#post-checked tbody tr', (trs) =>
     trs.map((tr) => ({
       id: tr.id,

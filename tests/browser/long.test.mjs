@@ -198,34 +198,47 @@ test('each_preset_should_load_and_its_figures_should_match_the_reference', async
   const { page } = p;
   const names = await page.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
   assert.deepEqual(names, ['blog', ...Object.keys(MODELS).sort()], '#preset lists the blog and every model file');
-  for (const name of names) {
+  // Every preset's reference figures from two Python processes: the preset's own config, then
+  // the methods it is compared with (which depend on the first's reading of the config).
+  const configOf = (name) =>
+    name === 'blog'
+      ? { ...BLOG.config, rope_scaling: { rope_type: 'base_change', new_rope_theta: 500000 } }
+      : JSON.parse(MODELS[name]);
+  const wants = reference(
+    names.map((name) => {
+      const { train, gap } = presetRange(name);
+      return { config: configOf(name), train_len: train, gap, seq_len: gap };
+    }),
+  );
+  const compareCalls = names.map((name, k) => {
+    const want = wants[k];
+    const { train, gap } = presetRange(name);
+    const factor = want.factor ?? 8;
+    const plain = {
+      head_dim: want.rotary_dim,
+      rope_theta: want.base,
+      max_position_embeddings: configOf(name).max_position_embeddings,
+    };
+    return ['linear', 'ntk']
+      .filter((m) => m !== want.rope_type)
+      .map((m) => ({
+        config: { ...plain, rope_scaling: { rope_type: m, factor } },
+        train_len: train,
+        gap,
+      }));
+  });
+  const compares = reference(compareCalls.flat());
+  for (const [k, name] of names.entries()) {
     await page.goto(`${env.server.url}?preset=${name}`);
     await waitLong(page);
     const state = await pageQuery(page);
     const { train, gap } = presetRange(name);
     assert.equal(Number(state['train-len']), train, `${name}: training length`);
     assert.equal(Number(state['target-gap']), gap, `${name}: gap`);
-    const config =
-      name === 'blog'
-        ? { ...BLOG.config, rope_scaling: { rope_type: 'base_change', new_rope_theta: 500000 } }
-        : JSON.parse(MODELS[name]);
-    const [want] = reference([{ config, train_len: train, gap, seq_len: gap }]);
+    const want = wants[k];
     assert.equal(state.method, want.rope_type, `${name}: the method is the config's`);
-    const factor = want.factor ?? 8;
-    const plain = {
-      head_dim: want.rotary_dim,
-      rope_theta: want.base,
-      max_position_embeddings: config.max_position_embeddings,
-    };
-    const compare = reference(
-      ['linear', 'ntk']
-        .filter((m) => m !== want.rope_type)
-        .map((m) => ({
-          config: { ...plain, rope_scaling: { rope_type: m, factor } },
-          train_len: train,
-          gap,
-        })),
-    );
+    const from = compareCalls.slice(0, k).flat().length;
+    const compare = compares.slice(from, from + compareCalls[k].length);
     checkLongCharts(await longCharts(page), want, compare, `(preset ${name})`, gap);
     await checkLongCaptions(page, want, `(preset ${name})`);
     // The checker holds the preset's config, read by the same reader.
@@ -259,6 +272,7 @@ test('random_methods_and_lengths_from_the_url_should_match_the_reference', async
   const pick = (list) => list[Math.floor(next() * list.length)];
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
+  const rounds = [];
   for (let round = 0; round < 4; round++) {
     const name = pick([
       'llama-2-7b',
@@ -285,24 +299,34 @@ test('random_methods_and_lengths_from_the_url_should_match_the_reference', async
       });
     if (method === 'llama3')
       Object.assign(settings, { 'low-freq': String(pick([1, 2])), 'high-freq': String(pick([4, 8])) });
+    rounds.push(settings);
+  }
+  // Every round's reference figures from two Python processes: the model's own reading, then the
+  // config built from it and the settings.
+  const plains = reference(rounds.map((settings) => ({ config: JSON.parse(MODELS[settings.preset]) })));
+  const wants = reference(
+    rounds.map((settings, k) => {
+      const { preset: name, method } = settings;
+      const config = {
+        head_dim: plains[k].rotary_dim,
+        rope_theta: plains[k].base,
+        max_position_embeddings: JSON.parse(MODELS[name]).max_position_embeddings,
+        rope_scaling: { rope_type: method },
+      };
+      for (const [param, key] of Object.entries(PARAM_KEYS)) {
+        if (settings[param] !== undefined)
+          config.rope_scaling[key] = param === 'truncate' ? settings[param] === 'true' : Number(settings[param]);
+      }
+      const gap = Number(settings['target-gap']);
+      return { config, train_len: Number(settings['train-len']), gap, seq_len: method === 'dynamic' ? gap : 0 };
+    }),
+  );
+  for (const [k, settings] of rounds.entries()) {
     const where = `(${new URLSearchParams(settings)})`;
     await page.goto(`${env.server.url}?${new URLSearchParams(settings)}`);
     await waitLong(page);
-    const [plain] = reference([{ config: JSON.parse(MODELS[name]) }]);
-    const config = {
-      head_dim: plain.rotary_dim,
-      rope_theta: plain.base,
-      max_position_embeddings: JSON.parse(MODELS[name]).max_position_embeddings,
-      rope_scaling: { rope_type: method },
-    };
-    for (const [param, key] of Object.entries(PARAM_KEYS)) {
-      if (settings[param] !== undefined)
-        config.rope_scaling[key] = param === 'truncate' ? settings[param] === 'true' : Number(settings[param]);
-    }
     const gap = Number(settings['target-gap']);
-    const [want] = reference([
-      { config, train_len: Number(settings['train-len']), gap, seq_len: method === 'dynamic' ? gap : 0 },
-    ]);
+    const want = wants[k];
     checkLongCharts(await longCharts(page), want, [], where, gap);
     await checkLongCaptions(page, want, where);
   }
