@@ -24,13 +24,27 @@ try {
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
   });
-  await page.goto(server.url + query);
+  // The page builds its figures, and makes their charts, as the reader nears them: a link to the
+  // later one builds both, and the part scrolled to the top (its sticky settings panel then sits
+  // in its place) brings both charts on screen.
+  await page.goto(`${server.url}${query}#fig-scaling`);
+  await page.evaluate(() =>
+    window.scrollTo(0, document.getElementById('long').getBoundingClientRect().top + window.scrollY),
+  );
   await page.waitForFunction(
     () => ['range', 'scaling'].every((id) => window.Chart?.getChart(document.getElementById(`chart-${id}`))),
     null,
     { timeout: 20000 },
   );
-  // Scrolled so the part starts at the top: its sticky settings panel then sits in its place.
+  // The part's other figures, each brought into view until its chart is made, then back to the top.
+  for (const id of await page.evaluate(() =>
+    [...document.querySelectorAll('#long ~ figure canvas, #long canvas')].map((c) => c.id).filter(Boolean),
+  )) {
+    await page.evaluate((canvasId) => document.getElementById(canvasId).scrollIntoView({ block: 'center' }), id);
+    await page.waitForFunction((canvasId) => window.Chart?.getChart(document.getElementById(canvasId)), id, {
+      timeout: 20000,
+    });
+  }
   await page.evaluate(() =>
     window.scrollTo(0, document.getElementById('long').getBoundingClientRect().top + window.scrollY),
   );
