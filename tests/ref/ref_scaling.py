@@ -153,6 +153,9 @@ def resolve(config, seq_len=0.0):
         if rotating < 1:
             raise RefError("partial_rotary_factor", "no rotating pair")
         still = d // 2 - rotating
+    # With global_head_dim the sliding layers keep head_dim, and their table pairs it too: even.
+    if config.get("global_head_dim") is not None and (local_head < 2 or local_head != int(local_head) or int(local_head) % 2):
+        raise RefError("head_dim", "the sliding layers' head_dim %s is not even" % local_head)
     local_d = int(local_head) if config.get("global_head_dim") is not None else d
     if rope_type in ("ntk", "dynamic") and d == 2:
         # The NTK-aware base grows as factor^(d/(d-2)): no value at d = 2.
