@@ -68,7 +68,7 @@ ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | 
 export ROPE_TEST_SEED
 
 WEB_BUILT = web/gen/public_url.js web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
-            web/gen/version.js web/gen/methods.js web/gen/figure_names.js \
+            web/gen/version.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js \
             web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
             web/gen/verify_wasm.js web/ropescope-verify.js web/gen/files_wasm.js
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
@@ -253,12 +253,19 @@ FORCE:
 web/gen/figure_names.js: web/src/figures/index.js tools/figure_names.mjs | web/gen
 	$(NODE) tools/figure_names.mjs $@ $<
 
+# The figures' heads (what the page shows of a figure before its code loads) and one import()
+# per figure, from the figures' table, which this evaluates in Node.
+web/gen/figure_heads.js web/gen/figure_loaders.js &: tools/figure_heads.mjs $(WEB_MODULES) web/gen/figure_names.js \
+                        web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
+                        web/gen/methods.js web/gen/files_wasm.js web/gen/public_url.js web/vendor/inflate.js | web/gen
+	$(NODE) tools/figure_heads.mjs web/gen/figure_heads.js web/gen/figure_loaders.js
+
 web/gen/version.js: package.json | web/gen
 	$(NODE) -e 'const { version } = JSON.parse(require("fs").readFileSync("package.json", "utf8")); require("fs").writeFileSync("$@", "// Generated from package.json by make.\nexport const VERSION = " + JSON.stringify(version) + ";\n")'
 
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
 web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
-                  web/gen/methods.js web/gen/figure_names.js web/vendor/inflate.js
+                  web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
@@ -276,7 +283,7 @@ web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflat
 # views' figures left out. One tool, one set of esbuild options (tools/embed_views.mjs).
 web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/public_url.js \
                         web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
-                        web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
+                        web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
 	$(NODE) tools/embed_views.mjs web/ropescope-embed.js web/embed
 	touch web/embed/.built
 
@@ -284,7 +291,7 @@ web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) 
 # picture for readers without JavaScript (and web/embed-pictures.css, which shows the one the
 # address names).
 web/embed.html: tools/embed_page.mjs $(WEB_MODULES) web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
-                web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/version.js web/vendor/inflate.js
+                web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/version.js web/vendor/inflate.js
 	$(NODE) tools/embed_page.mjs $@
 
 # The stylesheet the page loads: web/style.css (the source) minified, about a fifth smaller.

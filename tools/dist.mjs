@@ -38,6 +38,9 @@ import { PACKAGE_BUDGET, writePackage } from './npm_package.mjs';
 import { oembedJson } from './oembed.mjs';
 import { writePictures } from './pictures.mjs';
 
+// The snippets' alt texts are computed from every figure's code.
+embed.useFigureRows((name) => FIGURE[name]);
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const out = join(root, 'dist');

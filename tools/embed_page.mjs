@@ -13,8 +13,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
-import { defaultAlt, VIEW_DIR, viewPictures } from '../web/src/element/embed.js';
+import { defaultAlt, useFigureRows, VIEW_DIR, viewPictures } from '../web/src/element/embed.js';
 import { PICTURE_DIR, pictureFile, pictureStem } from '../web/src/element/picture.js';
+import { FIGURE } from '../web/src/figures/index.js';
+
+useFigureRows((name) => FIGURE[name]); // the alt texts and pictures come from every figure's code
 
 // Beside the page: the pictures' rules, loaded without JavaScript only; the one-view
 // documents' own in their folder (their addresses lead from there).

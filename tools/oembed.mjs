@@ -54,6 +54,7 @@ export async function oembed(query, origin, findPage, pictures) {
     import('../web/src/element/embed.js'),
     import('../web/src/element/picture.js'),
   ]);
+  embed.useFigureRows((name) => FIGURE[name]); // the snippet's alt text comes from the figure's code
   const { state, problems } = readQuery(target.search);
   const badView = problems.find((p) => p.name === 'view');
   if (badView) return { status: 404, text: `url: ${badView.message}` };

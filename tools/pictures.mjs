@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
-import { viewPictures } from '../web/src/element/embed.js';
+import { useFigureRows, viewPictures } from '../web/src/element/embed.js';
 import {
   firstSentence,
   PICTURE_CREDIT,
@@ -29,8 +29,11 @@ import {
   pictureFile,
   pictureKey,
 } from '../web/src/element/picture.js';
+import { FIGURE } from '../web/src/figures/index.js';
 import { EMBED_CONTROLS, PARAM } from '../web/src/state/state.js';
 import { serve } from './serve.mjs';
+
+useFigureRows((name) => FIGURE[name]); // each view's pictures come from its figure's code
 
 const HERE = fileURLToPath(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

@@ -8,9 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { launchBrowser, ROOT, startServer } from '../tests/browser/harness.mjs';
-import { snippet } from '../web/src/element/embed.js';
+import { snippet, useFigureRows } from '../web/src/element/embed.js';
+import { FIGURE } from '../web/src/figures/index.js';
 import { fillFromPreset, readerReady } from '../web/src/model/long.js';
 import { readQuery } from '../web/src/state/state.js';
+
+useFigureRows((name) => FIGURE[name]); // the snippets' alt texts come from the figures' code
 
 const OUT = join(ROOT, 'docs/screens/posts');
 const POSTS = [

@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { VERSION } from '../../web/gen/version.js';
-import { defaultAlt } from '../../web/src/element/embed.js';
+import { defaultAlt, useFigureRows } from '../../web/src/element/embed.js';
 import { PICTURE_SCALE, PICTURE_WIDTH, pictureFile } from '../../web/src/element/picture.js';
+import { FIGURE } from '../../web/src/figures/index.js';
 import { LAUNCH_ARGS, openReady, ROOT, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
 import { blogHtml, explorerFrame, holdPreview, openBlog } from './host.mjs';
+
+useFigureRows((name) => FIGURE[name]);
 
 const env = useServerAndBrowser();
 const SETTINGS = { dim: 128, base: 500000, gap: 16 };

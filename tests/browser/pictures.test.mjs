@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
-import { defaultAlt } from '../../web/src/element/embed.js';
+import { defaultAlt, useFigureRows } from '../../web/src/element/embed.js';
 import { PICTURE_SCALE, PICTURE_THEMES, PICTURE_WIDTH, pictureFile } from '../../web/src/element/picture.js';
+import { FIGURE } from '../../web/src/figures/index.js';
 import { openPage, ROOT, settle, useServerAndBrowser, waitReady } from './harness.mjs';
 import { blogHtml, holdPreview, openBlog } from './host.mjs';
+
+useFigureRows((name) => FIGURE[name]);
 
 const env = useServerAndBrowser();
 const PICTURES = join(ROOT, 'dist/pictures');

@@ -11,10 +11,12 @@ import { SANDBOX_ROOM } from '../../tools/oembed.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
-import { defaultAlt, fixedHeight } from '../../web/src/element/embed.js';
+import { defaultAlt, fixedHeight, useFigureRows } from '../../web/src/element/embed.js';
 import { PICTURE_WIDTH } from '../../web/src/element/picture.js';
 import { FIGURE } from '../../web/src/figures/index.js';
 import { ROOT } from '../lib/testlib.mjs';
+
+useFigureRows((name) => FIGURE[name]);
 
 let server;
 before(async () => {

@@ -8,27 +8,28 @@
 //   address in the release's folder dist/v<version>/) and a live preview.
 
 import { VERSION } from '../../gen/version.js';
-import { FIGURE, FIGURES } from '../figures/index.js';
+import { FIGURE, FIGURES } from '../figures/heads.js';
 import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, THEMES, writeQuery } from '../state/state.js';
+import { HEIGHT_MESSAGE, MAX_HEIGHT, MIN_HEIGHT, reportHeight } from './height.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
 import { PICTURE_SETTINGS, pictureAlt, pictureHtml, pictureKey, pictureStem, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** The message an embed posts to its host: { ropescope: 'height', height } (CSS px). */
-export const HEIGHT_MESSAGE = 'height';
-/** The host's question, { ropescope: 'height?' }: answered with HEIGHT_MESSAGE at once. */
-export const HEIGHT_REQUEST = 'height?';
-/** The host's colours for a theme=inherit frame, { ropescope: 'host', color, background, font,
- *  scheme } (ropescope-resize.js sends it; frame.js follows it), and the frame's question. */
-export const HOST_MESSAGE = 'host';
-export const HOST_REQUEST = 'host?';
-// Heights the host accepts: anything else is a page that is not ours or a broken one.
-export const MIN_HEIGHT = 100;
-export const MAX_HEIGHT = 40000;
+// The height messages and their bounds, and the embed's side of them (height.js: the embed
+// document's script, frame.js, needs no more of this module).
+export {
+  HEIGHT_MESSAGE,
+  HEIGHT_REQUEST,
+  HOST_MESSAGE,
+  HOST_REQUEST,
+  MAX_HEIGHT,
+  MIN_HEIGHT,
+  reportHeight,
+} from './height.js';
 
 /** The page's address without query or hash. */
 export const pageAddress = () => window.location.href.split(/[?#]/)[0];
@@ -93,33 +94,6 @@ export function embedFigure(section) {
 /** After every accepted change: the attribution link follows the settings. */
 export function updateEmbed(state) {
   attribution?.querySelector('a').setAttribute('href', explorerLink(state));
-}
-
-/**
- * Posts the content's height to the host page, now and whenever it changes (in a frame only):
- * the explorer's embed mode and the embed document (frame.js). The body is a flow root
- * (style.css, embed.css) and nothing in an embed is sized by the viewport, so this height does
- * not follow the iframe's: growing the iframe to it settles at once.
- */
-export function reportHeight() {
-  if (window.parent === window) return;
-  let last = -1;
-  const post = () => {
-    const height = Math.ceil(document.body.getBoundingClientRect().height);
-    if (height === last) return;
-    last = height;
-    // The height is public: any host may read it ('*'); the host checks who sent it.
-    window.parent.postMessage({ ropescope: HEIGHT_MESSAGE, height }, '*');
-  };
-  new ResizeObserver(post).observe(document.body);
-  // A resizer that runs after the content settled (an async script from a slow host, a CMS
-  // that defers scripts) missed every post: it asks, and gets the height again.
-  window.addEventListener('message', (e) => {
-    if (e.source !== window.parent || e.data?.ropescope !== HEIGHT_REQUEST) return;
-    last = -1;
-    post();
-  });
-  post();
 }
 
 // ---- the host side: resizing the iframe ----
@@ -235,6 +209,22 @@ function presetFilled(state) {
   return state;
 }
 
+// The figures' code (a row's data, caption and label), which a view's alt text and the sliders
+// it reads are computed from: the page's rows as it loads them (a figure's code comes as the
+// reader nears it; load(name) fetches one), or every row (figures/index.js) for the build tools.
+let rowOf = null;
+let loadRow = null;
+/** row(name) -> the figure's row, or undefined while its code is not loaded; load(name) -> a promise of it. */
+export function useFigureRows(row, load = null) {
+  rowOf = row;
+  loadRow = load;
+}
+function codeOf(view) {
+  const row = rowOf?.(view);
+  if (!row) throw new Error(`embed: the code of figure ${view} is not loaded (useFigureRows)`);
+  return row;
+}
+
 const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 // Each view's alt text at the default settings, or at a picture's settings (PICTURE_SETTINGS),
@@ -242,7 +232,7 @@ const escapeAttr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '
 // computed once, apart from the page's numbers.
 const alts = new Map();
 export function defaultAlt(view, settings = {}) {
-  const row = FIGURE[pictureView(view)];
+  const row = codeOf(pictureView(view));
   const key = `${row.name} ${pictureKey(settings)}`;
   if (!alts.has(key)) {
     const text = apart(() => {
@@ -279,7 +269,7 @@ const OTHER = Object.freeze({
 // whether its other value changes the view's chart, caption or label.
 const reads = new Map();
 function viewReads(view, name) {
-  const row = FIGURE[pictureView(view)];
+  const row = codeOf(pictureView(view));
   const shown = (changes) =>
     apart(() => {
       const { state } = readQuery('');
@@ -534,6 +524,15 @@ export function builderOptions() {
 /** Rewrites the snippet (and, soon after, the preview) for the page's state and the options. */
 export function updateEmbedCode() {
   if (!builder) return;
+  // The chosen view's code first (the page loads it now if the reader has not come near it).
+  const shown = pictureView($('embed-view').value);
+  if (!rowOf?.(shown) && loadRow) {
+    loadRow(shown).then(
+      () => updateEmbedCode(),
+      () => {},
+    ); // a load that fails, the page reports
+    return;
+  }
   const options = builderOptions();
   // The auto-height script is the iframe's.
   $('embed-auto').disabled = options.way !== 'iframe';

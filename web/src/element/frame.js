@@ -12,7 +12,7 @@
 // tells the page the host's colours (applyHost).
 
 import { readQuery } from '../state/state.js';
-import { HOST_MESSAGE, HOST_REQUEST, reportHeight } from './embed.js';
+import { HOST_MESSAGE, HOST_REQUEST, reportHeight } from './height.js';
 
 const STABLE_MS = 500;
 // How long a theme=inherit figure waits for its host's colours before it draws as on a light page

@@ -1,9 +1,9 @@
 // Figure: the query's length at each position, turned by RoPE (level) and with the additive mark
-// added (wobbling); and the settings panel's |q| readout.
+// added (wobbling).
 import { seriesChart } from '../charts/series.js';
 import * as rope from '../core/rope.js';
-import { fixed, list, lowHigh, num, position } from '../lib/format.js';
-import { memo, NORM_POSITIONS } from '../model/model.js';
+import { lowHigh, num, position } from '../lib/format.js';
+import { memo } from '../model/model.js';
 
 // The chart: the length of the query q placed at position m, for consecutive positions m:
 // turned by RoPE, ‖R(m)q‖, and with the additive position mark, ‖q + P[m]‖.
@@ -44,13 +44,6 @@ export function lengthLabel(state, model, data) {
   return (
     `Line chart: length of the query at positions ${position(data.start0)} to ${position(last(data))};` +
     ` RoPE stays at ${num(Math.min(...data.rope))}, additive runs from ${num(addLo)} to ${num(addHi)}.`
-  );
-}
-
-export function normReadout(model) {
-  return (
-    `|q| = ${fixed(model.norm.q)}. Largest change of |q| after rotating it to positions` +
-    ` ${list(NORM_POSITIONS)}: ${num(model.norm.maxGap)} — rotation keeps the length.`
   );
 }
 

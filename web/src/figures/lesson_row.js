@@ -113,13 +113,22 @@ export function chapterRow(spec) {
       listeners.push({ listener, node, build });
     },
   };
-  REGISTRY.push({
-    name: row.name,
-    chapter,
-    params: Object.entries(declared).map(([key, value]) =>
-      chapterParam(row.name, key, defaults[key], isNumber(value) ? value : null),
-    ),
-  });
+  // Each input's URL row, from what tools/figure_heads.mjs also writes into the page's heads.
+  const urlInputs = Object.entries(declared).map(([key, value]) => ({
+    key,
+    default: defaults[key],
+    spec: isNumber(value) ? { text: value.text, min: value.min, max: value.max } : null,
+  }));
+  const params = urlInputs.map((input) => chapterParam(row.name, input.key, input.default, input.spec));
+  REGISTRY.push({ name: row.name, chapter, params, urlInputs });
+  // Values a link gave this chapter before it was made (the page loads chapters as they near).
+  const early = {};
+  for (const p of params) {
+    if (!pending.has(p.name)) continue;
+    early[p.name.slice(p.name.indexOf('.') + 1)] = pending.get(p.name);
+    pending.delete(p.name);
+  }
+  if (Object.keys(early).length) chapter.preset(early);
   let listeners = [];
   // Each build of the figure (its controls, its chart) is a new generation; a listener of an
   // older one whose element is off the page belongs to a figure that was rebuilt.
@@ -171,26 +180,58 @@ export function chapterRow(spec) {
 const REGISTRY = [];
 const CHANGED = [];
 const SETTLED = [];
+// The page loads a chapter's code only as the reader nears it, but reads and writes every
+// chapter's inputs in its links from the start: `declared` holds the URL rows of every chapter,
+// made from the heads (declareChapters), and `pending` the values a link gave the chapters not
+// made yet (URL name -> value, already checked), which each takes when it is made.
+let declared = null;
+const pending = new Map();
+
+/** The chapters made so far and their inputs (key, default, spec), for tools/figure_heads.mjs. */
+export const registeredChapters = () =>
+  REGISTRY.map(({ name, params, urlInputs }) => ({ name, keys: params.map((p) => p.name), inputs: urlInputs }));
+
+/**
+ * The page's every chapter before any is made: [{ name, inputs }] as registeredChapters gives
+ * them (the heads carry them), in the order a link lists them.
+ */
+export function declareChapters(chapters) {
+  declared = chapters.flatMap(({ name, inputs }) =>
+    inputs.map((input) => chapterParam(name, input.key, input.default, input.spec)),
+  );
+}
+
+const made = (name) => REGISTRY.find((entry) => entry.params.some((p) => p.name === name));
+// Every chapter input's URL row in link order, with the chapter made for it (or undefined).
+function urlRows() {
+  if (!declared) return REGISTRY.flatMap((entry) => entry.params.map((p) => ({ p, entry })));
+  return declared.map((row) => {
+    const entry = made(row.name);
+    return { p: entry ? entry.params.find((p) => p.name === row.name) : row, entry };
+  });
+}
 
 /** The URL names of every chapter's inputs (clock.gap, cat.q, ...). */
-export const chapterKeys = () => new Set(REGISTRY.flatMap(({ params }) => params.map((p) => p.name)));
+export const chapterKeys = () => new Set(urlRows().map(({ p }) => p.name));
+
+const keyOf = (p) => p.name.slice(p.name.indexOf('.') + 1);
 
 /**
  * Sets every chapter's inputs from a link's texts { name: text } (readQuery's chapters); a text
- * refused leaves that input at its default. Returns the problems as readQuery gives them.
+ * refused leaves that input at its default. A chapter not made yet takes its values when it is.
+ * Returns the problems as readQuery gives them.
  */
 export function readChapters(texts) {
   const problems = [];
-  for (const { chapter, params } of REGISTRY) {
-    const values = {};
-    for (const p of params) {
-      if (!Object.hasOwn(texts, p.name)) continue;
-      const read = p.parse(texts[p.name]);
-      if (read.ok) values[p.name.slice(p.name.indexOf('.') + 1)] = read.value;
-      else problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
-    }
-    if (Object.keys(values).length) chapter.preset(values);
+  const values = new Map(); // chapter -> { key: value }
+  for (const { p, entry } of urlRows()) {
+    if (!Object.hasOwn(texts, p.name)) continue;
+    const read = p.parse(texts[p.name]);
+    if (!read.ok) problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
+    else if (!entry) pending.set(p.name, read.value);
+    else values.set(entry.chapter, { ...values.get(entry.chapter), [keyOf(p)]: read.value });
   }
+  for (const [chapter, set] of values) chapter.preset(set);
   return problems;
 }
 
@@ -201,19 +242,26 @@ export function readChapters(texts) {
  */
 export function restoreChapters(texts) {
   const problems = [];
+  const read = (p) => {
+    if (!Object.hasOwn(texts, p.name)) return structuredClone(p.default);
+    const got = p.parse(texts[p.name]);
+    if (got.ok) return got.value;
+    problems.push({ name: p.name, text: texts[p.name], message: got.message, chapter: p });
+    return structuredClone(p.default);
+  };
+  pending.clear();
+  for (const { p, entry } of urlRows()) {
+    if (entry) continue;
+    const value = read(p);
+    if (p.serialize(value) !== p.serialize(p.default)) pending.set(p.name, value);
+  }
   for (const { chapter, params } of REGISTRY) {
     const values = {};
     let changed = chapter.animating();
     for (const p of params) {
-      const key = p.name.slice(p.name.indexOf('.') + 1);
-      let value = structuredClone(p.default);
-      if (Object.hasOwn(texts, p.name)) {
-        const read = p.parse(texts[p.name]);
-        if (read.ok) value = read.value;
-        else problems.push({ name: p.name, text: texts[p.name], message: read.message, chapter: p });
-      }
-      values[key] = value;
-      if (p.serialize(value) !== p.serialize(chapter.inputs[key])) changed = true;
+      const key = keyOf(p);
+      values[key] = read(p);
+      if (p.serialize(values[key]) !== p.serialize(chapter.inputs[key])) changed = true;
     }
     if (changed) chapter.set(values);
   }
@@ -222,16 +270,16 @@ export function restoreChapters(texts) {
 
 /** [[name, text]] of the chapters' inputs that differ from their defaults, for writeQuery. */
 export function chapterQuery() {
-  return REGISTRY.flatMap(({ chapter, params }) =>
-    params.flatMap((p) => {
-      const text = p.serialize(chapter.inputs[p.name.slice(p.name.indexOf('.') + 1)]);
-      return text === p.serialize(p.default) ? [] : [[p.name, text]];
-    }),
-  );
+  return urlRows().flatMap(({ p, entry }) => {
+    const value = entry ? entry.chapter.inputs[keyOf(p)] : pending.has(p.name) ? pending.get(p.name) : p.default;
+    const text = p.serialize(value);
+    return text === p.serialize(p.default) ? [] : [[p.name, text]];
+  });
 }
 
-/** Every chapter back to its declared inputs (animations stop). */
+/** Every chapter back to its declared inputs (animations stop); a link's values for the chapters not made yet are dropped. */
 export function resetChapters() {
+  pending.clear();
   for (const { chapter } of REGISTRY) chapter.reset();
 }
 

@@ -4,6 +4,8 @@
 
 import { MODEL_NAMES } from '../../gen/models.js';
 import { resetChapters } from '../figures/lesson_row.js';
+import { fixed, list, num } from '../lib/format.js';
+import { NORM_POSITIONS } from '../model/model.js';
 import { bounded, PARAM, PARAMS } from '../state/state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -116,6 +118,14 @@ export function wireActions({ state, accept, acceptAll, togglePlay, settle }) {
   // A typed or dragged gap takes over from play.
   for (const id of ['gap', 'gap-num']) $(id).addEventListener('input', stop);
   return { afterPaint: fillPresets, wireLock, stopPlay: stop };
+}
+
+/** The settings panel's |q| readout: rotating q to several positions keeps its length. */
+export function normReadout(model) {
+  return (
+    `|q| = ${fixed(model.norm.q)}. Largest change of |q| after rotating it to positions` +
+    ` ${list(NORM_POSITIONS)}: ${num(model.norm.maxGap)} — rotation keeps the length.`
+  );
 }
 
 let shownSeed = null;

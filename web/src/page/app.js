@@ -1,6 +1,7 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
 
+import { LOADERS } from '../../gen/figure_loaders.js';
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { restyleAll } from '../charts/figure.js';
 import { setupDefaults } from '../charts/theme.js';
@@ -15,13 +16,13 @@ import {
   setupEmbedBuilder,
   updateEmbed,
   updateEmbedCode,
+  useFigureRows,
 } from '../element/embed.js';
-import { renderWorked } from '../figures/circle.js';
-import { embedOption, FIGURE, FIGURES, figureElement, numberGuide } from '../figures/index.js';
-import { normReadout } from '../figures/length.js';
+import { CHAPTERS, FIGURE, FIGURES } from '../figures/heads.js';
 import {
   chapterKeys,
   chapterQuery,
+  declareChapters,
   onChapterChange,
   onChapterSettle,
   readChapters,
@@ -29,6 +30,7 @@ import {
   setLinkQuery,
 } from '../figures/lesson_row.js';
 import { essayOf } from '../figures/prose.js';
+import { embedOption, figureElement, numberGuide } from '../figures/section.js';
 import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines } from '../lib/dom.js';
 import { saveText } from '../lib/save.js';
@@ -36,7 +38,7 @@ import { computeModel, reportFile } from '../model/model.js';
 import { addExportMenu } from '../output/export.js';
 import { watchPrint } from '../output/print.js';
 import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
-import { vectorsReadout, wireActions } from './actions.js';
+import { normReadout, vectorsReadout, wireActions } from './actions.js';
 import { restoreLong, startLong } from './long.js';
 import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
@@ -56,6 +58,8 @@ const CONTROLS = Object.freeze(
   ),
 );
 
+// Every chapter's inputs are read from a link, and written to it, before its code is loaded.
+declareChapters(CHAPTERS);
 const loaded = readQuery(window.location.search, chapterKeys());
 const state = loaded.state;
 const chapterProblems = readChapters(loaded.chapters);
@@ -83,6 +87,37 @@ const linkProblems = loaded.problems
     ),
   );
 const charts = Object.create(null); // figure name -> chart handle, made by ensureCharts
+
+// ---- each figure's code, loaded as the reader nears it ----
+
+// FIGURES holds the heads (figures/heads.js); a figure's row (its chart maker, data, caption and
+// controls) comes with its code, which a split build fetches only now. A figure is built only
+// once its code is here: a built figure's row is always ROWS[name].
+const ROWS = Object.create(null); // name -> the figure's row
+const MODULES = Object.create(null); // name -> its module (the worked example: circle.js's renderWorked)
+const loading = Object.create(null); // name -> the promise of its row
+/** The promise of a figure's row; a load that fails is said in the notice, and tried again on the next call. */
+function loadRow(name) {
+  loading[name] ??= LOADERS[name]().then(
+    (module) => {
+      MODULES[name] = module;
+      ROWS[name] = Object.freeze({ ...module.default, number: FIGURE[name].number });
+      return ROWS[name];
+    },
+    (error) => {
+      delete loading[name];
+      showNotice(...linkProblems, `Could not load figure ${FIGURE[name].number}: ${error.message}`);
+      throw error;
+    },
+  );
+  return loading[name];
+}
+const loadRows = (rows) => Promise.all(rows.map((row) => loadRow(row.name)));
+const isLoaded = (row) => ROWS[row.name] !== undefined;
+// fn once the browser is idle (soon in any case; a browser without idle callbacks: a moment later).
+const whenIdle = (fn) =>
+  window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200);
+useFigureRows((name) => ROWS[name], loadRow);
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
 let failed = false;
@@ -142,7 +177,9 @@ function render({ budget = false } = {}) {
   }
   // Before the first paint only the figures on screen (and any already made) are computed.
   const shown = painted ? null : onFirstScreen();
-  const rows = painted ? FIGURES.filter(isBuilt) : FIGURES.filter((row) => charts[row.name] || shown.has(row.name));
+  const rows = (painted ? FIGURES.filter(isBuilt) : FIGURES.filter((row) => charts[row.name] || shown.has(row.name)))
+    .filter(isLoaded)
+    .map((row) => ROWS[row.name]);
   const data = Object.create(null);
   for (const row of rows) data[row.name] = row.data(model, state);
   const previous = lastData;
@@ -161,7 +198,7 @@ function render({ budget = false } = {}) {
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
   }
   $('norm-readout').textContent = normReadout(model);
-  if (painted && $('worked-out')) renderWorked(state, model.explain.worked);
+  if (painted && $('worked-out')) MODULES.circle?.renderWorked(state, model.explain.worked);
   vectorsReadout(state);
   performance.mark('ropescope:update-end');
   performance.measure('ropescope:update', 'ropescope:update-start', 'ropescope:update-end');
@@ -281,7 +318,8 @@ function drawAll() {
 // of the figures built since, as each comes within 100 px of the screen (watchVisibility), and
 // every one (all: true) before printing.
 function ensureCharts(all, shown = null) {
-  for (const { name, make } of FIGURES) {
+  for (const { name } of FIGURES.filter(isLoaded)) {
+    const { make } = ROWS[name];
     const canvas = $(`chart-${name}`);
     // A row's data is null until its part is ready (the long-context part, after the first paint;
     // the figures off screen at the first render; those not built yet).
@@ -499,8 +537,8 @@ const placeOf = (row) => (row.before && row.before !== 'take' ? row.before : 'le
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
 // that follows its figure, figures/prose.js the paragraphs before it. index.html lists no figure.
-function buildFigures(rows) {
-  for (const row of rows) {
+function buildFigures(heads) {
+  for (const row of heads.map((head) => ROWS[head.name])) {
     const section = figureElement(row);
     // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
     const essay = state.embed ? [] : [essayOf(row)].filter(Boolean);
@@ -567,6 +605,7 @@ function fragmentId() {
 // embed, or a page given a view=, builds the rest right after the first chart, as it shows one.
 const LAZY = !state.embed && state.view === 'all';
 const BUILD_BUDGET_MS = 12;
+const LOOKAHEAD = 2; // figures whose code is fetched at once as the reader nears the first
 
 /** After figures were built: their controls wired, their data drawn, their canvases watched. */
 function afterBuilt(rows) {
@@ -577,14 +616,14 @@ function afterBuilt(rows) {
   markIdle();
 }
 
-/** Builds the figures not built yet among `rows` (in page order). */
+/** Builds the figures not built yet among `rows` (in page order) whose code is loaded. */
 function buildRows(rows) {
-  const todo = rows.filter((row) => !isBuilt(row));
+  const todo = rows.filter((row) => !isBuilt(row) && isLoaded(row));
   buildFigures(todo);
   afterBuilt(todo);
 }
 
-/** Every figure built (printing; an embed or a view= after the first chart). */
+/** Every figure whose code is loaded built (printing; an embed or a view= after the first chart, which loads every one first). */
 function buildAll() {
   buildRows(FIGURES);
 }
@@ -605,8 +644,14 @@ function buildNear() {
   const made = [];
   for (;;) {
     const limit = 2 * window.innerHeight;
-    const row = FIGURES.find((r) => !isBuilt(r) && pointTop(insertionPoint(r)) < limit);
-    if (!row) break;
+    const index = FIGURES.findIndex((r) => !isBuilt(r) && pointTop(insertionPoint(r)) < limit);
+    if (index < 0) break;
+    const row = FIGURES[index];
+    if (!isLoaded(row)) {
+      // Its code (and the next figure's, which comes into reach once it is built) first.
+      loadRows(FIGURES.slice(index, index + LOOKAHEAD)).then(buildNearSoon, () => {});
+      break;
+    }
     buildFigures([row]);
     made.push(row);
     if (performance.now() - started > BUILD_BUDGET_MS) {
@@ -635,21 +680,37 @@ function buildNearSoon() {
 function buildForFragment() {
   const id = fragmentId();
   if (!id || document.getElementById(id)) return null;
-  const named = FIGURES.find(({ name }) => id.endsWith(`-${name}`) || id.startsWith(`${name}-`));
-  buildRows(named ? FIGURES.slice(0, named.number) : FIGURES);
-  if (!document.getElementById(id) && named) buildAll();
+  buildRows(fragmentRows());
+  if (!document.getElementById(id)) buildAll();
   return document.getElementById(id);
+}
+
+/** The figures a link's #fragment needs built: those up to the one it names, else every one. */
+function fragmentRows() {
+  const id = fragmentId();
+  if (!id || document.getElementById(id)) return [];
+  const named = FIGURES.find(({ name }) => id.endsWith(`-${name}`) || id.startsWith(`${name}-`));
+  return named ? FIGURES.slice(0, named.number) : FIGURES;
+}
+
+/** A link followed within the page (#fig-clock in the prose): the code it needs, then there. */
+function followFragment() {
+  const go = () => buildForFragment()?.scrollIntoView();
+  // An id the figures up to the one it names do not hold: every figure's code, as buildForFragment builds them all.
+  loadRows(fragmentRows())
+    .then(() => (fragmentId() && !document.getElementById(fragmentId()) ? loadRows(FIGURES) : null))
+    .then(go, () => {});
 }
 
 function start() {
   buildPanels();
   applyTheme(state.theme);
   if (!state.embed) wireMiniature();
-  buildFigures(FIRST_ROWS);
+  buildFigures(FIRST_ROWS.filter(isLoaded)); // a figure whose code failed to load: the notice says so
   $('embed-view').append(...FIGURES.map(embedOption));
-  numberGuide();
+  numberGuide(FIGURES);
   // state.view is 'all' or a name from the table (state.js checks it).
-  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`).classList.add('fig-chosen');
+  if (state.view !== 'all') $(`fig-${FIGURE[state.view].name}`)?.classList.add('fig-chosen');
   if (state.embed) setupEmbed(state);
   if (state.view !== 'all' || noView) document.body.dataset.view = noView ? '' : state.view;
   markIdle();
@@ -708,13 +769,16 @@ function start() {
       if (LAZY) {
         for (const type of ['scroll', 'resize']) window.addEventListener(type, buildNearSoon, { passive: true });
         // A link followed within the page to a figure not built yet (#fig-clock in the prose).
-        window.addEventListener('hashchange', () => buildForFragment()?.scrollIntoView());
+        window.addEventListener('hashchange', followFragment);
         buildNear();
       }
       actions.afterPaint();
       // The embed builder is below the figures: built after the first chart is on screen.
       if (!state.embed) setupEmbedBuilder(() => state);
       watchPrint(() => charts);
+      // Printing draws every figure at once (drawAll), in the task the browser asks: every
+      // figure's code is fetched while the reader is idle, and built only as they near it.
+      whenIdle(() => loadRows(FIGURES).catch(() => {}));
       url.mark(); // the state the link opened, the long-context part's preset values filled in
     }, 0),
   );
@@ -733,7 +797,10 @@ window.ropescope = Object.freeze({
 // The core's bytes are inflated by the browser (rope.js, ready()); that settles in the microtask
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
 // browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
-coreReady().then(start, (error) => {
+// Before the first chart: the core, and the code of the figures it shows (and, for a link to a
+// figure further down, of those up to it; an embed or a view= page builds every figure at once).
+const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : FIGURES);
+Promise.all([coreReady(), firstCode.catch(() => null)]).then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(
     ...linkProblems,
