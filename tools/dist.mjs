@@ -67,8 +67,12 @@ const RELEASED = [
 // build/files.wasm (94.8 KB, 96 KB): the page and the element, one script each until the lazy
 // page of issue #34 splits them, carry both modules, whose second copy of the math, the
 // allocator and the plumbing they share cost 11-12 KB (page 508 -> 520 KB, element 456 -> 468 KB);
-// the one-view scripts of the views without a config reader lost 52-60 KB each.
-const BUDGET = 520 * 1024;
+// the one-view scripts of the views without a config reader lost 52-60 KB each. The single file
+// went to 530 KB (532 KB) when the page began loading each figure's code as the reader nears it:
+// it carries every figure still, and with them the figures' heads (4.8 KB), one import() each
+// (1.3 KB) and each module's wrapper that runs it on first use (about 2.6 KB); the served page
+// fetches a figure's code only then.
+const BUDGET = 532 * 1024;
 const EMBED_BUDGET = 468 * 1024;
 const WASM_BUDGET = 48 * 1024;
 const FILES_WASM_BUDGET = 96 * 1024;

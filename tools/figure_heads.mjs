@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // web/gen/figure_heads.js and web/gen/figure_loaders.js from the figures' table
 // (web/src/figures/index.js), for the page, which loads a figure's code only as the reader nears
-// it. figure_heads.js: what the page shows of every figure before its code is loaded (its number,
-// part, title, the line under the title, the embed menu's text, the settings it reads, where its
-// section goes, a chapter's inputs as its links read them: key, default, range). figure_loaders.js: one import() per figure,
-// so the page's bundle makes each figure a chunk of its own.
+// it. figure_heads.js: what the page needs of every figure before its code is loaded (its
+// number, part, the embed menu's text, the settings it reads, where its section goes, a
+// chapter's inputs as its links read them: key, default, range); the rest (its title, text and
+// chart) comes with its code. figure_loaders.js: one import() per figure, so a split build makes
+// each figure a chunk of its own.
 // Usage: node tools/figure_heads.mjs HEADS LOADERS
 import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -27,9 +28,6 @@ const heads = FIGURES.map((row) => {
     name: row.name,
     number: row.number,
     part: row.part,
-    title: row.title,
-    lookfor: row.lookfor,
-    fallback: row.fallback,
     embed: row.embed,
   };
   if (row.uses) head.uses = [...row.uses];

@@ -398,7 +398,7 @@ export function snippet(
     return `<rope-scope${attributes}>${picture}</rope-scope><script src="${escapeAttr(`${release}ropescope-embed.js`)}" async></script>`;
   }
   const src = frameAddress(release, settings, options);
-  const label = view === 'all' ? 'all figures' : FIGURE[view].title;
+  const label = view === 'all' ? 'all figures' : codeOf(view).title;
   const frame =
     `<div data-ropescope-embed style="${SNIPPET_GRID}">${picture}` +
     `<iframe${auto ? ' data-ropescope' : ''} src="${escapeAttr(src)}" title="ropescope: ${escapeAttr(label)}"` +

@@ -1,13 +1,13 @@
 // The page's figures table: every figure's head (web/gen/figure_heads.js, made from
-// figures/index.js by make), and each figure's row once its code is loaded. The page numbers its
-// guide, fills the embed menu and lays out where each section goes from the heads alone; a
-// figure's code (its chart, data, caption and controls) is loaded as the reader nears it
-// (page/app.js), so a split build fetches it then.
+// figures/index.js by make). The page numbers its guide, fills the embed menu, lays out where
+// each section goes and reads every chapter's inputs from a link with the heads alone; a
+// figure's code (its title and text, chart, data, caption and controls) is loaded as the reader
+// nears it (page/app.js), so a split build fetches it then.
 
 import { CHAPTER_ORDER, HEADS } from '../../gen/figure_heads.js';
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
 
-/** The figures' heads in page order, each frozen (name, number, part, title, ...). */
+/** The figures' heads in page order, each frozen (name, number, part, embed, uses, before, inputs). */
 export const FIGURES = Object.freeze(HEADS.map((head) => Object.freeze(head)));
 
 /** Head by name, as a null-prototype table (a name like "constructor" finds nothing). */
