@@ -301,8 +301,11 @@ function acceptAll(values) {
   updateEmbedCode();
 }
 
-// Printing: every figure made and drawn at the current settings, on screen or not.
+// Printing: every figure made and drawn at the current settings, on screen or not. The browser
+// prints right after this task, so it draws the figures whose code is here: every figure's once
+// the idle fetch after the first chart is done; a print asked sooner fetches the rest for the next.
 function drawAll() {
+  if (!FIGURES.every(isLoaded)) loadRows(FIGURES).catch(() => {});
   buildAll();
   fillFormulas();
   ensureCharts(true);
