@@ -70,7 +70,7 @@ export ROPE_TEST_SEED
 WEB_BUILT = web/gen/public_url.js web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js \
             web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
-            web/gen/verify_wasm.js web/ropescope-verify.js web/gen/files_wasm.js
+            web/gen/verify_wasm.js web/ropescope-verify.js web/gen/files_wasm.js web/split/.built
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
 FUZZ_SECONDS ?= 6
@@ -268,6 +268,15 @@ web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen
                   web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
+
+# The same modules split (tools/split_page.mjs): what web/index.html loads when served (make
+# serve), the entry and shared code first and each figure's code as the reader nears it.
+# web/ropescope.js above is the one-script form, for the page opened from disk (make dist).
+web/split/.built: tools/split_page.mjs $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js \
+                  web/gen/formulas.js web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js \
+                  web/gen/figure_loaders.js web/gen/files_wasm.js web/vendor/inflate.js
+	$(NODE) tools/split_page.mjs web/src/page/app.js web/split
+	touch $@
 
 # The verify panel (web/src/verify/, its UI, chart and module, the verify wasm inside): a classic
 # script the page loads at the panel's first use, so the page itself does not grow and the
@@ -516,4 +525,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/ropescope.js web/ropescope-embed.js web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor
+	rm -rf build dist web/gen web/split web/ropescope.js web/ropescope-embed.js web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor

@@ -33,7 +33,7 @@ import * as picture from '../web/src/element/picture.js';
 import { FIGURE } from '../web/src/figures/index.js';
 import { fillFromPreset, readerReady } from '../web/src/model/long.js';
 import { readQuery } from '../web/src/state/state.js';
-import { inlinePage } from './inline.mjs';
+import { classicPage, inlinePage } from './inline.mjs';
 import { PACKAGE_BUDGET, writePackage } from './npm_package.mjs';
 import { oembedJson } from './oembed.mjs';
 import { writePictures } from './pictures.mjs';
@@ -84,7 +84,7 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
   const [html, css, chart, script, elementJs, resizer, verifyJs] = await Promise.all([
-    readFile(join(web, 'index.html'), 'utf8'),
+    readFile(join(web, 'index.html'), 'utf8').then(classicPage),
     readFile(join(web, 'style.min.css'), 'utf8'),
     readFile(join(web, 'vendor', 'chart.js'), 'utf8'),
     readFile(join(web, 'ropescope.js'), 'utf8'),

@@ -14,7 +14,26 @@ const SCRIPT = new RegExp(`<script src="(${LOCAL})"></script>`, 'g');
 const SCRIPT_RUN = new RegExp(`<script src="${LOCAL}"></script>(?:\\s*<script src="${LOCAL}"></script>)*`, 'g');
 // An HTML comment in the page's own text, with the blanks that indent it on its line.
 const COMMENT = /[ \t]*<!--[\s\S]*?-->(?:[ \t]*\n)?/g;
+// A module preloaded whose folder holds tools/split_page.mjs's chunks.json: the page's split script.
+const MODULE_PRELOAD = new RegExp(`<link rel="modulepreload" href="(${LOCAL})">`, 'g');
 const PRELOAD = new RegExp(`[ \\t]*<link rel="preload" href="(${LOCAL})" as="script">\\n?`, 'g');
+
+// The page's script in its two forms: split into ES modules (web/split/, tools/split_page.mjs),
+// which web/index.html loads and make serve sends, each figure's code fetched as the reader nears
+// it; and one classic script (web/ropescope.js), for where no module loads: the page opened from
+// disk (dist/ropescope.html, dist/ropescope/).
+export const SPLIT_ENTRY = 'split/app.js';
+export const CLASSIC_SCRIPT = 'ropescope.js';
+
+/** The page with its split script's preload and tag replaced by the classic script's. */
+export function classicPage(html) {
+  const preload = `<link rel="modulepreload" href="${SPLIT_ENTRY}">`;
+  const tag = `<script type="module" src="${SPLIT_ENTRY}"></script>`;
+  if (!html.includes(preload) || !html.includes(tag)) throw new Error(`the page does not load ${SPLIT_ENTRY}`);
+  return html
+    .replace(preload, `<link rel="preload" href="${CLASSIC_SCRIPT}" as="script">`)
+    .replace(tag, `<script src="${CLASSIC_SCRIPT}"></script>`);
+}
 
 // CSP source for an inline element's exact text.
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -69,6 +88,14 @@ export function inlinePage(html, read, { policy = null, keepSelf = false } = {})
   // source's comments (notes for whoever edits index.html, not for the reader's download).
   const local = new Set([...html.matchAll(SCRIPT)].map((m) => m[1]));
   let page = html.replace(PRELOAD, (tag, path) => (local.has(path) ? '' : tag)).replace(COMMENT, '');
+  // The split script's first files (chunks.json's first) preloaded with its entry: a chunk is
+  // otherwise asked for only when the file importing it has arrived, a round trip for each level.
+  page = page.replace(MODULE_PRELOAD, (tag, path) => {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    const { first } = JSON.parse(read(`${folder}chunks.json`));
+    const more = first.filter((file) => `${folder}${file}` !== path);
+    return [tag, ...more.map((file) => `<link rel="modulepreload" href="${folder}${file}">`)].join('\n  ');
+  });
   page = page.replace(STYLESHEET, (_, path) => {
     const css = styleText(read(path));
     inlined.push(path);

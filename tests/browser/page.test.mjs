@@ -19,7 +19,6 @@ import {
   openPage,
   pageUrl,
   ROOT,
-  settle,
   startServer,
   stateFromUrl,
   text,
@@ -374,39 +373,57 @@ test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
   await p.close();
 });
 
-// Served (tools/serve.mjs), the page is one response: its stylesheet and its two scripts inline,
-// the text of dist/ropescope.html, nothing else fetched.
-test('served_page_should_be_one_response_with_its_code_inline', async () => {
+// Served (tools/serve.mjs), the page is one response with its stylesheet and Chart.js inline,
+// its split script (web/split/, tools/split_page.mjs) preloaded: before the first chart it
+// fetches the entry, the chunks it imports and the code of the figures drawn first
+// (chunks.json's first), and no chunk of a figure below the fold.
+test('served_page_should_fetch_only_the_first_figures_code_before_its_first_chart', async () => {
+  const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
+  const first = ['order', 'flatness']; // the first chapter, and the summary, which places the sliders
+  assert.deepEqual(
+    [...new Set(chunks.first.flatMap((file) => chunks.files[file]))].sort(),
+    [...first].sort(),
+    'the first files hold the first figures alone',
+  );
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
   const responses = [];
   page.on('response', (res) => responses.push(new URL(res.url()).pathname));
-  const served = await (await page.reload()).text();
-  // What the load fetches, up to the first chart and the frames after it (reading on, a reader
-  // reaches the embed builder, whose live preview is a document of its own).
+  await page.reload();
   await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
-  await settle(page);
-  await page.waitForTimeout(500);
-  assert.deepEqual(responses, ['/'], 'one response');
-  // Its policy and, added by serve.mjs only, the oEmbed discovery link (the oembed tests check it).
-  const policyFree = (html) =>
-    html
-      .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]+">/, '')
-      .replace(/ {2}<link rel="alternate" type="application\/json\+oembed" [^>]+>\n/, '');
-  assert.equal(
-    policyFree(served),
-    policyFree(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8')),
-    'the single file, byte for byte but its policy (security.test.mjs checks that) and the discovery link',
+  const before = await page.evaluate(() => {
+    const at = performance.getEntriesByName('ropescope:first-chart')[0].startTime;
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => e.startTime < at)
+      .map((e) => new URL(e.name).pathname);
+  });
+  const split = before.filter((path) => path.startsWith('/split/')).map((path) => path.slice('/split/'.length));
+  assert.deepEqual(
+    before.filter((path) => !path.startsWith('/split/')),
+    [],
+    'nothing but the page and its split script before the first chart',
   );
-  assert.equal(await page.evaluate(() => document.querySelectorAll('script[src], link[rel="stylesheet"]').length), 0);
+  assert.deepEqual([...split].sort(), [...chunks.first].sort(), 'exactly the first files, preloaded');
+  for (const file of split) {
+    const held = chunks.files[file] ?? [`not one of the build's files: ${file}`];
+    for (const name of held) assert.ok(first.includes(name), `${file} holds figure ${name}, below the fold`);
+  }
+  // Reading on loads the others as they near, each its own chunk.
+  await page.evaluate(() => document.getElementById('lesson-end').scrollIntoView());
+  await page.waitForFunction(() => document.querySelectorAll('figure.fig').length >= 13, null, { timeout: 20000 });
+  assert.ok(responses.includes('/'), 'the page itself');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script[src]:not([type="module"])').length), 0);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"]').length), 0);
+  await p.assertClean();
   await p.close();
 });
 
-// As files (a static host serving web/ or dist/ropescope/), the page's code arrives as two
-// scripts, both preloaded: Chart.js and web/ropescope.js (the modules of web/ bundled by make,
-// wasm inside); no module is fetched import by import.
+// The same page opened from a static host, as dist/ropescope/ holds it: its code arrives as two
+// scripts, both preloaded, Chart.js and web/ropescope.js (the same modules in one classic
+// script, wasm inside, which also runs from disk, where no module loads); no module is fetched.
 test('page_as_files_should_load_two_preloaded_scripts_and_no_modules', async (t) => {
-  const files = await startServer(WEB, { asFiles: true });
+  const files = await startServer(join(ROOT, 'dist/ropescope'), { asFiles: true });
   t.after(() => files.stop());
   const p = await openPage(env.browser, files.url);
   const { page } = p;

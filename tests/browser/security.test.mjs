@@ -1,6 +1,7 @@
 // The page's Content-Security-Policy: the same policy in web/index.html's <meta>, in the
 // server's header for every file (tools/serve.mjs, with nosniff) and, with hashes for its inline
-// scripts, in dist/ropescope.html and in the page the server sends (header and <meta> alike); no 'unsafe-inline' for scripts; and the harness's clean check
+// elements, in dist/ropescope.html and in the page the server sends (header and <meta> alike); no
+// 'unsafe-inline' for scripts; and the harness's clean check
 // really sees a violation (every other browser test asserts there is none).
 
 import assert from 'node:assert/strict';
@@ -48,15 +49,26 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
     assert.equal(res.headers.get('content-security-policy'), policy, `/${path}: the CSP header is the <meta>'s`);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `/${path}: nosniff`);
   }
-  // The page itself comes inlined: its header and its <meta> are the single file's policy,
-  // which keeps 'self' after the hashes (the folder's own files, and the verify panel's script
-  // beside the single file, are the page's too).
-  const expected = META.exec(readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8'))[1];
+  // The page itself comes with its stylesheet and Chart.js inlined: its header and its <meta> are
+  // the page's policy with the inline elements' hashes before 'self' (the split script's files,
+  // and the verify panel's script, are the folder's own), nothing else added.
+  const { createHash } = await import('node:crypto');
+  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const ownHashes = (html, tag) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => hash(m[1]));
+  const d0 = directives(policy);
   for (const path of ['', 'index.html']) {
     const res = await fetch(env.server.url + path);
-    const served = META.exec(await res.text())?.[1];
-    assert.equal(served, expected, `/${path}: the <meta> lists the inline elements' hashes, then 'self'`);
-    checkPolicy(served, `/${path}`);
+    const html = await res.text();
+    const served = META.exec(html)?.[1];
+    const d = checkPolicy(served, `/${path}`);
+    assert.deepEqual(d['script-src'], [...ownHashes(html, 'script'), ...d0['script-src']], `/${path}: script-src`);
+    assert.deepEqual(d['style-src'], [...ownHashes(html, 'style'), ...d0['style-src']], `/${path}: style-src`);
+    assert.equal(ownHashes(html, 'script').length, 1, `/${path}: Chart.js inline`);
+    for (const name of Object.keys(d0)) {
+      if (name !== 'script-src' && name !== 'style-src')
+        assert.deepEqual(d[name], d0[name], `/${path}: ${name} as the page's`);
+    }
     assert.equal(res.headers.get('content-security-policy'), served, `/${path}: the CSP header is its <meta>'s`);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `/${path}: nosniff`);
   }
@@ -65,8 +77,6 @@ test('every_page_should_carry_the_policy_and_the_server_should_send_it', async (
 
   const single = readFileSync(join(ROOT, 'dist/ropescope.html'), 'utf8');
   const d = checkPolicy(META.exec(single)[1], 'dist/ropescope.html');
-  const { createHash } = await import('node:crypto');
-  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   const texts = [...single.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   const inline = texts.map(hash);
   // Chart.js and the page's script, one after the other in index.html, share one element.

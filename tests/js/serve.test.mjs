@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inlinePage } from '../../tools/inline.mjs';
+import { CLASSIC_SCRIPT, classicPage, inlinePage, SPLIT_ENTRY } from '../../tools/inline.mjs';
 import { serve } from '../../tools/serve.mjs';
 import { rng, seed } from '../lib/testlib.mjs';
 
@@ -97,6 +97,45 @@ test('inlinePage_should_keep_scripts_apart_when_something_stands_between_them', 
   const { html, inlined } = inlinePage(split, (path) => files[path]);
   assert.deepEqual(inlineTexts(html, 'script'), ['1', '2'], 'two elements, in order');
   assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js']);
+});
+
+// The split script (tools/split_page.mjs): its entry's preload brings the first files' preloads
+// (chunks.json beside it), the module tag stays a fetch of the folder's own file; for the page
+// opened from disk, classicPage puts the one classic script in its place.
+test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_should_swap_it', () => {
+  const first = ['app.js', 'chunk-AB12CD34.js', 'order-X1.js'];
+  const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2', 'split/chunks.json': JSON.stringify({ first }) };
+  const split = page()
+    .replace(
+      '  <link rel="preload" href="other.js" as="script">\n',
+      `  <link rel="modulepreload" href="${SPLIT_ENTRY}">\n`,
+    )
+    .replace('</body>', `  <script type="module" src="${SPLIT_ENTRY}"></script>\n</body>`);
+  const { html, inlined } = inlinePage(split, (path) => {
+    if (!Object.hasOwn(files, path)) throw new Error(`no ${path}`);
+    return files[path];
+  });
+  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  assert.deepEqual(
+    preloads,
+    first.map((file) => `split/${file}`),
+    'the entry, then the other first files, once each',
+  );
+  assert.ok(
+    html.includes(`<script type="module" src="${SPLIT_ENTRY}"></script>`),
+    'the module is fetched, not inlined',
+  );
+  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js']);
+  assert.throws(() => inlinePage(split, (path) => (path.endsWith('.json') ? '{' : files[path])), SyntaxError);
+
+  const classic = classicPage(split);
+  assert.ok(
+    classic.includes(`<link rel="preload" href="${CLASSIC_SCRIPT}" as="script">`),
+    'preloads the classic script',
+  );
+  assert.ok(classic.includes(`<script src="${CLASSIC_SCRIPT}"></script>`), 'loads it');
+  assert.ok(!classic.includes('type="module"') && !classic.includes('modulepreload'), 'no module left');
+  assert.throws(() => classicPage(page()), /does not load split\/app\.js/);
 });
 
 test('inlinePage_without_a_meta_should_take_the_given_policy_keep_self_if_asked_and_refuse_none', () => {

@@ -1,13 +1,15 @@
 // The figures table: one row per figure, in page order. app.js builds each figure's
-// <figure> section and its embed option from the row, computes its data, draws it and
-// writes its caption and aria-label, and numbers the page's guide from the rows' parts;
-// nothing else lists the figures.
+// <figure> section from the row, computes its data, draws it and writes its caption and
+// aria-label; nothing else lists the figures. The page itself imports each row's file only as
+// the reader nears it: make web writes the rows' heads (gen/figure_heads.js: number, part, embed
+// text, ...; figures/heads.js), from which it numbers the guide and fills the embed menu, and one
+// import() per row (gen/figure_loaders.js). The <rope-scope> element and the tools read this table.
 //
 // Adding a figure: write web/src/figures/<name>.js, whose default export is the figure's row
 // (its chart maker, its data from the model, its caption and label, its embed text and its
 // own controls), import it here (default import, named as its file) and put it in ROWS where it
 // belongs on the page; add its test. make web reads ROWS for the URL reader's list of names
-// (gen/figure_names.js, which loads no chart code), and a view whose embed heights are not yet
+// (gen/figure_names.js, which loads no chart code) and for the heads and loaders above, and a view whose embed heights are not yet
 // measured (element/heights.js) gets the tallest figure's. Row fields:
 //   name     the id stem (fig-<name>, chart-<name>, caption-<name>) and the ?view= value
 //   part     where the figure belongs: 'lesson' (the chapters that follow the blog post, built

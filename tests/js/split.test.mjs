@@ -1,0 +1,54 @@
+// The page's split script (web/split/, tools/split_page.mjs): each figure's code sits in a chunk
+// that holds no other figure (but code one figure imports from another), the files the first
+// chart needs hold the first chapter and the summary alone, and the first screen (the page, its
+// stylesheet, Chart.js and those files, gzipped) stays within its budget (docs/PERFORMANCE.md).
+// tests/browser/page.test.mjs checks that a load fetches exactly those files before its chart.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { HEADS } from '../../web/gen/figure_heads.js';
+import { ROOT } from '../lib/testlib.mjs';
+
+const WEB = join(ROOT, 'web');
+const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
+// The figures drawn before the first chart whatever the link: the first chapter and the summary.
+const FIRST = [HEADS.find((h) => h.part === 'lesson').name, HEADS.find((h) => h.part === 'claim').name];
+// The first screen's ceiling, gzipped; its goal is 90 KB (docs/PERFORMANCE.md says what holds it).
+const FIRST_SCREEN_BUDGET = 160 * 1024;
+
+test('each_figure_should_be_in_a_chunk_of_its_own_and_the_first_files_should_hold_the_first_figures', () => {
+  assert.equal(chunks.entry, 'app.js');
+  const holders = Object.fromEntries(HEADS.map((h) => [h.name, []]));
+  for (const [file, names] of Object.entries(chunks.files)) for (const name of names) holders[name].push(file);
+  for (const [name, files] of Object.entries(holders)) assert.equal(files.length, 1, `figure ${name} in ${files}`);
+  // A figure's own chunk is named after it (esbuild names a dynamic import's chunk by its file).
+  for (const { name } of HEADS) {
+    const own = Object.keys(chunks.files).find((file) => file.startsWith(`${name}-`));
+    assert.ok(own, `figure ${name} has a chunk of its own`);
+  }
+  assert.ok(chunks.first.includes('app.js'), 'the entry is among the first files');
+  const held = [...new Set(chunks.first.flatMap((file) => chunks.files[file]))].sort();
+  assert.deepEqual(held, [...FIRST].sort(), 'the first files hold the first figures alone');
+  for (const file of chunks.first) assert.ok(Object.hasOwn(chunks.files, file), `${file} is one of the build's`);
+});
+
+test('the_first_screen_should_stay_within_its_budget', () => {
+  const gz = (path) => gzipSync(readFileSync(join(WEB, path))).length;
+  const parts = {
+    'index.html': gz('index.html'),
+    'style.min.css': gz('style.min.css'),
+    'vendor/chart.js': gz('vendor/chart.js'),
+    'split/ (first)': chunks.first.reduce((sum, file) => sum + gz(`split/${file}`), 0),
+  };
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(
+    `# first screen ${kb(total)} gzipped: ${Object.entries(parts)
+      .map(([k, v]) => `${k} ${kb(v)}`)
+      .join(', ')}`,
+  );
+  assert.ok(total <= FIRST_SCREEN_BUDGET, `the first screen is ${kb(total)} gzipped, over ${kb(FIRST_SCREEN_BUDGET)}`);
+});
