@@ -259,6 +259,9 @@ export async function buildEverything(page) {
   await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
     const shown = () => [...document.querySelectorAll('canvas[id^="chart-"]')].filter((c) => c.getClientRects().length);
+    // Every figure's code first (the page fetches it at idle after the first chart; printing
+    // builds the figures whose code is here).
+    await window.ropescope?.loadAll?.();
     for (let round = 0; round < 20; round++) {
       window.dispatchEvent(new Event('beforeprint'));
       window.dispatchEvent(new Event('afterprint'));

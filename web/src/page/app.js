@@ -776,23 +776,29 @@ function start() {
         buildNear();
       }
       actions.afterPaint();
-      // The embed builder is below the figures: built after the first chart is on screen.
-      if (!state.embed) setupEmbedBuilder(() => state);
       watchPrint(() => charts);
-      // Printing draws every figure at once (drawAll), in the task the browser asks: every
-      // figure's code is fetched while the reader is idle, and built only as they near it.
-      whenIdle(() => loadRows(FIGURES).catch(() => {}));
+      // Every figure's code is fetched while the reader is idle (each built only as the reader
+      // nears it): printing draws every figure in the task the browser asks (drawAll), and the
+      // embed builder, below the figures, offers every one, its snippet written as it is chosen.
+      whenIdle(() =>
+        loadRows(FIGURES).then(
+          () => state.embed || setupEmbedBuilder(() => state),
+          () => {}, // the notice names the figure whose code did not come
+        ),
+      );
       url.mark(); // the state the link opened, the long-context part's preset values filled in
     }, 0),
   );
 }
 
-// For tests and benchmarks: the state, render(), drawing every figure, the defaults, whether a
-// URL update is still pending, and the query string the state writes.
+// For tests and benchmarks: the state, render(), drawing every figure, every figure's code (a
+// promise: the page otherwise loads it as the reader nears each figure, and the rest at idle),
+// the defaults, whether a URL update is still pending, and the query string the state writes.
 window.ropescope = Object.freeze({
   state,
   render,
   drawAll,
+  loadAll: () => loadRows(FIGURES).then(() => undefined),
   defaults,
   urlPending: url.pending,
   query: () => writeQuery(state, chapterQuery()),
