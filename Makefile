@@ -69,7 +69,7 @@ export ROPE_TEST_SEED
 
 WEB_BUILT = web/gen/public_url.js web/vendor/inflate.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/models.js web/vendor/chart.js web/ropescope.js web/gen/formulas.js \
             web/gen/version.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js \
-            web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
+            web/gen/figure_first.js web/style.min.css web/ropescope-embed.js web/embed/.built web/embed.html \
             web/gen/verify_wasm.js web/ropescope-verify.js web/gen/files_wasm.js web/split/.built
 # The page's modules (web/src/, one folder a room), bundled into web/ropescope.js.
 WEB_MODULES = $(wildcard web/src/*/*.js)
@@ -255,17 +255,17 @@ web/gen/figure_names.js: web/src/figures/index.js tools/figure_names.mjs | web/g
 
 # The figures' heads (what the page shows of a figure before its code loads) and one import()
 # per figure, from the figures' table, which this evaluates in Node.
-web/gen/figure_heads.js web/gen/figure_loaders.js &: tools/figure_heads.mjs $(WEB_MODULES) web/gen/figure_names.js \
+web/gen/figure_heads.js web/gen/figure_loaders.js web/gen/figure_first.js &: tools/figure_heads.mjs $(WEB_MODULES) web/gen/figure_names.js \
                         web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
                         web/gen/methods.js web/gen/files_wasm.js web/gen/public_url.js web/vendor/inflate.js | web/gen
-	$(NODE) tools/figure_heads.mjs web/gen/figure_heads.js web/gen/figure_loaders.js
+	$(NODE) tools/figure_heads.mjs web/gen/figure_heads.js web/gen/figure_loaders.js web/gen/figure_first.js
 
 web/gen/version.js: package.json | web/gen
 	$(NODE) -e 'const { version } = JSON.parse(require("fs").readFileSync("package.json", "utf8")); require("fs").writeFileSync("$@", "// Generated from package.json by make.\nexport const VERSION = " + JSON.stringify(version) + ";\n")'
 
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
 web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
-                  web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js web/vendor/inflate.js
+                  web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js web/gen/figure_first.js web/vendor/inflate.js
 	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
@@ -274,7 +274,7 @@ web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen
 # web/ropescope.js above is the one-script form, for the page opened from disk (make dist).
 web/split/.built: tools/split_page.mjs $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js \
                   web/gen/formulas.js web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js \
-                  web/gen/figure_loaders.js web/gen/files_wasm.js web/vendor/inflate.js
+                  web/gen/figure_loaders.js web/gen/figure_first.js web/gen/files_wasm.js web/vendor/inflate.js
 	$(NODE) tools/split_page.mjs web/src/page/app.js web/split
 	touch $@
 

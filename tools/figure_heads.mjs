@@ -6,15 +6,17 @@
 // chapter's inputs as its links read them: key, default, range); the rest (its title, text and
 // chart) comes with its code. figure_loaders.js: one import() per figure, so a split build makes
 // each figure a chunk of its own.
-// Usage: node tools/figure_heads.mjs HEADS LOADERS
+// figure_first.js: the modules of the figures every load draws before its first chart (the first
+// chapter and the summary), imported with the page's entry: the first chart waits on no fetch.
+// Usage: node tools/figure_heads.mjs HEADS LOADERS FIRST
 import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { FIGURES } from '../web/src/figures/index.js';
 import { registeredChapters } from '../web/src/figures/lesson_row.js';
 
-const [headsOut, loadersOut] = process.argv.slice(2);
-if (!headsOut || !loadersOut) {
-  console.error('usage: node tools/figure_heads.mjs HEADS LOADERS');
+const [headsOut, loadersOut, firstOut] = process.argv.slice(2);
+if (!headsOut || !loadersOut || !firstOut) {
+  console.error('usage: node tools/figure_heads.mjs HEADS LOADERS FIRST');
   process.exit(2);
 }
 
@@ -57,4 +59,14 @@ writeFileSync(
     `export const LOADERS = {\n${FIGURES.map(
       ({ name }) => `  ${JSON.stringify(name)}: () => import('../src/figures/${name}.js'),`,
     ).join('\n')}\n};\n`,
+);
+// The first chapter and the summary, as page/app.js's FIRST_ROWS takes them.
+const first = [FIGURES.find((row) => row.part === 'lesson'), FIGURES.find((row) => row.part === 'claim')];
+const id = (name) => `figure_${name.replace(/-/g, '_')}`;
+writeFileSync(
+  firstOut,
+  `${banner}// The figures every load draws before its first chart (the first chapter, the summary): their\n` +
+    `// modules come with the page's entry, so the first chart waits on no fetch.\n` +
+    first.map(({ name }) => `import * as ${id(name)} from '../src/figures/${name}.js';\n`).join('') +
+    `export const FIRST_MODULES = { ${first.map(({ name }) => `${JSON.stringify(name)}: ${id(name)}`).join(', ')} };\n`,
 );

@@ -4,15 +4,14 @@
 // (app.js loads it with import() as the reader nears the figure), and the shared code in chunks
 // that several of them import. Beside them, chunks.json: which figures each file holds (files:
 // { file: [figure names] }), so a test can tell a figure's chunk from a shared one, and the files
-// the first chart needs (first: the entry, what it imports, and the code of the figures drawn
-// first, with what that imports), which the served page preloads (tools/inline.mjs) rather than
+// the first chart needs (first: the entry and what it imports, the code of the figures drawn
+// first among it), which the served page preloads (tools/inline.mjs) rather than
 // finding each only when the file importing it arrives. The single file and dist/ropescope/ (opened from disk, where no module loads) use
 // web/ropescope.js instead: the same modules in one classic script, its import()s inlined.
 //   node tools/split_page.mjs ENTRY OUT_DIR
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
-import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 
 const [entry, out] = process.argv.slice(2);
@@ -46,9 +45,6 @@ for (const [path, output] of Object.entries(metafile.outputs)) {
     .map((input) => FIGURE_FILE.exec(input)?.[1])
     .filter((name) => name && FIGURE_NAMES.includes(name));
 }
-// The figures drawn before the first chart whatever the link (page/app.js's FIRST_ROWS): the
-// first chapter and the summary.
-const firstFigures = [HEADS.find((head) => head.part === 'lesson'), HEADS.find((head) => head.part === 'claim')];
 const statics = (file) =>
   metafile.outputs[join(out, file)].imports
     .filter((i) => i.kind === 'import-statement')
@@ -59,12 +55,7 @@ const need = (file) => {
   first.push(file);
   for (const next of statics(file)) need(next);
 };
-need(basename(entry));
-for (const head of firstFigures) {
-  const file = Object.keys(files).find((name) => files[name].includes(head.name));
-  if (!file) throw new Error(`split_page: no chunk holds figure ${head.name}`);
-  need(file);
-}
+need(basename(entry)); // with the first chapter's and the summary's code (gen/figure_first.js)
 const chunks = { entry: basename(entry), first, files };
 writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(chunks, null, 2)}\n`);
 console.log(`split_page: ${out}/${basename(entry)} and ${Object.keys(files).length - 1} chunks`);

@@ -280,6 +280,9 @@ export async function buildEverything(page) {
 export async function readThrough(page) {
   await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+    // Every figure's code first, as the page fetches it at idle after the first chart: a reader
+    // scrolls slower than this loop, whose steps would outrun the fetches.
+    await window.ropescope?.loadAll?.();
     const start = window.scrollY;
     let last = -1;
     // Until the bottom is reached and stays put (a figure built below grows the page).

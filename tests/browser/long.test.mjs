@@ -196,6 +196,8 @@ async function checkLongCaptions(page, want, where) {
 test('each_preset_should_load_and_its_figures_should_match_the_reference', async () => {
   const p = await openPage(env.browser, env.server.url);
   const { page } = p;
+  // The part's code and the config reader come after the first paint: its menus once they are here.
+  await page.waitForFunction(() => performance.getEntriesByName('ropescope:long-ready').length > 0);
   const names = await page.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value));
   assert.deepEqual(names, ['blog', ...Object.keys(MODELS).sort()], '#preset lists the blog and every model file');
   // Every preset's reference figures from two Python processes: the preset's own config, then

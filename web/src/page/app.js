@@ -1,6 +1,7 @@
 // The page's wiring: controls and URL -> state -> render() (state -> wasm -> charts). Drawing
 // within the frame budget is schedule.js's, the address bar url.js's.
 
+import { FIRST_MODULES } from '../../gen/figure_first.js';
 import { LOADERS } from '../../gen/figure_loaders.js';
 import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { restyleAll } from '../charts/figure.js';
@@ -99,11 +100,7 @@ const loading = Object.create(null); // name -> the promise of its row
 /** The promise of a figure's row; a load that fails is said in the notice, and tried again on the next call. */
 function loadRow(name) {
   loading[name] ??= LOADERS[name]().then(
-    (module) => {
-      MODULES[name] = module;
-      ROWS[name] = Object.freeze({ ...module.default, number: FIGURE[name].number });
-      return ROWS[name];
-    },
+    (module) => here(name, module),
     (error) => {
       delete loading[name];
       showNotice(...linkProblems, `Could not load figure ${FIGURE[name].number}: ${error.message}`);
@@ -112,6 +109,14 @@ function loadRow(name) {
   );
   return loading[name];
 }
+// A figure's module is here: its row, numbered by its place in the table.
+function here(name, module) {
+  MODULES[name] = module;
+  ROWS[name] ??= Object.freeze({ ...module.default, number: FIGURE[name].number });
+  return ROWS[name];
+}
+// The first chapter's and the summary's code came with this script (gen/figure_first.js).
+for (const [name, module] of Object.entries(FIRST_MODULES)) loading[name] = Promise.resolve(here(name, module));
 const loadRows = (rows) => Promise.all(rows.map((row) => loadRow(row.name)));
 const isLoaded = (row) => ROWS[row.name] !== undefined;
 // fn once the browser is idle (soon in any case; a browser without idle callbacks: a moment later).
@@ -192,7 +197,9 @@ function render({ budget = false } = {}) {
     if (!hidden.has(name)) scheduler.mark(name);
   }
   scheduler.draw(budget ? started : null);
-  ensureCharts(false, shown);
+  // An embed or a view= page makes every chart as its data come (the long-context figures', once
+  // that part's code is here); the page, those near the screen.
+  ensureCharts(painted && !LAZY, shown);
   for (const row of rows) {
     $(`caption-${row.name}`).textContent = row.caption(state, model, data[row.name]);
     $(`chart-${row.name}`).setAttribute('aria-label', row.label(state, model, data[row.name]));
@@ -740,6 +747,9 @@ function start() {
     writeUrl,
     updateEmbedCode,
     showNotice: (...lines) => showNotice(...linkProblems, ...lines),
+    // The state the link opened, the long-context part's preset values filled in (or the part
+    // could not start): what Back returns to, and no history entry of its own.
+    opened: () => url.mark(),
   });
 
   setupDefaults();
@@ -786,7 +796,6 @@ function start() {
           () => {}, // the notice names the figure whose code did not come
         ),
       );
-      url.mark(); // the state the link opened, the long-context part's preset values filled in
     }, 0),
   );
 }

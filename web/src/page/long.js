@@ -174,7 +174,8 @@ function wire() {
 }
 
 /**
- * Starts the long-context part. app: { state, render, writeUrl, updateEmbedCode, showNotice }.
+ * Starts the long-context part. app: { state, render, writeUrl, updateEmbedCode, showNotice,
+ * opened } (opened(): the part has read the link, or cannot start).
  * After the first paint, the part loads its code and the config reader (start()), then builds
  * its menus and fills in the rest (ready()); until then its figures have no data and wait.
  * Settings the URL left out take the preset's values; settings the core refuses with the rest
@@ -195,6 +196,7 @@ async function start() {
   } catch (err) {
     const why = `the config reader could not be loaded (${err?.message ?? err})`;
     app.showNotice(`The long-context part is unavailable: ${why}.`);
+    app.opened();
     const msg = $('config-msg');
     if (msg) msg.textContent = `The checker is unavailable: ${why}.`;
     return;
@@ -241,4 +243,6 @@ function ready() {
   showNotes();
   app.render();
   app.updateEmbedCode();
+  app.opened();
+  performance.mark('ropescope:long-ready'); // the part's menus, figures and checker are live
 }
