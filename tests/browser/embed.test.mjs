@@ -447,6 +447,7 @@ test('builder_should_offer_only_the_sliders_a_view_takes_on_one_line_for_one_fig
   // A link to one figure: the builder starts at it.
   const q = await openPage(env.browser, `${env.server.url}?view=angles`);
   await waitReady(q.page, ['angles']);
+  await q.page.waitForSelector('#embed-column'); // the builder, set up once every figure's code is here
   assert.equal(await q.page.inputValue('#embed-view'), 'angles', 'the figure the link shows');
   await q.close();
 });

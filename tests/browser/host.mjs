@@ -159,10 +159,12 @@ export function shotPath(name) {
 /**
  * Keeps the builder's live preview from loading while a test only reads the snippet: a
  * preview reloading under option changes aborts its previous load, which the harness counts
- * as a failed request. (The preview has its own test.)
+ * as a failed request. (The preview has its own test.) Waits for the builder first: the page
+ * sets it up once every figure's code is here, at idle after the first chart.
  */
-export function holdPreview(page) {
-  return page.evaluate(() => {
+export async function holdPreview(page) {
+  await page.waitForSelector('#embed-preview', { state: 'attached', timeout: 30000 });
+  await page.evaluate(() => {
     document.getElementById('embed-preview').hidden = true;
   });
 }

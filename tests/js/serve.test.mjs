@@ -104,13 +104,21 @@ test('inlinePage_should_keep_scripts_apart_when_something_stands_between_them', 
 // opened from disk, classicPage puts the one classic script in its place.
 test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_should_swap_it', () => {
   const first = ['app.js', 'chunk-AB12CD34.js', 'order-X1.js'];
-  const files = { 's.css': 'p{}', 'a.js': '1', 'sub/b.js': '2', 'split/chunks.json': JSON.stringify({ first }) };
+  const files = {
+    's.css': 'p{}',
+    'a.js': '1',
+    'sub/b.js': '2',
+    'vendor/chart.js': 'C',
+    'split/chunks.json': JSON.stringify({ first }),
+  };
+  // As web/index.html has it: the module in <head>, Chart.js at the end of <body>.
+  const module = `<script type="module" src="${SPLIT_ENTRY}" blocking="render"></script>`;
   const split = page()
     .replace(
       '  <link rel="preload" href="other.js" as="script">\n',
-      `  <link rel="modulepreload" href="${SPLIT_ENTRY}">\n`,
+      `  <link rel="modulepreload" href="${SPLIT_ENTRY}">\n  ${module}\n`,
     )
-    .replace('</body>', `  <script type="module" src="${SPLIT_ENTRY}"></script>\n</body>`);
+    .replace('</body>', '  <p>after</p>\n  <script src="vendor/chart.js"></script>\n</body>');
   const { html, inlined } = inlinePage(split, (path) => {
     if (!Object.hasOwn(files, path)) throw new Error(`no ${path}`);
     return files[path];
@@ -121,11 +129,8 @@ test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_sh
     first.map((file) => `split/${file}`),
     'the entry, then the other first files, once each',
   );
-  assert.ok(
-    html.includes(`<script type="module" src="${SPLIT_ENTRY}"></script>`),
-    'the module is fetched, not inlined',
-  );
-  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js']);
+  assert.ok(html.includes(module), 'the module is fetched, not inlined');
+  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js', 'vendor/chart.js']);
   assert.throws(() => inlinePage(split, (path) => (path.endsWith('.json') ? '{' : files[path])), SyntaxError);
 
   const classic = classicPage(split);
@@ -133,7 +138,10 @@ test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_sh
     classic.includes(`<link rel="preload" href="${CLASSIC_SCRIPT}" as="script">`),
     'preloads the classic script',
   );
-  assert.ok(classic.includes(`<script src="${CLASSIC_SCRIPT}"></script>`), 'loads it');
+  assert.ok(
+    classic.includes(`<script src="vendor/chart.js"></script>\n  <script src="${CLASSIC_SCRIPT}"></script>`),
+    'loads it right after Chart.js',
+  );
   assert.ok(!classic.includes('type="module"') && !classic.includes('modulepreload'), 'no module left');
   assert.throws(() => classicPage(page()), /does not load split\/app\.js/);
 });
