@@ -210,14 +210,12 @@ function presetFilled(state) {
 }
 
 // The figures' code (a row's data, caption and label), which a view's alt text and the sliders
-// it reads are computed from: the page's rows as it loads them (a figure's code comes as the
-// reader nears it; load(name) fetches one), or every row (figures/index.js) for the build tools.
+// it reads are computed from: the page's rows (it sets the builder up once every figure's code
+// is here), or every row (figures/index.js) for the build tools.
 let rowOf = null;
-let loadRow = null;
-/** row(name) -> the figure's row, or undefined while its code is not loaded; load(name) -> a promise of it. */
-export function useFigureRows(row, load = null) {
+/** row(name) -> the figure's row, or undefined while its code is not loaded. */
+export function useFigureRows(row) {
   rowOf = row;
-  loadRow = load;
 }
 function codeOf(view) {
   const row = rowOf?.(view);
@@ -524,15 +522,6 @@ export function builderOptions() {
 /** Rewrites the snippet (and, soon after, the preview) for the page's state and the options. */
 export function updateEmbedCode() {
   if (!builder) return;
-  // The chosen view's code first (the page loads it now if the reader has not come near it).
-  const shown = pictureView($('embed-view').value);
-  if (!rowOf?.(shown) && loadRow) {
-    loadRow(shown).then(
-      () => updateEmbedCode(),
-      () => {},
-    ); // a load that fails, the page reports
-    return;
-  }
   const options = builderOptions();
   // The auto-height script is the iframe's.
   $('embed-auto').disabled = options.way !== 'iframe';

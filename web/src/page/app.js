@@ -122,7 +122,7 @@ const isLoaded = (row) => ROWS[row.name] !== undefined;
 // fn once the browser is idle (soon in any case; a browser without idle callbacks: a moment later).
 const whenIdle = (fn) =>
   window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200);
-useFigureRows((name) => ROWS[name], loadRow);
+useFigureRows((name) => ROWS[name]);
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
 let failed = false;
