@@ -389,11 +389,12 @@ test('served_page_should_fetch_only_the_first_figures_code_before_its_first_char
     [...first].sort(),
     'the first files hold the first figures alone',
   );
-  const p = await openPage(env.browser, env.server.url);
+  // One load, watched from its first request (a reload would abort the first load's fetches).
+  const p = await openPage(env.browser, null);
   const { page } = p;
   const responses = [];
   page.on('response', (res) => responses.push(new URL(res.url()).pathname));
-  await page.reload();
+  await page.goto(env.server.url);
   await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
   const before = await page.evaluate(() => {
     const at = performance.getEntriesByName('ropescope:first-chart')[0].startTime;
