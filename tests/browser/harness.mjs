@@ -188,19 +188,37 @@ export async function openPage(
     problems.push(`dialog ${dialog.type()}: ${dialog.message()}`);
     dialog.dismiss().catch(() => {});
   });
+  // Each frame's document loads so far, and the count when each request was made: a file a
+  // document asked for (a chunk of figure code fetched at idle) is cancelled when a newer
+  // document replaces it in its frame (a test's next goto or reload), which no reader sees.
+  const loads = new WeakMap(); // frame -> document loads started
+  const madeAt = new WeakMap(); // request -> its frame's loads when it was made
+  const frameOf = (req) => {
+    try {
+      return req.frame();
+    } catch {
+      return null; // a navigation issued before its frame existed
+    }
+  };
+  page.on('request', (req) => {
+    const frame = frameOf(req);
+    if (!frame) return;
+    if (req.isNavigationRequest()) loads.set(frame, (loads.get(frame) ?? 0) + 1);
+    else madeAt.set(req, loads.get(frame) ?? 0);
+  });
   page.on('requestfailed', (req) => {
     // A download navigation is cancelled by design once the file is saved, and so is a frame's
     // document load that a newer one replaced (the embed builder's live preview reloads on every
-    // option: on a busy machine the previous load is still under way).
-    let replaced = false;
-    try {
-      replaced =
-        req.isNavigationRequest() &&
-        req.frame() !== page.mainFrame() &&
-        req.failure()?.errorText === 'net::ERR_ABORTED';
-    } catch {
-      // frame() throws for a navigation issued before its frame existed: counted as a failure.
-    }
+    // option: on a busy machine the previous load is still under way), and a file asked for by a
+    // document since replaced in its frame.
+    const aborted = req.failure()?.errorText === 'net::ERR_ABORTED';
+    const frame = frameOf(req);
+    const replaced =
+      aborted &&
+      frame !== null &&
+      (req.isNavigationRequest()
+        ? frame !== page.mainFrame()
+        : madeAt.has(req) && madeAt.get(req) < (loads.get(frame) ?? 0));
     if (!req.url().startsWith('blob:') && !replaced) {
       problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
     }

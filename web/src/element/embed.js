@@ -1,8 +1,5 @@
-// Embeds of the page (?embed=1, the iframe snippets' address before the embed document,
-// embed.html: frame.js) and the snippet builder that writes them.
-//   In an embed: the theme= colours, the controls= sliders (the page's own, the rest hidden),
-//   title=0 (no headings), no figure numbers, an attribution line linking to the full
-//   explorer at the same settings, and the content height posted to the host page.
+// The snippet builder that writes the page's embeds, and what it computes them from (the page in
+// embed mode itself is embed_mode.js, which this re-exports).
 //   On the page: the "Embed on your page" builder: the way (iframe or <rope-scope>), figure,
 //   sliders, title, theme, auto-height, the snippet (the live embed around its picture, every
 //   address in the release's folder dist/v<version>/) and a live preview.
@@ -13,12 +10,15 @@ import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, THEMES, writeQuery } from '../state/state.js';
-import { HEIGHT_MESSAGE, MAX_HEIGHT, MIN_HEIGHT, reportHeight } from './height.js';
+import { explorerLink, pageAddress } from './embed_mode.js';
+import { HEIGHT_MESSAGE, MAX_HEIGHT, MIN_HEIGHT } from './height.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
 import { PICTURE_SETTINGS, pictureAlt, pictureHtml, pictureKey, pictureStem, pictureView } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 
+// The page in embed mode (embed_mode.js: the page's first script holds it, not this builder).
+export { applyTheme, embedFigure, explorerLink, pageAddress, setupEmbed, updateEmbed } from './embed_mode.js';
 // The height messages and their bounds, and the embed's side of them (height.js: the embed
 // document's script, frame.js, needs no more of this module).
 export {
@@ -30,71 +30,6 @@ export {
   MIN_HEIGHT,
   reportHeight,
 } from './height.js';
-
-/** The page's address without query or hash. */
-export const pageAddress = () => window.location.href.split(/[?#]/)[0];
-
-/** The full explorer at the numbers of `state` (embed options dropped); `page`: its address. */
-export function explorerLink(state, page = pageAddress()) {
-  return (
-    page +
-    writeQuery({
-      ...presetValuesDropped(state),
-      embed: false,
-      view: 'all',
-      theme: 'auto',
-      controls: PARAM.controls.default,
-      title: true,
-    })
-  );
-}
-
-/** The theme= setting on the root element (style.css: :root[data-theme=...]). inherit keeps the
- *  reader's scheme (an iframe cannot see its host's colours) on a transparent background. */
-export function applyTheme(theme, root = document.documentElement) {
-  if (theme === 'auto' || theme === 'inherit') delete root.dataset.theme;
-  else root.dataset.theme = theme;
-  if (theme === 'inherit') root.dataset.inherit = '';
-  else delete root.dataset.inherit;
-}
-
-// ---- inside an embed ----
-
-let attribution = null;
-
-/**
- * Embed mode: called once at start, before the first chart (so charts read the right theme).
- * Marks the chosen controls' rows (the CSS hides the others), drops the figure numbers and,
- * with title=0, the headings, adds the attribution line, and posts the content height.
- */
-export function setupEmbed(state) {
-  document.body.classList.add('embed');
-  for (const name of state.controls) $(name).closest('.control').classList.add('embed-control');
-  document.body.classList.toggle('embed-controls', state.controls.length > 0);
-  document.body.classList.toggle('embed-notitle', !state.title);
-  for (const figure of document.querySelectorAll('.fig')) embedFigure(figure);
-
-  attribution = document.createElement('p');
-  attribution.className = 'attribution';
-  const link = document.createElement('a');
-  link.target = '_blank';
-  link.rel = 'noopener';
-  link.textContent = 'open the full explorer ↗';
-  attribution.append('Live figure by ropescope · ', link);
-  document.body.append(attribution);
-  updateEmbed(state);
-  reportHeight();
-}
-
-/** A figure section in an embed: without its number (the embed shows it apart from the page). */
-export function embedFigure(section) {
-  for (const num of section.querySelectorAll('.fig-num')) num.remove();
-}
-
-/** After every accepted change: the attribution link follows the settings. */
-export function updateEmbed(state) {
-  attribution?.querySelector('a').setAttribute('href', explorerLink(state));
-}
 
 // ---- the host side: resizing the iframe ----
 

@@ -514,7 +514,7 @@ function readout(chapter, id, write) {
 }
 
 /**
- * A chapter's opening paragraphs (figures/prose.js), id `essay-${name}`. Each {slot} of a
+ * A chapter's opening paragraphs (figures/essays.js and prose.js), id `essay-${name}`. Each {slot} of a
  * template becomes a span (class live, data-slot, and data-value: the number before rounding)
  * that slots(data, inputs) -> { slot: a number, [number, decimals] or text } fills and every
  * set() rewrites, as the readout is; a slot slots() leaves out is an error, not a blank.

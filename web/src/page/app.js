@@ -10,15 +10,8 @@ import { controlFor } from '../controls/controls.js';
 import { buildPanels } from '../controls/panels.js';
 import { showPending, wireSetting } from '../controls/wire.js';
 import { ready as coreReady } from '../core/rope.js';
-import {
-  applyTheme,
-  embedFigure,
-  setupEmbed,
-  setupEmbedBuilder,
-  updateEmbed,
-  updateEmbedCode,
-  useFigureRows,
-} from '../element/embed.js';
+import { applyTheme, embedFigure, setupEmbed, updateEmbed } from '../element/embed_mode.js';
+import { essayOf } from '../figures/essays.js';
 import { CHAPTERS, FIGURE, FIGURES } from '../figures/heads.js';
 import {
   chapterKeys,
@@ -30,7 +23,6 @@ import {
   restoreChapters,
   setLinkQuery,
 } from '../figures/lesson_row.js';
-import { essayOf } from '../figures/prose.js';
 import { embedOption, figureElement, numberGuide } from '../figures/section.js';
 import { fillFormulas } from '../formulas/mathml.js';
 import { boundedLines } from '../lib/dom.js';
@@ -99,8 +91,8 @@ const MODULES = Object.create(null); // name -> its module (the worked example: 
 const loading = Object.create(null); // name -> the promise of its row
 /** The promise of a figure's row; a load that fails is said in the notice, and tried again on the next call. */
 function loadRow(name) {
-  loading[name] ??= LOADERS[name]().then(
-    (module) => here(name, module),
+  loading[name] ??= Promise.all([LOADERS[name](), laterProse()]).then(
+    ([module]) => here(name, module),
     (error) => {
       delete loading[name];
       showNotice(...linkProblems, `Could not load figure ${FIGURE[name].number}: ${error.message}`);
@@ -108,6 +100,23 @@ function loadRow(name) {
     },
   );
   return loading[name];
+}
+// The later chapters' opening paragraphs (figures/prose.js) come with the first figure loaded
+// after the first screen's (an embed shows no prose).
+let proseTable = {};
+let proseLoad = null;
+function laterProse() {
+  if (state.embed) return null;
+  proseLoad ??= import('../figures/prose.js').then(
+    (module) => {
+      proseTable = module.CHAPTER_PROSE;
+    },
+    (error) => {
+      proseLoad = null;
+      throw error;
+    },
+  );
+  return proseLoad;
 }
 // A figure's module is here: its row, numbered by its place in the table.
 function here(name, module) {
@@ -122,7 +131,17 @@ const isLoaded = (row) => ROWS[row.name] !== undefined;
 // fn once the browser is idle (soon in any case; a browser without idle callbacks: a moment later).
 const whenIdle = (fn) =>
   window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200);
-useFigureRows((name) => ROWS[name]);
+// The embed builder (element/embed.js, its snippets, pictures and preview) comes once every
+// figure's code is here, at idle after the first chart: the first screen does not carry it.
+let builder = null;
+const updateEmbedCode = () => builder?.updateEmbedCode();
+function setupBuilder() {
+  return import('../element/embed.js').then((embed) => {
+    embed.useFigureRows((name) => ROWS[name]);
+    embed.setupEmbedBuilder(() => state);
+    builder = embed;
+  });
+}
 let lastData = null;
 let painted = false; // false until the first frame is on screen (render() then does every figure)
 let failed = false;
@@ -546,12 +565,12 @@ const placeOf = (row) => (row.before && row.before !== 'take' ? row.before : 'le
 
 // The figure sections of `rows`, each in its place in table order (before the next figure of
 // its place already built, else before the place's element); a row's `after` adds the element
-// that follows its figure, figures/prose.js the paragraphs before it. index.html lists no figure.
+// that follows its figure, figures/essays.js the paragraphs before it. index.html lists no figure.
 function buildFigures(heads) {
   for (const row of heads.map((head) => ROWS[head.name])) {
     const section = figureElement(row);
     // A chapter's opening paragraphs go before its figure (not in an embed: the figure alone).
-    const essay = state.embed ? [] : [essayOf(row)].filter(Boolean);
+    const essay = state.embed ? [] : [essayOf(row, proseTable)].filter(Boolean);
     insertionPoint(row).before(...essay, section, ...(row.after ? [row.after()] : []));
     if (state.embed) embedFigure(section);
     // The two methods side by side follow the summary, as its recap in words.
@@ -792,7 +811,14 @@ function start() {
       // embed builder, below the figures, offers every one, its snippet written as it is chosen.
       whenIdle(() =>
         loadRows(FIGURES).then(
-          () => state.embed || setupEmbedBuilder(() => state),
+          () =>
+            state.embed ||
+            setupBuilder().catch((err) =>
+              showNotice(
+                ...linkProblems,
+                `The embed builder could not load (${err.message}): reload the page to use it.`,
+              ),
+            ),
           () => {}, // the notice names the figure whose code did not come
         ),
       );
