@@ -5,10 +5,10 @@
 // inside; OUT/<view>.js, one per view for the one-view embed documents (OUT/<view>.html, written
 // by tools/embed_page.mjs), is the same except that figures/index.js takes every other figure's
 // row as a stub (its name, no code): the view's script holds Chart.js, the core, the element and
-// that view's figure alone. The element draws nothing for a stub's view and says which script
-// has it.
+// that view's figure alone, and the formulas' table and the matrix chart only where the view
+// draws them. The element draws nothing for a stub's view and says which script has it.
 //   node tools/embed_views.mjs WHOLE OUT_DIR
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
@@ -45,6 +45,36 @@ function indexFor(view) {
   return out + STUB;
 }
 
+// A figure that draws formulas imports formulas/mathml.js (its formulaSlot or formulaBlock); the
+// formulas' table (web/gen/formulas.js, about 4.5 KB) goes only into those views' scripts. The
+// others never make a formula slot, so never read the table; were one to, the element would say
+// "no formula named ..." (mathml.js).
+const drawsFormulas = (view) =>
+  /from '\.\.\/formulas\/mathml\.js'/.test(readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8'));
+const NO_FORMULAS =
+  '// No formula in this view (tools/embed_views.mjs).\n' +
+  'export const FORMULAS = Object.freeze({});\nexport const FORMULA_TEX = Object.freeze({});\n';
+
+// Likewise the heatmap's matrix chart (chartjs-chart-matrix), which tools/chart_parts.mjs
+// registers only where it is present.
+const drawsMatrix = (view) => /chartConfig\('matrix'/.test(readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8'));
+const NO_MATRIX = 'export const MatrixController = undefined;\nexport const MatrixElement = undefined;\n';
+
+// Both tests read the figure's own file: a helper module that drew formulas or a matrix for
+// figures would escape them, so the build stops if one appears.
+function checkDrawnByFiguresOnly() {
+  const SRC = join(ROOT, 'web', 'src');
+  const ALLOWED = new Set(['element/element.js', 'page/app.js', 'formulas/mathml.js', 'charts/figure.js']);
+  for (const file of readdirSync(SRC, { recursive: true })) {
+    if (!file.endsWith('.js') || ALLOWED.has(file) || FIGURE_NAMES.some((name) => file === `figures/${name}.js`))
+      continue;
+    const text = readFileSync(join(SRC, file), 'utf8');
+    if (/formulas\/mathml\.js'/.test(text) || /chartConfig\('matrix'/.test(text)) {
+      throw new Error(`embed_views: web/src/${file} draws formulas or a matrix: teach drawsFormulas/drawsMatrix`);
+    }
+  }
+}
+
 const onlyView = (view) => ({
   name: 'only-view',
   setup(b) {
@@ -53,6 +83,13 @@ const onlyView = (view) => ({
       loader: 'js',
       resolveDir: dirname(INDEX),
     }));
+    if (!drawsMatrix(view)) {
+      b.onResolve({ filter: /^chartjs-chart-matrix$/ }, () => ({ path: 'no-matrix', namespace: 'only-view' }));
+      b.onLoad({ filter: /^no-matrix$/, namespace: 'only-view' }, () => ({ contents: NO_MATRIX, loader: 'js' }));
+    }
+    if (!drawsFormulas(view)) {
+      b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]formulas\.js$/ }, () => ({ contents: NO_FORMULAS, loader: 'js' }));
+    }
   },
 });
 
@@ -90,6 +127,7 @@ if (!whole || !out) {
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
+checkDrawnByFiguresOnly();
 await Promise.all([
   bundle(BANNER, []).then((bytes) => writeFileSync(whole, bytes)),
   ...FIGURE_NAMES.map((view) =>

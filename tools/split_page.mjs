@@ -1,61 +1,199 @@
 #!/usr/bin/env node
-// The page's script as ES modules split by esbuild (web/split/, what web/index.html loads when
-// served): ENTRY (page/app.js) and the chunks it imports, each figure's code a chunk of its own
-// (app.js loads it with import() as the reader nears the figure), and the shared code in chunks
-// that several of them import. Beside them, chunks.json: which figures each file holds (files:
-// { file: [figure names] }), so a test can tell a figure's chunk from a shared one, and the files
-// the first chart needs (first: the entry and what it imports, the code of the figures drawn
-// first among it), which the served page preloads (tools/inline.mjs) rather than
-// finding each only when the file importing it arrives. The single file and dist/ropescope/ (opened from disk, where no module loads) use
-// web/ropescope.js instead: the same modules in one classic script, its import()s inlined.
+// The page's script as ES modules (web/split/, what web/index.html loads when served): ENTRY
+// (page/app.js) and everything it imports statically in ONE file, the entry, so the first chart
+// waits on one module (streamed and compiled off the main thread) rather than on a graph of small
+// chunks each compiled and linked in turn (the first chart about 60 ms later so, 2-core machine);
+// and every module app.js imports with import() (each figure's code, the later essays, the embed
+// builder, the formulas...) as esbuild's split of its own, a chunk a figure, with the code they
+// share and the entry does not hold in shared chunks.
+//
+// Two builds of the same modules, so that no module runs twice: the lazy chunks (the first build)
+// take each module the entry holds from the entry, through `import { ... } from './app.js'`
+// (the entry, built second, exports those bindings under short names, and only those the chunks
+// use: live bindings, as ES modules keep them).
+//
+// Beside them, chunks.json: which figures each file holds (files: { file: [figure names] }), so a
+// test can tell a figure's chunk from a shared one, and the files the first chart needs (first:
+// the entry alone). The single file and dist/ropescope/ (opened from disk, where no module loads)
+// use web/ropescope.js instead: the same modules in one classic script, its import()s inlined.
 //   node tools/split_page.mjs ENTRY OUT_DIR
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 
-const [entry, out] = process.argv.slice(2);
-if (!entry || !out) {
+const [entryArg, out] = process.argv.slice(2);
+if (!entryArg || !out) {
   console.error('usage: node tools/split_page.mjs ENTRY OUT_DIR');
   process.exit(2);
 }
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-const { metafile } = await build({
-  entryPoints: [entry],
+const ENTRY = resolve(entryArg);
+const ENTRY_FILE = basename(ENTRY); // app.js
+const OPTIONS = {
   bundle: true,
   format: 'esm',
-  splitting: true,
   minify: true,
   target: 'es2020',
   legalComments: 'none',
   logLevel: 'warning',
-  outdir: out,
-  entryNames: '[name]',
-  chunkNames: '[name]-[hash]',
+};
+const abs = (path) => resolve(path);
+
+// ---- what the entry holds: its static closure, and the modules it imports with import() ----
+
+const { metafile: graph } = await build({
+  ...OPTIONS,
+  entryPoints: [ENTRY],
   metafile: true,
+  write: false,
+  outdir: out,
 });
+const inputs = Object.fromEntries(Object.entries(graph.inputs).map(([path, input]) => [abs(path), input]));
+const held = new Set(); // absolute paths of the modules in the entry's file
+const lazy = new Set(); // absolute paths of the modules it imports with import()
+(function hold(path) {
+  if (held.has(path)) return;
+  held.add(path);
+  for (const i of inputs[path].imports) {
+    if (i.external) continue;
+    if (i.kind === 'import-statement') hold(abs(i.path));
+    else if (i.kind === 'dynamic-import') lazy.add(abs(i.path));
+  }
+})(ENTRY);
+for (const path of held) lazy.delete(path); // imported both ways: the entry has it
+
+// Each held module's exports (a build of each file alone lists them).
+const { metafile: own } = await build({
+  entryPoints: [...held],
+  bundle: false,
+  format: 'esm',
+  metafile: true,
+  write: false,
+  outdir: '/nonexistent',
+  outbase: dirname(dirname(ENTRY)),
+  logLevel: 'warning',
+});
+const exportsOf = new Map();
+for (const output of Object.values(own.outputs)) {
+  if (output.entryPoint) exportsOf.set(abs(output.entryPoint), output.exports);
+}
+// A short, stable name for each held module's export, as the entry exports it: $<n>.
+const alias = new Map(); // `${path}\0${name}` -> $n
+for (const path of [...held].sort()) {
+  for (const name of exportsOf.get(path) ?? []) alias.set(`${path}\0${name}`, `$${alias.size}`);
+}
+
+// ---- the lazy chunks: each held module taken from the entry ----
+
+const FROM_ENTRY = 'ropescope-split-entry';
+const fromEntry = {
+  name: 'from-entry',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${FROM_ENTRY}$`) }, () => ({ path: `./${ENTRY_FILE}`, external: true }));
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData === 'inner') return undefined;
+      const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
+      if (found.errors.length || !held.has(abs(found.path))) return undefined;
+      return { path: abs(found.path), namespace: 'held' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'held' }, ({ path }) => {
+      const names = exportsOf.get(path) ?? [];
+      const list = names.map((name) => `${alias.get(`${path}\0${name}`)} as ${name === 'default' ? 'default' : name}`);
+      return { contents: `export { ${list.join(', ')} } from '${FROM_ENTRY}';\n`, loader: 'js' };
+    });
+  },
+};
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const chunks = await build({
+  ...OPTIONS,
+  entryPoints: [...lazy],
+  splitting: true,
+  outdir: out,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  metafile: true,
+  plugins: [fromEntry],
+});
+// The file each lazy module became, and the entry's exports the chunks use.
+const lazyFile = new Map();
+const used = new Set();
+for (const [path, output] of Object.entries(chunks.metafile.outputs)) {
+  if (output.entryPoint) lazyFile.set(abs(output.entryPoint), basename(path));
+  const text = readFileSync(path, 'utf8');
+  const IMPORT = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*"\\./${ENTRY_FILE.replace('.', '\\.')}"`, 'g');
+  for (const [, names] of text.matchAll(IMPORT)) {
+    for (const part of names.split(',')) used.add(part.trim().split(/\s+as\s+/)[0]);
+  }
+}
+for (const path of lazy) if (!lazyFile.has(path)) throw new Error(`split_page: no chunk for ${relative('.', path)}`);
+// Every chunk that imports the entry was read above: a form of import the pattern missed would
+// leave the entry without an export a chunk needs.
+for (const [path, output] of Object.entries(chunks.metafile.outputs)) {
+  const takes = output.imports.some((i) => i.external && i.path === `./${ENTRY_FILE}`);
+  const text = readFileSync(path, 'utf8');
+  if (takes && !new RegExp(`import\\s*\\{[^}]*\\}\\s*from\\s*"\\./${ENTRY_FILE.replace('.', '\\.')}"`).test(text)) {
+    throw new Error(`split_page: ${basename(path)} imports ${ENTRY_FILE} in a form this tool does not read`);
+  }
+}
+
+// ---- the entry: the page's script, exporting what the chunks take from it ----
+
+const reexports = [];
+for (const path of [...held].sort()) {
+  const names = (exportsOf.get(path) ?? []).filter((name) => used.has(alias.get(`${path}\0${name}`)));
+  if (names.length) {
+    const list = names.map((name) => `${name} as ${alias.get(`${path}\0${name}`)}`).join(', ');
+    reexports.push(`export { ${list} } from ${JSON.stringify(path)};`);
+  }
+}
+const toChunks = {
+  name: 'to-chunks',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
+      const file = found.errors.length ? undefined : lazyFile.get(abs(found.path));
+      return file ? { path: `./${file}`, external: true } : undefined;
+    });
+  },
+};
+const entry = await build({
+  ...OPTIONS,
+  // The entry's own module first, so every module runs in the order app.js imports them.
+  stdin: {
+    contents: `import ${JSON.stringify(ENTRY)};\n${reexports.join('\n')}\n`,
+    resolveDir: dirname(ENTRY),
+    sourcefile: 'split-entry.js', // not app.js: the metafile would take it for the module it imports
+    loader: 'js',
+  },
+  outfile: join(out, ENTRY_FILE),
+  metafile: true,
+  plugins: [toChunks],
+});
+
+// ---- chunks.json ----
 
 // A figure's file: web/src/figures/<name>.js, for a name of the figures' table.
 const FIGURE_FILE = /(?:^|\/)web\/src\/figures\/([a-z][a-z0-9-]*)\.js$/;
-const files = {};
-for (const [path, output] of Object.entries(metafile.outputs)) {
-  if (!path.endsWith('.js')) continue;
-  files[relative(out, path)] = Object.keys(output.inputs)
+const figuresIn = (output) =>
+  Object.keys(output.inputs)
     .map((input) => FIGURE_FILE.exec(input)?.[1])
     .filter((name) => name && FIGURE_NAMES.includes(name));
+const files = {};
+for (const metafile of [entry.metafile, chunks.metafile]) {
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    if (path.endsWith('.js')) files[relative(out, path)] = figuresIn(output);
+  }
 }
-const statics = (file) =>
-  metafile.outputs[join(out, file)].imports
-    .filter((i) => i.kind === 'import-statement')
-    .map((i) => relative(out, i.path));
-const first = [];
-const need = (file) => {
-  if (first.includes(file)) return;
-  first.push(file);
-  for (const next of statics(file)) need(next);
-};
-need(basename(entry)); // with the first chapter's and the summary's code (gen/figure_first.js)
-const chunks = { entry: basename(entry), first, files };
-writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(chunks, null, 2)}\n`);
-console.log(`split_page: ${out}/${basename(entry)} and ${Object.keys(files).length - 1} chunks`);
+const staticImports = entry.metafile.outputs[join(out, ENTRY_FILE)].imports.filter(
+  (i) => i.kind === 'import-statement',
+);
+if (staticImports.length)
+  throw new Error(`split_page: the entry imports ${staticImports.map((i) => i.path)} statically`);
+const summary = { entry: ENTRY_FILE, first: [ENTRY_FILE], files };
+writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(summary, null, 2)}\n`);
+console.log(
+  `split_page: ${out}/${ENTRY_FILE} (${held.size} modules, ${used.size} exports for the chunks) and ${Object.keys(files).length - 1} chunks`,
+);

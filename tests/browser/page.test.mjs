@@ -379,8 +379,8 @@ const chunksFigures = (chunks) => Object.values(chunks.files).flat().length;
 
 // Served (tools/serve.mjs), the page is one response with its stylesheet and Chart.js inline,
 // its split script (web/split/, tools/split_page.mjs) preloaded: before the first chart it
-// fetches the entry, the chunks it imports and the code of the figures drawn first
-// (chunks.json's first), and no chunk of a figure below the fold.
+// fetches the entry, which holds the code of the figures drawn first (chunks.json's first), and
+// no chunk of a figure below the fold.
 test('served_page_should_fetch_only_the_first_figures_code_before_its_first_chart', async () => {
   const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
   const first = ['order', 'flatness']; // the first chapter, and the summary, which places the sliders

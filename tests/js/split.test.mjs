@@ -17,19 +17,22 @@ const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
 // The figures drawn before the first chart whatever the link: the first chapter and the summary.
 const FIRST = [HEADS.find((h) => h.part === 'lesson').name, HEADS.find((h) => h.part === 'claim').name];
 // The first screen's ceiling, gzipped; its goal is 90 KB (docs/PERFORMANCE.md says what holds it).
-const FIRST_SCREEN_BUDGET = 160 * 1024;
+const FIRST_SCREEN_BUDGET = 150 * 1024;
 
 test('each_figure_should_be_in_a_chunk_of_its_own_and_the_first_files_should_hold_the_first_figures', () => {
   assert.equal(chunks.entry, 'app.js');
   const holders = Object.fromEntries(HEADS.map((h) => [h.name, []]));
   for (const [file, names] of Object.entries(chunks.files)) for (const name of names) holders[name].push(file);
   for (const [name, files] of Object.entries(holders)) assert.equal(files.length, 1, `figure ${name} in ${files}`);
-  // A figure's own chunk is named after it (esbuild names a dynamic import's chunk by its file).
-  for (const { name } of HEADS) {
+  // The first figures come in the entry; every other figure in a chunk of its own, named after it
+  // (tools/split_page.mjs names a lazy module's chunk by its file; a figure another imports, as
+  // the post's table imports the planes, has its code in a chunk the two share).
+  for (const { name } of HEADS.filter((h) => !FIRST.includes(h.name))) {
     const own = Object.keys(chunks.files).find((file) => file.startsWith(`${name}-`));
     assert.ok(own, `figure ${name} has a chunk of its own`);
   }
-  assert.ok(chunks.first.includes('app.js'), 'the entry is among the first files');
+  // The first chart waits on one file: the entry, which imports nothing statically.
+  assert.deepEqual(chunks.first, ['app.js'], 'the entry is the one first file');
   const held = [...new Set(chunks.first.flatMap((file) => chunks.files[file]))].sort();
   assert.deepEqual(held, [...FIRST].sort(), 'the first files hold the first figures alone');
   for (const file of chunks.first) assert.ok(Object.hasOwn(chunks.files, file), `${file} is one of the build's`);
