@@ -184,10 +184,11 @@ const figuresIn = (output) =>
 const files = {};
 for (const metafile of [entry.metafile, chunks.metafile]) {
   for (const [path, output] of Object.entries(metafile.outputs)) {
-    if (path.endsWith('.js')) files[relative(out, path)] = figuresIn(output);
+    if (path.endsWith('.js')) files[relative(abs(out), abs(path))] = figuresIn(output);
   }
 }
-const staticImports = entry.metafile.outputs[join(out, ENTRY_FILE)].imports.filter(
+const entryOutput = Object.entries(entry.metafile.outputs).find(([path]) => abs(path) === abs(join(out, ENTRY_FILE)))[1];
+const staticImports = entryOutput.imports.filter(
   (i) => i.kind === 'import-statement',
 );
 if (staticImports.length)
