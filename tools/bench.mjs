@@ -53,8 +53,10 @@ const FIRST_SCREEN_GOAL_KB = 90;
 const CHAPTER_DRAW_GOAL_MS = 50;
 const PAGE_BUDGET_KB = 532;
 // The served page by the time the reader is idle (every figure's code fetched): the split
-// script's files hold the single file's code plus each chunk's imports and exports, about 6 KB.
-const SERVED_BUDGET_KB = 540;
+// script's files hold the single file's code plus each chunk's imports and exports, about 12 KB
+// since the entry became one file, which exports what the chunks take from it (the first chart
+// 80 ms sooner for 6 KB more: 540 KB before).
+const SERVED_BUDGET_KB = 545;
 // --only first-chart: the cold loads and nothing else (a quick loop on the first chart);
 // --only weight: the page's weight, its first screen's and the figures' first draws.
 const PARTS = ['first-chart', 'weight'];

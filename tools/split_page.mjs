@@ -77,10 +77,14 @@ const exportsOf = new Map();
 for (const output of Object.values(own.outputs)) {
   if (output.entryPoint) exportsOf.set(abs(output.entryPoint), output.exports);
 }
-// A short, stable name for each held module's export, as the entry exports it: $<n>.
-const alias = new Map(); // `${path}\0${name}` -> $n
+// A short, stable name for each held module's export, as the entry exports it: a, b, ... Z, aa,
+// ab, ... (export names are the entry's alone: they clash with no local name).
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const shortName = (n) =>
+  n < LETTERS.length ? LETTERS[n] : shortName(Math.floor(n / LETTERS.length) - 1) + LETTERS[n % LETTERS.length];
+const alias = new Map(); // `${path}\0${name}` -> its short name
 for (const path of [...held].sort()) {
-  for (const name of exportsOf.get(path) ?? []) alias.set(`${path}\0${name}`, `$${alias.size}`);
+  for (const name of exportsOf.get(path) ?? []) alias.set(`${path}\0${name}`, shortName(alias.size));
 }
 
 // ---- the lazy chunks: each held module taken from the entry ----
@@ -187,10 +191,10 @@ for (const metafile of [entry.metafile, chunks.metafile]) {
     if (path.endsWith('.js')) files[relative(abs(out), abs(path))] = figuresIn(output);
   }
 }
-const entryOutput = Object.entries(entry.metafile.outputs).find(([path]) => abs(path) === abs(join(out, ENTRY_FILE)))[1];
-const staticImports = entryOutput.imports.filter(
-  (i) => i.kind === 'import-statement',
-);
+const entryOutput = Object.entries(entry.metafile.outputs).find(
+  ([path]) => abs(path) === abs(join(out, ENTRY_FILE)),
+)[1];
+const staticImports = entryOutput.imports.filter((i) => i.kind === 'import-statement');
 if (staticImports.length)
   throw new Error(`split_page: the entry imports ${staticImports.map((i) => i.path)} statically`);
 const summary = { entry: ENTRY_FILE, first: [ENTRY_FILE], files };
