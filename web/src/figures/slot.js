@@ -63,7 +63,7 @@ export default chapterRow({
   make: createSlotChart,
   readout: (d) =>
     `[2, 1, 1, 0] + ${d.slot} = [${d.sum.join(', ')}]; ` +
-    `the slot’s part is ${share(d)} of the two lengths added (word ${num(d.stick_norm)}, slot ${num(d.pos_norm)}); ` +
+    `the slot’s part is ${share(d)} of the two lengths added (the word ${num(d.stick_norm)} long, the slot’s part ${num(d.pos_norm)}); ` +
     `direction kept from the word: cosine ${num(d.cos)}.`,
   caption: (d) => `${slotWords(d)} ${POST_CASES}`,
   label: (d) =>
