@@ -1,0 +1,38 @@
+// The one-view embed scripts (web/embed/<view>.js, tools/embed_views.mjs): each carries the
+// formulas' table only when its figure draws formulas, and the matrix chart only when it draws a
+// matrix; the whole element carries both. A view that draws them without them would fail to draw.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
+import { ROOT } from '../lib/testlib.mjs';
+
+const WEB = join(ROOT, 'web');
+// The rotation matrix's TeX, one of the formulas' table (web/gen/formulas.js's FORMULA_TEX).
+const FORMULA_MARK = 'begin{pmatrix}';
+// chartjs-chart-matrix's controller id.
+const MATRIX_MARK = '"matrix"';
+
+const figureSource = (view) => readFileSync(join(WEB, 'src', 'figures', `${view}.js`), 'utf8');
+
+test('one_view_scripts_should_carry_formulas_and_the_matrix_chart_only_where_drawn', () => {
+  const whole = readFileSync(join(WEB, 'ropescope-embed.js'), 'utf8');
+  assert.ok(whole.includes(FORMULA_MARK), 'the whole element has the formulas');
+  assert.ok(whole.includes(MATRIX_MARK), 'the whole element has the matrix chart');
+  const drawing = { formulas: [], matrix: [] };
+  for (const view of FIGURE_NAMES) {
+    const code = readFileSync(join(WEB, 'embed', `${view}.js`), 'utf8');
+    const source = figureSource(view);
+    const formulas = source.includes("from '../formulas/mathml.js'");
+    const matrix = source.includes("chartConfig('matrix'");
+    assert.equal(code.includes(FORMULA_MARK), formulas, `embed/${view}.js: the formulas' table iff it draws formulas`);
+    assert.equal(code.includes(MATRIX_MARK), matrix, `embed/${view}.js: the matrix chart iff it draws one`);
+    if (formulas) drawing.formulas.push(view);
+    if (matrix) drawing.matrix.push(view);
+  }
+  // The rule has something to tell apart: some views draw formulas, one draws a matrix.
+  assert.ok(drawing.formulas.length > 0 && drawing.formulas.length < FIGURE_NAMES.length, `${drawing.formulas}`);
+  assert.deepEqual(drawing.matrix, ['heatmap']);
+});
