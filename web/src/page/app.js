@@ -331,7 +331,7 @@ function acceptAll(values) {
 // prints right after this task, so it draws the figures whose code is here: every figure's once
 // the idle fetch after the first chart is done; a print asked sooner fetches the rest for the next.
 function drawAll() {
-  if (!FIGURES.every(isLoaded)) loadRows(FIGURES).catch(() => {});
+  if (!PAGE_ROWS.every(isLoaded)) loadRows(PAGE_ROWS).catch(() => {});
   buildAll();
   fillFormulas();
   ensureCharts(true);
@@ -633,6 +633,10 @@ function fragmentId() {
 // (#fig-clock, Back and Forward) builds the figures up to it first; printing builds them all. An
 // embed, or a page given a view=, builds the rest right after the first chart, as it shows one.
 const LAZY = !state.embed && state.view === 'all';
+// The figures whose code the page loads: in an embed, what it shows (its view's figure, every
+// figure for view=all, none for a view that is no figure), as it has no builder and hides the
+// rest; on the page every one (each as the reader nears it, the rest at idle).
+const PAGE_ROWS = !state.embed ? FIGURES : noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
 const BUILD_BUDGET_MS = 12;
 const LOOKAHEAD = 2; // figures whose code is fetched at once as the reader nears the first
 
@@ -652,9 +656,9 @@ function buildRows(rows) {
   afterBuilt(todo);
 }
 
-/** Every figure whose code is loaded built (printing; an embed or a view= after the first chart, which loads every one first). */
+/** Every figure of the page whose code is loaded built (printing; an embed or a view= page after the first chart, which loads its figures first). */
 function buildAll() {
-  buildRows(FIGURES);
+  buildRows(PAGE_ROWS);
 }
 
 // Where a row's section would start, in viewport coordinates: the top of the element it goes
@@ -810,7 +814,7 @@ function start() {
       // nears it): printing draws every figure in the task the browser asks (drawAll), and the
       // embed builder, below the figures, offers every one, its snippet written as it is chosen.
       whenIdle(() =>
-        loadRows(FIGURES).then(
+        loadRows(PAGE_ROWS).then(
           () =>
             state.embed ||
             setupBuilder().catch((err) =>
@@ -833,7 +837,7 @@ window.ropescope = Object.freeze({
   state,
   render,
   drawAll,
-  loadAll: () => loadRows(FIGURES).then(() => undefined),
+  loadAll: () => loadRows(PAGE_ROWS).then(() => undefined),
   defaults,
   urlPending: url.pending,
   query: () => writeQuery(state, chapterQuery()),
@@ -842,8 +846,9 @@ window.ropescope = Object.freeze({
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
 // browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
 // Before the first chart: the core, and the code of the figures it shows (and, for a link to a
-// figure further down, of those up to it; an embed or a view= page builds every figure at once).
-const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : FIGURES);
+// figure further down, of those up to it; an embed or a view= page builds its figures at once:
+// an embed the one it shows).
+const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : PAGE_ROWS);
 Promise.all([coreReady(), firstCode.catch(() => null)]).then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(
