@@ -633,10 +633,12 @@ function fragmentId() {
 // (#fig-clock, Back and Forward) builds the figures up to it first; printing builds them all. An
 // embed, or a page given a view=, builds the rest right after the first chart, as it shows one.
 const LAZY = !state.embed && state.view === 'all';
-// The figures whose code the page loads: in an embed, what it shows (its view's figure, every
-// figure for view=all, none for a view that is no figure), as it has no builder and hides the
-// rest; on the page every one (each as the reader nears it, the rest at idle).
-const PAGE_ROWS = !state.embed ? FIGURES : noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+// The figures a view= page or an embed shows: its view's figure, every figure for view=all, none
+// for a view that is no figure. Their code comes before the first chart.
+const SHOWN_ROWS = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+// The figures whose code the page loads: an embed, only those it shows (it has no builder and
+// hides the rest); the page, every one (each as the reader nears it, the rest at idle).
+const PAGE_ROWS = state.embed ? SHOWN_ROWS : FIGURES;
 const BUILD_BUDGET_MS = 12;
 const LOOKAHEAD = 2; // figures whose code is fetched at once as the reader nears the first
 
@@ -846,9 +848,8 @@ window.ropescope = Object.freeze({
 // checkpoint right after this script, so the page starts before any frame. Without a core (a
 // browser that runs no WebAssembly, as in some locked-down modes) nothing can be computed: say so.
 // Before the first chart: the core, and the code of the figures it shows (and, for a link to a
-// figure further down, of those up to it; an embed or a view= page builds its figures at once:
-// an embed the one it shows).
-const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : PAGE_ROWS);
+// figure further down, of those up to it; an embed or a view= page, those it shows, built at once).
+const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : SHOWN_ROWS);
 Promise.all([coreReady(), firstCode.catch(() => null)]).then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(
