@@ -60,7 +60,7 @@ const NO_FORMULAS =
 const drawsMatrix = (view) => /chartConfig\('matrix'/.test(readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8'));
 const NO_MATRIX = 'export const MatrixController = undefined;\nexport const MatrixElement = undefined;\n';
 
-// Both tests read the figure's own file: a helper module that drew formulas or a matrix for
+// Both rules read the figure's own file: a helper module that drew formulas or a matrix for
 // figures would escape them, so the build stops if one appears.
 function checkDrawnByFiguresOnly() {
   const SRC = join(ROOT, 'web', 'src');

@@ -631,7 +631,7 @@ function fragmentId() {
 // place its section goes comes within one screen below the viewport (or lies above it: a reader
 // who jumped ahead), one by one in page order, a frame's budget at a time; a link to one of them
 // (#fig-clock, Back and Forward) builds the figures up to it first; printing builds them all. An
-// embed, or a page given a view=, builds the rest right after the first chart, as it shows one.
+// embed, or a page given a view=, builds the figures it shows right after the first chart.
 const LAZY = !state.embed && state.view === 'all';
 // The figures a view= page or an embed shows: its view's figure, every figure for view=all, none
 // for a view that is no figure. Their code comes before the first chart.
