@@ -2,7 +2,7 @@
 // The page's script as ES modules (web/split/, what web/index.html loads when served): ENTRY
 // (page/app.js) and everything it imports statically in ONE file, the entry, so the first chart
 // waits on one module (streamed and compiled off the main thread) rather than on a graph of small
-// chunks each compiled and linked in turn (the first chart about 60 ms later so, 2-core machine);
+// chunks each compiled and linked in turn (the first chart about 80 ms later so, 2-core machine);
 // and every module app.js imports with import() (each figure's code, the later essays, the embed
 // builder, the formulas...) as esbuild's split of its own, a chunk a figure, with the code they
 // share and the entry does not hold in shared chunks.
