@@ -49,15 +49,17 @@ function indexFor(view) {
 // formulas' table (web/gen/formulas.js, about 4.5 KB) goes only into those views' scripts. The
 // others never make a formula slot, so never read the table; were one to, the element would say
 // "no formula named ..." (mathml.js).
-const drawsFormulas = (view) =>
-  /from '\.\.\/formulas\/mathml\.js'/.test(readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8'));
+const FORMULAS_IMPORT = /from '\.\.\/formulas\/mathml\.js'/;
+const figureSource = (view) => readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8');
+const drawsFormulas = (view) => FORMULAS_IMPORT.test(figureSource(view));
 const NO_FORMULAS =
   '// No formula in this view (tools/embed_views.mjs).\n' +
   'export const FORMULAS = Object.freeze({});\nexport const FORMULA_TEX = Object.freeze({});\n';
 
 // Likewise the heatmap's matrix chart (chartjs-chart-matrix), which tools/chart_parts.mjs
 // registers only where it is present.
-const drawsMatrix = (view) => /chartConfig\('matrix'/.test(readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8'));
+const MATRIX_CHART = /chartConfig\('matrix'/;
+const drawsMatrix = (view) => MATRIX_CHART.test(figureSource(view));
 const NO_MATRIX = 'export const MatrixController = undefined;\nexport const MatrixElement = undefined;\n';
 
 // Both rules read the figure's own file: a helper module that drew formulas or a matrix for
@@ -69,7 +71,7 @@ function checkDrawnByFiguresOnly() {
     if (!file.endsWith('.js') || ALLOWED.has(file) || FIGURE_NAMES.some((name) => file === `figures/${name}.js`))
       continue;
     const text = readFileSync(join(SRC, file), 'utf8');
-    if (/formulas\/mathml\.js'/.test(text) || /chartConfig\('matrix'/.test(text)) {
+    if (/formulas\/mathml\.js'/.test(text) || MATRIX_CHART.test(text)) {
       throw new Error(`embed_views: web/src/${file} draws formulas or a matrix: teach drawsFormulas/drawsMatrix`);
     }
   }

@@ -102,7 +102,7 @@ const fromEntry = {
     });
     b.onLoad({ filter: /.*/, namespace: 'held' }, ({ path }) => {
       const names = exportsOf.get(path) ?? [];
-      const list = names.map((name) => `${alias.get(`${path}\0${name}`)} as ${name === 'default' ? 'default' : name}`);
+      const list = names.map((name) => `${alias.get(`${path}\0${name}`)} as ${name}`);
       return { contents: `export { ${list.join(', ')} } from '${FROM_ENTRY}';\n`, loader: 'js' };
     });
   },
@@ -120,27 +120,24 @@ const chunks = await build({
   metafile: true,
   plugins: [fromEntry],
 });
-// The file each lazy module became, and the entry's exports the chunks use.
+// The file each lazy module became, and the entry's exports the chunks use. Every chunk that
+// imports the entry must be read here: a form of import the pattern missed would leave the entry
+// without an export a chunk needs.
 const lazyFile = new Map();
 const used = new Set();
+const IMPORT = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*"\\./${ENTRY_FILE.replace('.', '\\.')}"`, 'g');
 for (const [path, output] of Object.entries(chunks.metafile.outputs)) {
   if (output.entryPoint) lazyFile.set(abs(output.entryPoint), basename(path));
-  const text = readFileSync(path, 'utf8');
-  const IMPORT = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*"\\./${ENTRY_FILE.replace('.', '\\.')}"`, 'g');
-  for (const [, names] of text.matchAll(IMPORT)) {
+  const found = [...readFileSync(path, 'utf8').matchAll(IMPORT)];
+  for (const [, names] of found) {
     for (const part of names.split(',')) used.add(part.trim().split(/\s+as\s+/)[0]);
   }
-}
-for (const path of lazy) if (!lazyFile.has(path)) throw new Error(`split_page: no chunk for ${relative('.', path)}`);
-// Every chunk that imports the entry was read above: a form of import the pattern missed would
-// leave the entry without an export a chunk needs.
-for (const [path, output] of Object.entries(chunks.metafile.outputs)) {
   const takes = output.imports.some((i) => i.external && i.path === `./${ENTRY_FILE}`);
-  const text = readFileSync(path, 'utf8');
-  if (takes && !new RegExp(`import\\s*\\{[^}]*\\}\\s*from\\s*"\\./${ENTRY_FILE.replace('.', '\\.')}"`).test(text)) {
+  if (takes && found.length === 0) {
     throw new Error(`split_page: ${basename(path)} imports ${ENTRY_FILE} in a form this tool does not read`);
   }
 }
+for (const path of lazy) if (!lazyFile.has(path)) throw new Error(`split_page: no chunk for ${relative('.', path)}`);
 
 // ---- the entry: the page's script, exporting what the chunks take from it ----
 
