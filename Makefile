@@ -285,15 +285,23 @@ web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflat
 	npx --no-install esbuild web/src/verify/panel.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
-# The <rope-scope> element, one classic script (web/src/element/element.js and what it imports):
-# Chart.js from npm (only the parts tools/chart_parts.mjs registers), the page's modules, the
-# wasm and style.css inside. make dist releases it (dist/ropescope-embed.js, within its budget).
-# With it, one script per view for the one-view embed documents: the same bundle with the other
-# views' figures left out. One tool, one set of esbuild options (tools/embed_views.mjs).
-web/ropescope-embed.js web/embed/.built &: tools/embed_views.mjs $(WEB_MODULES) web/style.css tools/chart_parts.mjs web/gen/public_url.js \
-                        web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
-                        web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
-	$(NODE) tools/embed_views.mjs web/ropescope-embed.js web/embed
+# The <rope-scope> element for posts (tools/split_element.mjs): web/ropescope-embed.js, the one
+# script a post names (what reads the attributes and holds each element's place, and a loader),
+# and web/ropescope-embed/ beside it, the chunks it fetches as an element needs them: what it
+# draws with (Chart.js from npm, only the parts tools/chart_parts.mjs registers, the wasm,
+# style.css) and each view's figure. make dist releases both (dist/ropescope-embed.js, within its
+# budget, and dist/ropescope-embed/).
+ELEMENT_DEPS = $(WEB_MODULES) web/style.css tools/chart_parts.mjs tools/css_text.mjs tools/split.mjs web/gen/public_url.js \
+               web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
+               web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js \
+               web/gen/figure_loaders.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js
+web/ropescope-embed.js: tools/split_element.mjs $(ELEMENT_DEPS)
+	$(NODE) tools/split_element.mjs web/src/element/element.js $@
+
+# One script per view for the one-view embed documents: the element with that view's figure
+# alone, in one file (tools/embed_views.mjs).
+web/embed/.built: tools/embed_views.mjs $(ELEMENT_DEPS)
+	$(NODE) tools/embed_views.mjs web/embed
 	touch web/embed/.built
 
 # The embed document the iframe snippets name (web/src/element/frame.js), with every view's
@@ -525,4 +533,4 @@ bench: all dist build/bench_limits
 	$(NODE) tools/bench_explain.mjs
 
 clean:
-	rm -rf build dist web/gen web/split web/ropescope.js web/ropescope-embed.js web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor
+	rm -rf build dist web/gen web/split web/ropescope.js web/ropescope-embed.js web/ropescope-embed web/ropescope-verify.js web/embed.html web/embed web/embed-pictures.css web/style.min.css web/vendor

@@ -9,6 +9,8 @@
 // is a fresh browser context: the post loads, waits 1.5 s, then scrolls to the end a screen at a
 // time (one step every 250 ms), then waits until every element has drawn. Long tasks are read
 // with a PerformanceObserver (buffered, so the first ones count too). Median of RUNS runs.
+// Then one element alone in a post: the bytes it fetches (its script, against the goal of 20 KB
+// gzipped, and with its chunks) and when it has drawn.
 // Then one iframe embed, as the builder's snippet puts it in a post on another origin, dist/
 // served as plain files (a static host; make dist first): the frame's first chart, from the
 // frame's own navigation start to its 'ropescope:first-chart' mark, and the bytes the frame
@@ -20,7 +22,7 @@
 // median of FRAME_RUNS each, in a browser without the address bar's popup renderer, as
 // tools/bench.mjs runs the page's.
 // It measures and reports; it never fails on a slow figure.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,6 +33,7 @@ import { serve } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
+const ELEMENT_CHUNKS = join(ROOT, 'dist/ropescope-embed');
 const RUNS = 5;
 const GOAL_MS = 200;
 // No single task of the host's over the long-task threshold (issue #36): the longest one, median.
@@ -40,6 +43,8 @@ const FRAME_RUNS = 9;
 const FRAME_GOAL_MS = 350;
 const FRAME_GOAL_BYTES = 200 * 1024;
 const ONE_VIEW_GOAL_BYTES = 90 * 1024;
+// Issue #34: the element's script (a loader, tools/split_element.mjs) at most 20 KB gzipped.
+const LOADER_GOAL_BYTES = 20 * 1024;
 const FRAME_VIEW = 'flatness';
 
 const filler = (n) =>
@@ -67,6 +72,14 @@ function startHost() {
     const server = createServer((req, res) => {
       const url = new URL(req.url, 'http://localhost');
       const path = url.pathname;
+      if (path === '/one') {
+        // A post with one element near its top.
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>One element</title><link rel="icon" href="data:,"></head>` +
+            `<body><p>Before the figure.</p><rope-scope view="${FRAME_VIEW}"></rope-scope><script src="/ropescope-embed.js"></script></body></html>`,
+        );
+      }
       if (path === '/frame') {
         // A post with one iframe, as the builder writes it (the fixed height of a wide column).
         const src = url.searchParams.get('src').replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -79,6 +92,12 @@ function startHost() {
       if (path === '/ropescope-embed.js') {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
         return res.end(readFileSync(ELEMENT_JS));
+      }
+      // The element's chunks, from beside it (dist/ropescope-embed/).
+      const chunk = /^\/ropescope-embed\/([\w-]+\.js)$/.exec(path);
+      if (chunk && existsSync(join(ELEMENT_CHUNKS, chunk[1]))) {
+        res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+        return res.end(readFileSync(join(ELEMENT_CHUNKS, chunk[1])));
       }
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       return res.end(POST);
@@ -157,6 +176,40 @@ async function frameRun(browser, hostUrl, src) {
   return { firstChart, bytes };
 }
 
+// One <rope-scope> in a post: the bytes it fetches, gzipped (its script, then with the chunks of
+// what it draws with and its view's), and when it has drawn (ms from the post's navigation start).
+async function oneElement(browser, hostUrl) {
+  const runs = [];
+  for (let j = 0; j < FRAME_RUNS; j++) {
+    const context = await browser.newContext({ viewport: { width: 760, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const bodies = [];
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path.startsWith('/ropescope-embed'))
+        bodies.push(response.body().then((body) => ({ path, gz: gzipSync(body).length })));
+    });
+    await page.goto(`${hostUrl}one`, { waitUntil: 'load' });
+    await page.waitForFunction(() => document.querySelector('rope-scope')?.drawn, null, { timeout: 30000 });
+    const drawn = await page.evaluate(() => performance.now());
+    const got = await Promise.all(bodies);
+    await context.close();
+    runs.push({
+      drawn,
+      script: got.filter((b) => b.path === '/ropescope-embed.js').reduce((a, b) => a + b.gz, 0),
+      all: got.reduce((a, b) => a + b.gz, 0),
+      files: got.length,
+    });
+  }
+  const script = median(runs.map((r) => r.script)) / 1024;
+  const all = median(runs.map((r) => r.all)) / 1024;
+  console.log(
+    `one <rope-scope view=${FRAME_VIEW}>: its script ${script.toFixed(1)} KB gzipped (goal <= ${LOADER_GOAL_BYTES / 1024}: ` +
+      `${script * 1024 <= LOADER_GOAL_BYTES ? 'meets' : 'misses'}), with its chunks ${all.toFixed(1)} KB in ${runs[0].files} files; ` +
+      `drawn at ${median(runs.map((r) => r.drawn)).toFixed(0)} ms; median of ${FRAME_RUNS}`,
+  );
+}
+
 async function frames(browser, hostUrl) {
   const site = await serve(join(ROOT, 'dist'), 0, { asFiles: true });
   try {
@@ -219,6 +272,7 @@ try {
   // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).
   const quiet = await launchBrowser({ own: true });
   try {
+    await oneElement(quiet, host.url);
     await frames(quiet, host.url);
   } finally {
     await quiet.close();

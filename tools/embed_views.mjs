@@ -1,48 +1,49 @@
 #!/usr/bin/env node
-// The <rope-scope> element's scripts, one set of esbuild options for all of them:
-// WHOLE (web/ropescope-embed.js) is web/src/element/element.js and what it imports, one classic
+// The one-view embed documents' scripts (OUT/<view>.js; the documents, OUT/<view>.html, are
+// tools/embed_page.mjs's): each is web/src/element/element.js and what it imports, one classic
 // script with Chart.js (the parts tools/chart_parts.mjs registers), the wasm and style.css
-// inside; OUT/<view>.js, one per view for the one-view embed documents (OUT/<view>.html, written
-// by tools/embed_page.mjs), is the same except that figures/index.js takes every other figure's
-// row as a stub (its name, no code): the view's script holds Chart.js, the core, the element and
-// that view's figure alone, and the formulas' table and the matrix chart only where the view
-// draws them. The element draws nothing for a stub's view and says which script has it.
-//   node tools/embed_views.mjs WHOLE OUT_DIR
+// inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's loader
+// only, so the element draws nothing for another view and says which script has it. The
+// formulas' table and the matrix chart go only where the view draws them. (The element for
+// posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
+//   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
+import { minifiedCss } from './css_text.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const INDEX = join(ROOT, 'web', 'src', 'figures', 'index.js');
-const IMPORT = /^import (\w+) from '\.\/([\w-]+)\.js';$/gm;
+const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
+const LOADERS_FILE = join(ROOT, 'web', 'gen', 'figure_loaders.js');
+const LOADER_LINE = /^\s*"([a-z][a-z0-9-]*)": \(\) => import\('[^']*'\),$/gm;
 // The first line asks V8 to compile every function while the script streams in, off the main
 // thread, instead of each at its first call: the first element's drawing runs most of them, and
 // compiling them there made its steps tasks of 50-80 ms on the host's main thread.
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
-const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
-const VIEW_BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
+const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
 
-// A row with the fields figures/index.js checks, marked as a stub, drawing nothing.
-const STUB =
-  '\nfunction stubRow(name) {\n' +
-  "  return { name, part: 'lesson', title: name, lookfor: '', fallback: '', embed: name, make: null,\n" +
-  '    data: null, caption: null, label: null, stub: true };\n}\n';
-
-/** figures/index.js's source with every figure import but `view`'s replaced by a stub row. */
-function indexFor(view) {
-  const source = readFileSync(INDEX, 'utf8');
-  let stubbed = 0;
-  const out = source.replace(IMPORT, (line, name, file) => {
-    if (!FIGURE_NAMES.includes(file) || file === view) return line;
-    stubbed += 1;
-    return `const ${name} = stubRow('${file}');`;
-  });
-  if (stubbed !== FIGURE_NAMES.length - 1) {
-    throw new Error(`embed_views: ${view}: stubbed ${stubbed} figure imports, expected ${FIGURE_NAMES.length - 1}`);
+/** gen/figure_loaders.js for `view` alone: its module imported statically (a one-view script
+ *  needs no lazy load, whose wrappers cost about 2 KB), every other view left out, so the element
+ *  holds that view alone (element.js's HELD) and says which script has the others. */
+function loadersFor(view) {
+  const lines = [...readFileSync(LOADERS_FILE, 'utf8').matchAll(LOADER_LINE)];
+  if (lines.length !== FIGURE_NAMES.length || !lines.some(([, name]) => name === view)) {
+    throw new Error(`embed_views: ${LOADERS_FILE} lists ${lines.length} loaders, not one per figure`);
   }
-  return out + STUB;
+  return (
+    `import * as only from '../src/figures/${view}.js';\n` +
+    `export const LOADERS = { ${JSON.stringify(view)}: () => Promise.resolve(only) };\n`
+  );
+}
+
+// Likewise element.js's import() of what it draws with (draw.js), made a static import.
+const DRAW_IMPORT = "import('./draw.js')";
+function elementSource(path) {
+  const source = readFileSync(path, 'utf8');
+  if (source.split(DRAW_IMPORT).length !== 2) throw new Error(`embed_views: ${path} has no single ${DRAW_IMPORT}`);
+  return `import * as drawModule from './draw.js';\n${source.replace(DRAW_IMPORT, 'Promise.resolve(drawModule)')}`;
 }
 
 // A figure that draws formulas imports formulas/mathml.js (its formulaSlot or formulaBlock); the
@@ -50,7 +51,7 @@ function indexFor(view) {
 // others never make a formula slot, so never read the table; were one to, the element would say
 // "no formula named ..." (mathml.js).
 const FORMULAS_IMPORT = /from '\.\.\/formulas\/mathml\.js'/;
-const figureSource = (view) => readFileSync(join(dirname(INDEX), `${view}.js`), 'utf8');
+const figureSource = (view) => readFileSync(join(FIGURES_DIR, `${view}.js`), 'utf8');
 const drawsFormulas = (view) => FORMULAS_IMPORT.test(figureSource(view));
 const NO_FORMULAS =
   '// No formula in this view (tools/embed_views.mjs).\n' +
@@ -66,7 +67,13 @@ const NO_MATRIX = 'export const MatrixController = undefined;\nexport const Matr
 // figures would escape them, so the build stops if one appears.
 function checkDrawnByFiguresOnly() {
   const SRC = join(ROOT, 'web', 'src');
-  const ALLOWED = new Set(['element/element.js', 'page/app.js', 'formulas/mathml.js', 'charts/figure.js']);
+  const ALLOWED = new Set([
+    'element/element.js',
+    'element/draw.js',
+    'page/app.js',
+    'formulas/mathml.js',
+    'charts/figure.js',
+  ]);
   for (const file of readdirSync(SRC, { recursive: true })) {
     if (!file.endsWith('.js') || ALLOWED.has(file) || FIGURE_NAMES.some((name) => file === `figures/${name}.js`))
       continue;
@@ -80,10 +87,15 @@ function checkDrawnByFiguresOnly() {
 const onlyView = (view) => ({
   name: 'only-view',
   setup(b) {
-    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]figures[\\/]index\.js$/ }, () => ({
-      contents: indexFor(view),
+    b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]figure_loaders\.js$/ }, () => ({
+      contents: loadersFor(view),
       loader: 'js',
-      resolveDir: dirname(INDEX),
+      resolveDir: dirname(LOADERS_FILE),
+    }));
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]element[\\/]element\.js$/ }, ({ path }) => ({
+      contents: elementSource(path),
+      loader: 'js',
+      resolveDir: dirname(path),
     }));
     if (!drawsMatrix(view)) {
       b.onResolve({ filter: /^chartjs-chart-matrix$/ }, () => ({ path: 'no-matrix', namespace: 'only-view' }));
@@ -95,21 +107,9 @@ const onlyView = (view) => ({
   },
 });
 
-// style.css comes in as text: minified, as the page loads it (web/style.min.css), so the element
-// carries the same rules in about two thirds of the bytes.
-const minifiedCss = {
-  name: 'minified-css',
-  setup(b) {
-    b.onLoad({ filter: /\.css$/ }, async ({ path }) => ({
-      contents: (await transform(readFileSync(path, 'utf8'), { loader: 'css', minify: true })).code,
-      loader: 'text',
-    }));
-  },
-};
-
-/** The element bundled with the given banner and plugins, as bytes. */
-const bundle = (banner, plugins) =>
-  build({
+/** The element for `view` alone, as bytes; the build stops if it holds another figure's code. */
+async function bundle(view) {
+  const result = await build({
     entryPoints: [join(ROOT, 'web', 'src', 'element', 'element.js')],
     bundle: true,
     format: 'iife',
@@ -118,22 +118,40 @@ const bundle = (banner, plugins) =>
     legalComments: 'eof',
     loader: { '.css': 'text' },
     logLevel: 'warning',
-    banner: { js: banner },
-    plugins: [minifiedCss, ...plugins],
+    banner: { js: BANNER },
+    plugins: [minifiedCss, onlyView(view)],
+    metafile: true,
     write: false,
-  }).then((result) => result.outputFiles[0].contents);
+  });
+  // The figures' files in the script: the view's, and those its own file imports (post.js
+  // takes a part of planes.js), nothing else.
+  const { inputs } = result.metafile;
+  const figureOf = (input) => {
+    const name = /(?:^|\/)web\/src\/figures\/([a-z][a-z0-9-]*)\.js$/.exec(input)?.[1];
+    return FIGURE_NAMES.includes(name) ? name : null;
+  };
+  const reached = new Set();
+  const visit = (input) => {
+    if (reached.has(input) || !inputs[input]) return;
+    reached.add(input);
+    for (const i of inputs[input].imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(Object.keys(inputs).find((input) => figureOf(input) === view));
+  const held = Object.keys(inputs).filter(figureOf).sort();
+  const own = [...reached].filter(figureOf).sort();
+  if (held.join() !== own.join() || !own.length)
+    throw new Error(`embed_views: ${view}.js holds the figures ${held.map(figureOf).join(', ')}`);
+  return result.outputFiles[0].contents;
+}
 
-const [whole, out] = process.argv.slice(2);
-if (!whole || !out) {
-  console.error('usage: node tools/embed_views.mjs WHOLE OUT_DIR');
+const [out] = process.argv.slice(2);
+if (!out) {
+  console.error('usage: node tools/embed_views.mjs OUT_DIR');
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
 checkDrawnByFiguresOnly();
-await Promise.all([
-  bundle(BANNER, []).then((bytes) => writeFileSync(whole, bytes)),
-  ...FIGURE_NAMES.map((view) =>
-    bundle(VIEW_BANNER, [onlyView(view)]).then((bytes) => writeFileSync(join(out, `${view}.js`), bytes)),
-  ),
-]);
-console.log(`embed_views: ${whole}, and ${FIGURE_NAMES.length} one-view scripts in ${out}`);
+await Promise.all(
+  FIGURE_NAMES.map((view) => bundle(view).then((bytes) => writeFileSync(join(out, `${view}.js`), bytes))),
+);
+console.log(`embed_views: ${FIGURE_NAMES.length} one-view scripts in ${out}`);

@@ -5,6 +5,8 @@
 //   ropescope-embed.js   the element (dist/ropescope-embed.js), a classic script that also works
 //                        imported (import 'ropescope'): its credit then names the explorer at
 //                        PUBLIC_URL (make's, web/gen/public_url.js), as it cannot find itself
+//   ropescope-embed/     the chunks it fetches from beside it (tools/split_element.mjs); imported,
+//                        from PUBLIC_URL, or where the page's self.ropescopeChunksBase says
 //   ropescope-resize.js  the iframe embeds' resizer
 //   ropescope.html       the full explorer in one file (dist/ropescope.html): the credit's page
 //                        where the package itself is served (make's default PUBLIC_URL, unpkg)
@@ -19,7 +21,7 @@
 //   writePackage(dist) -> { tarball, bytes }
 
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -42,7 +44,8 @@ const readme = (version) => `# ropescope
 
 Live figures from [ropescope](${PUBLIC_EXPLORER}), the explorer that shows in measured numbers
 why rotary position embedding (RoPE) encodes relative position: the \`<rope-scope>\` element,
-one script with everything inside (the WebAssembly core, Chart.js, the styles).
+one small script, which fetches from the \`ropescope-embed/\` folder beside it what the figures
+on the page draw with (the WebAssembly core, Chart.js, the styles) and each one's code.
 
 \`\`\`html
 <rope-scope view="flatness" dim="128" base="500000" gap="16" controls="gap"><img
@@ -51,7 +54,9 @@ one script with everything inside (the WebAssembly core, Chart.js, the styles).
 \`\`\`
 
 or, with a bundler, \`import 'ropescope';\` once: every \`<rope-scope>\` on the page, now or
-later, upgrades. Its child (a picture from \`ropescope/pictures/\`, \`pictures.json\` giving each
+later, upgrades. Its chunks then come from the published release (${PUBLIC_URL}ropescope-embed/),
+unless your site serves a copy of \`ropescope/ropescope-embed/\` and says where, before an element
+first draws: \`window.ropescopeChunksBase = '/assets/ropescope-embed/';\`. Its child (a picture from \`ropescope/pictures/\`, \`pictures.json\` giving each
 one's alt text) is what readers without JavaScript and feed readers see; the element does not
 render it while it draws. The credit line links to the explorer at ${PUBLIC_EXPLORER} (an
 \`explorer="…"\` attribute names another). The attributes, the \`--rs-*\` custom properties
@@ -106,6 +111,7 @@ export async function writePackage(dist) {
   await rm(out, { recursive: true, force: true });
   await mkdir(join(out, 'pictures'), { recursive: true });
   await copyFile(join(dist, 'ropescope-embed.js'), join(out, 'ropescope-embed.js'));
+  await cp(join(dist, 'ropescope-embed'), join(out, 'ropescope-embed'), { recursive: true });
   await copyFile(join(dist, 'ropescope-resize.js'), join(out, 'ropescope-resize.js'));
   await copyFile(join(dist, 'ropescope.html'), join(out, 'ropescope.html'));
   const notices = await Promise.all(
@@ -138,6 +144,7 @@ export async function writePackage(dist) {
     exports: {
       '.': './ropescope-embed.js',
       './ropescope-embed.js': './ropescope-embed.js',
+      './ropescope-embed/*': './ropescope-embed/*',
       './ropescope-resize.js': './ropescope-resize.js',
       './ropescope.html': './ropescope.html',
       './pictures/*': './pictures/*',
@@ -145,7 +152,15 @@ export async function writePackage(dist) {
     },
     // Importing it defines <rope-scope>: a bundler must keep it.
     sideEffects: true,
-    files: ['ropescope-embed.js', 'ropescope-resize.js', 'ropescope.html', 'pictures/', 'LICENSE', 'README.md'],
+    files: [
+      'ropescope-embed.js',
+      'ropescope-embed/',
+      'ropescope-resize.js',
+      'ropescope.html',
+      'pictures/',
+      'LICENSE',
+      'README.md',
+    ],
   };
   await writeFile(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const name = execFileSync('npm', ['pack', out, '--pack-destination', resolve(dist), '--offline', '--silent'], {

@@ -11,7 +11,8 @@ import { open, stat } from 'node:fs/promises';
 // header and in its <meta>, then lists the inline elements' hashes before 'self'.
 // --as-files sends every file as it is (the page as a static host serves dist/ropescope/).
 // Serving web/ (the default), it also answers the paths of the release folder make dist writes,
-// which the embed builder's snippets name: /v<version>/ropescope/… and /v<version>/ropescope-embed.js
+// which the embed builder's snippets name: /v<version>/ropescope/… and /v<version>/ropescope-embed.js (and its
+// chunks, /v<version>/ropescope-embed/…)
 // from web/ (make web builds it there), /v<version>/pictures/… (also without /v<version>) from dist/.
 // /oembed?url=<an explorer page here>&format=json answers oEmbed (type rich: the iframe snippet
 // of that page's view and settings, its picture as the thumbnail); each HTML page it inlines
@@ -254,7 +255,7 @@ function locate(base, path, release) {
     const rest = path.startsWith(prefix) ? path.slice(prefix.length - 1) : null;
     if (rest?.startsWith('/ropescope/')) return { base, file: resolve(base, `.${rest.slice('/ropescope'.length)}`) };
     if (rest === '/ropescope.html') return { base, file: join(base, 'index.html') };
-    if (rest === '/ropescope-resize.js' || rest === '/ropescope-embed.js')
+    if (rest === '/ropescope-resize.js' || rest === '/ropescope-embed.js' || rest?.startsWith('/ropescope-embed/'))
       return { base, file: resolve(base, `.${rest}`) };
     const own = rest ?? path;
     if (own.startsWith('/pictures/')) return { base: DIST, file: resolve(DIST, `.${own}`) };

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -89,6 +89,7 @@ test('npm_pack_should_ship_the_element_the_resizer_and_the_pictures', () => {
       'README.md',
       ...[...pictures, 'pictures.json'].map((f) => `pictures/${f}`),
       'ropescope-embed.js',
+      ...readdirSync(join(ROOT, 'dist/ropescope-embed')).map((f) => `ropescope-embed/${f}`),
       'ropescope-resize.js',
       'ropescope.html',
       'package.json',
@@ -97,7 +98,12 @@ test('npm_pack_should_ship_the_element_the_resizer_and_the_pictures', () => {
   );
   const pkg = JSON.parse(readFileSync(join(ROOT, 'dist/npm/package.json'), 'utf8'));
   for (const [name, target] of Object.entries(pkg.exports)) {
-    const file = target.replace('./', '').replace('*', pictures[0]);
+    const file = target
+      .replace('./', '')
+      .replace(
+        '*',
+        target.includes('pictures') ? pictures[0] : paths.find((p) => p.startsWith('ropescope-embed/')).split('/')[1],
+      );
     assert.ok(paths.includes(file), `exports["${name}"] -> ${target}: ${file} is in the package`);
   }
   // The element is a classic script: no import or export statement at its top level.
@@ -121,8 +127,13 @@ test('readme_embed_section_should_name_only_files_that_make_dist_writes', () => 
     paths.some((p) => p.startsWith(`v${version}/`)),
     `the addresses name the release folder v${version}/`,
   );
+  // A folder is named as a page's (its index.html) or as a CSP source (the element's chunks).
   for (const path of paths.filter((p) => p !== '')) {
-    const file = join(ROOT, 'dist', path.endsWith('/') ? `${path}index.html` : path);
+    const file = join(
+      ROOT,
+      'dist',
+      path.endsWith('/') && !path.endsWith('/ropescope-embed/') ? `${path}index.html` : path,
+    );
     assert.ok(existsSync(file), `README names https://example.org/rs/${path}: dist/${path} exists`);
   }
 });

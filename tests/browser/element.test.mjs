@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import {
   chartData,
@@ -18,7 +19,7 @@ import {
   settle,
   useServerAndBrowser,
 } from './harness.mjs';
-import { blogHtml, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
+import { blogFile, blogHtml, ELEMENT_JS, elementChunksFor, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
 
 const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
@@ -395,6 +396,83 @@ test('element_should_name_a_policy_that_refuses_webassembly', async () => {
   // The refusal is caught: no page error, no console error (the policy's own violation report
   // is the host's, and not collected here).
   assert.deepEqual(p.problems, []);
+  await p.context.close();
+});
+
+// The element's script is a small loader (tools/split_element.mjs): a post fetches, beside it,
+// what the element draws with and the chunks of the views it shows, nothing of the others; under
+// a nonce policy the chunks take the script's nonce; where the chunks cannot load, the element
+// says so and shows its picture.
+test('a_post_should_fetch_the_chunks_of_its_views_alone', async () => {
+  const random = rng(seed('element chunks'));
+  const views = FIGURE_NAMES.slice()
+    .sort(() => random() - 0.5)
+    .slice(0, 2);
+  const body = views.map((view, i) => `<rope-scope id="v${i}" view="${view}"></rope-scope>`).join('\n');
+  const p = await openBlog(env.browser, blogHtml(`<h1>Two views</h1>${body}${SCRIPT}`), {
+    init: () => {
+      window.__chunks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.name.includes('/ropescope-embed/')) window.__chunks.push(e.name);
+      }).observe({ type: 'resource', buffered: true });
+    },
+  });
+  const { page } = p;
+  await elementsReady(page);
+  const fetched = await page.evaluate(() => window.__chunks.map((url) => url.split('/').pop()));
+  const { must, may } = elementChunksFor(views);
+  for (const file of must) assert.ok(fetched.includes(file), `views ${views}: ${file} fetched`);
+  for (const file of fetched) assert.ok(may.includes(file), `views ${views}: ${file} is theirs`);
+  assert.equal(new Set(fetched).size, fetched.length, 'each chunk fetched once');
+  await p.assertClean();
+  await p.context.close();
+});
+
+test('the_elements_chunks_should_take_the_scripts_nonce', async () => {
+  const policy = "default-src 'none'; script-src 'nonce-r0pe' 'wasm-unsafe-eval'; img-src data: blob:";
+  const p = await openBlog(
+    env.browser,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}"><link rel="icon" href="data:,">
+<title>A post with a nonce</title></head><body><main>
+<rope-scope id="s" view="flatness" explorer="https://example.org/rs/"></rope-scope></main>
+<script nonce="r0pe" src="/ropescope-embed.js"></script></body></html>`,
+  );
+  await elementsReady(p.page);
+  const info = await shadowInfo(p.page, '#s');
+  assert.ok(info.canvas && info.canvas.height > 100, 'the chart is drawn');
+  await p.assertClean('a host whose policy allows scripts by nonce');
+  await p.context.close();
+});
+
+test('an_element_whose_chunks_are_missing_should_say_so_and_show_its_picture', async () => {
+  // The script alone, without its folder beside it.
+  blogFile('/alone/ropescope-embed.js', 'text/javascript', readFileSync(ELEMENT_JS));
+  const picture =
+    '<img id="pic" alt="the flatness figure" width="300" height="150" src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==">';
+  const p = await openBlog(
+    env.browser,
+    blogHtml(
+      `<rope-scope id="s" view="flatness">${picture}</rope-scope><script src="/alone/ropescope-embed.js"></script>`,
+    ),
+  );
+  const { page } = p;
+  await page.waitForFunction(() => document.getElementById('s')?.shadowRoot?.querySelector('[part=notice]'), null, {
+    timeout: 15000,
+  });
+  const seen = await page.evaluate(() => ({
+    notice: document.getElementById('s').shadowRoot.querySelector('[part=notice]').textContent,
+    picture: document.getElementById('pic').getBoundingClientRect().height,
+  }));
+  assert.match(
+    seen.notice,
+    /^Could not load this figure's code: could not load http:\/\/localhost:\d+\/alone\/ropescope-embed\/[\w-]+\.js \(the ropescope-embed\/ folder goes beside ropescope-embed\.js\)\. The full explorer shows it\.$/,
+  );
+  assert.equal(seen.picture, 150, 'the picture is shown');
+  // What the browser reports of the missing file, and nothing else.
+  const others = p.problems.filter((line) => !line.includes('/alone/ropescope-embed/'));
+  assert.deepEqual(others, []);
+  assert.ok(p.problems.length > 0, 'the missing chunk was requested');
   await p.context.close();
 });
 

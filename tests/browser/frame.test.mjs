@@ -5,7 +5,7 @@
 // JavaScript shows the picture its #fragment names.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +13,7 @@ import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
 import { rng, seed } from '../lib/testlib.mjs';
 import { openPage, ROOT, settle, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
-import { blogHtml, explorerFrame, openBlog, turnCircle } from './host.mjs';
+import { blogHtml, elementChunksFor, explorerFrame, openBlog, turnCircle } from './host.mjs';
 
 const env = useServerAndBrowser();
 // style.css's --surface: an embed's background in each palette; its --ink-muted, the tick colour.
@@ -290,7 +290,12 @@ const asBundled = (text) =>
 
 test('embed_document_should_load_only_its_view_code', async () => {
   const { FIGURES, FIGURE } = await import('../../web/src/figures/index.js');
-  const whole = readFileSync(join(ROOT, 'web', 'ropescope-embed.js'), 'utf8');
+  // The element for posts: its script and every chunk beside it.
+  const chunkDir = join(ROOT, 'web', 'ropescope-embed');
+  const whole = ['ropescope-embed.js', ...readdirSync(chunkDir).map((f) => `ropescope-embed/${f}`)]
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(ROOT, 'web', file), 'utf8'))
+    .join('\n');
   // Each one-view script holds its own figure's words and no other figure's (post.js quotes the
   // 512-dimension chapter's score, so its script holds that chapter's row too), and is smaller.
   const borrowed = { post: ['planes'] };
@@ -320,6 +325,10 @@ test('embed_document_should_load_only_its_view_code', async () => {
     ['embed.html', `view=${view}`, 'ropescope-embed.js', [view], ''],
     ['embed.html', 'view=all', 'ropescope-embed.js', FIGURES.map((r) => r.name), ''],
   ]) {
+    // The element for posts fetches, beside its script, the chunks of what it draws with and of
+    // its views, nothing more; a one-view script is all there is.
+    const chunks = script === 'ropescope-embed.js' ? elementChunksFor(figures) : { must: [], may: [] };
+    const inFolder = (files) => [script, ...files.map((file) => `ropescope-embed/${file}`)];
     const what = `${doc}?${query}`;
     const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
     const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 } });
@@ -342,7 +351,10 @@ test('embed_document_should_load_only_its_view_code', async () => {
         link: root.querySelector('.attribution a')?.href ?? null,
       };
     });
-    assert.deepEqual(scripts, [script], `${what} loads ${script} alone (${scripts})`);
+    const loaded = new Set(scripts);
+    for (const file of inFolder(chunks.must)) assert.ok(loaded.has(file), `${what} loads ${file}`);
+    for (const file of scripts) assert.ok(inFolder(chunks.may).includes(file), `${what} loads ${file}, its own`);
+    assert.equal(loaded.size, scripts.length, `${what} loads each file once`);
     assert.deepEqual(seen.shown, figures, `${what} shows ${figures.join(', ') || 'no figure'}`);
     assert.equal(seen.notice, notice, `${what}: notice`);
     assert.equal(new URL(seen.link).pathname, new URL(`${folder}/index.html`).pathname, `${what}: explorer link`);

@@ -10,10 +10,29 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { openPage, ROOT } from './harness.mjs';
 export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
+export const ELEMENT_CHUNKS = join(ROOT, 'dist/ropescope-embed');
 export const SHOTS = join(ROOT, 'build/screenshots');
 /** The font /late-font.ttf serves: one the browser has under no other name (DejaVu, which
  *  Chromium's Linux packages depend on). */
 export const LATE_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
+
+/** The element's chunk files (dist/ropescope-embed/) a page showing `views` fetches (web/
+ *  ropescope-embed/chunks.json): `must`, what the element draws with, each view's chunk and all
+ *  they need; `may`, those and what their code may import() as it runs, with all that needs. */
+export function elementChunksFor(views) {
+  const { needs, later, files } = JSON.parse(readFileSync(join(ROOT, 'web/ropescope-embed/chunks.json'), 'utf8'));
+  const chunkOf = (name) => Object.keys(files).find((file) => file.startsWith(`${name}-`));
+  const closure = (roots, follow) => {
+    const all = [...roots];
+    for (let i = 0; i < all.length; i++) for (const next of follow(all[i])) if (!all.includes(next)) all.push(next);
+    return all.sort();
+  };
+  const roots = [chunkOf('draw'), ...views.map(chunkOf)];
+  return {
+    must: closure(roots, (file) => needs[file]),
+    may: closure(roots, (file) => [...needs[file], ...later[file]]),
+  };
+}
 
 /** A blog page around `body` (HTML), with `css` in its <head>; the element script at /ropescope-embed.js. */
 export function blogHtml(body, css = '') {
@@ -46,6 +65,12 @@ function startBlog() {
       if (path === '/ropescope-embed.js') {
         res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
         return res.end(readFileSync(ELEMENT_JS));
+      }
+      // The element's chunks, from beside it (dist/ropescope-embed/).
+      const chunk = /^\/ropescope-embed\/([\w-]+\.js)$/.exec(path);
+      if (chunk && existsSync(join(ELEMENT_CHUNKS, chunk[1]))) {
+        res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+        return res.end(readFileSync(join(ELEMENT_CHUNKS, chunk[1])));
       }
       // A web font that arrives late (after ?ms=), as from a slow font host.
       if (path === '/late-font.ttf') {

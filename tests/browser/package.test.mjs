@@ -74,7 +74,17 @@ test('npm_pack_should_give_a_publishable_package_under_1_MB_that_draws_when_impo
   assert.ok(readdirSync(join(installed, 'pictures')).length > FIGURE_NAMES.length, 'with its pictures');
 
   // A blog's script that imports it, bundled as a bundler would.
-  writeFileSync(join(project, 'app.js'), "import 'ropescope';\nconsole.info('the blog script ran');\n");
+  // The element's chunks come from where the blog serves them, copied from the package.
+  writeFileSync(
+    join(project, 'app.js'),
+    "import 'ropescope';\nwindow.ropescopeChunksBase = '/assets/ropescope-embed/';\nconsole.info('the blog script ran');\n",
+  );
+  for (const file of readdirSync(join(installed, 'ropescope-embed')))
+    blogFile(
+      `/assets/ropescope-embed/${file}`,
+      'text/javascript',
+      readFileSync(join(installed, 'ropescope-embed', file)),
+    );
   const bundled = await build({
     entryPoints: [join(project, 'app.js')],
     absWorkingDir: project,

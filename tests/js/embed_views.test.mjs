@@ -1,9 +1,10 @@
 // The one-view embed scripts (web/embed/<view>.js, tools/embed_views.mjs): each carries the
 // formulas' table only when its figure draws formulas, and the matrix chart only when it draws a
-// matrix; the whole element carries both. A view that draws them without them would fail to draw.
+// matrix; the element for posts (web/ropescope-embed.js and its chunks) carries both. A view
+// that draws them without them would fail to draw.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
@@ -18,9 +19,14 @@ const MATRIX_MARK = '"matrix"';
 const figureSource = (view) => readFileSync(join(WEB, 'src', 'figures', `${view}.js`), 'utf8');
 
 test('one_view_scripts_should_carry_formulas_and_the_matrix_chart_only_where_drawn', () => {
-  const whole = readFileSync(join(WEB, 'ropescope-embed.js'), 'utf8');
-  assert.ok(whole.includes(FORMULA_MARK), 'the whole element has the formulas');
-  assert.ok(whole.includes(MATRIX_MARK), 'the whole element has the matrix chart');
+  // The element for posts (its script and every chunk) has both.
+  const chunks = join(WEB, 'ropescope-embed');
+  const whole = readdirSync(chunks)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(chunks, file), 'utf8'))
+    .join('\n');
+  assert.ok(whole.includes(FORMULA_MARK), 'the element has the formulas');
+  assert.ok(whole.includes(MATRIX_MARK), 'the element has the matrix chart');
   const drawing = { formulas: [], matrix: [] };
   for (const view of FIGURE_NAMES) {
     const code = readFileSync(join(WEB, 'embed', `${view}.js`), 'utf8');

@@ -1,5 +1,5 @@
 // Which Chart.js the charts use: the page's global one (vendor/chart.js sets window.Chart),
-// or the copy bundled into dist/ropescope-embed.js (element/element.js calls useChartLib), so an
+// or the copy the <rope-scope> element loads (element/draw.js calls useChartLib), so an
 // embedding page's own Chart.js, of any version, is never touched.
 let lib = null;
 

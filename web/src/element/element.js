@@ -2,33 +2,80 @@
 //   <rope-scope view="flatness" dim="128" base="500000" gap="16" controls="gap"></rope-scope>
 // which draws the figures of the page in its own shadow DOM: the host's CSS cannot reach in,
 // ours cannot leak out. Every element on a page shares the one wasm instance (rope.js) and the
-// one Chart.js bundled here (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
+// one Chart.js it loads (tools/chart_parts.mjs; never the host's window.Chart). Attributes are read exactly like
 // the page's URL (state.js: the same table and parser); a bad one falls back to its default and
 // a message inside the element names it. The figures, charts, captions and export menu are the
 // page's own modules (figures/, charts/, output/export.js); style.css comes in as text.
-import { Chart } from '../../../tools/chart_parts.mjs';
+//
+// This module is the element's small part: it reads attributes and holds each element's place.
+// What it draws with (draw.js: Chart.js, the core, style.css) and each view's figure
+// (gen/figure_loaders.js) are import()s, made at the first build that needs them: in the split
+// element (tools/split_element.mjs) each is a chunk fetched from beside the script then, so a
+// post pays for the views it shows.
+import { LOADERS } from '../../gen/figure_loaders.js';
+import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { PUBLIC_EXPLORER } from '../../gen/public_url.js';
-import CSS from '../../style.css';
-import { chartInSteps } from '../charts/figure.js';
-import { useChartLib } from '../charts/lib.js';
-import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { controlParts } from '../controls/controls.js';
-import { FIGURE, FIGURES, figureElement } from '../figures/index.js';
-import { fillFormulas } from '../formulas/mathml.js';
+import { figureElement } from '../figures/section.js';
 import { boundedLines, el } from '../lib/dom.js';
-import { fillFromPreset, presetValuesDropped } from '../model/long.js';
-import { computeModel } from '../model/model.js';
-import { addExportMenu } from '../output/export.js';
-import { watchPrint } from '../output/print.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { DRAWN, isFrame, startFrame } from './frame.js';
 import { inheritHost } from './inherit.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
-import { drawLater, forget, isWaiting } from './schedule.js';
+import { drawLater, forget, isWaiting, prepareWith } from './schedule.js';
 import { wireSettings } from './settings.js';
-import { warmCharts } from './warm.js';
 
-useChartLib(Chart);
+// What the element draws with (draw.js), once loaded; null before.
+let draw = null;
+let drawLoad = null;
+/** The promise of draw.js, loaded once; a load that fails is tried again on the next call. */
+function loadDraw() {
+  drawLoad ??= import('./draw.js').then(
+    (module) => {
+      draw = module;
+      // Every connected element's charts, as one name -> handle table for printing.
+      draw.watchPrint(() =>
+        Object.fromEntries(
+          [...elements].flatMap((element, n) =>
+            Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
+          ),
+        ),
+      );
+      return draw;
+    },
+    (error) => {
+      drawLoad = null;
+      throw error;
+    },
+  );
+  return drawLoad;
+}
+
+// Each view's row (its chart maker, data, caption, controls), once its code is here.
+const ROWS = Object.create(null);
+const rowLoads = Object.create(null);
+/** The promise of view `name`'s row; a load that fails is tried again on the next call. */
+function loadRow(name) {
+  rowLoads[name] ??= LOADERS[name]().then(
+    (module) => {
+      ROWS[name] ??= Object.freeze({ ...module.default, number: FIGURE_NAMES.indexOf(name) + 1 });
+      return ROWS[name];
+    },
+    (error) => {
+      delete rowLoads[name];
+      throw error;
+    },
+  );
+  return rowLoads[name];
+}
+
+// The views this script can draw: every figure's, or in a one-view script (the embed
+// document's: tools/embed_views.mjs) that view's alone.
+const HELD = FIGURE_NAMES.filter((name) => LOADERS[name]);
+
+// Before the first element draws, once: draw.js, then the core, inflated by the browser and
+// compiled off the main thread. Where either cannot load, the drawing that follows says so.
+prepareWith(() => loadDraw().then((module) => module.ready({ apart: true })));
 
 /** A view's embed height (measured.js, heading shown) at the measured width nearest `width`. */
 function waitingHeight(view, width) {
@@ -60,7 +107,7 @@ const hostTokens = (css) =>
 // first resets every inherited property (all: initial), so nothing of the host's text styles
 // gets in through inheritance, and rem (relative to the host's root font size) becomes px at
 // the browser's default 16 px.
-const SHADOW_CSS = `.rs-body { all: initial; display: block; }\n${hostTokens(CSS)
+const shadowCss = (CSS) => `.rs-body { all: initial; display: block; }\n${hostTokens(CSS)
   .replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((Number(n) * 16).toFixed(3))}px`)
   .replace(/:root/g, '.rs-root')
   .replace(/(^|[\s,>+~(}])(?:html|body)(?=[\s.{:[,)])/g, '$1.rs-body')}
@@ -73,7 +120,9 @@ slot { display: block; margin: 8px 0; }`;
 // (it is not a <style> element), so the element needs no style-src at all. A <style> element
 // where constructed sheets are missing.
 let sheet = null;
+let SHADOW_CSS = null;
 function adoptStyles(root) {
+  SHADOW_CSS ??= shadowCss(draw.CSS);
   if ('adoptedStyleSheets' in ShadowRoot.prototype && 'replaceSync' in CSSStyleSheet.prototype) {
     if (!sheet) {
       sheet = new CSSStyleSheet();
@@ -130,7 +179,7 @@ let warmed = false;
 // watcher per element (or per build) would outlive it, holding its whole shadow tree.
 const elements = new Set();
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-  refreshColors();
+  draw?.refreshColors();
   for (const element of elements) element.redrawAll();
 });
 // A web font the charts draw with (the host's, with theme=inherit) that arrives after they drew
@@ -139,15 +188,6 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
 document.fonts?.addEventListener?.('loadingdone', () => {
   for (const element of elements) setTimeout(() => element.redrawAll(), 0);
 });
-// Every connected element's charts, as one name -> handle table for printing.
-watchPrint(() =>
-  Object.fromEntries(
-    [...elements].flatMap((element, n) =>
-      Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
-    ),
-  ),
-);
-
 class RopeScope extends HTMLElement {
   static get observedAttributes() {
     return [...ATTRIBUTES, 'heading', 'explorer', 'loading'];
@@ -160,6 +200,7 @@ class RopeScope extends HTMLElement {
     this.state = null;
     this.built = false;
     this.steps = null; // the build under way (buildSteps), if any
+    this.loading = null; // the code that build waits on, if any
   }
 
   /** Whether the element has drawn its figures (its last build has ended): true when it sends
@@ -184,6 +225,16 @@ class RopeScope extends HTMLElement {
   // loading="eager": drawn as soon as the core is ready, wherever it is (the embed document,
   // whose iframe is itself loaded lazily, and a host that wants it at once).
   connect() {
+    // What every element draws with is fetched now, while this one waits to come near the
+    // viewport, and its view's code once the browser is idle (so that printing, which draws
+    // every element at once, finds it here). A load that fails is said when the element draws.
+    loadDraw().catch(() => {});
+    const view = (this.getAttribute('view') ?? 'all').trim().toLowerCase();
+    const names = view === 'all' ? HELD : HELD.filter((name) => name === view);
+    const later = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 200));
+    later(() => {
+      for (const name of names) loadRow(name).catch(() => {});
+    });
     const eager = this.getAttribute('loading') === 'eager';
     if (!eager) this.showWaiting();
     if (!drawLater(this, eager)) this.build();
@@ -203,9 +254,10 @@ class RopeScope extends HTMLElement {
   // Before drawing: a box about as tall as the figure will be (its embed's measured height; set
   // through the CSSOM, which a host's style-src allows), without a <slot>: the children wait unseen.
   showWaiting() {
-    const row = FIGURE[(this.getAttribute('view') ?? '').trim().toLowerCase()];
+    const view = (this.getAttribute('view') ?? '').trim().toLowerCase();
     const box = el('div', { part: 'waiting' });
-    box.style.minHeight = `${row ? waitingHeight(row.name, this.getBoundingClientRect().width) : 0}px`;
+    const known = FIGURE_NAMES.includes(view);
+    box.style.minHeight = `${known ? waitingHeight(view, this.getBoundingClientRect().width) : 0}px`;
     this.shadowRoot.replaceChildren(box);
   }
 
@@ -228,18 +280,9 @@ class RopeScope extends HTMLElement {
     // A one-view script (the embed document's: tools/embed_views.mjs) holds that view's code
     // alone; any other view is not in it.
     const refused = problems.some((p) => p.name === 'view');
-    const elsewhere = !refused && (state.view === 'all' ? FIGURES.some((row) => row.stub) : FIGURE[state.view].stub);
+    const elsewhere =
+      !refused && (state.view === 'all' ? HELD.length < FIGURE_NAMES.length : !HELD.includes(state.view));
     const noView = refused || elsewhere;
-    // The long-context settings left out take the preset's values, as on the page, where a
-    // long-context figure is shown: reading the preset costs a first element about 90 ms
-    // (inflating the model files, reading the config), which the other views never use.
-    if (!noView && (state.view === 'all' || FIGURE[state.view]?.part === 'long')) {
-      try {
-        fillFromPreset(state);
-      } catch {
-        // a preset the reader refuses: the long figures stay empty
-      }
-    }
     // A refused heading= is named as written.
     const named = (p) => (p.name === 'title' && this.hasAttribute('heading') ? 'heading' : p.name);
     const lines = problems.map((p) =>
@@ -260,10 +303,25 @@ class RopeScope extends HTMLElement {
     return this.steps;
   }
 
-  /** The whole build at once (a changed attribute, printing, a browser without IntersectionObserver). */
+  /** The whole build at once (a changed attribute, printing, a browser without IntersectionObserver).
+   *  A build that must first load code (draw.js, a view's figure) goes on once it is here. */
   build() {
     const steps = this.startBuild(false);
-    while (!steps.next().done);
+    const run = () => {
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        if (step.value && step.value === this.loading) {
+          step.value.then(() => this.steps === steps && run());
+          return;
+        }
+      }
+    };
+    run();
+  }
+
+  /** The promise of the code a build of `names` draws with, or null when it is all here. */
+  codeFor(names) {
+    if (draw && names.every((name) => ROWS[name])) return null;
+    return Promise.all([loadDraw(), ...names.map(loadRow)]);
   }
 
   // The build, one step for each yield. The figure is shown once whole, as before it was split:
@@ -274,7 +332,34 @@ class RopeScope extends HTMLElement {
     const { state, lines, noView, explorer } = this.readAttributes();
     this.state = state;
     this.explorer = explorer;
-    const rows = noView ? [] : state.view === 'all' ? FIGURES : [FIGURE[state.view]];
+    const names = noView ? [] : state.view === 'all' ? FIGURE_NAMES : [state.view];
+    // The code this build draws with, fetched now if it is not here (the step the schedule and
+    // build() wait on); where it cannot load, the element says so and shows its picture.
+    const code = this.codeFor(names);
+    if (code) {
+      let failed = null;
+      this.loading = code.catch((error) => {
+        failed = error;
+      });
+      yield this.loading;
+      this.loading = null;
+      if (failed) {
+        this.lines = lines;
+        this.showUnloaded(failed);
+        return;
+      }
+    }
+    const rows = names.map((name) => ROWS[name]);
+    // The long-context settings left out take the preset's values, as on the page, where a
+    // long-context figure is shown: reading the preset costs a first element about 90 ms
+    // (inflating the model files, reading the config), which the other views never use.
+    if (rows.some((row) => row.part === 'long')) {
+      try {
+        draw.fillFromPreset(state);
+      } catch {
+        // a preset the reader refuses: the long figures stay empty
+      }
+    }
     const wrapper = el('div', { class: 'rs-root rs-body embed', part: 'body' });
     wrapper.style.visibility = 'hidden';
     if (state.theme === 'inherit') inheritHost(this, wrapper);
@@ -315,23 +400,37 @@ class RopeScope extends HTMLElement {
     wireSettings(this.shadowRoot, this);
     yield;
     if (!defaultsSet) {
-      setupDefaults(wrapper);
+      draw.setupDefaults(wrapper);
       defaultsSet = true;
     }
     if (stepped && !warmed) {
       warmed = true;
       yield;
-      yield* warmCharts(wrapper);
+      yield* draw.warmCharts(wrapper);
     }
     // The formulas' slots are held until filled: fill them now, so a rebuild drops them all.
     if (wrapper.querySelector('.formula-slot')) {
       yield;
-      yield fillFormulas();
+      yield draw.fillFormulas();
     }
     yield* this.renderSteps();
     wrapper.style.removeProperty('visibility');
     this.steps = null;
     this.dispatchEvent(new Event(DRAWN));
+  }
+
+  // Where the code it draws with cannot load (the chunks' folder missing beside the script, a
+  // network error, a host's CSP refusing scripts from where this one came): a line saying so, the
+  // attributes' problems, and the snippet's picture. A changed attribute tries again.
+  showUnloaded(error) {
+    const lines = boundedLines([
+      ...this.lines,
+      `Could not load this figure's code: ${error?.message ?? error}. The full explorer shows it.`,
+    ]);
+    const notice = el('div', { part: 'notice', role: 'status' }, ...lines.map((line) => el('p', {}, line)));
+    this.shadowRoot.replaceChildren(notice, el('slot'));
+    this.built = true;
+    this.steps = null;
   }
 
   showNotice(extra = []) {
@@ -355,7 +454,7 @@ class RopeScope extends HTMLElement {
       let settings = this.state;
       const set = PARAMS.some((row) => row.part === 'long' && row.default === null && this.state[row.name] !== null);
       try {
-        if (set) settings = presetValuesDropped(this.state);
+        if (set) settings = draw.presetValuesDropped(this.state);
       } catch {
         // the core is unavailable: the notice below says why
       }
@@ -374,7 +473,7 @@ class RopeScope extends HTMLElement {
     }
     let model;
     try {
-      model = computeModel(this.state);
+      model = draw.computeModel(this.state);
     } catch (err) {
       this.showNotice([wasmRefused(err) ? WASM_REFUSED : `Could not update the figures: ${err.message}`]);
       this.showFallback(true);
@@ -400,9 +499,9 @@ class RopeScope extends HTMLElement {
       canvas.getBoundingClientRect();
       canvas.getContext('2d');
       yield;
-      const handle = yield* chartInSteps(canvas, () => (this.charts[row.name] = row.make(canvas, data)));
+      const handle = yield* draw.chartInSteps(canvas, () => (this.charts[row.name] = row.make(canvas, data)));
       if (!sandboxed())
-        addExportMenu(handle, {
+        draw.addExportMenu(handle, {
           figure: row.name,
           settings: () => this.state,
           onError: (message) => this.showNotice([message]),
@@ -432,8 +531,9 @@ class RopeScope extends HTMLElement {
 }
 
 if (!customElements.get('rope-scope')) {
-  // The Chart.js class the elements draw with, for tests and hosts: RopeScope.Chart.getChart(canvas).
-  RopeScope.Chart = Chart;
+  // The Chart.js class the elements draw with, for tests and hosts, once an element has loaded
+  // it: RopeScope.Chart.getChart(canvas).
+  Object.defineProperty(RopeScope, 'Chart', { get: () => draw?.Chart });
   RopeScope.EMBED_CONTROLS = EMBED_CONTROLS;
   customElements.define('rope-scope', RopeScope);
 }

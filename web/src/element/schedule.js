@@ -4,7 +4,6 @@
 // figure's numbers, layout and chart), each run in a task of its own. The elements near the
 // viewport are drawn one after another, never two in one task. Printing ends the build under way
 // and draws every element still waiting, at once.
-import { ready } from '../core/rope.js';
 
 const waiting = new Set(); // connected, not drawn yet
 const queue = new Set(); // near the viewport, to be drawn, in order
@@ -18,12 +17,17 @@ export const nextTask = () =>
     ? globalThis.scheduler.yield()
     : new Promise((resolve) => setTimeout(resolve, 0));
 
-// Before the first element draws, once: the core, inflated by the browser and compiled off the
-// main thread. Where the browser refuses WebAssembly, the drawing that follows says so.
+// Before the first element draws, once: what the element gives prepareWith (its code and the
+// core, compiled off the main thread). Where it cannot load, the drawing that follows says so.
+let before = () => null;
+/** `fn` () -> a promise: what the queue waits on before its first element draws. */
+export function prepareWith(fn) {
+  before = fn;
+}
 function* prepare() {
   if (prepared) return;
   prepared = true;
-  yield ready({ apart: true }).catch(() => {});
+  yield Promise.resolve(before()).catch(() => {});
 }
 
 // Runs the queue: each step an element's build yields is awaited (a promise, or nothing), then
