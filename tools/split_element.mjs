@@ -120,14 +120,17 @@ nonce=own&&own.nonce||"",table=${TABLE}=${TABLE}||{},modules={},fetching={};
 function name(path){return path.replace(/^\\.\\//,"")}
 function fetchChunk(file){
 if(table[file])return Promise.resolve();
-return fetching[file]||(fetching[file]=new Promise(function(resolve,reject){
+if(fetching[file])return fetching[file];
+var named=self.ropescopeChunksBase,base=found;
+if(typeof named=="string")try{base=new URL(named.slice(-1)=="/"?named:named+"/",location.href).href}
+catch(e){return Promise.reject(new Error("ropescopeChunksBase "+JSON.stringify(named.slice(0,100))+" is not an address"))}
+return fetching[file]=new Promise(function(resolve,reject){
 var script=document.createElement("script");
-var named=self.ropescopeChunksBase,base=typeof named=="string"?new URL(named.slice(-1)=="/"?named:named+"/",location.href).href:found;
 script.src=base+file;if(nonce)script.nonce=nonce;
 script.onload=function(){script.remove();if(table[file])resolve();else failed()};
 script.onerror=function(){script.remove();failed()};
 function failed(){delete fetching[file];reject(new Error("could not load "+script.src+" (the ${DIR}/ folder goes beside ${basename(OUT)})"))}
-(document.head||document.documentElement).appendChild(script)}))}
+(document.head||document.documentElement).appendChild(script)})}
 function require(path){var file=name(path),module=modules[file];
 if(!module){module=modules[file]={exports:{}};table[file](module,module.exports,require,__rs_import)}
 return module.exports}

@@ -19,7 +19,17 @@ import {
   settle,
   useServerAndBrowser,
 } from './harness.mjs';
-import { blogFile, blogHtml, ELEMENT_JS, elementChunksFor, LATE_FONT, openBlog, turnCircle, until } from './host.mjs';
+import {
+  blogFile,
+  blogHtml,
+  ELEMENT_JS,
+  elementChunksFor,
+  LATE_FONT,
+  nextPost,
+  openBlog,
+  turnCircle,
+  until,
+} from './host.mjs';
 
 const env = useServerAndBrowser();
 const SCRIPT = '<script src="/ropescope-embed.js"></script>';
@@ -473,6 +483,26 @@ test('an_element_whose_chunks_are_missing_should_say_so_and_show_its_picture', a
   const others = p.problems.filter((line) => !line.includes('/alone/ropescope-embed/'));
   assert.deepEqual(others, []);
   assert.ok(p.problems.length > 0, 'the missing chunk was requested');
+
+  // A site that names the chunks' folder with something that is no address is told so.
+  p.problems.length = 0;
+  await nextPost(
+    page,
+    blogHtml(
+      `<script>window.ropescopeChunksBase = 'http://[';</script><rope-scope id="s" view="flatness">${picture}</rope-scope>${SCRIPT}`,
+    ),
+  );
+  await page.waitForFunction(() => document.getElementById('s')?.shadowRoot?.querySelector('[part=notice]'), null, {
+    timeout: 15000,
+  });
+  const named = await page.evaluate(
+    () => document.getElementById('s').shadowRoot.querySelector('[part=notice]').textContent,
+  );
+  assert.equal(
+    named,
+    'Could not load this figure\'s code: ropescopeChunksBase "http://[" is not an address. The full explorer shows it.',
+  );
+  assert.deepEqual(p.problems, []);
   await p.context.close();
 });
 
