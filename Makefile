@@ -234,8 +234,8 @@ web/gen/methods.js: build/methods_js | web/gen
 	build/methods_js > $@.tmp && mv $@.tmp $@
 
 # The model configs as a module: the page cannot fetch JSON from file://.
-web/gen/models.js: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
-	$(NODE) tools/models.mjs $@ $(wildcard web/models/*.json)
+web/gen/models.js web/gen/model_names.js &: $(wildcard web/models/*.json) tools/models.mjs tools/pack.mjs | web/gen
+	$(NODE) tools/models.mjs web/gen/models.js $(wildcard web/models/*.json)
 
 # Where dist/ is published: the element's credit when it is imported (a bundler, npm) names
 # ropescope.html there, and make dist's static oEmbed answers name its files. By default the

@@ -18,7 +18,8 @@ export const LATE_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 
 /** The element's chunk files (dist/ropescope-embed/) a page showing `views` fetches (web/
  *  ropescope-embed/chunks.json): `must`, what the element draws with, each view's chunk and all
- *  they need; `may`, those and what their code may import() as it runs, with all that needs. */
+ *  they need; `may`, those, the presets' reader, and what their code may import() as it runs,
+ *  with all that needs. */
 export function elementChunksFor(views) {
   const { needs, later, files } = JSON.parse(readFileSync(join(ROOT, 'web/ropescope-embed/chunks.json'), 'utf8'));
   const chunkOf = (name) => Object.keys(files).find((file) => file.startsWith(`${name}-`));
@@ -30,7 +31,8 @@ export function elementChunksFor(views) {
   const roots = [chunkOf('draw'), ...views.map(chunkOf)];
   return {
     must: closure(roots, (file) => needs[file]),
-    may: closure(roots, (file) => [...needs[file], ...later[file]]),
+    // The presets' reader (model/long.js), which the element loads for a long-context view.
+    may: closure([...roots, chunkOf('long')], (file) => [...needs[file], ...later[file]]),
   };
 }
 

@@ -2,13 +2,15 @@
 // tools/split_element.mjs): its script stays within 20 KB gzipped; each chunk is a classic script
 // that registers itself under its own name; the script's table of what each chunk needs is the
 // build's; and a view's chunk, with all it needs, holds no other view's figure, so a post showing
-// one view fetches nothing of the others (tests/browser/element.test.mjs watches a post do so).
+// one view fetches nothing of the others (tests/browser/element.test.mjs watches a post do so),
+// and a view that shows no model preset fetches none of their data.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { HEADS } from '../../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { ROOT } from '../lib/testlib.mjs';
 
@@ -67,5 +69,20 @@ test('a_views_chunk_and_all_it_needs_should_hold_no_other_views_figure', () => {
     const imported = [...source.matchAll(/from '\.\/([a-z][a-z0-9-]*)\.js'/g)].map((m) => m[1]);
     const allowed = [name, ...imported.filter((other) => FIGURE_NAMES.includes(other))].sort();
     assert.deepEqual(figures, allowed, `view ${name}: the figures a post showing it fetches`);
+  }
+});
+
+test('a_view_that_shows_no_preset_should_fetch_no_presets_data', () => {
+  // The model configs' packed text (web/gen/models.js), a piece of it long enough to be unique.
+  const packed = /const PACKED = '([^']{60})/.exec(readFileSync(join(WEB, 'gen', 'models.js'), 'utf8'))[1];
+  const holding = Object.keys(chunks.needs).filter((file) => readFileSync(join(DIR, file), 'utf8').includes(packed));
+  assert.equal(holding.length, 1, `one chunk holds the presets' data (${holding})`);
+  assert.ok(!SCRIPT.includes(packed), 'not the script');
+  const draw = Object.keys(chunks.needs).find((file) => file.startsWith('draw-'));
+  const shown = HEADS.filter((head) => head.part !== 'long');
+  assert.ok(shown.length > 20, 'the lesson and the other views');
+  for (const { name } of shown) {
+    const own = Object.keys(chunks.files).find((file) => file.startsWith(`${name}-`));
+    assert.ok(!closure([draw, own]).includes(holding[0]), `view ${name} fetches no presets`);
   }
 });

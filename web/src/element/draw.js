@@ -1,6 +1,7 @@
 // What <rope-scope> draws with, loaded with its first build (element.js's loadDraw): Chart.js
 // (the parts tools/chart_parts.mjs registers), the core and its wasm, the charts' plumbing, the
-// exports and printing, and style.css as text. In the split element (dist/ropescope-embed.js and
+// exports and printing, and style.css as text. Not the model presets (model/long.js), which only
+// the long-context figures read. In the split element (dist/ropescope-embed.js and
 // its folder, tools/split_element.mjs) this is a chunk of its own, so the element's script is
 // the small part that reads attributes and holds each element's place until it draws; in a
 // one-script build (the one-view embed documents) it is inside.
@@ -11,7 +12,6 @@ import { useChartLib } from '../charts/lib.js';
 import { refreshColors, setupDefaults } from '../charts/theme.js';
 import { ready } from '../core/rope.js';
 import { fillFormulas } from '../formulas/mathml.js';
-import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { computeModel } from '../model/model.js';
 import { addExportMenu } from '../output/export.js';
 import { watchPrint } from '../output/print.js';
@@ -27,8 +27,6 @@ export {
   chartInSteps,
   computeModel,
   fillFormulas,
-  fillFromPreset,
-  presetValuesDropped,
   ready,
   refreshColors,
   setupDefaults,

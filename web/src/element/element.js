@@ -51,6 +51,26 @@ function loadDraw() {
   return drawLoad;
 }
 
+// The model presets' reader and data (model/long.js), loaded only by an element that shows a
+// long-context figure or is given a long-context setting.
+let long = null;
+let longLoad = null;
+function loadLong() {
+  longLoad ??= import('../model/long.js').then(
+    (module) => {
+      long = module;
+    },
+    (error) => {
+      longLoad = null;
+      throw error;
+    },
+  );
+  return longLoad;
+}
+/** Whether `state` sets a long-context setting whose default is the preset's value. */
+const presetSettingSet = (state) =>
+  PARAMS.some((row) => row.part === 'long' && row.default === null && state[row.name] !== null);
+
 // Each view's row (its chart maker, data, caption, controls), once its code is here.
 const ROWS = Object.create(null);
 const rowLoads = Object.create(null);
@@ -318,10 +338,12 @@ class RopeScope extends HTMLElement {
     run();
   }
 
-  /** The promise of the code a build of `names` draws with, or null when it is all here. */
-  codeFor(names) {
-    if (draw && names.every((name) => ROWS[name])) return null;
-    return Promise.all([loadDraw(), ...names.map(loadRow)]);
+  /** The promise of the code a build of `names` at `state` draws with, or null when it is all
+   *  here: the presets' reader too for a long-context figure or setting. */
+  codeFor(names, state) {
+    const presets = () => presetSettingSet(state) || names.some((name) => ROWS[name].part === 'long');
+    if (draw && names.every((name) => ROWS[name]) && (long || !presets())) return null;
+    return Promise.all([loadDraw(), ...names.map(loadRow)]).then(() => (presets() ? loadLong() : null));
   }
 
   // The build, one step for each yield. The figure is shown once whole, as before it was split:
@@ -335,7 +357,7 @@ class RopeScope extends HTMLElement {
     const names = noView ? [] : state.view === 'all' ? FIGURE_NAMES : [state.view];
     // The code this build draws with, fetched now if it is not here (the step the schedule and
     // build() wait on); where it cannot load, the element says so and shows its picture.
-    const code = this.codeFor(names);
+    const code = this.codeFor(names, state);
     if (code) {
       let failed = null;
       this.loading = code.catch((error) => {
@@ -355,7 +377,7 @@ class RopeScope extends HTMLElement {
     // (inflating the model files, reading the config), which the other views never use.
     if (rows.some((row) => row.part === 'long')) {
       try {
-        draw.fillFromPreset(state);
+        long.fillFromPreset(state);
       } catch {
         // a preset the reader refuses: the long figures stay empty
       }
@@ -452,9 +474,8 @@ class RopeScope extends HTMLElement {
       // Only the settings that default to the preset's value (null) and are set here can equal
       // the preset's; with none, there is nothing to drop and the preset need not be read.
       let settings = this.state;
-      const set = PARAMS.some((row) => row.part === 'long' && row.default === null && this.state[row.name] !== null);
       try {
-        if (set) settings = draw.presetValuesDropped(this.state);
+        if (presetSettingSet(this.state)) settings = long.presetValuesDropped(this.state);
       } catch {
         // the core is unavailable: the notice below says why
       }

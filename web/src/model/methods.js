@@ -2,7 +2,7 @@
 // each method shows. The methods are the rows of the C methods' table (c_src/scaling/methods.c,
 // generated into gen/methods.js): the page only lists them, the reader applies every rule.
 import { METHOD_ROWS, PARAM_ROWS } from '../../gen/methods.js';
-import { MODEL_NAMES } from '../../gen/models.js';
+import { MODEL_NAMES } from '../../gen/model_names.js';
 import { num } from '../lib/format.js';
 
 // value (the rope_type), label, params (the page's controls, in the order shown: web/README.md),

@@ -2,7 +2,7 @@
 // presets, random q and k, the gap lock and play. Wiring only: values go through app.js's
 // accept / acceptAll, so they are checked, written to the URL and drawn like typed ones.
 
-import { MODEL_NAMES } from '../../gen/models.js';
+import { MODEL_NAMES } from '../../gen/model_names.js';
 import { resetChapters } from '../figures/lesson_row.js';
 import { fixed, list, num } from '../lib/format.js';
 import { NORM_POSITIONS } from '../model/model.js';
