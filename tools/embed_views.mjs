@@ -4,13 +4,14 @@
 // script with Chart.js (the parts tools/chart_parts.mjs registers), the wasm and style.css
 // inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's loader
 // only, so the element draws nothing for another view and says which script has it. The
-// formulas' table and the matrix chart go only where the view draws them. (The element for
+// formulas' table, the matrix chart and the model presets go only where the view uses them. (The element for
 // posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
 //   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { minifiedCss } from './css_text.mjs';
 
@@ -63,6 +64,16 @@ const MATRIX_CHART = /chartConfig\('matrix'/;
 const drawsMatrix = (view) => MATRIX_CHART.test(figureSource(view));
 const NO_MATRIX = 'export const MatrixController = undefined;\nexport const MatrixElement = undefined;\n';
 
+// And the model presets (model/long.js, with the configs' packed text): only a long-context view
+// reads them. In another view's script the element takes them from this stub, which fills in no
+// preset and drops no setting from the explorer link (where a long-context setting given in the
+// address then stays, as given). A module of that view importing anything else of long.js would
+// stop the build (no such export).
+const LONG_VIEWS = HEADS.filter((head) => head.part === 'long').map((head) => head.name);
+const NO_PRESETS =
+  '// No model preset in this view (tools/embed_views.mjs).\n' +
+  'export const fillFromPreset = () => {};\nexport const presetValuesDropped = (state) => ({ ...state });\n';
+
 // Both rules read the figure's own file: a helper module that drew formulas or a matrix for
 // figures would escape them, so the build stops if one appears.
 function checkDrawnByFiguresOnly() {
@@ -97,6 +108,9 @@ const onlyView = (view) => ({
       loader: 'js',
       resolveDir: dirname(path),
     }));
+    if (!LONG_VIEWS.includes(view)) {
+      b.onLoad({ filter: /[\\/]web[\\/]src[\\/]model[\\/]long\.js$/ }, () => ({ contents: NO_PRESETS, loader: 'js' }));
+    }
     if (!drawsMatrix(view)) {
       b.onResolve({ filter: /^chartjs-chart-matrix$/ }, () => ({ path: 'no-matrix', namespace: 'only-view' }));
       b.onLoad({ filter: /^no-matrix$/, namespace: 'only-view' }, () => ({ contents: NO_MATRIX, loader: 'js' }));

@@ -31,8 +31,8 @@ export function elementChunksFor(views) {
   const roots = [chunkOf('draw'), ...views.map(chunkOf)];
   return {
     must: closure(roots, (file) => needs[file]),
-    // The presets' reader (model/long.js), which the element loads for a long-context view.
-    may: closure([...roots, chunkOf('long')], (file) => [...needs[file], ...later[file]]),
+    // The presets' reader (element/presets.js), which the element loads for a long-context view.
+    may: closure([...roots, chunkOf('presets')], (file) => [...needs[file], ...later[file]]),
   };
 }
 

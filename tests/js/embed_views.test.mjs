@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HEADS } from '../../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { ROOT } from '../lib/testlib.mjs';
 
@@ -41,4 +42,19 @@ test('one_view_scripts_should_carry_formulas_and_the_matrix_chart_only_where_dra
   // The rule has something to tell apart: some views draw formulas, one draws a matrix.
   assert.ok(drawing.formulas.length > 0 && drawing.formulas.length < FIGURE_NAMES.length, `${drawing.formulas}`);
   assert.deepEqual(drawing.matrix, ['heatmap']);
+});
+
+test('one_view_scripts_should_carry_the_model_presets_only_for_a_long_context_view', () => {
+  // The model configs' packed text (web/gen/models.js), a piece of it long enough to be unique.
+  const packed = /const PACKED = '([^']{60})/.exec(readFileSync(join(WEB, 'gen', 'models.js'), 'utf8'))[1];
+  const long = HEADS.filter((head) => head.part === 'long').map((head) => head.name);
+  assert.ok(long.length > 0 && long.length < FIGURE_NAMES.length, `${long}`);
+  for (const view of FIGURE_NAMES) {
+    const code = readFileSync(join(WEB, 'embed', `${view}.js`), 'utf8');
+    assert.equal(
+      code.includes(packed),
+      long.includes(view),
+      `embed/${view}.js: the presets iff it is a long-context view`,
+    );
+  }
 });

@@ -51,12 +51,12 @@ function loadDraw() {
   return drawLoad;
 }
 
-// The model presets' reader and data (model/long.js), loaded only by an element that shows a
-// long-context figure or is given a long-context setting.
+// The model presets' reader and data (presets.js, from model/long.js), loaded only by an
+// element that shows a long-context figure or is given a long-context setting.
 let long = null;
 let longLoad = null;
 function loadLong() {
-  longLoad ??= import('../model/long.js').then(
+  longLoad ??= import('./presets.js').then(
     (module) => {
       long = module;
     },
