@@ -483,6 +483,11 @@ test('an_element_whose_chunks_are_missing_should_say_so_and_show_its_picture', a
   const others = p.problems.filter((line) => !line.includes('/alone/ropescope-embed/'));
   assert.deepEqual(others, []);
   assert.ok(p.problems.length > 0, 'the missing chunk was requested');
+  // One round of requests, each chunk asked for once, and the element does not count as drawn.
+  const missing = p.problems.filter((line) => line.startsWith('HTTP 404'));
+  assert.equal(new Set(missing).size, missing.length, `each chunk asked for once: ${missing}`);
+  assert.ok(missing.length <= elementChunksFor(['flatness']).must.length, `one round: ${missing.length} requests`);
+  assert.equal(await page.evaluate(() => document.getElementById('s').drawn), false, 'not drawn');
 
   // A site that names the chunks' folder with something that is no address is told so.
   p.problems.length = 0;

@@ -25,10 +25,18 @@ import { contentHeights, EMBED_WIDTHS } from './measured.js';
 import { drawLater, forget, isWaiting, prepareWith } from './schedule.js';
 import { wireSettings } from './settings.js';
 
+// A load that failed stays failed (every element asking for it is told at once, with one round
+// of requests) until an attribute changes: then each is tried again.
+let failedLoads = [];
+function tryAgain() {
+  for (const forget of failedLoads) forget();
+  failedLoads = [];
+}
+
 // What the element draws with (draw.js), once loaded; null before.
 let draw = null;
 let drawLoad = null;
-/** The promise of draw.js, loaded once; a load that fails is tried again on the next call. */
+/** The promise of draw.js, loaded once; a load that fails stays failed until tryAgain(). */
 function loadDraw() {
   drawLoad ??= import('./draw.js').then(
     (module) => {
@@ -44,7 +52,9 @@ function loadDraw() {
       return draw;
     },
     (error) => {
-      drawLoad = null;
+      failedLoads.push(() => {
+        drawLoad = null;
+      });
       throw error;
     },
   );
@@ -61,7 +71,9 @@ function loadLong() {
       long = module;
     },
     (error) => {
-      longLoad = null;
+      failedLoads.push(() => {
+        longLoad = null;
+      });
       throw error;
     },
   );
@@ -74,7 +86,7 @@ const presetSettingSet = (state) =>
 // Each view's row (its chart maker, data, caption, controls), once its code is here.
 const ROWS = Object.create(null);
 const rowLoads = Object.create(null);
-/** The promise of view `name`'s row; a load that fails is tried again on the next call. */
+/** The promise of view `name`'s row; a load that fails stays failed until tryAgain(). */
 function loadRow(name) {
   rowLoads[name] ??= LOADERS[name]().then(
     (module) => {
@@ -82,7 +94,7 @@ function loadRow(name) {
       return ROWS[name];
     },
     (error) => {
-      delete rowLoads[name];
+      failedLoads.push(() => delete rowLoads[name]);
       throw error;
     },
   );
@@ -221,12 +233,13 @@ class RopeScope extends HTMLElement {
     this.built = false;
     this.steps = null; // the build under way (buildSteps), if any
     this.loading = null; // the code that build waits on, if any
+    this.unloaded = false; // its code could not load: it shows a line and its picture
   }
 
   /** Whether the element has drawn its figures (its last build has ended): true when it sends
    *  rope-scope-drawn. A chart on a canvas is not enough, as a chart is made over three tasks. */
   get drawn() {
-    return this.built && !this.steps;
+    return this.built && !this.steps && !this.unloaded;
   }
 
   // Each element starts in a task of its own: the script defining the element upgrades every
@@ -268,7 +281,9 @@ class RopeScope extends HTMLElement {
   }
 
   attributeChangedCallback() {
-    if (this.isConnected && this.built) this.build();
+    if (!this.isConnected || !this.built) return;
+    tryAgain();
+    this.build();
   }
 
   // Before drawing: a box about as tall as the figure will be (its embed's measured height; set
@@ -286,6 +301,7 @@ class RopeScope extends HTMLElement {
     this.charts = Object.create(null);
     this.shadowRoot.replaceChildren();
     this.built = false;
+    this.unloaded = false;
   }
 
   // Attributes -> state, through the URL reader: same grammar, ranges and messages.
@@ -452,6 +468,7 @@ class RopeScope extends HTMLElement {
     const notice = el('div', { part: 'notice', role: 'status' }, ...lines.map((line) => el('p', {}, line)));
     this.shadowRoot.replaceChildren(notice, el('slot'));
     this.built = true;
+    this.unloaded = true;
     this.steps = null;
   }
 
