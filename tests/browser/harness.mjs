@@ -191,8 +191,12 @@ export async function openPage(
   // Each frame's document loads so far, and the count when each request was made: a file a
   // document asked for (a chunk of figure code fetched at idle) is cancelled when a newer
   // document replaces it in its frame (a test's next goto or reload), which no reader sees.
+  // A document may still ask for a file after its replacement's load has started (an idle
+  // callback), so a request is also tagged with its frame's documents committed so far.
   const loads = new WeakMap(); // frame -> document loads started
-  const madeAt = new WeakMap(); // request -> its frame's loads when it was made
+  const commits = new WeakMap(); // frame -> documents committed (and same-document navigations)
+  const madeAt = new WeakMap(); // request -> [its frame's loads, commits] when it was made
+  page.on('framenavigated', (frame) => commits.set(frame, (commits.get(frame) ?? 0) + 1));
   const frameOf = (req) => {
     try {
       return req.frame();
@@ -204,7 +208,7 @@ export async function openPage(
     const frame = frameOf(req);
     if (!frame) return;
     if (req.isNavigationRequest()) loads.set(frame, (loads.get(frame) ?? 0) + 1);
-    else madeAt.set(req, loads.get(frame) ?? 0);
+    else madeAt.set(req, [loads.get(frame) ?? 0, commits.get(frame) ?? 0]);
   });
   page.on('requestfailed', (req) => {
     // A download navigation is cancelled by design once the file is saved, and so is a frame's
@@ -218,7 +222,8 @@ export async function openPage(
       frame !== null &&
       (req.isNavigationRequest()
         ? frame !== page.mainFrame()
-        : madeAt.has(req) && madeAt.get(req) < (loads.get(frame) ?? 0));
+        : madeAt.has(req) &&
+          (madeAt.get(req)[0] < (loads.get(frame) ?? 0) || madeAt.get(req)[1] < (commits.get(frame) ?? 0)));
     if (!req.url().startsWith('blob:') && !replaced) {
       problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
     }

@@ -17,7 +17,7 @@ const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
 // The figures drawn before the first chart whatever the link: the first chapter and the summary.
 const FIRST = [HEADS.find((h) => h.part === 'lesson').name, HEADS.find((h) => h.part === 'claim').name];
 // The first screen's ceiling, gzipped; its goal is 90 KB (docs/PERFORMANCE.md says what holds it).
-const FIRST_SCREEN_BUDGET = 150 * 1024;
+const FIRST_SCREEN_BUDGET = 145 * 1024;
 
 test('each_figure_should_be_in_a_chunk_of_its_own_and_the_first_files_should_hold_the_first_figures', () => {
   assert.equal(chunks.entry, 'app.js');

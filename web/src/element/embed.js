@@ -10,7 +10,7 @@ import { el } from '../lib/dom.js';
 import { fillFromPreset, presetValuesDropped } from '../model/long.js';
 import { apart, computeModel } from '../model/model.js';
 import { EMBED_CONTROLS, PARAM, PARAMS, readQuery, THEMES, writeQuery } from '../state/state.js';
-import { explorerLink, pageAddress } from './embed_mode.js';
+import { explorerLink, pageAddress, usePresets } from './embed_mode.js';
 import { HEIGHT_MESSAGE, MAX_HEIGHT, MIN_HEIGHT } from './height.js';
 import { contentHeights, EMBED_WIDTHS } from './measured.js';
 import { PICTURE_SETTINGS, pictureAlt, pictureHtml, pictureKey, pictureStem, pictureView } from './picture.js';
@@ -19,6 +19,10 @@ const $ = (id) => document.getElementById(id);
 
 // The page in embed mode (embed_mode.js: the page's first script holds it, not this builder).
 export { applyTheme, embedFigure, explorerLink, pageAddress, setupEmbed, updateEmbed } from './embed_mode.js';
+
+// The builder's links, and the page's from now on, leave out the settings equal to the preset's.
+usePresets(presetValuesDropped);
+
 // The height messages and their bounds, and the embed's side of them (height.js: the embed
 // document's script, frame.js, needs no more of this module).
 export {

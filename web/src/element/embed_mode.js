@@ -4,11 +4,20 @@
 // explorer at the same settings, and the content height posted to the host page. The page's
 // first script carries this; the builder that writes the snippets (embed.js) comes later.
 
-import { presetValuesDropped } from '../model/long.js';
 import { PARAM, writeQuery } from '../state/state.js';
 import { reportHeight } from './height.js';
 
 const $ = (id) => document.getElementById(id);
+
+// The explorer link leaves out the long-context settings equal to their preset's values
+// (model/long.js's presetValuesDropped). The page's first screen does not carry the presets:
+// until they are registered here (page/long.js, the builder), the link keeps such settings as
+// set, which opens the same figures.
+let dropPresetValues = (state) => ({ ...state });
+/** `fn` (state) -> the state without the settings equal to their preset's values. */
+export function usePresets(fn) {
+  dropPresetValues = fn;
+}
 
 /** The page's address without query or hash. */
 export const pageAddress = () => window.location.href.split(/[?#]/)[0];
@@ -18,7 +27,7 @@ export function explorerLink(state, page = pageAddress()) {
   return (
     page +
     writeQuery({
-      ...presetValuesDropped(state),
+      ...dropPresetValues(state),
       embed: false,
       view: 'all',
       theme: 'auto',

@@ -8,6 +8,7 @@
 
 import { controlFor } from '../controls/controls.js';
 import { wireSetting } from '../controls/wire.js';
+import { usePresets } from '../element/embed_mode.js';
 import { COMPARABLE, METHOD_PARAMS, METHODS, PRESETS, usesParam } from '../model/methods.js';
 import { PARAM } from '../state/state.js';
 
@@ -192,6 +193,7 @@ export function startLong(appHooks) {
 async function start() {
   try {
     [long, checker] = await Promise.all([import('../model/long.js'), import('./check.js')]);
+    usePresets(long.presetValuesDropped);
     await long.readerReady();
   } catch (err) {
     const why = `the config reader could not be loaded (${err?.message ?? err})`;
