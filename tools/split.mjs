@@ -18,7 +18,7 @@ import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 
 /**
  * Splits `entryArg`'s graph into `outArg` (emptied first); `extra`: more esbuild options
- * (loaders, plugins) for both builds. Returns { entryFile, files, held, used, entryMetafile,
+ * (loaders, plugins, legalComments) for both builds. Returns { entryFile, files, held, used, entryMetafile,
  * chunksMetafile }: files maps each written file (relative to outArg) to the figures it holds.
  */
 export async function split(entryArg, outArg, extra = {}) {
@@ -26,12 +26,12 @@ export async function split(entryArg, outArg, extra = {}) {
   const out = outArg;
   const ENTRY_FILE = basename(ENTRY); // app.js
   const OPTIONS = {
+    legalComments: 'none',
     ...extra,
     bundle: true,
     format: 'esm',
     minify: true,
     target: 'es2020',
-    legalComments: 'none',
     logLevel: 'warning',
   };
   const abs = (path) => resolve(path);

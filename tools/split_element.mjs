@@ -50,6 +50,9 @@ try {
   const { entryFile, files, entryMetafile, chunksMetafile } = await split(entryArg, temp, {
     loader: { '.css': 'text' },
     plugins: [minifiedCss],
+    // The licences of what the chunks bundle (Chart.js, chartjs-chart-matrix, fflate) stay in
+    // them, at the end of each file that holds their code.
+    legalComments: 'eof',
   });
   // Each file's imports, static (needed before it runs) and import()s, from esbuild's metafiles.
   const outputs = {};
@@ -105,7 +108,7 @@ async function classicBody(file, source, { later }) {
   if ([...new Set(calls)].sort().join() !== [...new Set(later)].sort().join())
     throw new Error(`split_element: ${file}: its import()s (${calls}) are not esbuild's (${later})`);
   const renamed = source.replace(IMPORT_CALL, '__rs_import($1)');
-  const { code } = await transform(renamed, { format: 'cjs', minify: true, target: 'es2020', legalComments: 'none' });
+  const { code } = await transform(renamed, { format: 'cjs', minify: true, target: 'es2020', legalComments: 'eof' });
   if (/\bimport\s*\(|\bimport\.meta\b/.test(code))
     throw new Error(`split_element: ${file}: an import() or import.meta is left in its classic form`);
   return code;
