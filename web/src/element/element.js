@@ -32,74 +32,63 @@ function tryAgain() {
   for (const forget of failedLoads) forget();
   failedLoads = [];
 }
+/** () -> make()'s promise, made at the first call and kept; a failed one until tryAgain(). */
+function loadOnce(make) {
+  let promise = null;
+  return () => {
+    promise ??= make().catch((error) => {
+      failedLoads.push(() => {
+        promise = null;
+      });
+      throw error;
+    });
+    return promise;
+  };
+}
 
 // What the element draws with (draw.js), once loaded; null before.
 let draw = null;
-let drawLoad = null;
-/** The promise of draw.js, loaded once; a load that fails stays failed until tryAgain(). */
-function loadDraw() {
-  drawLoad ??= import('./draw.js').then(
-    (module) => {
-      draw = module;
-      // Every connected element's charts, as one name -> handle table for printing.
-      draw.watchPrint(() =>
-        Object.fromEntries(
-          [...elements].flatMap((element, n) =>
-            Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
-          ),
+const loadDraw = loadOnce(() =>
+  import('./draw.js').then((module) => {
+    draw = module;
+    // Every connected element's charts, as one name -> handle table for printing.
+    draw.watchPrint(() =>
+      Object.fromEntries(
+        [...elements].flatMap((element, n) =>
+          Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
         ),
-      );
-      return draw;
-    },
-    (error) => {
-      failedLoads.push(() => {
-        drawLoad = null;
-      });
-      throw error;
-    },
-  );
-  return drawLoad;
-}
+      ),
+    );
+    return draw;
+  }),
+);
 
 // The model presets' reader and data (presets.js, from model/long.js), loaded only by an
 // element that shows a long-context figure or is given a long-context setting.
 let long = null;
-let longLoad = null;
-function loadLong() {
-  longLoad ??= import('./presets.js').then(
-    (module) => {
-      long = module;
-    },
-    (error) => {
-      failedLoads.push(() => {
-        longLoad = null;
-      });
-      throw error;
-    },
-  );
-  return longLoad;
-}
+const loadLong = loadOnce(() =>
+  import('./presets.js').then((module) => {
+    long = module;
+  }),
+);
 /** Whether `state` sets a long-context setting whose default is the preset's value. */
 const presetSettingSet = (state) =>
   PARAMS.some((row) => row.part === 'long' && row.default === null && state[row.name] !== null);
 
-// Each view's row (its chart maker, data, caption, controls), once its code is here.
+// Each view's row (its chart maker, data, caption, controls), once its code is here; for each
+// view this script holds, the loader of its row.
 const ROWS = Object.create(null);
-const rowLoads = Object.create(null);
-/** The promise of view `name`'s row; a load that fails stays failed until tryAgain(). */
-function loadRow(name) {
-  rowLoads[name] ??= LOADERS[name]().then(
-    (module) => {
-      ROWS[name] ??= Object.freeze({ ...module.default, number: FIGURE_NAMES.indexOf(name) + 1 });
-      return ROWS[name];
-    },
-    (error) => {
-      failedLoads.push(() => delete rowLoads[name]);
-      throw error;
-    },
-  );
-  return rowLoads[name];
-}
+const ROW_LOADS = Object.fromEntries(
+  Object.entries(LOADERS).map(([name, load]) => [
+    name,
+    loadOnce(() =>
+      load().then((module) => {
+        ROWS[name] ??= Object.freeze({ ...module.default, number: FIGURE_NAMES.indexOf(name) + 1 });
+      }),
+    ),
+  ]),
+);
+const loadRow = (name) => ROW_LOADS[name]();
 
 // The views this script can draw: every figure's, or in a one-view script (the embed
 // document's: tools/embed_views.mjs) that view's alone.
