@@ -272,7 +272,7 @@ web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen
 # The same modules split (tools/split_page.mjs): what web/index.html loads when served (make
 # serve), the entry and shared code first and each figure's code as the reader nears it.
 # web/ropescope.js above is the one-script form, for the page opened from disk (make dist).
-web/split/.built: tools/split_page.mjs $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js \
+web/split/.built: tools/split_page.mjs tools/split.mjs tools/element_build.mjs $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js \
                   web/gen/formulas.js web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js \
                   web/gen/figure_loaders.js web/gen/figure_first.js web/gen/files_wasm.js web/vendor/inflate.js
 	$(NODE) tools/split_page.mjs web/src/page/app.js web/split
@@ -291,7 +291,7 @@ web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflat
 # draws with (Chart.js from npm, only the parts tools/chart_parts.mjs registers, the wasm,
 # style.css) and each view's figure. make dist releases both (dist/ropescope-embed.js, within its
 # budget, and dist/ropescope-embed/).
-ELEMENT_DEPS = $(WEB_MODULES) web/style.css tools/chart_parts.mjs tools/css_text.mjs tools/split.mjs web/gen/public_url.js \
+ELEMENT_DEPS = $(WEB_MODULES) web/style.css tools/chart_parts.mjs tools/element_build.mjs tools/split.mjs web/gen/public_url.js \
                web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js \
                web/gen/models.js web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js \
                web/gen/figure_loaders.js web/vendor/inflate.js node_modules/chart.js/dist/chart.umd.js

@@ -4,8 +4,8 @@
 // script with Chart.js (the parts tools/chart_parts.mjs registers), the wasm and style.css
 // inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's loader
 // only, so the element draws nothing for another view and says which script has it. The
-// formulas' table, the matrix chart and the model presets go only where the view uses them. (The element for
-// posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
+// formulas' table, the matrix chart and the model presets go only where the view uses them.
+// (The element for posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
 //   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,16 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
-import { minifiedCss } from './css_text.mjs';
+import { COMPILE_HINT, figureOfInput, minifiedCss } from './element_build.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
 const LOADERS_FILE = join(ROOT, 'web', 'gen', 'figure_loaders.js');
 const LOADER_LINE = /^\s*"([a-z][a-z0-9-]*)": \(\) => import\('[^']*'\),$/gm;
-// The first line asks V8 to compile every function while the script streams in, off the main
-// thread, instead of each at its first call: the first element's drawing runs most of them, and
-// compiling them there made its steps tasks of 50-80 ms on the host's main thread.
-const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
 
 /** gen/figure_loaders.js for `view` alone: its module imported statically (a one-view script
@@ -140,21 +136,17 @@ async function bundle(view) {
   // The figures' files in the script: the view's, and those its own file imports (post.js
   // takes a part of planes.js), nothing else.
   const { inputs } = result.metafile;
-  const figureOf = (input) => {
-    const name = /(?:^|\/)web\/src\/figures\/([a-z][a-z0-9-]*)\.js$/.exec(input)?.[1];
-    return FIGURE_NAMES.includes(name) ? name : null;
-  };
   const reached = new Set();
   const visit = (input) => {
     if (reached.has(input) || !inputs[input]) return;
     reached.add(input);
     for (const i of inputs[input].imports) if (i.kind === 'import-statement') visit(i.path);
   };
-  visit(Object.keys(inputs).find((input) => figureOf(input) === view));
-  const held = Object.keys(inputs).filter(figureOf).sort();
-  const own = [...reached].filter(figureOf).sort();
+  visit(Object.keys(inputs).find((input) => figureOfInput(input) === view));
+  const held = Object.keys(inputs).filter(figureOfInput).sort();
+  const own = [...reached].filter(figureOfInput).sort();
   if (held.join() !== own.join() || !own.length)
-    throw new Error(`embed_views: ${view}.js holds the figures ${held.map(figureOf).join(', ')}`);
+    throw new Error(`embed_views: ${view}.js holds the figures ${held.map(figureOfInput).join(', ')}`);
   return result.outputFiles[0].contents;
 }
 

@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { FIGURE_NAMES } from '../web/gen/figure_names.js';
+import { figureOfInput } from './element_build.mjs';
 
 /**
  * Splits `entryArg`'s graph into `outArg` (emptied first); `extra`: more esbuild options
@@ -173,12 +173,7 @@ export async function split(entryArg, outArg, extra = {}) {
 
   // ---- chunks.json ----
 
-  // A figure's file: web/src/figures/<name>.js, for a name of the figures' table.
-  const FIGURE_FILE = /(?:^|\/)web\/src\/figures\/([a-z][a-z0-9-]*)\.js$/;
-  const figuresIn = (output) =>
-    Object.keys(output.inputs)
-      .map((input) => FIGURE_FILE.exec(input)?.[1])
-      .filter((name) => name && FIGURE_NAMES.includes(name));
+  const figuresIn = (output) => Object.keys(output.inputs).map(figureOfInput).filter(Boolean);
   const files = {};
   for (const metafile of [entry.metafile, chunks.metafile]) {
     for (const [path, output] of Object.entries(metafile.outputs)) {

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { transform } from 'esbuild';
 import { PUBLIC_URL } from '../web/gen/public_url.js';
-import { minifiedCss } from './css_text.mjs';
+import { COMPILE_HINT, minifiedCss } from './element_build.mjs';
 import { split } from './split.mjs';
 
 const [entryArg, outArg] = process.argv.slice(2);
@@ -39,9 +39,6 @@ if (!entryArg || !outArg?.endsWith('.js')) {
 const OUT = resolve(outArg);
 const DIR = basename(OUT, '.js'); // the chunks' folder, beside OUT
 const CHUNKS = join(resolve(OUT, '..'), DIR);
-// The first line asks V8 to compile every function while the script streams in, off the main
-// thread, instead of each at its first call (tools/embed_views.mjs says why).
-const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 const BANNER = '/*! ropescope-embed.js: the <rope-scope> element (MIT); its chunks include Chart.js (MIT) */';
 const TABLE = 'self.ropescopeChunks';
 
@@ -71,10 +68,11 @@ try {
   mkdirSync(CHUNKS, { recursive: true });
   const needs = {};
   const later = {};
+  let entryBody = null;
   for (const file of written) {
     const body = await classicBody(file, readFileSync(join(temp, file), 'utf8'), outputs[file]);
     if (file === entryFile) {
-      writeFileSync(OUT, `${COMPILE_HINT}${BANNER}\n${loaderScript(entryFile, body)}`);
+      entryBody = body;
       continue;
     }
     needs[file] = outputs[file].needs.filter((need) => need !== entryFile);
@@ -85,8 +83,7 @@ try {
     );
   }
   // The loader knows each chunk's static imports: it fetches them together.
-  const script = readFileSync(OUT, 'utf8').replace('__RS_NEEDS__', JSON.stringify(needs));
-  writeFileSync(OUT, script);
+  writeFileSync(OUT, `${COMPILE_HINT}${BANNER}\n${loaderScript(entryFile, entryBody, needs)}`);
   const figures = Object.fromEntries(Object.entries(files).filter(([file]) => file !== entryFile));
   writeFileSync(
     join(CHUNKS, 'chunks.json'),
@@ -115,9 +112,9 @@ async function classicBody(file, source, { later }) {
 }
 
 /** The script a post names: the loader around the entry's body, which runs at once. */
-function loaderScript(entryFile, body) {
+function loaderScript(entryFile, body, needs) {
   return `(function(){
-var NEEDS=__RS_NEEDS__,own=document.currentScript,src=own&&own.src,
+var NEEDS=${JSON.stringify(needs)},own=document.currentScript,src=own&&own.src,
 found=new URL(${JSON.stringify(`${DIR}/`)},!own?${JSON.stringify(PUBLIC_URL)}:!src?location.href:new URL(src).pathname.endsWith(${JSON.stringify(`/${basename(OUT)}`)})?src:${JSON.stringify(PUBLIC_URL)}).href,
 nonce=own&&own.nonce||"",table=${TABLE}=${TABLE}||{},modules={},fetching={};
 function name(path){return path.replace(/^\\.\\//,"")}

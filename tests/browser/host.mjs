@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { closureOf } from '../lib/testlib.mjs';
 import { openPage, ROOT } from './harness.mjs';
 export const ELEMENT_JS = join(ROOT, 'dist/ropescope-embed.js');
 export const ELEMENT_CHUNKS = join(ROOT, 'dist/ropescope-embed');
@@ -23,11 +24,7 @@ export const LATE_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 export function elementChunksFor(views) {
   const { needs, later, files } = JSON.parse(readFileSync(join(ROOT, 'web/ropescope-embed/chunks.json'), 'utf8'));
   const chunkOf = (name) => Object.keys(files).find((file) => file.startsWith(`${name}-`));
-  const closure = (roots, follow) => {
-    const all = [...roots];
-    for (let i = 0; i < all.length; i++) for (const next of follow(all[i])) if (!all.includes(next)) all.push(next);
-    return all.sort();
-  };
+  const closure = (roots, follow) => closureOf(roots, follow).sort();
   const roots = [chunkOf('draw'), ...views.map(chunkOf)];
   return {
     must: closure(roots, (file) => needs[file]),

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { HEADS } from '../../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
-import { ROOT } from '../lib/testlib.mjs';
+import { closureOf, ROOT } from '../lib/testlib.mjs';
 
 const WEB = join(ROOT, 'web');
 const DIR = join(WEB, 'ropescope-embed');
@@ -21,12 +21,7 @@ const chunks = JSON.parse(readFileSync(join(DIR, 'chunks.json'), 'utf8'));
 const LOADER_BUDGET = 20 * 1024; // issue #34's goal, gzipped
 
 /** `files` and every file they need, in turn. */
-function closure(files) {
-  const all = [...files];
-  for (let i = 0; i < all.length; i++)
-    for (const need of chunks.needs[all[i]] ?? []) if (!all.includes(need)) all.push(need);
-  return all;
-}
+const closure = (files) => closureOf(files, (file) => chunks.needs[file]);
 
 test('the_elements_script_should_stay_within_20_kb_gzipped', () => {
   const bytes = gzipSync(SCRIPT, { level: 9 }).length;

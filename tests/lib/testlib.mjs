@@ -63,3 +63,10 @@ export function cliReport(flags) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** `roots` and every item `next(item)` lists, in turn, each once (a chunk and all it needs). */
+export function closureOf(roots, next) {
+  const all = [...roots];
+  for (let i = 0; i < all.length; i++) for (const item of next(all[i]) ?? []) if (!all.includes(item)) all.push(item);
+  return all;
+}

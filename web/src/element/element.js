@@ -251,7 +251,7 @@ class RopeScope extends HTMLElement {
     // viewport, and its view's code once the browser is idle (so that printing, which draws
     // every element at once, finds it here). A load that fails is said when the element draws.
     loadDraw().catch(() => {});
-    const view = (this.getAttribute('view') ?? 'all').trim().toLowerCase();
+    const view = this.viewAttribute();
     const names = view === 'all' ? HELD : HELD.filter((name) => name === view);
     const later = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 200));
     later(() => {
@@ -275,10 +275,15 @@ class RopeScope extends HTMLElement {
     this.build();
   }
 
+  /** The view= attribute as the URL reader takes it (trimmed, lower case; 'all' when absent). */
+  viewAttribute() {
+    return (this.getAttribute('view') ?? 'all').trim().toLowerCase();
+  }
+
   // Before drawing: a box about as tall as the figure will be (its embed's measured height; set
   // through the CSSOM, which a host's style-src allows), without a <slot>: the children wait unseen.
   showWaiting() {
-    const view = (this.getAttribute('view') ?? '').trim().toLowerCase();
+    const view = this.viewAttribute();
     const box = el('div', { part: 'waiting' });
     const known = FIGURE_NAMES.includes(view);
     box.style.minHeight = `${known ? waitingHeight(view, this.getBoundingClientRect().width) : 0}px`;
