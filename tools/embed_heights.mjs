@@ -6,7 +6,7 @@
 // Content is not always shorter in a wider column: a square chart (the circle, the cat, the
 // clock) grows with the column up to its largest size.
 //   node tools/embed_heights.mjs            (after make web; about ten minutes)
-//   node tools/embed_heights.mjs slot clock (those views again, the others kept as written)
+//   node tools/embed_heights.mjs slot clock (those views and view=all again, the others kept as written)
 // Rerun after changing a figure's text or layout: tests/browser/embed.test.mjs checks the
 // fixed heights against the content in real iframes at 320, 480 and 680 px.
 import { execFileSync } from 'node:child_process';
@@ -25,7 +25,8 @@ if (unknown.length > 0) {
   console.error(`embed_heights: no such view: ${unknown.join(', ')} (views: ${all.join(' ')})`);
   process.exit(2);
 }
-const views = asked.length > 0 ? asked : all;
+// view=all holds every view: measured again with any of them.
+const views = asked.length > 0 ? [...new Set([...asked, 'all'])] : all;
 
 const server = await startServer(join(ROOT, 'web'));
 const browser = await launchBrowser();
