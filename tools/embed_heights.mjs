@@ -5,7 +5,7 @@
 // N px wide is the tallest content at any measured width from N up, plus a margin.
 // Content is not always shorter in a wider column: a square chart (the circle, the cat, the
 // clock) grows with the column up to its largest size.
-//   node tools/embed_heights.mjs            (after make web; about ten minutes)
+//   node tools/embed_heights.mjs            (after make web; a few minutes)
 //   node tools/embed_heights.mjs slot clock (those views and view=all again, the others kept as written)
 // Rerun after changing a figure's text or layout: tests/browser/embed.test.mjs checks the
 // fixed heights against the content in real iframes at 320, 480 and 680 px.
