@@ -210,23 +210,30 @@ export async function openPage(
     if (req.isNavigationRequest()) loads.set(frame, (loads.get(frame) ?? 0) + 1);
     else madeAt.set(req, [loads.get(frame) ?? 0, commits.get(frame) ?? 0]);
   });
+  // A file's request cancelled (ERR_ABORTED), judged when the test asks whether the page was clean:
+  // the old document's requests are cancelled as the new one commits, and that cancellation can
+  // reach this process before the commit does (framenavigated), which is counted by then.
+  const cancelled = []; // [request, its frame, the message]
+  const judgeCancelled = () => {
+    for (const [req, frame, message] of cancelled.splice(0)) {
+      const made = madeAt.get(req);
+      const replaced = made !== undefined && (made[0] < (loads.get(frame) ?? 0) || made[1] < (commits.get(frame) ?? 0));
+      if (!replaced) problems.push(message);
+    }
+  };
   page.on('requestfailed', (req) => {
     // A download navigation is cancelled by design once the file is saved, and so is a frame's
     // document load that a newer one replaced (the embed builder's live preview reloads on every
     // option: on a busy machine the previous load is still under way), and a file asked for by a
     // document since replaced in its frame.
+    if (req.url().startsWith('blob:')) return;
+    const message = `request failed: ${req.url()} ${req.failure()?.errorText}`;
     const aborted = req.failure()?.errorText === 'net::ERR_ABORTED';
     const frame = frameOf(req);
-    const replaced =
-      aborted &&
-      frame !== null &&
-      (req.isNavigationRequest()
-        ? frame !== page.mainFrame()
-        : madeAt.has(req) &&
-          (madeAt.get(req)[0] < (loads.get(frame) ?? 0) || madeAt.get(req)[1] < (commits.get(frame) ?? 0)));
-    if (!req.url().startsWith('blob:') && !replaced) {
-      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
-    }
+    if (!aborted || frame === null) problems.push(message);
+    else if (req.isNavigationRequest()) {
+      if (frame === page.mainFrame()) problems.push(message);
+    } else cancelled.push([req, frame, message]);
   });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
@@ -235,13 +242,19 @@ export async function openPage(
   return {
     page,
     context,
-    problems,
+    // What went wrong so far, cancelled requests judged (a test reading it directly).
+    get problems() {
+      judgeCancelled();
+      return problems;
+    },
     async assertClean(what = url) {
       await collectCsp(page, problems);
+      judgeCancelled();
       assert.deepEqual(problems, [], `${what}: console errors, page errors, dialogs or CSP violations`);
     },
     async close() {
       await collectCsp(page, problems);
+      judgeCancelled();
       await context.close();
       assert.deepEqual(problems, [], `${url}: console errors, page errors, dialogs or CSP violations`);
     },
