@@ -207,8 +207,10 @@ export default chapterRow({
     toggle(chapter, 'rebased', 'clock-base', `base 10000 → 500000 (pair ${PAIR} of d ${DIM})`),
   ],
   readout: (d) =>
-    `Pair ${PAIR} of d ${DIM}: θ ${num(d.rebase.theta_old)} → ` +
-    `${num(d.rebase.theta_new)} (${num(d.rebase.ratio, 3)}× slower); at gap ${d.gapLength} it has turned ` +
+    `Pair ${PAIR} of d ${DIM}, the slowest${d.rebased ? ' (on the dial)' : ` (the dial shows the post’s θ = ${SLOW})`}, ` +
+    `turns ${d.rebase.theta_old.toPrecision(3)} rad per position at base ${OLD_BASE} and ` +
+    `${d.rebase.theta_new.toPrecision(3)} at base ${NEW_BASE} (${num(d.rebase.ratio, 3)}× slower); ` +
+    `at gap ${d.gapLength} it has turned ` +
     `${d.pair.map(pairAt).join(' and ')}, against ${fmt(d.rebase.train_old)} swept in training.`,
   caption: (d) =>
     `The dot is ${d.inside ? 'inside' : 'outside'} the training range: ${slowName(d)} ` +
