@@ -8,7 +8,7 @@
 //   node tools/embed_heights.mjs            (after make web; a few minutes)
 //   node tools/embed_heights.mjs slot clock (those views and view=all again, the others kept as written)
 // Rerun after changing a figure's text or layout: tests/browser/embed.test.mjs checks the
-// fixed heights against the content in real iframes at 320, 480 and 680 px.
+// fixed heights against the content in real iframes at 320, 480, 640 and 800 px.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
