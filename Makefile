@@ -299,8 +299,8 @@ web/ropescope-embed.js: tools/split_element.mjs $(ELEMENT_DEPS)
 	$(NODE) tools/split_element.mjs web/src/element/element.js $@
 
 # One script per view for the one-view embed documents: the element with that view's figure
-# alone, in one file (tools/embed_views.mjs).
-web/embed/.built: tools/embed_views.mjs $(ELEMENT_DEPS)
+# alone and the Chart.js parts it uses (tools/chart_views.mjs), in one file (tools/embed_views.mjs).
+web/embed/.built: tools/embed_views.mjs tools/chart_views.mjs $(ELEMENT_DEPS)
 	$(NODE) tools/embed_views.mjs web/embed
 	touch web/embed/.built
 

@@ -2,7 +2,8 @@
 // ES-module build. Two bundles take Chart from here: the page's web/vendor/chart.js
 // (tools/chart_entry.mjs, which sets window.Chart) and dist/ropescope-embed.js
 // (web/src/element/element.js, which keeps its Chart to itself).
-// A new figure that needs another controller, element, scale or plugin adds it here.
+// A new figure that needs another controller, element, scale or plugin adds it here, and lists
+// its parts in tools/chart_views.mjs (a one-view embed script registers its view's alone).
 import {
   BarController,
   BarElement,
@@ -30,8 +31,8 @@ Chart.register(
   LogarithmicScale,
   Filler,
   Tooltip,
-  // Absent from a one-view script whose view draws no matrix (tools/embed_views.mjs).
-  ...[MatrixController, MatrixElement].filter(Boolean),
+  MatrixController,
+  MatrixElement,
 );
 
 export { Chart };

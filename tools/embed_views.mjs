@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The one-view embed documents' scripts (OUT/<view>.js; the documents, OUT/<view>.html, are
 // tools/embed_page.mjs's): each is web/src/element/element.js and what it imports, one classic
-// script with Chart.js (the parts tools/chart_parts.mjs registers), the wasm and style.css
-// inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's loader
-// only, so the element draws nothing for another view and says which script has it. The
-// formulas' table, the matrix chart and the model presets go only where the view uses them.
+// script with Chart.js (the parts that view's chart uses: tools/chart_views.mjs), the wasm and
+// style.css inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's
+// loader only, so the element draws nothing for another view and says which script has it. The
+// formulas' table and the model presets go only where the view uses them.
 // (The element for posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
 //   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
+import { viewChartParts } from './chart_views.mjs';
 import { COMPILE_HINT, figureOfInput, minifiedCss } from './element_build.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,12 +55,6 @@ const NO_FORMULAS =
   '// No formula in this view (tools/embed_views.mjs).\n' +
   'export const FORMULAS = Object.freeze({});\nexport const FORMULA_TEX = Object.freeze({});\n';
 
-// Likewise the heatmap's matrix chart (chartjs-chart-matrix), which tools/chart_parts.mjs
-// registers only where it is present.
-const MATRIX_CHART = /chartConfig\('matrix'/;
-const drawsMatrix = (view) => MATRIX_CHART.test(figureSource(view));
-const NO_MATRIX = 'export const MatrixController = undefined;\nexport const MatrixElement = undefined;\n';
-
 // And the model presets (model/long.js, with the configs' packed text): only a long-context view
 // reads them. In another view's script the element takes them from this stub, which fills in no
 // preset and drops no setting from the explorer link (where a long-context setting given in the
@@ -70,8 +65,8 @@ const NO_PRESETS =
   '// No model preset in this view (tools/embed_views.mjs).\n' +
   'export const fillFromPreset = () => {};\nexport const presetValuesDropped = (state) => ({ ...state });\n';
 
-// Both rules read the figure's own file: a helper module that drew formulas or a matrix for
-// figures would escape them, so the build stops if one appears.
+// The rule reads the figure's own file: a helper module that drew formulas for figures would
+// escape it, so the build stops if one appears.
 function checkDrawnByFiguresOnly() {
   const SRC = join(ROOT, 'web', 'src');
   const ALLOWED = new Set([
@@ -85,8 +80,8 @@ function checkDrawnByFiguresOnly() {
     if (!file.endsWith('.js') || ALLOWED.has(file) || FIGURE_NAMES.some((name) => file === `figures/${name}.js`))
       continue;
     const text = readFileSync(join(SRC, file), 'utf8');
-    if (/formulas\/mathml\.js'/.test(text) || MATRIX_CHART.test(text)) {
-      throw new Error(`embed_views: web/src/${file} draws formulas or a matrix: teach drawsFormulas/drawsMatrix`);
+    if (/formulas\/mathml\.js'/.test(text)) {
+      throw new Error(`embed_views: web/src/${file} draws formulas: teach drawsFormulas`);
     }
   }
 }
@@ -107,10 +102,12 @@ const onlyView = (view) => ({
     if (!LONG_VIEWS.includes(view)) {
       b.onLoad({ filter: /[\\/]web[\\/]src[\\/]model[\\/]long\.js$/ }, () => ({ contents: NO_PRESETS, loader: 'js' }));
     }
-    if (!drawsMatrix(view)) {
-      b.onResolve({ filter: /^chartjs-chart-matrix$/ }, () => ({ path: 'no-matrix', namespace: 'only-view' }));
-      b.onLoad({ filter: /^no-matrix$/, namespace: 'only-view' }, () => ({ contents: NO_MATRIX, loader: 'js' }));
-    }
+    // Chart.js with the view's parts alone registered.
+    b.onLoad({ filter: /[\\/]tools[\\/]chart_parts\.mjs$/ }, ({ path }) => ({
+      contents: viewChartParts(view),
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
     if (!drawsFormulas(view)) {
       b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]formulas\.js$/ }, () => ({ contents: NO_FORMULAS, loader: 'js' }));
     }
