@@ -334,6 +334,7 @@ deps:
 	@missing=""; \
 	command -v $(EMCC) >/dev/null 2>&1 || missing="$$missing emscripten"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ -x /usr/bin/chromium-headless-shell ] || missing="$$missing chromium-headless-shell"; \
 	[ -f /usr/include/cmocka.h ] || missing="$$missing libcmocka-dev"; \
 	command -v $(CLANG) >/dev/null 2>&1 || missing="$$missing clang"; \
 	command -v $(CLANG_FORMAT) >/dev/null 2>&1 || missing="$$missing clang-format"; \

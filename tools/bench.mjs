@@ -34,7 +34,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launchBrowser, startServer } from '../tests/browser/harness.mjs';
+import { launchBrowser, READER_CHROMIUM, startServer } from '../tests/browser/harness.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = join(ROOT, 'web');
@@ -478,7 +478,7 @@ async function main() {
   const only = onlyPart(process.argv.slice(2));
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/index.html is missing');
   const server = await startServer(WEB);
-  const browser = await launchBrowser({ own: true });
+  const browser = await launchBrowser({ own: true, executablePath: READER_CHROMIUM });
   const rows = [];
   try {
     console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);

@@ -28,7 +28,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launchBrowser } from '../tests/browser/harness.mjs';
+import { launchBrowser, READER_CHROMIUM } from '../tests/browser/harness.mjs';
 import { serve } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -241,7 +241,7 @@ async function frames(browser, hostUrl) {
 
 const host = await startHost();
 // With the address bar's popup renderer, as these runs were measured (the quiet browser is below).
-const browser = await launchBrowser({ quietUi: false });
+const browser = await launchBrowser({ quietUi: false, executablePath: READER_CHROMIUM });
 try {
   console.log(
     `ropescope embed bench: six <rope-scope> (${VIEWS.join(', ')}) in one post, headless Chromium ${browser.version()}`,
@@ -270,7 +270,7 @@ try {
   );
   // Without the address bar's popup renderer, which Chromium starts for every new context and a
   // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).
-  const quiet = await launchBrowser({ own: true });
+  const quiet = await launchBrowser({ own: true, executablePath: READER_CHROMIUM });
   try {
     await oneElement(quiet, host.url);
     await frames(quiet, host.url);

@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import { chromium } from 'playwright-core';
-import { LAUNCH_ARGS, QUIET_UI_ARGS, ROOT } from '../tests/browser/harness.mjs';
+import { LAUNCH_ARGS, QUIET_UI_ARGS, ROOT, TEST_CHROMIUM } from '../tests/browser/harness.mjs';
 
 // The files that take longest (each over a minute and a half of a 2-core machine), slowest first.
 const SLOWEST = ['embed', 'lesson', 'long', 'page', 'first_screen', 'element', 'controls'];
@@ -39,10 +39,9 @@ if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) {
   process.exit(2);
 }
 
-// Without the address bar's popup renderer, as launchBrowser starts one: a second of CPU less for
-// each context the files make.
+// The tests' browser (TEST_CHROMIUM, the headless shell), as launchBrowser starts it.
 const server = await chromium.launchServer({
-  executablePath: '/usr/bin/chromium',
+  executablePath: TEST_CHROMIUM,
   args: [...LAUNCH_ARGS, ...QUIET_UI_ARGS],
 });
 process.env.ROPE_BROWSER_WS = server.wsEndpoint(); // the files' processes inherit it

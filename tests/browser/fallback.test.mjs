@@ -14,7 +14,7 @@ import { VERSION } from '../../web/gen/version.js';
 import { defaultAlt, useFigureRows } from '../../web/src/element/embed.js';
 import { PICTURE_SCALE, PICTURE_WIDTH, pictureFile } from '../../web/src/element/picture.js';
 import { FIGURE } from '../../web/src/figures/index.js';
-import { LAUNCH_ARGS, openReady, ROOT, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
+import { LAUNCH_ARGS, openReady, ROOT, TEST_CHROMIUM, useServerAndBrowser, waitFrameDrawn } from './harness.mjs';
 import { blogHtml, explorerFrame, holdPreview, openBlog } from './host.mjs';
 
 useFigureRows((name) => FIGURE[name]);
@@ -118,7 +118,7 @@ test('with_javascript_off_the_picture_should_show_once_at_the_snippets_settings'
   // A browser with JavaScript off from the start, in every frame: the per-context switch reaches
   // a cross-origin frame's process only once it is attached, after it may have parsed its page.
   const off = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: TEST_CHROMIUM,
     args: [...LAUNCH_ARGS, '--blink-settings=scriptEnabled=false'],
   });
   t.after(() => off.close());
