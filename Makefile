@@ -97,11 +97,33 @@ build/gen/post_rows.inc: c_src/lesson/post_numbers.txt tools/post_rows.awk
 web/gen:
 	mkdir -p $@
 
-build/ropescope: $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+# Each C file is compiled once per set of flags, into build/obj/SET/ (the path under c_src/),
+# and the binaries built with that set link the same objects: native (the CLI, the shared library
+# and the unit tests; position-independent, for the library), asan (clang's ASan + UBSan: the
+# tests' sanitized builds) and fuzz (libFuzzer's coverage, ASan + UBSan: every fuzzer). Each object
+# depends on every header, as each binary did when it compiled its sources itself.
+ALL_HDR = $(CORE_HDR) $(SCALING_HDR) $(CLI_HDR)
+obj = $(patsubst c_src/%.c,build/obj/$(1)/%.o,$(2))
+FUZZ_OBJ_FLAGS = $(STD) -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(WARN)
+build/obj/native/%.o: c_src/%.c $(ALL_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -fPIC -c -o $@ $<
+build/obj/asan/%.o: c_src/%.c $(ALL_HDR)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -c -o $@ $<
+build/obj/fuzz/%.o: c_src/%.c $(ALL_HDR)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_OBJ_FLAGS) $(INC) -c -o $@ $<
+# The CLI without its main(), for the fuzzers that call rope_cli_run themselves.
+build/obj/fuzz/cli/main_nomain.o: c_src/cli/main.c $(ALL_HDR)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_OBJ_FLAGS) -DROPE_CLI_NO_MAIN $(INC) -c -o $@ $<
 
-build/librope.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -shared -fPIC -o $@ $(CORE_SRC) $(SCALING_SRC) -lm
+build/ropescope: $(call obj,native,$(CLI_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+build/librope.so: $(call obj,native,$(CORE_SRC) $(SCALING_SRC)) | build
+	$(CC) $(CFLAGS) -shared -o $@ $^ -lm
 
 # The same library with PCG64's 128-bit arithmetic in two 64-bit halves, as a
 # compiler without __int128 builds it (tests only).
@@ -110,18 +132,20 @@ build/librope_noint128.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR)
 
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
-build/test_rope: tests/c/test_rope.c tests/c/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+build/test_rope: tests/c/test_rope.c tests/c/testlib.h $(call obj,native,$(CORE_SRC)) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(call obj,native,$(CORE_SRC)) $(TEST_LDFLAGS) -lcmocka -lm
 
 FUZZ_CFLAGS = $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN)
 # Three fuzz targets: the core (and report writer); the CLI's argv with no files (thousands of
 # runs a second); the CLI's files (report pairs in a temp folder, --config files).
-build/fuzz_rope: tests/fuzz/fuzz_rope.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ tests/fuzz/fuzz_rope.c $(CORE_SRC) -lm
+build/fuzz_rope: tests/fuzz/fuzz_rope.c $(call obj,fuzz,$(CORE_SRC)) | build
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ $^ -lm
 
 # The CLI is linked in without its main(): the fuzzers call rope_cli_run themselves.
-build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_argv.h $(CLI_SRC) $(CLI_HDR) $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(CLI_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+FUZZ_CLI_OBJ = build/obj/fuzz/cli/main_nomain.o \
+               $(call obj,fuzz,$(filter-out c_src/cli/main.c,$(CLI_SRC)) $(CORE_SRC) $(SCALING_SRC))
+build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_argv.h $(FUZZ_CLI_OBJ) | build
+	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(FUZZ_CLI_OBJ) -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/c/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
@@ -129,29 +153,28 @@ build/test_scaling: tests/c/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC
 
 # The config reader under ASan + UBSan: random key/value sequences, and random text through
 # rope_config_read_json as the CLI and the page read a file (and the JSON written parsed back).
-build/fuzz_config: tests/fuzz/fuzz_config.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  $(INC) -o $@ tests/fuzz/fuzz_config.c $(CORE_SRC) $(SCALING_SRC) -lm
+build/fuzz_config: tests/fuzz/fuzz_config.c $(call obj,fuzz,$(CORE_SRC) $(SCALING_SRC)) | build
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ $^ -lm
 
-build/test_math: tests/c/test_math.c tests/c/testlib.h c_src/core/rope_math.c c_src/core/rope_math.h | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_math.c c_src/core/rope_math.c -lm
+build/test_math: tests/c/test_math.c tests/c/testlib.h build/obj/native/core/rope_math.o | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_math.c build/obj/native/core/rope_math.o -lm
 
 # verify's text reader against strtod, bit for bit, natively and under ASan + UBSan.
-build/test_text: tests/c/test_text.c tests/c/testlib.h $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_text.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+build/test_text: tests/c/test_text.c tests/c/testlib.h $(call obj,native,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_text.c $(call obj,native,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) -lm
 
-build/test_text_asan: tests/c/test_text.c tests/c/testlib.h $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_text.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+build/test_text_asan: tests/c/test_text.c tests/c/testlib.h $(call obj,asan,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_text.c $(call obj,asan,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) -lm
 
 # clang's UBSan also catches arithmetic on a NULL pointer (NULL + 0), which gcc's misses.
-build/test_rope_asan: tests/c/test_rope.c tests/c/testlib.h $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(CORE_SRC) $(TEST_LDFLAGS) -lcmocka -lm
+build/test_rope_asan: tests/c/test_rope.c tests/c/testlib.h $(call obj,asan,$(CORE_SRC)) | build
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(call obj,asan,$(CORE_SRC)) $(TEST_LDFLAGS) -lcmocka -lm
 
-build/test_explain: tests/c/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(CORE_SRC) -lcmocka -lm
+build/test_explain: tests/c/test_explain.c $(call obj,native,$(CORE_SRC)) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(call obj,native,$(CORE_SRC)) -lcmocka -lm
 
-build/test_explain_asan: tests/c/test_explain.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(CORE_SRC) -lcmocka -lm
+build/test_explain_asan: tests/c/test_explain.c $(call obj,asan,$(CORE_SRC)) | build
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(call obj,asan,$(CORE_SRC)) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p $(dir $@)
@@ -470,9 +493,8 @@ test-verify: build/ropescope build/fuzz_verify web/gen/verify_wasm.js web/vendor
 	$(NODE) --test tests/js/verify_page.test.mjs
 	@sh tests/fuzz/run.sh fuzz_verify $(FUZZ_VERIFY_SECONDS) tests/fuzz/verify-corpus
 
-build/fuzz_verify: tests/fuzz/fuzz_verify.c $(VERIFY_SRC) c_src/verify/verify.h $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
-	$(CLANG) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN) \
-	  $(INC) -o $@ tests/fuzz/fuzz_verify.c $(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC) -lm
+build/fuzz_verify: tests/fuzz/fuzz_verify.c $(call obj,fuzz,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ $^ -lm
 
 # Hostile files, messages and kills at every system call of the report's writes (strace).
 test-reliability: build/ropescope
@@ -521,8 +543,8 @@ dist: $(WEB_BUILT)
 	$(NODE) tools/dist.mjs
 
 # How long the slowest call at ROPE_MAX_WORK takes (docs/SPEC.md, "Limits").
-build/bench_limits: tools/bench_limits.c $(CORE_SRC) $(CORE_HDR) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tools/bench_limits.c $(CORE_SRC) -lm
+build/bench_limits: tools/bench_limits.c $(call obj,native,$(CORE_SRC)) | build
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $^ -lm
 
 bench: all dist build/bench_limits
 	sh tools/bench_limits.sh build/bench_limits build/ropescope
