@@ -30,7 +30,8 @@ import { PUBLIC_EXPLORER, PUBLIC_URL } from '../web/gen/public_url.js';
 import { PICTURE_SCALE, pictureFile } from '../web/src/element/picture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// The WebP pictures are encoded by Chromium's headless shell (the same bytes as the browser's).
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 export const PACKAGE_BUDGET = 1024 * 1024;
 const WEBP_QUALITY = 0.5;
 const THEMES = ['light'];
