@@ -3,7 +3,9 @@ CC ?= cc
 CLANG ?= clang
 CLANG_FORMAT ?= clang-format
 EMCC ?= emcc
-PYTHON ?= python3
+# Debian's Python (make deps installs it), not the PATH's python3: a version manager's shim
+# there costs a quarter of a second of CPU per run. The tests read the same (tests/lib/testlib.mjs).
+PYTHON ?= /usr/bin/python3
 # The reference NumPy for tests/diff/test_nprandom.py: Debian's python3-numpy.
 NUMPY_PYTHON ?= /usr/bin/python3
 NODE ?= node

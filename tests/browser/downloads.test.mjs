@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { PYTHON } from '../lib/testlib.mjs';
 import {
   afterUpdate,
   cliReport,
@@ -30,7 +31,7 @@ async function download(page, button, filename) {
 
 function checkReport(jsonPath, mdPath, flags) {
   const run = spawnSync(
-    'python3',
+    PYTHON,
     [join(ROOT, 'tests/diff/check_report.py'), '--json', jsonPath, '--md', mdPath, ...flags],
     { encoding: 'utf8' },
   );

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
-import { rng, seed } from '../lib/testlib.mjs';
+import { PYTHON, rng, seed } from '../lib/testlib.mjs';
 import {
   chartData,
   checkCharts,
@@ -749,7 +749,7 @@ function lessonReference(fn, args) {
     'import ref_lesson as r\n' +
     'fn, args = json.load(sys.stdin)\n' +
     'print(json.dumps(getattr(r, fn)(*args)))';
-  const run = spawnSync('python3', ['-c', script], { cwd: ROOT, input: JSON.stringify([fn, args]), encoding: 'utf8' });
+  const run = spawnSync(PYTHON, ['-c', script], { cwd: ROOT, input: JSON.stringify([fn, args]), encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
 }

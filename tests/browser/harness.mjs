@@ -16,7 +16,7 @@ import {
   ROPE_REPORT_DEFAULT_NORM_POSITIONS as NORM_POSITIONS,
   ROPE_REPORT_DEFAULT_STARTS as REPORT_STARTS,
 } from '../../web/gen/rope_consts.js';
-import { ABS_TOL, close } from '../lib/testlib.mjs';
+import { ABS_TOL, close, PYTHON } from '../lib/testlib.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB = join(ROOT, 'web');
@@ -511,7 +511,7 @@ export const text = (page, selector) => page.locator(selector).innerText();
 // ---- the reference ----
 
 export function reference(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,

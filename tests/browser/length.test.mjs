@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed as testSeed } from '../lib/testlib.mjs';
+import { PYTHON, rng, seed as testSeed } from '../lib/testlib.mjs';
 import {
   assertShows,
   chartData,
@@ -28,7 +28,7 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const COUNT = 256;
 
 function randomVectors(dim, seed) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
     input: JSON.stringify([{ fn: 'random_vectors', args: [dim, seed] }]),
     encoding: 'utf8',
   });

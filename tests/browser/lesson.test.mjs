@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as C from '../../web/gen/rope_consts.js';
 import * as rope from '../../web/src/core/rope.js';
-import { rng, seed } from '../lib/testlib.mjs';
+import { PYTHON, rng, seed } from '../lib/testlib.mjs';
 import { close, openAt, openReady, ROOT, settle, useServerAndBrowser } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -40,7 +40,7 @@ function reference(calls) {
     'out = {"results": [getattr(r, fn)(*args) for fn, args in calls],\n' +
     '       "post": [[rid, ch, p, d, v, r.post_matches(p, d, v)] for rid, ch, p, d, v in r.POST]}\n' +
     'print(json.dumps(out))';
-  const run = spawnSync('python3', ['-c', script], { cwd: ROOT, input: JSON.stringify(calls), encoding: 'utf8' });
+  const run = spawnSync(PYTHON, ['-c', script], { cwd: ROOT, input: JSON.stringify(calls), encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
 }

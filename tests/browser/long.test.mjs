@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed } from '../lib/testlib.mjs';
+import { PYTHON, rng, seed } from '../lib/testlib.mjs';
 import {
   afterUpdate,
   assertShows,
@@ -43,7 +43,7 @@ const BLOG = { config: { head_dim: 512, rope_theta: 10000, max_position_embeddin
 // ---- the reference ----
 
 function reference(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_scaling_batch.py')], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/ref_scaling_batch.py')], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,

@@ -95,7 +95,7 @@ test('precision_figure_should_follow_its_position_and_match_the_reference', asyn
   const config = JSON.parse(await page.inputValue('#config'));
   // The page gives the dynamic and longrope methods its gap as the sequence length.
   const gap = await page.evaluate(() => window.ropescope.state['target-gap']);
-  const [read] = python('python3', 'ref_scaling_batch.py', [{ config, seq_len: gap }]);
+  const [read] = python(PYTHON, 'ref_scaling_batch.py', [{ config, seq_len: gap }]);
   assert.equal(read.error, undefined, `${name}: the reference reads the config`);
   read.pairs.forEach((row, i) =>
     assert.ok(close(chart.datasets[5].data[i], row.inv_freq_scaled), `${name}: θ of pair ${i}`),

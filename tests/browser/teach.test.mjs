@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { rng, seed as testSeed } from '../lib/testlib.mjs';
+import { PYTHON, rng, seed as testSeed } from '../lib/testlib.mjs';
 import {
   afterUpdate,
   buildEverything,
@@ -29,7 +29,7 @@ import {
 const env = useServerAndBrowser();
 
 function refExplain(calls) {
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/ref_explain.py'), '--batch'], {
     input: JSON.stringify(calls),
     encoding: 'utf8',
     maxBuffer: 1 << 28,

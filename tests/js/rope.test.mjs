@@ -13,7 +13,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ABS_TOL, CLI, cliReport, close, rng as mulberry32, REL_TOL, ROOT, seedValue } from '../lib/testlib.mjs';
+import {
+  ABS_TOL,
+  CLI,
+  cliReport,
+  close,
+  rng as mulberry32,
+  PYTHON,
+  REL_TOL,
+  ROOT,
+  seedValue,
+} from '../lib/testlib.mjs';
 
 const INT_FUNCTIONS = new Set(['slow_pairs', 'slow_pairs_batch']);
 
@@ -47,7 +57,7 @@ function loadCases() {
   const dir = mkdtempSync(join(tmpdir(), 'rope-cases-'));
   try {
     const out = join(dir, 'cases.json');
-    const run = spawnSync('python3', [join(ROOT, 'tests/diff/gen_cases.py'), '--seed', String(SEED), '--out', out], {
+    const run = spawnSync(PYTHON, [join(ROOT, 'tests/diff/gen_cases.py'), '--seed', String(SEED), '--out', out], {
       encoding: 'utf8',
     });
     if (run.status !== 0) throw new Error(`tests/diff/gen_cases.py failed: ${run.stderr}`);
@@ -760,7 +770,7 @@ test('build_report_json_and_markdown_should_equal_the_cli_files', {
 test('build_report_should_match_the_reference', () => {
   const rnd = mulberry32(SEED ^ 0xbeef);
   const settings = [{}, ...Array.from({ length: 4 }, () => randomSettings(rnd))];
-  const run = spawnSync('python3', [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
+  const run = spawnSync(PYTHON, [join(ROOT, 'tests/ref/reference.py'), '--batch'], {
     input: JSON.stringify(settings.map((o) => ({ fn: 'build_report', args: [o] }))),
     encoding: 'utf8',
     maxBuffer: 1 << 26,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { scaling_csv, scaling_from_config, scaling_json_text } from '../../web/src/core/files.js';
-import { close, seed } from '../lib/testlib.mjs';
+import { close, PYTHON, seed } from '../lib/testlib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'build', 'ropescope');
@@ -24,7 +24,7 @@ function generated(envName, script, args) {
   let file = process.env[envName];
   if (!file) {
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scaling-')), `${envName}.json`);
-    const run = spawnSync('python3', [path.join(ROOT, 'tests', script), ...args(file)], {
+    const run = spawnSync(PYTHON, [path.join(ROOT, 'tests', script), ...args(file)], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, ROPE_TEST_SEED: String(seed('scaling')) },

@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(ROOT, 'build/ropescope');
+// The Python the tests' references run in: Debian's, which `make deps` installs (PYTHON to choose
+// another). Not whichever `python3` comes first on the PATH: a version manager's shim there (pyenv's
+// is a shell script) costs a quarter of a second of CPU per run, and the tests start hundreds.
+export const PYTHON = process.env.PYTHON || '/usr/bin/python3';
 
 // docs/SPEC.md's tolerance, stated here once for every JS test.
 export const ABS_TOL = 1e-9;
