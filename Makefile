@@ -9,6 +9,9 @@ PYTHON ?= /usr/bin/python3
 # The reference NumPy for tests/diff/test_nprandom.py: Debian's python3-numpy.
 NUMPY_PYTHON ?= /usr/bin/python3
 NODE ?= node
+# The npm packages' commands, run directly: npx would start npm's CLI first, a second of a busy
+# machine each time.
+BIN = node_modules/.bin
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wpedantic -Wstrict-prototypes \
        -Wmissing-prototypes -Wvla -Wformat=2 -Werror
@@ -291,7 +294,7 @@ web/gen/version.js: package.json | web/gen
 # The page's script: app.js and everything it imports (the wasm inlined), in one file.
 web/ropescope.js: $(WEB_MODULES) web/gen/version.js web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/formulas.js web/gen/models.js \
                   web/gen/methods.js web/gen/figure_names.js web/gen/figure_heads.js web/gen/figure_loaders.js web/gen/figure_first.js web/vendor/inflate.js
-	npx --no-install esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
+	$(BIN)/esbuild web/src/page/app.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # The same modules split (tools/split_page.mjs): what web/index.html loads when served (make
@@ -307,7 +310,7 @@ web/split/.built: tools/split_page.mjs tools/split.mjs tools/element_build.mjs $
 # script the page loads at the panel's first use, so the page itself does not grow and the
 # script also loads from file://.
 web/ropescope-verify.js: $(WEB_MODULES) web/gen/verify_wasm.js web/vendor/inflate.js
-	npx --no-install esbuild web/src/verify/panel.js --bundle --format=iife --minify --target=es2020 \
+	$(BIN)/esbuild web/src/verify/panel.js --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=none --log-level=warning --outfile=$@
 
 # The <rope-scope> element for posts (tools/split_element.mjs): web/ropescope-embed.js, the one
@@ -338,7 +341,7 @@ web/embed.html: tools/embed_page.mjs $(WEB_MODULES) web/gen/rope_wasm.js web/gen
 
 # The stylesheet the page loads: web/style.css (the source) minified, about a fifth smaller.
 web/style.min.css: web/style.css
-	npx --no-install esbuild $< --minify --log-level=warning --outfile=$@
+	$(BIN)/esbuild $< --minify --log-level=warning --outfile=$@
 
 # Chart.js with only the controllers, elements, scales and plugins the figures use. Its first
 # line asks V8 to compile every function while the file streams in (off the main thread): the
@@ -347,7 +350,7 @@ web/style.min.css: web/style.css
 # drops the line there.
 web/vendor/chart.js: tools/chart_entry.mjs tools/chart_parts.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor
-	npx --no-install esbuild $< --bundle --format=iife --minify --target=es2020 \
+	$(BIN)/esbuild $< --bundle --format=iife --minify --target=es2020 \
 	  --legal-comments=eof --banner:js="//# allFunctionsCalledOnLoad" --log-level=warning --outfile=$@
 
 node_modules/chart.js/dist/chart.umd.js: package.json package-lock.json
@@ -529,11 +532,11 @@ test-browser: all dist
 C_FILES = $(wildcard c_src/*/*.c c_src/*/*.h tests/c/*.c tests/c/*.h tests/fuzz/*.c tests/fuzz/*.h tools/*.c)
 format:
 	$(CLANG_FORMAT) -i $(C_FILES)
-	npx --no-install biome check --write
+	$(BIN)/biome check --write
 
 lint:
 	$(CLANG_FORMAT) --dry-run -Werror $(C_FILES)
-	npx --no-install biome check
+	$(BIN)/biome check
 	@echo "lint: C and JavaScript clean"
 
 serve: deps
