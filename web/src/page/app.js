@@ -815,19 +815,21 @@ function start() {
       // Every figure's code is fetched while the reader is idle (each built only as the reader
       // nears it): printing draws every figure in the task the browser asks (drawAll), and the
       // embed builder, below the figures, offers every one, its snippet written as it is chosen.
-      whenIdle(() =>
-        loadRows(PAGE_ROWS).then(
-          () =>
-            state.embed ||
-            setupBuilder().catch((err) =>
-              showNotice(
-                ...linkProblems,
-                `The embed builder could not load (${err.message}): reload the page to use it.`,
+      // An embed shows only its figures, whose code came before the first chart: it fetches no more.
+      if (!state.embed) {
+        whenIdle(() =>
+          loadRows(PAGE_ROWS).then(
+            () =>
+              setupBuilder().catch((err) =>
+                showNotice(
+                  ...linkProblems,
+                  `The embed builder could not load (${err.message}): reload the page to use it.`,
+                ),
               ),
-            ),
-          () => {}, // the notice names the figure whose code did not come
-        ),
-      );
+            () => {}, // the notice names the figure whose code did not come
+          ),
+        );
+      }
     }, 0),
   );
 }
