@@ -138,7 +138,7 @@ build/librope_noint128.so: $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR)
 # The unit tests fail malloc on purpose through this wrapper (tests only).
 TEST_LDFLAGS = -Wl,--wrap=malloc
 build/test_rope: tests/c/test_rope.c tests/c/testlib.h $(call obj,native,$(CORE_SRC)) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(call obj,native,$(CORE_SRC)) $(TEST_LDFLAGS) -lcmocka -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) $(TEST_LDFLAGS) -lcmocka -lm
 
 FUZZ_CFLAGS = $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(WARN)
 # Three fuzz targets: the core (and report writer); the CLI's argv with no files (thousands of
@@ -162,24 +162,24 @@ build/fuzz_config: tests/fuzz/fuzz_config.c $(call obj,fuzz,$(CORE_SRC) $(SCALIN
 	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ $^ -lm
 
 build/test_math: tests/c/test_math.c tests/c/testlib.h build/obj/native/core/rope_math.o | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_math.c build/obj/native/core/rope_math.o -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) -lm
 
 # verify's text reader against strtod, bit for bit, natively and under ASan + UBSan.
 build/test_text: tests/c/test_text.c tests/c/testlib.h $(call obj,native,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_text.c $(call obj,native,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) -lm
 
 build/test_text_asan: tests/c/test_text.c tests/c/testlib.h $(call obj,asan,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_text.c $(call obj,asan,$(VERIFY_SRC) $(CORE_SRC) $(SCALING_SRC)) -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) -lm
 
 # clang's UBSan also catches arithmetic on a NULL pointer (NULL + 0), which gcc's misses.
 build/test_rope_asan: tests/c/test_rope.c tests/c/testlib.h $(call obj,asan,$(CORE_SRC)) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_rope.c $(call obj,asan,$(CORE_SRC)) $(TEST_LDFLAGS) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) $(TEST_LDFLAGS) -lcmocka -lm
 
 build/test_explain: tests/c/test_explain.c $(call obj,native,$(CORE_SRC)) | build
-	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(call obj,native,$(CORE_SRC)) -lcmocka -lm
+	$(CC) $(STD) $(CFLAGS) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) -lcmocka -lm
 
 build/test_explain_asan: tests/c/test_explain.c $(call obj,asan,$(CORE_SRC)) | build
-	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ tests/c/test_explain.c $(call obj,asan,$(CORE_SRC)) -lcmocka -lm
+	$(CLANG) $(STD) -O1 -g $(SANITIZE) $(WARN) $(INC) -o $@ $(filter-out %.h,$^) -lcmocka -lm
 
 build/wasm/%.o: c_src/%.c $(CORE_HDR) $(SCALING_HDR)
 	mkdir -p $(dir $@)
