@@ -586,6 +586,10 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, i
     static const int lows[][2] = {{-1, 0},           {ROPE_DT_F32, 0},  {ROPE_DT_F32, 1},
                                   {ROPE_DT_BF16, 0}, {ROPE_DT_BF16, 1}, {ROPE_DT_F16, 0},
                                   {ROPE_DT_F16, 1}};
+    /* The offset read with the dump's own theta (its phase steps): an inv_freq rounded to a
+     * low precision moves the slow pairs' angles by p times the rounding, which can lead the
+     * reading with the config's theta a whole turn of a fast pair astray. */
+    double own_offset = table ? read_offset(&x, x.recovered, x.n_dump) : 0.0;
     for (int k = 0; k < nv; k++) {
         double af = 1.0;
         if (variant_theta(&x, &v[k], theta, x.n_dump, &af) != ROPE_OK) continue;
@@ -595,13 +599,18 @@ int rope_verify_diagnose(const rope_config *c, const rope_dump *d, int layout, i
             int dt = lows[p][0] < 0 ? native : lows[p][0];
             if (p > 0 && (dt == native || (native == ROPE_DT_F32 && dt == ROPE_DT_F32))) continue;
             if (!table && lows[p][1]) continue;
-            /* Tried: no offset, the offset read, and, where the angles were computed in a
-             * low precision (which rounds the positions themselves), the offsets up to 8
-             * positions either side of it, nearest first. */
-            int tries = table && p > 0 ? 2 + 2 * OFFSET_SLACK : offset != 0.0 ? 2 : 1;
-            for (int o = 0; o < tries; o++) {
-                double at = o == 0 ? 0.0 : offset + (o % 2 ? 1 : -1) * (double)(o / 2);
+            /* Tried: no offset, the offset read, and, where the angles or inv_freq were computed
+             * in a low precision (which rounds the positions themselves, or the slow pairs'
+             * theta), the offsets up to OFFSET_SLACK positions either side of it, nearest
+             * first, then likewise around the offset read with the dump's own theta. */
+            int span = table && p > 0 ? 1 + 2 * OFFSET_SLACK : offset != 0.0 ? 1 : 0;
+            int centers = table && p > 0 && own_offset != offset ? 2 : 1;
+            for (int o = 0; o < 1 + centers * span; o++) {
+                int q = o == 0 ? 0 : (o - 1) % span + 1;
+                double center = o == 0 ? 0.0 : o <= span ? offset : own_offset;
+                double at = o == 0 ? 0.0 : center + (q % 2 ? 1 : -1) * (double)(q / 2);
                 if (o > 0 && at == 0.0) continue;
+                if (o > span && fabs(at - offset) <= OFFSET_SLACK) continue; /* tried above */
                 rope_model m = {theta, x.n_dump, dt,     lows[p][1], native,
                                 1.0,   0.0,      x.sign, x.layout};
                 explanation e = {.n = 0};

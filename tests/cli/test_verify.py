@@ -201,6 +201,40 @@ def planted_dumps(rng, tally, n):
     return n
 
 
+def rounded_theta_offsets(rng, tally):
+    """inv_freq rounded to bfloat16 or float16 and the positions off by a few, far along the table
+    (from position 1000 to 20000), two columns per pair in float32: the rounding moves each slow
+    pair's angle by p times its own error, which can be turns of a fast pair, and must not lead
+    the reading of the offset astray. Both mistakes must be named. Found by a run: base 20000,
+    rotary dim 32, from position 1506, off by 4, read as off by -9, and called unexplained."""
+    for k in range(6):
+        cfg = g.make_config(rng, "default")
+        _, th, _ = g.resolved(cfg, 0)
+        t = str(rng.choice(["bfloat16", "float16"]))
+        start, rows = int(rng.integers(1000, 20000)), int(rng.integers(64, 400))
+        offset = int(rng.integers(1, 40))
+        pos = np.arange(start, start + rows, dtype=np.float64) + offset
+        a = g.angles(th, pos, "float32", (t, True))
+        c, s = np.cos(a), np.sin(a)
+        arrays = {"cos": g.store(np.concatenate([c, c], axis=1), "float32"),
+                  "sin": g.store(np.concatenate([s, s], axis=1), "float32")}
+        fmt = str(rng.choice(["npy", "csv", "safetensors"]))
+        stem = "rounded%02d" % k
+        args = ["--config", g.write_config(cfg, OUT, stem)] + g.write(arrays, fmt, "float32", OUT, stem, rng)
+        code, out, err = run(args + ["--positions", "%d:%d" % (start, rows), "--format", "json"])
+        what = "%s inv_freq rounded to %s, from %d, off by %d, %s (theta %g, rotary dim %d)" % (
+            stem, t, start, offset, fmt, cfg["rope_theta"], 2 * len(th))
+        try:
+            named = [d["code"] for d in json.loads(out)["diagnoses"]]
+        except ValueError:
+            tally.record(what, ["exit %d, stdout is not JSON: %s" % (code, err.strip())])
+            continue
+        problems = []
+        if code != 1 or sorted(named) != ["low_precision", "position_offset"]:
+            problems.append("exit %d, named %s" % (code, named))
+        tally.record(what, problems)
+
+
 # ---- bad files ----------------------------------------------------------------------------
 
 def npy_header(descr, shape, fortran=False):
@@ -1474,7 +1508,7 @@ def main():
     for group in testlib.only([correct_dumps, planted_dumps, per_pair_dumps, bad_files, mutated_files,
                                positions, config_layouts, proportional_and_layer_types, crafted_refusals,
                                special_files, odd_valid_files, producer_tables, missed_mistakes,
-                               fp16_overflow, attention_score, against_producers, against_planted,
+                               fp16_overflow, rounded_theta_offsets, attention_score, against_producers, against_planted,
                                against_refusals, checkpoint_folders]):
         if group in counting:
             n = group(rng, tally, n)
