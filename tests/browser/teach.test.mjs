@@ -318,6 +318,40 @@ test('decay_bound_and_heatmap_cells_should_match_the_reference', async () => {
       `heatmap cell = cos(p·θᵢ) at pair ${cell.pair}, position ${cell.x}`,
     );
   }
+  // What is drawn follows the cells: the canvas's pixel at the centre of random cells is the
+  // cell's value between the theme's colours (-1 the additive colour, 0 the surface, +1 RoPE's).
+  const picks = Array.from({ length: 24 }, () => random());
+  const drawn = await page.evaluate((fractions) => {
+    const canvas = document.getElementById('chart-heatmap');
+    const chart = window.Chart.getChart(canvas);
+    const css = getComputedStyle(document.documentElement);
+    const hex = (name) => {
+      const h = css.getPropertyValue(name).trim().replace('#', '');
+      return [0, 2, 4].map((j) => parseInt(h.slice(j, j + 2), 16));
+    };
+    const [lo, mid, hi] = [hex('--c-add'), hex('--surface'), hex('--c-rope')];
+    // One readback of the whole canvas (one per cell draws a console warning).
+    const image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const ratio = canvas.width / canvas.getBoundingClientRect().width;
+    const elements = chart.getDatasetMeta(0).data;
+    const out = [];
+    for (const fraction of fractions) {
+      const i = Math.floor(fraction * elements.length);
+      const { x, y, width, height } = elements[i].getProps(['x', 'y', 'width', 'height']);
+      const { v, pair, x: position } = chart.data.datasets[0].data[i];
+      const at = (Math.floor((y + height / 2) * ratio) * canvas.width + Math.floor((x + width / 2) * ratio)) * 4;
+      const px = image.slice(at, at + 3);
+      const want = mid.map((m, j) => m + ((v < 0 ? lo : hi)[j] - m) * Math.abs(v));
+      out.push({ pair, position, v, got: [...px], want });
+    }
+    return out;
+  }, picks);
+  for (const { pair, position, v, got, want } of drawn) {
+    assert.ok(
+      got.every((g, j) => Math.abs(g - want[j]) <= 3),
+      `heatmap pixel of pair ${pair}, position ${position} (cos ${v}): ${got} drawn, ${want.map(Math.round)} wanted ${where}, test seed ${SEED}`,
+    );
+  }
   await p.close();
 });
 
