@@ -51,7 +51,7 @@ const FLOOR_RATIO_GOAL = 1.4;
 // it enters the viewport; the page's weight is make dist's budget.
 const FIRST_SCREEN_GOAL_KB = 90;
 const CHAPTER_DRAW_GOAL_MS = 50;
-const PAGE_BUDGET_KB = 532;
+const PAGE_BUDGET_KB = 533; // tools/dist.mjs's BUDGET
 // The served page by the time the reader is idle (every figure's code fetched): the split
 // script's files hold the single file's code plus each chunk's imports and exports, about 12 KB
 // since the entry became one file, which exports what the chunks take from it (the first chart
