@@ -150,7 +150,7 @@ build/fuzz_rope: tests/fuzz/fuzz_rope.c $(call obj,fuzz,$(CORE_SRC)) | build
 FUZZ_CLI_OBJ = build/obj/fuzz/cli/main_nomain.o \
                $(call obj,fuzz,$(filter-out c_src/cli/main.c,$(CLI_SRC)) $(CORE_SRC) $(SCALING_SRC))
 build/fuzz_cli build/fuzz_files: build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_argv.h $(FUZZ_CLI_OBJ) | build
-	$(CLANG) $(FUZZ_CFLAGS) -DROPE_CLI_NO_MAIN $(INC) -o $@ $< $(FUZZ_CLI_OBJ) -lm
+	$(CLANG) $(FUZZ_CFLAGS) $(INC) -o $@ $(filter-out %.h,$^) -lm
 
 # The scaling math and the reader's C contract, under ASan + UBSan.
 build/test_scaling: tests/c/test_scaling.c $(CORE_SRC) $(CORE_HDR) $(SCALING_SRC) $(SCALING_HDR) | build
