@@ -39,7 +39,8 @@ function fill(target, data, c) {
   const picture = document.createElement('canvas');
   picture.width = data.positions.length;
   picture.height = rows;
-  const pixels = new Uint8ClampedArray(cells.data.flatMap(({ v }) => [...mix(v), 255]));
+  const pixels = new Uint8ClampedArray(cells.data.length * 4).fill(255); // opaque
+  cells.data.forEach(({ v }, i) => pixels.set(mix(v), i * 4));
   picture.getContext('2d').putImageData(new ImageData(pixels, picture.width, rows), 0, 0);
   cells.picture = picture;
   Object.assign(target.options.scales.x, {
