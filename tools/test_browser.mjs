@@ -1,9 +1,10 @@
 // Runs browser test files (tests/browser/*.test.mjs by default) in node's test runner with one
 // shared headless Chromium: the files connect to it (ROPE_BROWSER_WS, see launchBrowser in
 // tests/browser/harness.mjs) instead of starting a browser each, and run ROPE_TEST_JOBS at a
-// time (default: one more than the number of CPUs, at most 4: a file spends about half its time
-// waiting on the browser, so on a 2-core machine a third file keeps both cores busy; measured
-// 772 s of CPU in a suite that took twice that on the wall with two). The slowest files start
+// time (default: as many as there are CPUs, at most 4). The suite is bound by the browser's CPU:
+// on a 2-core machine a third file at a time kept the cores no busier and made each file cost
+// more (Chromium's renderers contending for two cores): 1,314 and 1,368 core-seconds in 676 and
+// 707 s with three, 1,220 in 657 s with two, on one machine on 2026-12-07. The slowest files start
 // first, so that none of them is left running alone at the end (node:test's run(): the command
 // line's --test sorts the files by name). Prints the slowest files; exits 1 if a test failed.
 //
@@ -32,7 +33,7 @@ if (files.length === 0) {
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   for (const name of names) files.push(join(dir, name));
 }
-const jobsText = process.env.ROPE_TEST_JOBS ?? String(Math.min(4, availableParallelism() + 1));
+const jobsText = process.env.ROPE_TEST_JOBS ?? String(Math.min(4, availableParallelism()));
 const jobs = Number(jobsText);
 if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) {
   console.error(`test_browser: ROPE_TEST_JOBS must be a whole number from 1 to 16, got '${jobsText}'`);
