@@ -522,7 +522,7 @@ test-fuzz-config: build/fuzz_config build/fuzz-config-seeds/.made
 test-js: $(WEB_BUILT) test-diff test-explain test-lesson
 	$(NODE) --test $(filter-out tests/js/scaling.test.mjs tests/js/hostile.test.mjs tests/js/nprandom.test.mjs tests/js/lesson.test.mjs tests/js/lesson_bind.test.mjs tests/js/verify_page.test.mjs,$(wildcard tests/js/*.test.mjs))
 
-# Every browser test file, sharing one Chromium, as many files at a time as there are CPUs
+# Every browser test file, each with a Chromium of its own, as many files at a time as there are CPUs
 # (ROPE_TEST_JOBS=N to choose; tools/test_browser.mjs FILE... runs some).
 test-browser: all dist
 	$(NODE) tools/test_browser.mjs

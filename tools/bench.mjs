@@ -478,7 +478,7 @@ async function main() {
   const only = onlyPart(process.argv.slice(2));
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/index.html is missing');
   const server = await startServer(WEB);
-  const browser = await launchBrowser({ own: true, executablePath: READER_CHROMIUM });
+  const browser = await launchBrowser({ executablePath: READER_CHROMIUM });
   const rows = [];
   try {
     console.log(`ropescope bench: ${server.url} in headless Chromium ${browser.version()}`);

@@ -270,7 +270,7 @@ try {
   );
   // Without the address bar's popup renderer, which Chromium starts for every new context and a
   // reader's browser once per window (tools/bench.mjs does the same for the page's first chart).
-  const quiet = await launchBrowser({ own: true, executablePath: READER_CHROMIUM });
+  const quiet = await launchBrowser({ executablePath: READER_CHROMIUM });
   try {
     await oneElement(quiet, host.url);
     await frames(quiet, host.url);

@@ -1,12 +1,16 @@
-// Runs browser test files (tests/browser/*.test.mjs by default) in node's test runner with one
-// shared headless Chromium: the files connect to it (ROPE_BROWSER_WS, see launchBrowser in
-// tests/browser/harness.mjs) instead of starting a browser each, and run ROPE_TEST_JOBS at a
-// time (default: as many as there are CPUs, at most 4). The suite is bound by the browser's CPU:
-// on a 2-core machine a third file at a time kept the cores no busier and made each file cost
-// more (Chromium's renderers contending for two cores): 1,314 and 1,368 core-seconds in 676 and
-// 707 s with three, 1,220 in 657 s with two, on one machine on 2026-12-07. The slowest files start
-// first, so that none of them is left running alone at the end (node:test's run(): the command
-// line's --test sorts the files by name). Prints the slowest files; exits 1 if a test failed.
+// Runs browser test files (tests/browser/*.test.mjs by default) in node's test runner,
+// ROPE_TEST_JOBS at a time (default: as many as there are CPUs, at most 4), each file with a
+// headless Chromium of its own (launchBrowser in tests/browser/harness.mjs). The suite is bound
+// by the browser's CPU. On a 2-core machine, on 2026-12-07:
+// - a third file at a time kept the cores no busier and made each file cost more (renderers
+//   contending for two cores): 1,314 and 1,368 core-seconds in 676 and 707 s with three, 1,220
+//   in 657 s with two;
+// - one browser shared by every file (Playwright's browser server, which relays every file's
+//   protocol traffic through one more process) cost 6-9% more than a browser per file: four of
+//   the largest files took 146 and 152 s shared, 134 and 139 s apart, in runs taking turns.
+// The slowest files start first, so that none of them is left running alone at the end
+// (node:test's run(): the command line's --test sorts the files by name). Prints the slowest
+// files; exits 1 if a test failed.
 //
 //   node tools/test_browser.mjs [files...]
 //   ROPE_TEST_JOBS=1 node tools/test_browser.mjs tests/browser/page.test.mjs
@@ -17,8 +21,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
-import { chromium } from 'playwright-core';
-import { LAUNCH_ARGS, QUIET_UI_ARGS, ROOT, TEST_CHROMIUM } from '../tests/browser/harness.mjs';
+import { ROOT } from '../tests/browser/harness.mjs';
 
 // The files that take longest (each over a minute and a half of a 2-core machine), slowest first.
 const SLOWEST = ['embed', 'lesson', 'long', 'page', 'first_screen', 'element', 'controls'];
@@ -40,12 +43,6 @@ if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) {
   process.exit(2);
 }
 
-// The tests' browser (TEST_CHROMIUM, the headless shell), as launchBrowser starts it.
-const server = await chromium.launchServer({
-  executablePath: TEST_CHROMIUM,
-  args: [...LAUNCH_ARGS, ...QUIET_UI_ARGS],
-});
-process.env.ROPE_BROWSER_WS = server.wsEndpoint(); // the files' processes inherit it
 const started = Date.now();
 // node:test's run() keeps the files' order (the command line's --test sorts them by name).
 let failed = false;
@@ -60,13 +57,10 @@ stream.on('test:fail', (event) => {
   count(event);
 });
 await pipeline(stream.compose(tap), process.stdout, { end: false });
-await server.close();
 const slowest = [...took]
   .sort((a, b) => b[1] - a[1])
   .slice(0, 6)
   .map(([file, ms]) => `${basename(file)} ${(ms / 1000).toFixed(0)} s`);
 console.log(`test_browser: the slowest files: ${slowest.join(', ')}`);
-console.log(
-  `test_browser: ${files.length} files, ${jobs} at a time, one browser, ${((Date.now() - started) / 1000).toFixed(0)} s`,
-);
+console.log(`test_browser: ${files.length} files, ${jobs} at a time, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(failed ? 1 : 0);

@@ -141,15 +141,11 @@ export const QUIET_UI_ARGS = [
 ];
 
 /**
- * Headless Chromium, without the address bar's popup renderer unless quietUi is false. Under
- * tools/test_browser.mjs (make test-browser) the test files share the one browser it started
- * (ROPE_BROWSER_WS, launched with the same arguments): each file connects, makes its own
- * contexts, and close() only disconnects. own: a browser of the caller's own even then (make
- * bench, which times loads). executablePath: TEST_CHROMIUM unless told (make bench: READER_CHROMIUM).
+ * Headless Chromium, without the address bar's popup renderer unless quietUi is false: one for
+ * each test file (tools/test_browser.mjs runs several files at a time, each with its own).
+ * executablePath: TEST_CHROMIUM unless told (make bench: READER_CHROMIUM).
  */
-export function launchBrowser({ own = false, quietUi = true, executablePath = TEST_CHROMIUM } = {}) {
-  const shared = process.env.ROPE_BROWSER_WS;
-  if (shared && !own) return chromium.connect(shared);
+export function launchBrowser({ quietUi = true, executablePath = TEST_CHROMIUM } = {}) {
   return chromium.launch({
     executablePath,
     args: [...LAUNCH_ARGS, ...(quietUi ? QUIET_UI_ARGS : [])],
@@ -428,8 +424,8 @@ export async function afterUpdate(page, action) {
 }
 
 /**
- * A finished download's local path. With the shared browser (tools/test_browser.mjs) the file
- * lives with the browser's process, so download.path() is refused: saveAs() copies it here.
+ * A finished download's local path: saveAs() copies it into a folder of this process's own,
+ * which outlives the context (the browser's copy goes with it).
  */
 let downloadDir = null;
 let downloadCount = 0;
