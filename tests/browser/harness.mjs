@@ -319,11 +319,21 @@ export async function buildEverything(page) {
  * and every chart made. An embed or a view= page builds all at once; there it changes nothing.
  */
 export async function readThrough(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+  const read = page.evaluate(async () => {
+    // Each wait has a deadline that fails with what it waited on, not a test that never ends.
+    const within = (promise, what) =>
+      Promise.race([
+        promise,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`readThrough: ${what()} after 30 s`)), 30000)),
+      ]);
+    const frame = () =>
+      within(
+        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))),
+        () => `no animation frame (document ${document.visibilityState})`,
+      );
     // Every figure's code first, as the page fetches it at idle after the first chart: a reader
     // scrolls slower than this loop, whose steps would outrun the fetches.
-    await window.ropescope?.loadAll?.();
+    await within(Promise.resolve(window.ropescope?.loadAll?.()), () => "every figure's code not loaded");
     const start = window.scrollY;
     let last = -1;
     // Until the bottom is reached and stays put (a figure built below grows the page).
@@ -337,6 +347,16 @@ export async function readThrough(page) {
     window.scrollTo(0, start);
     await frame();
   });
+  // The page's own timers cannot fire if its main thread is stuck: this one is the test's.
+  let timer;
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('readThrough: the page did not answer within 120 s')), 120000);
+  });
+  try {
+    await Promise.race([read, stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
