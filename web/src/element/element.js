@@ -46,21 +46,32 @@ function loadOnce(make) {
   };
 }
 
-// What the element draws with (draw.js), once loaded; null before.
+// What the element draws with (draw.js), once loaded; null before. Once it has failed, no view's
+// code is asked for until an attribute changes: the browser does not keep a failed module, so a
+// view's chunk asked for then would fetch the chunks it shares with draw.js a second time.
 let draw = null;
+let drawFailed = false;
 const loadDraw = loadOnce(() =>
-  import('./draw.js').then((module) => {
-    draw = module;
-    // Every connected element's charts, as one name -> handle table for printing.
-    draw.watchPrint(() =>
-      Object.fromEntries(
-        [...elements].flatMap((element, n) =>
-          Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
+  import('./draw.js')
+    .catch((error) => {
+      drawFailed = true;
+      failedLoads.push(() => {
+        drawFailed = false;
+      });
+      throw error;
+    })
+    .then((module) => {
+      draw = module;
+      // Every connected element's charts, as one name -> handle table for printing.
+      draw.watchPrint(() =>
+        Object.fromEntries(
+          [...elements].flatMap((element, n) =>
+            Object.entries(element.charts).map(([name, handle]) => [`${n}:${name}`, handle]),
+          ),
         ),
-      ),
-    );
-    return draw;
-  }),
+      );
+      return draw;
+    }),
 );
 
 // The model presets' reader and data (presets.js, from model/long.js), loaded only by an
@@ -255,7 +266,7 @@ class RopeScope extends HTMLElement {
     const names = view === 'all' ? HELD : HELD.filter((name) => name === view);
     const later = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 200));
     later(() => {
-      for (const name of names) loadRow(name).catch(() => {});
+      if (!drawFailed) for (const name of names) loadRow(name).catch(() => {});
     });
     const eager = this.getAttribute('loading') === 'eager';
     if (!eager) this.showWaiting();
@@ -353,7 +364,9 @@ class RopeScope extends HTMLElement {
   codeFor(names, state) {
     const presets = () => presetSettingSet(state) || names.some((name) => ROWS[name].part === 'long');
     if (draw && names.every((name) => ROWS[name]) && (long || !presets())) return null;
-    return Promise.all([loadDraw(), ...names.map(loadRow)]).then(() => (presets() ? loadLong() : null));
+    return Promise.all([loadDraw(), ...(drawFailed ? [] : names.map(loadRow))]).then(() =>
+      presets() ? loadLong() : null,
+    );
   }
 
   // The build, one step for each yield. The figure is shown once whole, as before it was split:
