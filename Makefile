@@ -346,7 +346,7 @@ web/style.min.css: web/style.css
 # Chart.js with only the controllers, elements, scales and plugins the figures use. Its first
 # line asks V8 to compile every function while the file streams in (off the main thread): the
 # first chart runs most of them, and compiling them one by one on first call was ~20 ms of it.
-# Inlined (make serve, dist/ropescope.html) it is compiled on the main thread: tools/inline.mjs
+# Inlined (dist/ropescope.html) it is compiled on the main thread: tools/inline.mjs
 # drops the line there.
 web/vendor/chart.js: tools/chart_entry.mjs tools/chart_parts.mjs node_modules/chart.js/dist/chart.umd.js package-lock.json
 	mkdir -p web/vendor

@@ -78,7 +78,9 @@ const RELEASED = [
 // fetches a figure's code only then. 533 KB (531.7 KB before) when the heatmap drew its cells
 // as one picture (0.5 KB of code) instead of a rectangle per cell: its chart's update and drawing
 // in 15 ms where they took 200 at the defaults (34 ms where 290 for the 8192 cells from dim 128).
-const BUDGET = 533 * 1024;
+// 537 KB (536.2 KB) when the first screen's miniature drew its plot itself and the served page
+// began fetching Chart.js after that screen (about 4 KB of code and style).
+const BUDGET = 537 * 1024;
 // The element: its script and every chunk, 520 KB. It was one script of 468 KB at most; split
 // (tools/split_element.mjs), each of its 47 files carries its own imports and exports, and the
 // modules are minified apart, about 50 KB in all; a post fetches the script, what the element

@@ -1,7 +1,8 @@
 // The first screen and the phone's controls: the first viewport (desktop 1280x900, phone
 // 390x844, light and dark) names the blog post the page companions, poses its question and shows
 // the live miniature of the answer (the post's cat at 3 and 7, then both moved: RoPE's score kept,
-// the additive one drifting), its numbers the core's after a seeded random drag of its slider;
+// the additive one drifting), its numbers the core's after a seeded random drag of its slider,
+// and its plot (both scores over the slider's range, the slider's shift marked) drawn from them;
 // the first chapter follows, with no gap, dim or base slider on screen (they drive none of it);
 // the summary (the flatness figure) comes after the proof, its sliders beside it (desktop) or in
 // the bar above it (phone); on the phone every control of the lesson is reachable without a box
@@ -69,7 +70,8 @@ const SEED = seed('first screen (browser)');
 const random = rng(SEED);
 const POST = 'The Mark That Tells a Transformer Where It Is';
 
-/** The miniature as shown: its box, each score cell (text, data-value, seen) and the positions. */
+/** The miniature as shown: its box, each score cell (text, data-value, seen), the positions and
+ *  its plot (each line's points and marker dot, the marker's x, its box and accessible name). */
 function miniature(page) {
   return page.evaluate(() => {
     const mini = document.getElementById('mini');
@@ -80,8 +82,26 @@ function miniature(page) {
       return { text: el.textContent, value: Number(el.dataset.value), seen: el === under || el.contains(under) };
     };
     const r = mini.getBoundingClientRect();
+    const svg = document.getElementById('mini-plot');
+    const line = (name) => ({
+      points: svg
+        .querySelector(`polyline.${name}`)
+        .getAttribute('points')
+        .split(' ')
+        .map((pair) => pair.split(',').map(Number)),
+      dot: ['cx', 'cy'].map((key) => Number(svg.querySelector(`circle.${name}`).getAttribute(key))),
+    });
+    const plotBox = svg.getBoundingClientRect();
     return {
       box: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+      plot: {
+        rope: line('spark-rope'),
+        add: line('spark-add'),
+        rule: Number(svg.querySelector('.spark-rule').getAttribute('x1')),
+        box: { top: plotBox.top, bottom: plotBox.bottom, left: plotBox.left, right: plotBox.right },
+        name: document.getElementById(svg.getAttribute('aria-labelledby')).textContent,
+        role: svg.getAttribute('role'),
+      },
       shift: Number(document.getElementById('mini-shift').value),
       rows: [...mini.querySelectorAll('tbody th')].map((th) => th.textContent),
       title: mini.querySelector('h2').textContent,
@@ -109,6 +129,52 @@ async function checkMiniature(got) {
   }
   assert.deepEqual(got.rows, ['3 and 7', `${3 + got.shift} and ${7 + got.shift}`]);
   assert.ok(close(want.rope2, want.rope), 'RoPE keeps the score when both words move');
+  checkPlot(got, cat);
+}
+
+/** The plot draws the core's two scores at every shift 0..60 and marks the slider's. Its y is
+ *  the score scaled: each line's points lie on one straight map from score to y (to the 0.1 px
+ *  the plot rounds to), higher scores higher up, and the RoPE line is flat. */
+function checkPlot(got, cat) {
+  const { plot, shift } = got;
+  const shifts = Array.from({ length: 61 }, (_, s) => s);
+  const scores = shifts.map((s) => lesson_cat(cat, cat, 3 + s, 7 + s, 0.1));
+  const add = scores.map((x) => x.added);
+  const rope = scores.map((x) => x.direct);
+  for (const [name, line] of Object.entries({ rope: plot.rope, add: plot.add })) {
+    assert.equal(line.points.length, 61, `the ${name} line has a point per shift 0..60`);
+    const xs = line.points.map(([x]) => x);
+    assert.ok(
+      xs.every((x, i) => i === 0 || x > xs[i - 1]),
+      `the ${name} line runs left to right`,
+    );
+    assert.deepEqual(line.dot, line.points[shift], `the ${name} dot sits on its line at the shift ${shift}`);
+  }
+  assert.equal(plot.rule, plot.add.points[shift][0], 'the marker stands at the slider’s shift');
+  // The map from score to y, from the added line's highest and lowest points.
+  const [hi, lo] = [add.indexOf(Math.max(...add)), add.indexOf(Math.min(...add))];
+  const [yHi, yLo] = [plot.add.points[hi][1], plot.add.points[lo][1]];
+  assert.ok(yHi < yLo, 'a higher score is drawn higher');
+  const y = (v) => yLo + ((yHi - yLo) * (v - add[lo])) / (add[hi] - add[lo]);
+  for (const [name, values] of [
+    ['add', add],
+    ['rope', rope],
+  ]) {
+    values.forEach((v, i) => {
+      const drawn = plot[name].points[i][1];
+      assert.ok(
+        Math.abs(drawn - y(v)) <= 0.15,
+        `${name} at shift ${i}: the core's ${v} drawn at y ${drawn}, want ${y(v)}`,
+      );
+    });
+  }
+  assert.equal(new Set(plot.rope.points.map(([, py]) => py)).size, 1, 'the RoPE line is flat');
+  assert.equal(plot.role, 'img');
+  assert.match(
+    plot.name,
+    new RegExp(`Marked: moved by ${shift}, RoPE 0\\.8934`),
+    `the plot's name says what is marked: ${plot.name}`,
+  );
 }
 
 /** Drags the miniature's slider to a seeded random point of its track with the mouse. */
@@ -139,6 +205,7 @@ for (const [width, height] of [
       assert.match(got.header, /What mark tells attention where a word sits/, 'the post’s question is asked');
       assert.equal(got.title, 'The post’s “cat” [0.9, 0.4] as query and key, θ = 0.1');
       assert.ok(inside(got.box, [width, height]), `the miniature is in the first viewport: ${seen}`);
+      assert.ok(inside(got.plot.box, [width, height]), `its plot is in the first viewport: ${seen}`);
       for (const [id, cell] of Object.entries(got.cells)) assert.ok(cell.seen, `#mini-${id} is uncovered: ${seen}`);
       await checkMiniature(got);
       await dragMiniature(p.page);

@@ -377,10 +377,11 @@ test('page_should_say_so_when_the_browser_runs_no_webassembly', async () => {
 // Every figure the split script holds.
 const chunksFigures = (chunks) => Object.values(chunks.files).flat().length;
 
-// Served (tools/serve.mjs), the page is one response with its stylesheet and Chart.js inline,
-// its split script (web/split/, tools/split_page.mjs) preloaded: before the first chart it
-// fetches the entry, which holds the code of the figures drawn first (chunks.json's first), and
-// no chunk of a figure below the fold.
+// Served (tools/serve.mjs), the page is one response with its stylesheet inline, its split script
+// (web/split/, tools/split_page.mjs) preloaded: before the first chart (the first screen's
+// miniature plot) it fetches the entry, which holds the code of the figures drawn first
+// (chunks.json's first), and no chunk of a figure below the fold; Chart.js, which draws the
+// figures, only once that screen is painted.
 test('served_page_should_fetch_only_the_first_figures_code_before_its_first_chart', async () => {
   const chunks = JSON.parse(readFileSync(join(WEB, 'split/chunks.json'), 'utf8'));
   const first = ['order', 'flatness']; // the first chapter, and the summary, which places the sliders
@@ -396,13 +397,21 @@ test('served_page_should_fetch_only_the_first_figures_code_before_its_first_char
   page.on('response', (res) => responses.push(new URL(res.url()).pathname));
   await page.goto(env.server.url);
   await page.waitForFunction(() => performance.getEntriesByName('ropescope:first-chart').length > 0);
-  const before = await page.evaluate(() => {
-    const at = performance.getEntriesByName('ropescope:first-chart')[0].startTime;
-    return performance
-      .getEntriesByType('resource')
-      .filter((e) => e.startTime < at)
-      .map((e) => new URL(e.name).pathname);
+  const { before, chartJs } = await page.evaluate(() => {
+    const at = (name) => performance.getEntriesByName(name)[0].startTime;
+    const plot = at('ropescope:first-plot');
+    const resources = performance.getEntriesByType('resource');
+    const chart = resources.find((e) => new URL(e.name).pathname === '/vendor/chart.js');
+    return {
+      before: resources.filter((e) => e.startTime < plot).map((e) => new URL(e.name).pathname),
+      chartJs: chart && { start: chart.startTime, end: chart.responseEnd, plot, figure: at('ropescope:first-chart') },
+    };
   });
+  assert.ok(chartJs, 'Chart.js fetched, as a file of its own');
+  assert.ok(
+    chartJs.start > chartJs.plot && chartJs.end < chartJs.figure,
+    `Chart.js asked for after the miniature's plot and here before the first figure's chart: ${JSON.stringify(chartJs)}`,
+  );
   const split = before.filter((path) => path.startsWith('/split/')).map((path) => path.slice('/split/'.length));
   assert.deepEqual(
     before.filter((path) => !path.startsWith('/split/')),
@@ -418,7 +427,11 @@ test('served_page_should_fetch_only_the_first_figures_code_before_its_first_char
   await readThrough(page);
   assert.equal(await page.evaluate(() => document.querySelectorAll('figure.fig').length), chunksFigures(chunks));
   assert.ok(responses.includes('/'), 'the page itself');
-  assert.equal(await page.evaluate(() => document.querySelectorAll('script[src]:not([type="module"])').length), 0);
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('script[src]:not([type="module"])')].map((s) => s.src)),
+    [new URL('vendor/chart.js', env.server.url).href],
+    'no classic script but Chart.js',
+  );
   assert.equal(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"]').length), 0);
   await p.assertClean();
   await p.close();

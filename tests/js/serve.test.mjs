@@ -111,14 +111,15 @@ test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_sh
     'vendor/chart.js': 'C',
     'split/chunks.json': JSON.stringify({ first }),
   };
-  // As web/index.html has it: the module in <head>, Chart.js at the end of <body>.
+  // As web/index.html has it: the module in <head>, no Chart.js (the split page fetches it after
+  // its first screen is painted).
   const module = `<script type="module" src="${SPLIT_ENTRY}" blocking="render"></script>`;
   const split = page()
     .replace(
       '  <link rel="preload" href="other.js" as="script">\n',
       `  <link rel="modulepreload" href="${SPLIT_ENTRY}">\n  ${module}\n`,
     )
-    .replace('</body>', '  <p>after</p>\n  <script src="vendor/chart.js"></script>\n</body>');
+    .replace('</body>', '  <p>after</p>\n</body>');
   const { html, inlined } = inlinePage(split, (path) => {
     if (!Object.hasOwn(files, path)) throw new Error(`no ${path}`);
     return files[path];
@@ -130,18 +131,24 @@ test('inlinePage_should_preload_the_split_scripts_first_files_and_classicPage_sh
     'the entry, then the other first files, once each',
   );
   assert.ok(html.includes(module), 'the module is fetched, not inlined');
-  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js', 'vendor/chart.js']);
+  assert.deepEqual(inlined, ['s.css', 'a.js', 'sub/b.js']);
+  assert.ok(!html.includes('vendor/chart.js'), 'the split page names no Chart.js');
   assert.throws(() => inlinePage(split, (path) => (path.endsWith('.json') ? '{' : files[path])), SyntaxError);
 
   const classic = classicPage(split);
   assert.ok(
-    classic.includes(`<link rel="preload" href="${CLASSIC_SCRIPT}" as="script">`),
-    'preloads the classic script',
+    classic.includes(
+      `<link rel="preload" href="vendor/chart.js" as="script">\n  <link rel="preload" href="${CLASSIC_SCRIPT}" as="script">`,
+    ),
+    'preloads Chart.js and the classic script',
   );
   assert.ok(
-    classic.includes(`<script src="vendor/chart.js"></script>\n  <script src="${CLASSIC_SCRIPT}"></script>`),
-    'loads it right after Chart.js',
+    classic.includes(
+      `<p>after</p>\n  <script src="vendor/chart.js"></script>\n  <script src="${CLASSIC_SCRIPT}"></script>\n</body>`,
+    ),
+    'loads Chart.js, then the classic script, at the end of <body>',
   );
+  assert.equal(classic.split('<script src="vendor/chart.js">').length, 2, 'Chart.js once');
   assert.ok(!classic.includes('type="module"') && !classic.includes('modulepreload'), 'no module left');
   assert.throws(() => classicPage(page()), /does not load split\/app\.js/);
 });

@@ -32,6 +32,7 @@ import { addExportMenu } from '../output/export.js';
 import { watchPrint } from '../output/print.js';
 import { defaults, follow, PARAM, PARAMS, readQuery, unknownViewLine, writeQuery } from '../state/state.js';
 import { normReadout, vectorsReadout, wireActions } from './actions.js';
+import { chartJsHere, loadChartJs } from './chartjs.js';
 import { restoreLong, startLong } from './long.js';
 import { wireMiniature } from './question.js';
 import { frameScheduler } from './schedule.js';
@@ -332,6 +333,7 @@ function acceptAll(values) {
 // the idle fetch after the first chart is done; a print asked sooner fetches the rest for the next.
 function drawAll() {
   if (!PAGE_ROWS.every(isLoaded)) loadRows(PAGE_ROWS).catch(() => {});
+  if (!chartsReady) chartJs();
   buildAll();
   fillFormulas();
   ensureCharts(true);
@@ -342,11 +344,54 @@ function drawAll() {
   }
 }
 
+// ---- Chart.js: every figure's chart, not the first screen's miniature ----
+
+let chartsReady = false; // Chart.js here, its defaults set: ensureCharts makes charts
+let chartsAsked = null;
+/** Chart.js fetched (page/chartjs.js) and set up once; a failure is said in the notice. */
+function chartJs() {
+  chartsAsked ??= loadChartJs().then(
+    () => {
+      if (!chartsReady) chartsArrived();
+      if (!started) return; // start() makes them with the rest
+      render(); // the figures' data now, and their charts: those within a screen below, or all
+      ensureCharts(!LAZY, LAZY ? onFirstScreen() : null);
+      markIdle();
+    },
+    (error) => {
+      chartsAsked = null;
+      showNotice(...linkProblems, `The charts could not be drawn: ${error.message}. Reload the page to try again.`);
+    },
+  );
+  return chartsAsked;
+}
+/** Chart.js is here: its defaults, and the 'ropescope:first-chart' mark at its first drawing. */
+function chartsArrived() {
+  setupDefaults();
+  let drawn = false;
+  window.Chart.register({
+    id: 'ropescopeFirstDraw',
+    afterDraw() {
+      if (drawn) return;
+      drawn = true;
+      performance.mark('ropescope:first-chart');
+    },
+  });
+  chartsReady = true;
+}
+
+// After printing, the charts away from the screen wait to be drawn again: drawAll drew them, and
+// the visibility observer, which reports only changes, will not say so a second time.
+function hideUnseen() {
+  for (const name of Object.keys(charts)) if (!near.has(name)) hidden.add(name);
+}
+
 // Makes the charts that do not exist yet: at the first render only those within a screen of the
 // viewport (`shown`, the names onFirstScreen gave: the first figure appears sooner); later, those
 // of the figures built since, as each comes within 100 px of the screen (watchVisibility), and
 // every one (all: true) before printing.
 function ensureCharts(all, shown = null) {
+  if (!chartsReady) return; // Chart.js comes after the first screen (chartJs below)
   for (const { name } of FIGURES.filter(isLoaded)) {
     const { make } = ROWS[name];
     const canvas = $(`chart-${name}`);
@@ -737,7 +782,9 @@ function followFragment() {
     .then(go, () => {});
 }
 
+let started = false;
 function start() {
+  started = true;
   buildPanels();
   applyTheme(state.theme);
   if (!state.embed) wireMiniature();
@@ -755,6 +802,7 @@ function start() {
   if (!state.embed) wireHistory();
   wireBuilt();
   window.addEventListener('beforeprint', drawAll);
+  window.addEventListener('afterprint', hideUnseen);
   for (const button of document.querySelectorAll('[data-gap]')) {
     button.addEventListener('click', () => accept('gap', Number(button.dataset.gap), 'preset'));
   }
@@ -763,7 +811,7 @@ function start() {
   $('copy-link').addEventListener('click', () => copyText(window.location.href, 'copy-link-status'));
   $('copy-embed').addEventListener('click', () => copyText($('embed-code').value, 'copy-embed-status'));
   $('embed-code').addEventListener('focus', (event) => event.target.select());
-  wireVerify($('verify-open'));
+  wireVerify($('verify-open'), chartJs); // its chart is Chart.js's
   // The long-context part: its controls write the same state, URL and figures. It starts
   // after the first paint (its figures' data are null until then).
   startLong({
@@ -777,16 +825,7 @@ function start() {
     opened: () => url.mark(),
   });
 
-  setupDefaults();
-  let drawn = false;
-  window.Chart.register({
-    id: 'ropescopeFirstDraw',
-    afterDraw() {
-      if (drawn) return;
-      drawn = true;
-      performance.mark('ropescope:first-chart');
-    },
-  });
+  if (chartJsHere() && !chartsReady) chartsArrived();
   // Chart colours follow the colour scheme: redraw when it changes.
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     restyleAll(charts, (name) => !hidden.has(name));
@@ -811,6 +850,7 @@ function start() {
         buildNear();
       }
       actions.afterPaint();
+      chartJs();
       watchPrint(() => charts);
       // Every figure's code is fetched while the reader is idle (each built only as the reader
       // nears it): printing draws every figure in the task the browser asks (drawAll), and the
@@ -841,7 +881,7 @@ window.ropescope = Object.freeze({
   state,
   render,
   drawAll,
-  loadAll: () => loadRows(PAGE_ROWS).then(() => undefined),
+  loadAll: () => Promise.all([loadRows(PAGE_ROWS), chartJs()]).then(() => undefined),
   defaults,
   urlPending: url.pending,
   query: () => writeQuery(state, chapterQuery()),
@@ -852,6 +892,8 @@ window.ropescope = Object.freeze({
 // Before the first chart: the core, and the code of the figures it shows (and, for a link to a
 // figure further down, of those up to it; an embed or a view= page, those it shows, built at once).
 const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : SHOWN_ROWS);
+// An embed or a view= page shows charts alone: Chart.js comes with its first code.
+if (!LAZY && !chartJsHere()) chartJs().catch(() => {});
 Promise.all([coreReady(), firstCode.catch(() => null)]).then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(

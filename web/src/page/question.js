@@ -3,6 +3,7 @@
 // RoPE's score stays where it was, the additive one (the same pair with sine marks added)
 // drifts; every number is the core's (lesson_cat), written into index.html's [data-mini] slots.
 
+import { sparkline } from '../charts/sparkline.js';
 import { lesson_cat } from '../core/rope.js';
 import { d4 } from '../figures/lesson_row.js';
 
@@ -29,10 +30,40 @@ export function miniature(shift) {
   };
 }
 
-/** Fills the miniature's slots and follows its slider (#mini-shift); nothing when it is absent. */
+/** Both scores at every shift the slider offers (0..max), from the core. */
+export function sweep(max) {
+  const { cat, m, n, theta } = MINI;
+  const rope = [];
+  const add = [];
+  for (let s = 0; s <= max; s++) {
+    const { direct, added } = lesson_cat(cat, cat, m + s, n + s, theta);
+    rope.push(direct);
+    add.push(added);
+  }
+  return { rope, add };
+}
+
+/**
+ * Fills the miniature's slots, draws its plot (#mini-plot: both scores over the slider's range,
+ * the slider's shift marked) and follows its slider (#mini-shift); nothing when it is absent.
+ * The plot is the first chart the page draws: it sets the 'ropescope:first-plot' mark.
+ */
 export function wireMiniature(root = document) {
   const slider = root.getElementById('mini-shift');
   if (!slider) return;
+  const svg = root.getElementById('mini-plot');
+  const max = Number(slider.max);
+  const { rope, add } = sweep(max);
+  const plot = svg
+    ? sparkline(svg, {
+        lines: [
+          { values: rope, className: 'spark-rope', label: 'RoPE' },
+          { values: add, className: 'spark-add', label: 'sines added' },
+        ],
+        xLabel: 'both words moved by',
+        yLabel: 'score',
+      })
+    : null;
   const write = () => {
     const values = miniature(Number(slider.value));
     for (const node of root.querySelectorAll('[data-mini]')) {
@@ -41,7 +72,14 @@ export function wireMiniature(root = document) {
       node.textContent = score ? d4(value) : String(value);
       if (typeof value === 'number') node.dataset.value = String(value);
     }
+    if (!plot) return;
+    plot.mark(values.shift);
+    root.getElementById('mini-plot-title').textContent =
+      `Both words moved along by 0 to ${max}: RoPE's score stays between ${d4(Math.min(...rope))} and ` +
+      `${d4(Math.max(...rope))}, the score with sines added runs from ${d4(Math.min(...add))} to ` +
+      `${d4(Math.max(...add))}. Marked: moved by ${values.shift}, RoPE ${d4(values.rope2)}, added ${d4(values.add2)}.`;
   };
   slider.addEventListener('input', write);
   write();
+  if (plot) performance.mark('ropescope:first-plot');
 }

@@ -1,10 +1,12 @@
 // The verify panel's code and module are a script of their own (ropescope-verify.js, beside the
 // page), so the page does not carry them: its button loads the script, which builds the panel. A
-// classic script loads from file:// too; a page without it beside says so.
-export function wireVerify(button) {
+// classic script loads from file:// too; a page without it beside says so. `first`: what the
+// panel needs before it (Chart.js, which the page fetches after its first screen), a promise.
+export function wireVerify(button, first = () => Promise.resolve()) {
   button?.addEventListener(
     'click',
-    () => {
+    async () => {
+      await first();
       const script = document.createElement('script');
       script.src = 'ropescope-verify.js';
       script.onerror = () => {
