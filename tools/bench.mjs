@@ -57,8 +57,9 @@ const PAGE_BUDGET_KB = 537; // tools/dist.mjs's BUDGET
 // The served page by the time the reader is idle (every figure's code fetched): the split
 // script's files hold the single file's code plus each chunk's imports and exports, about 12 KB
 // since the entry became one file, which exports what the chunks take from it (the first chart
-// 80 ms sooner for 6 KB more: 540 KB before).
-const SERVED_BUDGET_KB = 545;
+// 80 ms sooner for 6 KB more: 540 KB before; 545 KB before the first screen's plot and the
+// Chart.js loader, about 3 KB).
+const SERVED_BUDGET_KB = 549;
 // --only first-chart: the cold loads and nothing else (a quick loop on the first chart);
 // --only weight: the page's weight, its first screen's and the figures' first draws.
 const PARTS = ['first-chart', 'weight'];
