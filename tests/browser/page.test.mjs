@@ -20,6 +20,7 @@ import {
   pageUrl,
   ROOT,
   readThrough,
+  settle,
   startServer,
   stateFromUrl,
   text,
@@ -152,6 +153,39 @@ test('embed_should_show_only_the_figures', async () => {
     assert.equal(await header.isVisible(), false, 'the page header is hidden in embed mode');
   }
   await checkCharts(page, DEFAULTS);
+  await p.close();
+});
+
+// An embed that shows no long-context figure and is given no long-context setting never reads
+// that part: neither its code nor the config reader (the files module) is fetched, nor the real
+// models' menu filled. A long-context figure, or such a setting, brings them.
+test('embed_outside_the_long_context_part_should_fetch_neither_its_code_nor_the_config_reader', async () => {
+  const p = await openPage(env.browser, null);
+  const { page } = p;
+  const fetched = [];
+  page.on('response', (res) => fetched.push(new URL(res.url()).pathname));
+  const PART = /^\/split\/long-[\w-]+\.js$/; // page/long.js, the part's own chunk
+  for (const [query, view, wanted] of [
+    ['?embed=1&view=flatness', 'flatness', false],
+    ['?embed=1&view=range', 'range', true],
+    ['?embed=1&view=flatness&target-gap=5000', 'flatness', true],
+  ]) {
+    fetched.length = 0;
+    await page.goto(`${env.server.url}${query}`);
+    // Its chart drawn, as a reader sees it (waitReady prints, which fetches the formulas too).
+    await page.waitForFunction((v) => window.Chart?.getChart(document.getElementById(`chart-${v}`)), view);
+    await page.waitForLoadState('networkidle');
+    await settle(page);
+    const split = fetched.filter((path) => path.startsWith('/split/'));
+    assert.equal(
+      split.some((path) => PART.test(path)),
+      wanted,
+      `${query}: the part's code ${JSON.stringify(split)}`,
+    );
+    // The summary's code is in the entry: without the part, the entry is all of the split script.
+    if (!wanted) assert.deepEqual(split, ['/split/app.js'], `${query}: the entry alone`);
+    await p.assertClean(query);
+  }
   await p.close();
 });
 

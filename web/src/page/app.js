@@ -782,6 +782,13 @@ function followFragment() {
     .then(go, () => {});
 }
 
+/** Whether this page uses the long-context part: the page always; an embed that shows one of
+ *  its figures or is given one of its settings. */
+const longNeeded = () =>
+  !state.embed ||
+  SHOWN_ROWS.some((row) => row.part === 'long') ||
+  PARAMS.some((row) => row.part === 'long' && state[row.name] !== row.default);
+
 let started = false;
 function start() {
   started = true;
@@ -813,17 +820,23 @@ function start() {
   $('embed-code').addEventListener('focus', (event) => event.target.select());
   wireVerify($('verify-open'), chartJs); // its chart is Chart.js's
   // The long-context part: its controls write the same state, URL and figures. It starts
-  // after the first paint (its figures' data are null until then).
-  startLong({
-    state,
-    render,
-    writeUrl,
-    updateEmbedCode,
-    showNotice: (...lines) => showNotice(...linkProblems, ...lines),
-    // The state the link opened, the long-context part's preset values filled in (or the part
-    // could not start): what Back returns to, and no history entry of its own.
-    opened: () => url.mark(),
-  });
+  // after the first paint (its figures' data are null until then). An embed that shows none of
+  // its figures and is given none of its settings never reads it: it fetches neither its code
+  // nor the config reader (about 50 KB gzipped).
+  if (longNeeded()) {
+    startLong({
+      state,
+      render,
+      writeUrl,
+      updateEmbedCode,
+      showNotice: (...lines) => showNotice(...linkProblems, ...lines),
+      // The state the link opened, the long-context part's preset values filled in (or the part
+      // could not start): what Back returns to, and no history entry of its own.
+      opened: () => url.mark(),
+    });
+  } else {
+    url.mark();
+  }
 
   if (chartJsHere() && !chartsReady) chartsArrived();
   // Chart colours follow the colour scheme: redraw when it changes.
@@ -849,7 +862,7 @@ function start() {
         window.addEventListener('hashchange', followFragment);
         buildNear();
       }
-      actions.afterPaint();
+      if (!state.embed) actions.afterPaint(); // the real models' menu, in the panel an embed hides
       chartJs();
       watchPrint(() => charts);
       // Every figure's code is fetched while the reader is idle (each built only as the reader
