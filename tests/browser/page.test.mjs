@@ -471,6 +471,41 @@ test('served_page_should_fetch_only_the_first_figures_code_before_its_first_char
   await p.close();
 });
 
+// Chart.js comes after the first screen, as a file: where it cannot load, the first screen is
+// whole (its plot is the page's own), the notice says which file did not come, and no error is
+// thrown; the config checker says it cannot draw rather than failing.
+test('served_page_without_chart_js_should_keep_its_first_screen_and_say_why_no_chart_is_drawn', async () => {
+  const p = await openPage(env.browser, null);
+  const { page } = p;
+  await page.route('**/vendor/chart.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(env.server.url);
+  await page.waitForFunction(() => document.getElementById('notice').textContent.includes('vendor/chart.js'));
+  const seen = await page.evaluate(() => ({
+    notice: document.getElementById('notice').textContent,
+    plot: document.querySelectorAll('#mini-plot polyline').length,
+    rope: document.getElementById('mini-rope').textContent,
+    charts: typeof window.Chart,
+  }));
+  assert.match(
+    seen.notice,
+    /The charts could not be drawn: vendor\/chart\.js did not load\. Reload the page to try again\./,
+  );
+  assert.equal(seen.plot, 2, 'the miniature plots both scores');
+  assert.equal(seen.rope, '0.8934');
+  assert.equal(seen.charts, 'undefined');
+  await page.click('#verify-open');
+  await page.waitForFunction(() =>
+    /Chart\.js, which did not load/.test(document.getElementById('verify-open').nextElementSibling.textContent),
+  );
+  // The browser's own report of the missing file, and nothing else.
+  assert.deepEqual(
+    p.problems.filter((line) => !line.includes('vendor/chart.js')),
+    [],
+    'no error but the missing file',
+  );
+  await p.context.close(); // its problems, the missing file's, were read above
+});
+
 // The same page opened from a static host, as dist/ropescope/ holds it: its code arrives as two
 // scripts, both preloaded, Chart.js and web/ropescope.js (the same modules in one classic
 // script, wasm inside, which also runs from disk, where no module loads); no module is fetched.

@@ -7,6 +7,10 @@ export function wireVerify(button, first = () => Promise.resolve()) {
     'click',
     async () => {
       await first();
+      if (typeof window.Chart !== 'function') {
+        button.nextElementSibling.textContent = 'The checker draws with Chart.js, which did not load: reload the page.';
+        return;
+      }
       const script = document.createElement('script');
       script.src = 'ropescope-verify.js';
       script.onerror = () => {
