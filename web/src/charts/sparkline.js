@@ -34,15 +34,16 @@ export function sparkline(svg, { lines, xLabel, yLabel }) {
 
   svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   const zero = y(0);
+  // The marker's rule first: the labels, drawn over it with a halo (style.css), stay readable.
+  const rule = node('line', { class: 'spark-rule', y1: BOX.top, y2: BOX.bottom });
   const parts = [
     node('line', { class: 'spark-zero', x1: BOX.left, x2: BOX.right, y1: zero, y2: zero }),
+    rule,
     node('text', { class: 'spark-tick', x: BOX.left, y: zero - 3 }, `${yLabel} 0`),
     node('text', { class: 'spark-tick', x: BOX.left, y: HEIGHT - 4 }, '0'),
     node('text', { class: 'spark-tick', x: BOX.right, y: HEIGHT - 4, 'text-anchor': 'end' }, String(count - 1)),
     node('text', { class: 'spark-tick', x: WIDTH / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, xLabel),
   ];
-  const rule = node('line', { class: 'spark-rule', y1: BOX.top, y2: BOX.bottom });
-  parts.push(rule);
   const dots = [];
   for (const { values, className, label } of lines) {
     const points = values.map((v, i) => `${x(i)},${y(v)}`).join(' ');

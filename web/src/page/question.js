@@ -30,6 +30,12 @@ export function miniature(shift) {
   };
 }
 
+/** "at 0.8934" where the values agree to the 4 decimals shown, else "from −0.0394 to 3.8194". */
+function span(values) {
+  const [low, high] = [d4(Math.min(...values)), d4(Math.max(...values))];
+  return low === high ? `at ${low}` : `from ${low} to ${high}`;
+}
+
 /** Both scores at every shift the slider offers (0..max), from the core. */
 export function sweep(max) {
   const { cat, m, n, theta } = MINI;
@@ -75,9 +81,8 @@ export function wireMiniature(root = document) {
     if (!plot) return;
     plot.mark(values.shift);
     root.getElementById('mini-plot-title').textContent =
-      `Both words moved along by 0 to ${max}: RoPE's score stays between ${d4(Math.min(...rope))} and ` +
-      `${d4(Math.max(...rope))}, the score with sines added runs from ${d4(Math.min(...add))} to ` +
-      `${d4(Math.max(...add))}. Marked: moved by ${values.shift}, RoPE ${d4(values.rope2)}, added ${d4(values.add2)}.`;
+      `Both words moved along by 0 to ${max}: RoPE's score stays ${span(rope)}, the score with sines ` +
+      `added runs ${span(add)}. Marked: moved by ${values.shift}, RoPE ${d4(values.rope2)}, added ${d4(values.add2)}.`;
   };
   slider.addEventListener('input', write);
   write();
