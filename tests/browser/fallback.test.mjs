@@ -135,6 +135,8 @@ test('with_javascript_off_the_picture_should_show_once_at_the_snippets_settings'
     const frame = await explorerFrame(page);
     await frame.waitForFunction(
       () => document.querySelector('.frame-picture:target .frame-img')?.getBoundingClientRect().height > 300,
+      null,
+      { polling: 100 }, // on a timer: a page that runs no script may paint no frame to poll on
     );
     const inner = await frame.evaluate(() => ({
       shown: [...document.querySelectorAll('.frame-img')]

@@ -266,13 +266,17 @@ test('dist_embed_document_should_work_from_file_urls_with_and_without_javascript
   assert.ok(link.startsWith(pathToFileURL(join(ROOT, `dist/v${VERSION}/ropescope/index.html`)).href), link);
   assert.equal(new URL(link).searchParams.get('gap'), '64', 'the explorer at the same settings');
   await live.assertClean('dist embed.html from file://');
+  await live.context.close();
 
   const still = await openPage(env.browser, address, {
     viewport: { width: 700, height: 900 },
     javaScriptEnabled: false,
   });
+  // Polled on a timer: a page that runs no script of its own may paint no new frame to poll on.
   await still.page.waitForFunction(
     () => document.querySelector('#slow .frame-img')?.getBoundingClientRect().height > 300,
+    null,
+    { polling: 100, timeout: 30000 },
   );
   const content = await still.page.evaluate(() => getComputedStyle(document.querySelector('#slow .frame-img')).content);
   assert.ok(content.includes(`/dist/v${VERSION}/pictures/slow-light.png`), content);
@@ -375,6 +379,8 @@ test('embed_document_should_load_only_its_view_code', async () => {
     await p.page.goto(`${folder}/embed/${view}.html?view=${view}#${view}`);
     await p.page.waitForFunction(
       () => document.querySelector('.frame-picture:target .frame-img')?.getBoundingClientRect().height > 300,
+      null,
+      { polling: 100 }, // on a timer: a page that runs no script may paint no frame to poll on
     );
     const seen = await p.page.evaluate(() => {
       const img = document.querySelector('.frame-picture:target .frame-img');

@@ -148,7 +148,7 @@ test('with_javascript_off_every_snippet_should_show_its_picture', async () => {
       const { page } = p;
       const img = page.locator('main a > img, main a > picture > img');
       await img.scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector('main img')?.complete);
+      await page.waitForFunction(() => document.querySelector('main img')?.complete, null, { polling: 100 });
       const seen = await img.evaluate((node) => {
         const box = node.getBoundingClientRect();
         return {

@@ -167,9 +167,17 @@ async function checkCase(page, c, { dropped = false } = {}) {
     `${c.what}: the panel shows ${JSON.stringify(s)}; the CLI said exit ${want.code} ${want.err || want.out}`,
   );
   if (want.code === 2) return want;
-  const warnings = await page.$$eval('#verify-fields dt', (terms) =>
-    terms.filter((t) => t.textContent === 'warning').map((t) => t.nextElementSibling.textContent),
-  );
+  // Each read queries and reads in one evaluate: the panel may show the same result again (a
+  // field's delayed check), and elements found in one call could be gone by the next.
+  const field = (term) =>
+    page.evaluate(
+      (name) =>
+        [...document.querySelectorAll('#verify-fields dt')]
+          .filter((t) => t.textContent === name)
+          .map((t) => t.nextElementSibling.textContent),
+      term,
+    );
+  const warnings = await field('warning');
   const said = want.err
     .split('\n')
     .filter(Boolean)
@@ -177,9 +185,7 @@ async function checkCase(page, c, { dropped = false } = {}) {
   assert.deepEqual(warnings, said, `${c.what}: the config's warnings`);
   const r = JSON.parse(want.out);
   // The attention score's error row: the CLI's gap and pair, for a table that was compared.
-  const score = await page.$$eval('#verify-fields dt', (terms) =>
-    terms.filter((t) => t.textContent === 'attention score error').map((t) => t.nextElementSibling.textContent),
-  );
+  const score = await field('attention score error');
   if (r.score_error === null) assert.deepEqual(score, [], `${c.what}: no attention score row`);
   else
     assert.ok(
@@ -187,7 +193,9 @@ async function checkCase(page, c, { dropped = false } = {}) {
       `${c.what}: the attention score row ${JSON.stringify(score)}, the CLI's gap ${r.score_gap} pair ${r.score_pair}`,
     );
   assert.equal(s.verdict, `result: ${r.verdict} (exit ${want.code})`, `${c.what}: verdict`);
-  const codes = await page.$$eval('#verify-diagnoses code', (list) => list.map((e) => e.textContent));
+  const codes = await page.evaluate(() =>
+    [...document.querySelectorAll('#verify-diagnoses code')].map((e) => e.textContent),
+  );
   assert.deepEqual(
     codes,
     r.diagnoses.map((d) => d.code),
