@@ -689,6 +689,32 @@ test('every_chapter_control_should_change_what_its_chapter_shows', async () => {
 });
 
 // Figure 3's caption at slot 0 and small slots, and figure 5's outline only at the post's width.
+// A chapter built but with no chart yet (above the screen, out of reach of the charts made as the
+// reader nears them) takes a new value all the same: its caption says it at once, and its chart,
+// made when it comes near, draws it, not the page's last render.
+test('chapter_without_its_chart_yet_should_caption_and_then_draw_a_value_set_meanwhile', async () => {
+  const { p, page } = await openAt(env, '', 'marks');
+  const before = await page.evaluate(() => {
+    const made = Boolean(window.Chart.getChart(document.getElementById('chart-slot')));
+    const box = document.getElementById('slot-slot-num');
+    box.value = '0';
+    box.dispatchEvent(new Event('change'));
+    return { made, caption: document.getElementById('caption-slot').textContent };
+  });
+  assert.equal(before.made, false, 'the slot chapter, above the screen, has no chart yet');
+  assert.match(before.caption, /^At slot 0 nothing is added: the stick is the word itself, \[2, 1, 1, 0\]\./);
+  await page.locator('#chart-slot').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-slot')), null, {
+    timeout: 15000,
+  });
+  const drawn = await chartOf(page, 'slot', 'return chart.data.datasets.map((d) => [...d.data]);');
+  assert.deepEqual(drawn, [
+    [2, 1, 1, 0],
+    [2, 1, 1, 0],
+  ]);
+  await p.close();
+});
+
 test('slot_and_marks_captions_should_say_only_what_the_chart_shows', async () => {
   const { p, page } = await openAt(env, '', 'marks');
   await setNumber(page, 'slot-slot', 0);

@@ -98,6 +98,13 @@ export function chapterRow(spec) {
         if (text) text.textContent = caption(data, inputs);
         canvas.setAttribute('aria-label', label(data, inputs));
       }
+      // A chapter built on the page whose chart is not made yet (off screen, or Chart.js still
+      // coming) says the new values in its caption all the same.
+      if (!views.length && typeof document !== 'undefined') {
+        const text = document.getElementById(`caption-${row.name}`);
+        if (text) text.textContent = caption(data, inputs);
+        document.getElementById(`chart-${row.name}`)?.setAttribute('aria-label', label(data, inputs));
+      }
       prune();
       for (const { listener } of listeners) listener(data, inputs);
       for (const changed of CHANGED) changed(row.name);
@@ -139,9 +146,11 @@ export function chapterRow(spec) {
   return {
     ...row,
     chapter,
-    make: (canvas, first) => {
+    // The chapter's own data, not the page's last render's (`_first`): an input set since then
+    // is drawn as it is now.
+    make: (canvas, _first) => {
       build++;
-      const handle = make(canvas, first, chapter);
+      const handle = make(canvas, current(), chapter);
       views = [...views.filter((view) => view.canvas.isConnected && view.canvas !== canvas), { canvas, handle }];
       // A drawing destroyed (a <rope-scope> rebuilt for another view) lets go of its canvas, and
       // its figure's readouts once they are off the page: each held the whole old figure.
