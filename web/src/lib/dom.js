@@ -8,6 +8,19 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A classic script added to <head>: resolves once it has run; rejects, the element removed, if it cannot load. */
+export function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const script = el('script', { src });
+    script.addEventListener('load', resolve);
+    script.addEventListener('error', () => {
+      script.remove();
+      reject(new Error(`${src} did not load`));
+    });
+    document.head.append(script);
+  });
+}
+
 /** A titled card of the page: <section id> with its <h2> and a "look for" paragraph first. */
 export function card(id, className, title, lookfor, ...children) {
   return el(

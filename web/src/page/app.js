@@ -906,7 +906,7 @@ window.ropescope = Object.freeze({
 // figure further down, of those up to it; an embed or a view= page, those it shows, built at once).
 const firstCode = loadRows(LAZY ? [...FIRST_ROWS, ...fragmentRows()] : SHOWN_ROWS);
 // An embed or a view= page shows charts alone: Chart.js comes with its first code.
-if (!LAZY && !chartJsHere()) chartJs().catch(() => {});
+if (!LAZY && !chartJsHere()) chartJs(); // a failure is said in the notice
 Promise.all([coreReady(), firstCode.catch(() => null)]).then(start, (error) => {
   document.body.dataset.core = 'missing'; // style.css hides the controls that could do nothing
   showNotice(

@@ -2,6 +2,8 @@
 // Opened from disk (dist/ropescope.html) the page has it inline, before the page's script; served,
 // the page fetches it as a file of its own (app.js): after the first screen is painted, which
 // draws no Chart.js chart, or at once where a page shows nothing but charts (an embed, a view=).
+import { loadScript } from '../lib/dom.js';
+
 const SRC = 'vendor/chart.js';
 let loading = null;
 
@@ -11,18 +13,14 @@ export const chartJsHere = () => typeof window.Chart === 'function';
 /** Chart.js, fetched once; a load that fails rejects with the file's name, and is tried again on the next call. */
 export function loadChartJs() {
   if (chartJsHere()) return Promise.resolve(window.Chart);
-  loading ??= new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = SRC;
-    script.addEventListener('load', () =>
-      chartJsHere() ? resolve(window.Chart) : reject(new Error(`${SRC} loaded but set no Chart`)),
-    );
-    script.addEventListener('error', () => reject(new Error(`${SRC} did not load`)));
-    document.head.append(script);
-  }).catch((error) => {
-    loading = null;
-    document.querySelector(`script[src="${SRC}"]`)?.remove();
-    throw error;
-  });
+  loading ??= loadScript(SRC)
+    .then(() => {
+      if (!chartJsHere()) throw new Error(`${SRC} loaded but set no Chart`);
+      return window.Chart;
+    })
+    .catch((error) => {
+      loading = null;
+      throw error;
+    });
   return loading;
 }

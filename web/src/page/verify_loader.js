@@ -1,3 +1,5 @@
+import { loadScript } from '../lib/dom.js';
+
 // The verify panel's code and module are a script of their own (ropescope-verify.js, beside the
 // page), so the page does not carry them: its button loads the script, which builds the panel. A
 // classic script loads from file:// too; a page without it beside says so. `first`: what the
@@ -11,12 +13,9 @@ export function wireVerify(button, first = () => Promise.resolve()) {
         button.nextElementSibling.textContent = 'The checker draws with Chart.js, which did not load: reload the page.';
         return;
       }
-      const script = document.createElement('script');
-      script.src = 'ropescope-verify.js';
-      script.onerror = () => {
+      loadScript('ropescope-verify.js').catch(() => {
         button.nextElementSibling.textContent = 'The checker is missing: ropescope-verify.js must be beside this page.';
-      };
-      document.head.append(script);
+      });
     },
     { once: true },
   );
