@@ -65,8 +65,8 @@ EXPORTS = $(shell sed -e 's/^/_/' c_src/exports.txt | paste -sd, -)
 EMFLAGS_HOT = -O3 -msimd128
 EMFLAGS_CORE = -Os -msimd128
 EMFLAGS_REPORT = -Oz
-EMFLAGS_LINK = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH \
-               -sEXPORTED_FUNCTIONS=$(EXPORTS)
+EMFLAGS_LINK_BASE = -Oz -sMALLOC=emmalloc --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH
+EMFLAGS_LINK = $(EMFLAGS_LINK_BASE) -sEXPORTED_FUNCTIONS=$(EXPORTS)
 
 # A fresh seed every run unless one is given; every randomized test prints it.
 ROPE_TEST_SEED := $(or $(ROPE_TEST_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
@@ -225,6 +225,15 @@ build/verify.wasm: $(VERIFY_WASM_OBJ) c_src/verify_exports.txt
 web/gen/rope_wasm.js: build/rope.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
+# The lesson's module cut to each view, for the one-view embed scripts: the exports the view's
+# figure calls (found by running it and by reading its files) and those every view may call
+# (tools/view_wasm.mjs). build/views/ holds the modules, web/gen/view_wasm/<view>.js each packed.
+web/gen/view_wasm/.built: tools/view_wasm.mjs tools/pack.mjs $(WASM_OBJ) c_src/exports.txt $(WEB_MODULES) \
+                          web/gen/rope_wasm.js web/gen/rope_consts.js web/gen/figure_names.js web/gen/models.js \
+                          web/gen/files_wasm.js web/vendor/inflate.js
+	$(NODE) tools/view_wasm.mjs web/gen/view_wasm $(EMCC) $(EMFLAGS_LINK_BASE) -- $(WASM_OBJ)
+	touch $@
+
 web/gen/verify_wasm.js: build/verify.wasm tools/pack.mjs | web/gen
 	$(NODE) tools/pack.mjs wasm $< $@
 
@@ -328,7 +337,7 @@ web/ropescope-embed.js: tools/split_element.mjs $(ELEMENT_DEPS)
 
 # One script per view for the one-view embed documents: the element with that view's figure
 # alone and the Chart.js parts it uses (tools/chart_views.mjs), in one file (tools/embed_views.mjs).
-web/embed/.built: tools/embed_views.mjs tools/chart_views.mjs $(ELEMENT_DEPS)
+web/embed/.built: tools/embed_views.mjs tools/chart_views.mjs $(ELEMENT_DEPS) web/gen/view_wasm/.built
 	$(NODE) tools/embed_views.mjs web/embed
 	touch web/embed/.built
 

@@ -4,7 +4,8 @@
 // script with Chart.js (the parts that view's chart uses: tools/chart_views.mjs), the wasm and
 // style.css inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's
 // loader only, so the element draws nothing for another view and says which script has it. The
-// formulas' table and the model presets go only where the view uses them.
+// formulas' table and the model presets go only where the view uses them, and the lesson's wasm
+// module is cut to the exports the view calls (web/gen/view_wasm/<view>.js, tools/view_wasm.mjs).
 // (The element for posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
 //   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { COMPILE_HINT, figureOfInput, minifiedCss } from './element_build.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
 const LOADERS_FILE = join(ROOT, 'web', 'gen', 'figure_loaders.js');
+const VIEW_WASM_DIR = join(ROOT, 'web', 'gen', 'view_wasm');
 const LOADER_LINE = /^\s*"([a-z][a-z0-9-]*)": \(\) => import\('[^']*'\),$/gm;
 const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
 
@@ -107,6 +109,12 @@ const onlyView = (view) => ({
       contents: viewChartParts(view),
       loader: 'js',
       resolveDir: dirname(path),
+    }));
+    // The lesson's wasm module cut to what this view calls (tools/view_wasm.mjs).
+    b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]rope_wasm\.js$/ }, () => ({
+      contents: readFileSync(join(VIEW_WASM_DIR, `${view}.js`), 'utf8'),
+      loader: 'js',
+      resolveDir: VIEW_WASM_DIR,
     }));
     if (!drawsFormulas(view)) {
       b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]formulas\.js$/ }, () => ({ contents: NO_FORMULAS, loader: 'js' }));

@@ -400,3 +400,43 @@ test('embed_document_should_load_only_its_view_code', async () => {
     await p.context.close();
   }
 });
+
+// Each view's own document carries the lesson's wasm module cut to what that view calls
+// (tools/view_wasm.mjs): every one of them draws, at random settings of the three sliders, with
+// no notice and nothing in the console (a call to an export its module lacks would say so).
+test('every_view_document_should_draw_with_its_cut_core_at_random_settings', async () => {
+  const random = rng(seed('frame (browser), cut cores'));
+  const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
+  const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 } });
+  for (const view of FIGURE_NAMES) {
+    const dim = 2 * (1 + Math.floor(random() * 256));
+    const base = Math.round(100 * 10 ** (random() * 4));
+    const gap = Math.round(random() * 500) / 10;
+    const query = `view=${view}&dim=${dim}&base=${base}&gap=${gap}`;
+    await p.page.goto(`${folder}/embed/${view}.html?${query}`);
+    // Drawn, or a notice saying why not (then failed below with its text).
+    await p.page.waitForFunction(
+      () => {
+        const root = document.querySelector('rope-scope')?.shadowRoot;
+        const canvases = [...(root?.querySelectorAll('canvas') ?? [])];
+        return (
+          root?.querySelector('.notice')?.textContent ||
+          (canvases.length > 0 && canvases.every((c) => customElements.get('rope-scope').Chart?.getChart(c)))
+        );
+      },
+      null,
+      { timeout: 20000, polling: 100 },
+    );
+    const seen = await p.page.evaluate(() => {
+      const root = document.querySelector('rope-scope').shadowRoot;
+      return {
+        notice: root.querySelector('.notice').textContent,
+        caption: root.querySelector('figcaption.caption')?.textContent ?? '',
+      };
+    });
+    assert.equal(seen.notice, '', `embed/${view}.html?${query}: notice`);
+    assert.ok(seen.caption.length > 20, `embed/${view}.html?${query}: a caption (${seen.caption})`);
+  }
+  await p.assertClean('the views at random settings');
+  await p.context.close();
+});

@@ -30,7 +30,7 @@
 // The limits and error codes come from c_src/core/rope.h through the generated rope_consts.js.
 
 import * as C from '../../gen/rope_consts.js';
-import { WASM_PACKED } from '../../gen/rope_wasm.js';
+import { WASM_CUT, WASM_PACKED } from '../../gen/rope_wasm.js';
 import { checkBase, checkFinite, checkInt, checkList, checkNumber, nearChecks, show } from './checks.js';
 import { wasmModule } from './wasm.js';
 
@@ -45,9 +45,15 @@ export const MAX_WORK = C.ROPE_MAX_WORK;
 // first call that needs it, or by ready() (wasm.js). wasm is its current exports: every path
 // into the core starts with core() (run does), after which wasm is the instance it made.
 let wasm = null;
-const lesson = wasmModule(WASM_PACKED, 'core', (exports) => {
-  wasm = exports;
-});
+// In a one-view embed script the module is cut to that view's exports (WASM_CUT guards it).
+const lesson = wasmModule(
+  WASM_PACKED,
+  'core',
+  (exports) => {
+    wasm = exports;
+  },
+  WASM_CUT,
+);
 const { core, run, cString } = lesson;
 const { checkNear, checkFiniteNear, checkNearList, checkWork } = nearChecks(lesson);
 

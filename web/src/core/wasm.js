@@ -11,10 +11,12 @@ import { unpackBytes, unpackBytesNative } from './packed.js';
 /**
  * One wasm module over packed (tools/pack.mjs's deflated base64). what: how its errors name it
  * ('core'). onInstance(exports or null) hears of every new instance and of a dropped one, so a
- * binding file can keep the current exports in a variable of its own. Returns { core, ready,
+ * binding file can keep the current exports in a variable of its own. cut: for a module cut to
+ * what one view calls (tools/view_wasm.mjs), wraps its exports (core/cut.js's cutModule), so a
+ * call to an export it lacks throws an error naming the export. Returns { core, ready,
  * run, writeText, release, cString, CoreError, callCore }.
  */
-export function wasmModule(packed, what, onInstance = () => {}) {
+export function wasmModule(packed, what, onInstance = () => {}, cut = null) {
   // The exports, instantiated synchronously from the inlined bytes (no server, no fetch) at the
   // first call that needs them, or by ready(). Every path into the module starts with core().
   let wasm = null;
@@ -31,7 +33,7 @@ export function wasmModule(packed, what, onInstance = () => {}) {
     const imports = { env: { emscripten_notify_memory_growth() {} } };
     const instance = new WebAssembly.Instance(compiled, imports);
     instance.exports._initialize?.();
-    set(instance.exports);
+    set(cut ? cut(instance.exports, what) : instance.exports);
     return wasm;
   }
 

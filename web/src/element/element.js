@@ -527,11 +527,20 @@ class RopeScope extends HTMLElement {
     this.showNotice();
     this.showFallback(false);
     const $ = (id) => this.shadowRoot.getElementById(id);
+    const failed = [];
     for (const row of this.rows) {
       yield;
-      const data = row.data(model, this.state);
-      $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
-      $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
+      // A figure whose numbers cannot be computed says why and leaves the others drawn.
+      let data;
+      try {
+        data = row.data(model, this.state);
+        $(`caption-${row.name}`).textContent = row.caption(this.state, model, data);
+        $(`chart-${row.name}`).setAttribute('aria-label', row.label(this.state, model, data));
+      } catch (err) {
+        failed.push(`Could not compute "${row.title}": ${err.message}`);
+        this.showNotice(failed);
+        continue;
+      }
       if (this.charts[row.name]) {
         this.charts[row.name].update(data);
         continue;
