@@ -21,6 +21,7 @@
 // mode (index.html?embed=1), the addresses of older snippets. Loads of the three take turns;
 // median of FRAME_RUNS each, in a browser without the address bar's popup renderer, as
 // tools/bench.mjs runs the page's.
+// Last, where the bytes of that view's script go: the Chart.js parts, its wasm module, the styles.
 // It measures and reports; it never fails on a slow figure.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -28,7 +29,9 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { launchBrowser, READER_CHROMIUM } from '../tests/browser/harness.mjs';
+import { viewChartParts } from './chart_views.mjs';
 import { serve } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -239,6 +242,38 @@ async function frames(browser, hostUrl) {
   }
 }
 
+// Where the view's own script's bytes go, each part gzipped alone (so they add up to a little
+// more than the script): what is left to win back for the one-view goal, and where.
+async function oneViewParts() {
+  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length / 1024;
+  const script = readFileSync(join(ROOT, 'dist', 'ropescope', 'embed', `${FRAME_VIEW}.js`));
+  const { outputFiles } = await build({
+    stdin: { contents: `${viewChartParts(FRAME_VIEW)}globalThis.C = Chart;\n`, resolveDir: join(ROOT, 'tools') },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    write: false,
+  });
+  const wasm = /WASM_PACKED =\s*'([^']*)'/.exec(
+    readFileSync(join(ROOT, 'web', 'gen', 'view_wasm', `${FRAME_VIEW}.js`), 'utf8'),
+  )[1];
+  const parts = {
+    'Chart.js parts': gz(outputFiles[0].contents),
+    'wasm module': gz(wasm),
+    styles: gz(readFileSync(join(ROOT, 'web', 'style.min.css'))),
+  };
+  const rest = gz(script) - Object.values(parts).reduce((a, b) => a + b, 0);
+  console.log(
+    `embed/${FRAME_VIEW}.js: ${gz(script).toFixed(1)} KB gzipped; ` +
+      `${Object.entries(parts)
+        .map(([name, kb]) => `${name} ${kb.toFixed(1)}`)
+        .join(
+          ', ',
+        )}, the element, the core's bindings and the figure about ${rest.toFixed(1)} (each part gzipped alone)`,
+  );
+}
+
 const host = await startHost();
 // With the address bar's popup renderer, as these runs were measured (the quiet browser is below).
 const browser = await launchBrowser({ quietUi: false, executablePath: READER_CHROMIUM });
@@ -274,6 +309,7 @@ try {
   try {
     await oneElement(quiet, host.url);
     await frames(quiet, host.url);
+    await oneViewParts();
   } finally {
     await quiet.close();
   }
