@@ -440,3 +440,40 @@ test('every_view_document_should_draw_with_its_cut_core_at_random_settings', asy
   await p.assertClean('the views at random settings');
   await p.context.close();
 });
+
+// A view's own document draws what the element for posts draws: the same pixels, though its
+// script holds that view alone, the Chart.js parts its chart uses and the wasm module cut to what
+// it calls. A seeded sample of views (flatness, what most posts carry, always) in both schemes,
+// at a column's width and a phone's; a failure names the view, scheme and width.
+test('a_view_document_should_draw_the_same_pixels_as_the_element_for_posts', async () => {
+  const random = rng(seed('frame (browser), same pixels'));
+  const others = FIGURE_NAMES.filter((view) => view !== 'flatness');
+  const views = ['flatness'];
+  while (views.length < 5) {
+    const view = others[Math.floor(random() * others.length)];
+    if (!views.includes(view)) views.push(view);
+  }
+  const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
+  const shot = async (page, url) => {
+    await page.goto(url);
+    await waitFrameDrawn(page.mainFrame());
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    return page.locator('rope-scope').screenshot();
+  };
+  for (const [scheme, width] of [
+    ['light', 700],
+    ['dark', 700],
+    ['light', 390],
+  ]) {
+    const p = await openPage(env.browser, null, { viewport: { width, height: 900 } });
+    await p.page.emulateMedia({ colorScheme: scheme });
+    for (const view of views) {
+      const query = `view=${view}&gap=5&controls=gap,dim`;
+      const own = await shot(p.page, `${folder}/embed/${view}.html?${query}#${view}`);
+      const whole = await shot(p.page, `${folder}/embed.html?${query}#${view}`);
+      assert.ok(own.equals(whole), `${view}, ${scheme}, ${width} px: embed/${view}.html differs from embed.html`);
+    }
+    await p.assertClean(`${scheme}, ${width} px`);
+    await p.context.close();
+  }
+});
