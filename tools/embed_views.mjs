@@ -11,11 +11,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { viewChartParts } from './chart_views.mjs';
-import { COMPILE_HINT, figureOfInput, minifiedCss } from './element_build.mjs';
+import { pruneCss, writtenNames } from './css_prune.mjs';
+import { COMPILE_HINT, figureOfInput } from './element_build.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
@@ -122,6 +123,27 @@ const onlyView = (view) => ({
   },
 });
 
+// style.css goes in minified and cut to the rules this script can show (tools/css_prune.mjs): the
+// build holds its place with a marker, and the rules are chosen by the code around it.
+const STYLE_MARK = '__ropescope_style__';
+const styleSlot = {
+  name: 'style-slot',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]web[\\/]style\.css$/ }, () => ({ contents: STYLE_MARK, loader: 'text' }));
+  },
+};
+const STYLE = (await transform(readFileSync(join(ROOT, 'web', 'style.css'), 'utf8'), { loader: 'css', minify: true }))
+  .code;
+
+function withStyle(code, view) {
+  const slots = [...code.matchAll(new RegExp(`(["'\`])${STYLE_MARK}\\1`, 'g'))];
+  if (slots.length !== 1)
+    throw new Error(`embed_views: ${view}.js holds the stylesheet ${slots.length} times, not once`);
+  const [{ index, 0: literal }] = slots;
+  const { css } = pruneCss(STYLE, writtenNames(code.slice(0, index) + code.slice(index + literal.length)));
+  return code.slice(0, index) + JSON.stringify(css) + code.slice(index + literal.length);
+}
+
 /** The element for `view` alone, as bytes; the build stops if it holds another figure's code. */
 async function bundle(view) {
   const result = await build({
@@ -134,7 +156,7 @@ async function bundle(view) {
     loader: { '.css': 'text' },
     logLevel: 'warning',
     banner: { js: BANNER },
-    plugins: [minifiedCss, onlyView(view)],
+    plugins: [styleSlot, onlyView(view)],
     metafile: true,
     write: false,
   });
@@ -152,7 +174,7 @@ async function bundle(view) {
   const own = [...reached].filter(figureOfInput).sort();
   if (held.join() !== own.join() || !own.length)
     throw new Error(`embed_views: ${view}.js holds the figures ${held.map(figureOfInput).join(', ')}`);
-  return result.outputFiles[0].contents;
+  return withStyle(result.outputFiles[0].text, view);
 }
 
 const [out] = process.argv.slice(2);

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { selectorsOf } from '../../tools/css_prune.mjs';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
 import { rng, seed } from '../lib/testlib.mjs';
@@ -401,10 +402,35 @@ test('embed_document_should_load_only_its_view_code', async () => {
   }
 });
 
+// The stylesheet's rules that match an element of the shadow root (`selectors`: every selector
+// of style.css, as tools/css_prune.mjs reads them), with the element's own renames (:root and
+// body become its wrappers) and each pseudo-class or pseudo-element left out (so :hover's rule
+// counts where its element is).
+function matchedRules(selectors) {
+  const root = document.querySelector('rope-scope').shadowRoot;
+  const PSEUDO = '::?[\\w-]+(?:\\((?:[^()]|\\([^()]*\\))*\\))?';
+  return selectors.filter((selector) => {
+    if (selector.includes(':host')) return false;
+    const query = selector
+      .replace(/:root/g, '.rs-root')
+      .replace(/(^|[\s,>+~(])(?:html|body)(?=[\s.:[,)>+~]|$)/g, '$1.rs-body')
+      .replace(new RegExp(`(^|[\\s>+~])${PSEUDO}`, 'g'), '$1*')
+      .replace(new RegExp(PSEUDO, 'g'), '');
+    try {
+      return root.querySelector(query) !== null;
+    } catch {
+      return false;
+    }
+  });
+}
+
 // Each view's own document carries the lesson's wasm module cut to what that view calls
 // (tools/view_wasm.mjs): every one of them draws, at random settings of the three sliders, with
-// no notice and nothing in the console (a call to an export its module lacks would say so).
+// no notice and nothing in the console (a call to an export its module lacks would say so). Its
+// stylesheet is cut to the rules its code can show (tools/css_prune.mjs): each rule of the whole
+// that matches an element of its shadow root is in its script.
 test('every_view_document_should_draw_with_its_cut_core_at_random_settings', async () => {
+  const selectors = selectorsOf(readFileSync(join(ROOT, 'web', 'style.min.css'), 'utf8'));
   const random = rng(seed('frame (browser), cut cores'));
   const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
   const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 } });
@@ -412,7 +438,7 @@ test('every_view_document_should_draw_with_its_cut_core_at_random_settings', asy
     const dim = 2 * (1 + Math.floor(random() * 256));
     const base = Math.round(100 * 10 ** (random() * 4));
     const gap = Math.round(random() * 500) / 10;
-    const query = `view=${view}&dim=${dim}&base=${base}&gap=${gap}`;
+    const query = `view=${view}&dim=${dim}&base=${base}&gap=${gap}&controls=gap,dim,base`;
     await p.page.goto(`${folder}/embed/${view}.html?${query}`);
     // Drawn, or a notice saying why not (then failed below with its text).
     await p.page.waitForFunction(
@@ -436,6 +462,16 @@ test('every_view_document_should_draw_with_its_cut_core_at_random_settings', asy
     });
     assert.equal(seen.notice, '', `embed/${view}.html?${query}: notice`);
     assert.ok(seen.caption.length > 20, `embed/${view}.html?${query}: a caption (${seen.caption})`);
+    const code = readFileSync(join(ROOT, 'dist', 'ropescope', 'embed', `${view}.js`), 'utf8');
+    const matched = await p.page.evaluate(matchedRules, selectors);
+    assert.ok(matched.length > 50, `embed/${view}.html: ${matched.length} rules matched`);
+    for (const selector of matched) {
+      const written = JSON.stringify(selector).slice(1, -1);
+      assert.ok(
+        code.includes(`${written}{`) || code.includes(`${written},`),
+        `embed/${view}.js lacks the rule ${selector}, which matches its shadow root`,
+      );
+    }
   }
   await p.assertClean('the views at random settings');
   await p.context.close();
