@@ -9,6 +9,8 @@
 // Usage: node tools/consts.mjs OUT HEADER... [--groups HEADER...]
 import { readFileSync, writeFileSync } from 'node:fs';
 
+// Object.freeze marked as free of side effects, so a bundle drops the arrays it never reads.
+const PURE = '/* @__PURE__ */ ';
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const DEFINE = /^\s*#\s*define\s+(ROPE_[A-Z0-9_]+)\s+(.+?)\s*$/;
 
@@ -56,7 +58,7 @@ for (const header of headers) {
     }
     lines.push(
       Array.isArray(value)
-        ? `export const ${name} = Object.freeze([${value.join(', ')}]);`
+        ? `export const ${name} = ${PURE}Object.freeze([${value.join(', ')}]);`
         : `export const ${name} = ${value};`,
     );
   }
@@ -64,7 +66,7 @@ for (const header of headers) {
 // Every error code (ROPE_E_*, negative integers), so a caller can accept any of them without
 // keeping every constant's name in the page.
 const codes = [...seen.keys()].filter((name) => /^ROPE_E_[A-Z0-9_]+$/.test(name));
-lines.push(`export const ROPE_ERROR_CODES = Object.freeze([${codes.join(', ')}]);`);
-const groupLines = [...groups].map(([group, pairs]) => `  ${group}: Object.freeze([${pairs.join(', ')}]),`);
-lines.push(`export const ROPE_GROUPS = Object.freeze({\n${groupLines.join('\n')}\n});`);
+lines.push(`export const ROPE_ERROR_CODES = ${PURE}Object.freeze([${codes.join(', ')}]);`);
+const groupLines = [...groups].map(([group, pairs]) => `  ${group}: ${PURE}Object.freeze([${pairs.join(', ')}]),`);
+lines.push(`export const ROPE_GROUPS = ${PURE}Object.freeze({\n${groupLines.join('\n')}\n});`);
 writeFileSync(out, `${lines.join('\n')}\n`);

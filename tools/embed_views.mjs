@@ -63,6 +63,23 @@ const NO_FORMULAS =
 // preset and drops no setting from the explorer link (where a long-context setting given in the
 // address then stays, as given). A module of that view importing anything else of long.js would
 // stop the build (no such export).
+// Nor does a view without formulas need formulas/mathml.js: its element never makes a formula
+// slot, so never asks to fill one (element.js calls fillFormulas only where a slot is).
+const NO_MATHML =
+  '// No formula in this view (tools/embed_views.mjs).\nexport const fillFormulas = () => Promise.resolve();\n';
+
+// Each view's measured embed heights (element/heights.js, for every view): a one-view script
+// needs its own, and view=all's, from which measured.js derives its fallbacks.
+async function heightsFor(view, path) {
+  const { EMBED_WIDTHS, EMBED_CONTENT } = await import(path);
+  const kept = { [view]: EMBED_CONTENT[view], all: EMBED_CONTENT.all };
+  return (
+    `// The embed heights of the view ${view} and of view=all alone (tools/embed_views.mjs).\n` +
+    `export const EMBED_WIDTHS = ${JSON.stringify(EMBED_WIDTHS)};\n` +
+    `export const EMBED_CONTENT = ${JSON.stringify(kept)};\n`
+  );
+}
+
 const LONG_VIEWS = HEADS.filter((head) => head.part === 'long').map((head) => head.name);
 const NO_PRESETS =
   '// No model preset in this view (tools/embed_views.mjs).\n' +
@@ -119,7 +136,15 @@ const onlyView = (view) => ({
     }));
     if (!drawsFormulas(view)) {
       b.onLoad({ filter: /[\\/]web[\\/]gen[\\/]formulas\.js$/ }, () => ({ contents: NO_FORMULAS, loader: 'js' }));
+      b.onLoad({ filter: /[\\/]web[\\/]src[\\/]formulas[\\/]mathml\.js$/ }, () => ({
+        contents: NO_MATHML,
+        loader: 'js',
+      }));
     }
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]element[\\/]heights\.js$/ }, async ({ path }) => ({
+      contents: await heightsFor(view, path),
+      loader: 'js',
+    }));
   },
 });
 

@@ -560,15 +560,17 @@ function slotNames(group, skip) {
 }
 const named = (flat, names) => Object.fromEntries(names.map(([name, j]) => [name, flat[j]]));
 
+// Each table marked free of side effects (/* @__PURE__ */), so a bundle that never reads it (a
+// one-view embed's) leaves it and the slots' table behind.
 const ORDER_BLOCKS = { plain: C.ROPE_ORDER_PLAIN, added: C.ROPE_ORDER_ADDED, rotated: C.ROPE_ORDER_ROTATED };
-const SLOT_NAMES = slotNames('SLOT', ['MEASURES']);
-const EXTRA_NAMES = slotNames('EXTRA', ['BLOCKS']);
-const ID_NAMES = slotNames('ID', ['LEN']);
-const CAT_NAMES = slotNames('CAT', ['LEN']);
-const CLOCK_NAMES = slotNames('CLOCK', ['LEN']);
-const REBASE_NAMES = slotNames('REBASE', ['LEN']);
-const WEIGHTS_NAMES = slotNames('WEIGHTS', ['LEN']);
-const POST_NAMES = slotNames('POST', ['FIELDS']);
+const SLOT_NAMES = /* @__PURE__ */ slotNames('SLOT', ['MEASURES']);
+const EXTRA_NAMES = /* @__PURE__ */ slotNames('EXTRA', ['BLOCKS']);
+const ID_NAMES = /* @__PURE__ */ slotNames('ID', ['LEN']);
+const CAT_NAMES = /* @__PURE__ */ slotNames('CAT', ['LEN']);
+const CLOCK_NAMES = /* @__PURE__ */ slotNames('CLOCK', ['LEN']);
+const REBASE_NAMES = /* @__PURE__ */ slotNames('REBASE', ['LEN']);
+const WEIGHTS_NAMES = /* @__PURE__ */ slotNames('WEIGHTS', ['LEN']);
+const POST_NAMES = /* @__PURE__ */ slotNames('POST', ['FIELDS']);
 
 /** "a b" against "b a" with no learned grids, for each scheme (plain, added: sinusoidal marks,
  * rotated: RoPE): { plain, added, rotated }, each { ab: [aa, ab, ba, bb] scores in "a b",
@@ -863,10 +865,10 @@ export function lesson_post() {
 
 // ---- a port's number formats and pairing layouts (c_src/port/port.h, docs/VERIFY.md) ----
 
-const PREC_NAMES = slotNames('PREC', ['CASES']);
-const MIX_NAMES = slotNames('MIX', ['CASES']);
-const LAYOUTS = Object.freeze(
-  Object.assign(Object.create(null), { rotate_half: C.ROPE_LAYOUT_HALF, interleaved: C.ROPE_LAYOUT_INTERLEAVED }),
+const PREC_NAMES = /* @__PURE__ */ slotNames('PREC', ['CASES']);
+const MIX_NAMES = /* @__PURE__ */ slotNames('MIX', ['CASES']);
+const LAYOUTS = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ Object.assign(Object.create(null), { rotate_half: C.ROPE_LAYOUT_HALF, interleaved: C.ROPE_LAYOUT_INTERLEAVED }),
 );
 
 // Pair frequencies (radians per position): 1 to MAX_DIM / 2 of them, each finite and > 0.
