@@ -5,7 +5,8 @@
 // style.css inside, and of the figures that view's alone: gen/figure_loaders.js keeps that view's
 // loader only, so the element draws nothing for another view and says which script has it. The
 // formulas' table and the model presets go only where the view uses them, and the lesson's wasm
-// module is cut to the exports the view calls (web/gen/view_wasm/<view>.js, tools/view_wasm.mjs).
+// module is cut to the exports the view calls (web/gen/view_wasm/<view>.js, tools/view_wasm.mjs),
+// with the bindings of core/rope.js that need another export left out.
 // (The element for posts, web/ropescope-embed.js and its chunks, is tools/split_element.mjs's.)
 //   node tools/embed_views.mjs OUT_DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,11 +18,15 @@ import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { viewChartParts } from './chart_views.mjs';
 import { pruneCss, writtenNames } from './css_prune.mjs';
 import { COMPILE_HINT, figureOfInput } from './element_build.mjs';
+import { ropeSourceFor } from './view_wasm.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
 const LOADERS_FILE = join(ROOT, 'web', 'gen', 'figure_loaders.js');
 const VIEW_WASM_DIR = join(ROOT, 'web', 'gen', 'view_wasm');
+// The exports of a view's cut module, as tools/view_wasm.mjs lists them in its file.
+const heldBy = (view) =>
+  JSON.parse(/^export const WASM_EXPORTS = (.*);$/m.exec(readFileSync(join(VIEW_WASM_DIR, `${view}.js`), 'utf8'))[1]);
 const LOADER_LINE = /^\s*"([a-z][a-z0-9-]*)": \(\) => import\('[^']*'\),$/gm;
 const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
 
@@ -125,6 +130,12 @@ const onlyView = (view) => ({
     // Chart.js with the view's parts alone registered.
     b.onLoad({ filter: /[\\/]tools[\\/]chart_parts\.mjs$/ }, ({ path }) => ({
       contents: viewChartParts(view),
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+    // And core/rope.js without the bindings whose exports that module lacks.
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]core[\\/]rope\.js$/ }, ({ path }) => ({
+      contents: ropeSourceFor(heldBy(view), `the view ${view}`),
       loader: 'js',
       resolveDir: dirname(path),
     }));

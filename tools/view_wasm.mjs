@@ -55,23 +55,65 @@ export function allExports() {
 
 // ---- read: the bindings a view's own files import ----
 
-/** rope.js's top-level functions and constants: name -> { wasm: exports named, uses: names }. */
-function ropeChunks() {
+const DECLARATION = /^(export )?(?:async )?(function\*? |const |let )([A-Za-z_$][\w$]*)/gm;
+
+/** rope.js's top-level functions and constants: name -> { wasm: exports named, uses: names,
+ *  start, end (its text, up to the next declaration), exported, fn }. With `code` true, comments
+ *  are left out of what a declaration names (a comment calls nothing). */
+function ropeChunks({ code = false } = {}) {
   const text = readFileSync(ROPE_JS, 'utf8');
-  const starts = [...text.matchAll(/^(?:export )?(?:async )?(?:function\*? |const |let )([A-Za-z_$][\w$]*)/gm)];
+  const starts = [...text.matchAll(DECLARATION)];
   const chunks = new Map();
   starts.forEach((m, j) => {
-    const body = text.slice(m.index, j + 1 < starts.length ? starts[j + 1].index : text.length);
-    chunks.set(m[1], body);
+    const end = j + 1 < starts.length ? starts[j + 1].index : text.length;
+    chunks.set(m[3], { start: m.index, end, exported: Boolean(m[1]), fn: m[2].startsWith('function') });
   });
   const names = [...chunks.keys()];
   const table = new Map();
-  for (const [name, body] of chunks) {
+  for (const [name, chunk] of chunks) {
+    let body = text.slice(chunk.start, chunk.end);
+    if (code) body = body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     const wasm = [...body.matchAll(/\bwasm\.(rope_\w+|malloc|free)\b/g)].map((m) => m[1]);
     const uses = names.filter((other) => other !== name && new RegExp(`\\b${other}\\b`).test(body));
-    table.set(name, { wasm, uses });
+    table.set(name, { ...chunk, wasm, uses });
   }
   return table;
+}
+
+// What every binding may call, whatever it computes: the allocator, the error text, the rules.
+const GENERIC = new Set([
+  'malloc',
+  'free',
+  'rope_strerror',
+  ...ALWAYS.filter((name) => name.startsWith('rope_check_')),
+]);
+
+/**
+ * core/rope.js for a script whose wasm module holds `held` alone: each exported function whose
+ * code reaches exports of its own (not only the allocator, the error text and the rules) and
+ * none of them in the module, so that any call to it would fail, becomes a function that throws
+ * saying so (one shared maker, cutBinding); the helpers only it used then fall out of the bundle
+ * (tools/embed_views.mjs).
+ */
+export function ropeSourceFor(held, what) {
+  const text = readFileSync(ROPE_JS, 'utf8');
+  const table = ropeChunks({ code: true });
+  const has = new Set(held);
+  let out = '';
+  let at = 0;
+  for (const [name, chunk] of table) {
+    if (!chunk.exported || !chunk.fn) continue;
+    const own = new Set();
+    for (const fn of reachedBy(table, name)) for (const w of table.get(fn).wasm) if (!GENERIC.has(w)) own.add(w);
+    if (own.size === 0 || [...own].some((w) => has.has(w))) continue;
+    out += `${text.slice(at, chunk.start)}export const ${name} = /* @__PURE__ */ cutBinding('${name}');\n\n`;
+    at = chunk.end;
+  }
+  const thrower =
+    `\nfunction cutBinding(name) {\n  return () => {\n` +
+    `    throw new Error(\`\${name}: not in this script, which holds what ${what} calls; the explorer has every figure\`);\n` +
+    '  };\n}\n';
+  return out + text.slice(at) + thrower;
 }
 
 /** The exports binding `name`'s code reaches, through the rope.js functions it calls. */
