@@ -4,12 +4,12 @@
 // (web/src/element/element.js, which keeps its Chart to itself).
 // A new figure that needs another controller, element, scale or plugin adds it here, and lists
 // its parts in tools/chart_views.mjs (a one-view embed script registers its view's alone).
+// Filler is not one: an area is filled by charts/figure.js's areaFill.
 import {
   BarController,
   BarElement,
   CategoryScale,
   Chart,
-  Filler,
   LinearScale,
   LineController,
   LineElement,
@@ -29,7 +29,6 @@ Chart.register(
   CategoryScale,
   LinearScale,
   LogarithmicScale,
-  Filler,
   Tooltip,
   MatrixController,
   MatrixElement,

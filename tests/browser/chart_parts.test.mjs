@@ -1,7 +1,8 @@
 // The Chart.js parts each figure's chart uses (tools/chart_views.mjs), against what the charts on
 // the page really use: a one-view embed script registers only its view's parts, and a part left
-// out of the table would be missing there without a word (no fill without Filler, no tooltip
-// without Tooltip). Then a sample of one-view embed documents (seeded: ROPE_TEST_SEED repeats it)
+// out of the table would be missing there without a word (no tooltip without Tooltip). No part
+// fills an area (charts/figure.js's areaFill does): a dataset with Chart.js's fill option fails.
+// Then a sample of one-view embed documents (seeded: ROPE_TEST_SEED repeats it)
 // draw with exactly their view's parts registered (and the element's warm-up chart's).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -19,7 +20,6 @@ const REGISTERED = {
   category: ['scales:category'],
   linear: ['scales:linear'],
   logarithmic: ['scales:logarithmic'],
-  fill: ['plugins:filler'],
   tooltip: ['plugins:tooltip'],
 };
 const sorted = (list) => [...new Set(list)].sort();

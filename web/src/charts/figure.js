@@ -249,3 +249,42 @@ export function drawGuide(chart, x, color) {
   if (!Number.isFinite(px) || px < chartArea.left - 0.5 || px > chartArea.right + 0.5) return;
   drawDashed(chart, [px, chartArea.top, px, chartArea.bottom], { color, width: 1, dash: [4, 4] });
 }
+
+/**
+ * A plugin that fills, below the datasets, the area between dataset `upper`'s line and dataset
+ * `lower`'s (drawn back along its points, straight segments), or with lower 'origin' between
+ * `upper`'s line and the value 0, in the filling dataset's backgroundColor (`lower`'s, or
+ * `upper`'s for 'origin'), clipped to the chart area. What Chart.js's Filler plugin does for the
+ * two fills the figures draw (a band, an area under a stepped line), so no script carries Filler
+ * (2.5 KB gzipped: a one-view embed counts every byte). upper's line is Chart.js's own path
+ * (LineElement.path), stepped or not.
+ */
+export function areaFill(id, upper, lower) {
+  return {
+    id,
+    beforeDatasetsDraw(chart) {
+      const line = chart.getDatasetMeta(upper).dataset;
+      const points = line?.points ?? [];
+      if (points.length < 2) return;
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
+      ctx.clip();
+      ctx.beginPath();
+      line.path(ctx);
+      if (lower === 'origin') {
+        const zero = chart.scales.y.getPixelForValue(0);
+        ctx.lineTo(points[points.length - 1].x, zero);
+        ctx.lineTo(points[0].x, zero);
+      } else {
+        const back = chart.getDatasetMeta(lower).data;
+        for (let j = back.length - 1; j >= 0; j--) ctx.lineTo(back[j].x, back[j].y);
+      }
+      ctx.closePath();
+      ctx.fillStyle = chart.data.datasets[lower === 'origin' ? upper : lower].backgroundColor;
+      ctx.fill();
+      ctx.restore();
+    },
+  };
+}

@@ -1,6 +1,6 @@
 // Figure: the claim. The score of q at m = n + gap against k at n, slid along the sequence at a
 // fixed gap: flat for RoPE, wandering for the additive method.
-import { chartConfig, drawGuide, makeChart, markerSet, paint } from '../charts/figure.js';
+import { areaFill, chartConfig, drawGuide, makeChart, markerSet, paint } from '../charts/figure.js';
 import { axis, baseOptions, colors } from '../charts/theme.js';
 import { count, list, num, position } from '../lib/format.js';
 import { ACCURATE_UP_TO, farthestPosition, REPORT_STARTS } from '../model/model.js';
@@ -80,11 +80,12 @@ function createFlatnessChart(canvas, data) {
       // RoPE's band is ~1e-13 wide: its lower edge is kept as data but not drawn (no line, no fill).
       { label: 'RoPE least', ...line, showLine: false, order: 1 },
       { label: 'additive', ...line, order: 2 },
-      { label: 'additive least', ...line, order: 2, fill: '-1' },
+      // The band between the additive lines: areaFill below, in this dataset's backgroundColor.
+      { label: 'additive least', ...line, order: 2 },
       markerSet('report starts', 5),
     ],
     options,
-    { plugins: [guides] },
+    { plugins: [guides, areaFill('additiveBand', 2, 3)] },
   );
   const legend = [
     { text: 'RoPE', mark: 'line', color: 'var(--c-rope)' },

@@ -1,5 +1,5 @@
 // Figure: how many pairs have not yet wrapped at each gap.
-import { chartConfig, drawGuide, makeChart, markerSet } from '../charts/figure.js';
+import { areaFill, chartConfig, drawGuide, makeChart, markerSet } from '../charts/figure.js';
 import { axis, baseOptions, colors, logAxis } from '../charts/theme.js';
 import { count, num, position } from '../lib/format.js';
 
@@ -55,7 +55,7 @@ function createSlowChart(canvas, data) {
         normalized: true,
         spanGaps: true,
         stepped: 'middle',
-        fill: 'origin',
+        // The area under the steps: areaFill below, in this dataset's backgroundColor.
         borderWidth: 2,
         pointRadius: 0,
         pointHoverRadius: 3,
@@ -64,7 +64,7 @@ function createSlowChart(canvas, data) {
       markerSet('current gap', 6, { clip: false }),
     ],
     options,
-    { plugins: [guide] },
+    { plugins: [guide, areaFill('underSteps', 0, 'origin')] },
   );
   const legend = [
     { text: 'pairs not yet wrapped (wavelength longer than the gap)', mark: 'line', color: 'var(--c-slow)' },
