@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { selectorsOf } from '../../tools/css_prune.mjs';
 import { FIGURE_NAMES } from '../../web/gen/figure_names.js';
 import { VERSION } from '../../web/gen/version.js';
@@ -512,4 +513,17 @@ test('a_view_document_should_draw_the_same_pixels_as_the_element_for_posts', asy
     await p.assertClean(`${scheme}, ${width} px`);
     await p.context.close();
   }
+});
+
+// Issue #34's goal: a one-view embed fetches at most 90 KB, every response gzipped (as make
+// bench's iframe counts them): the claim's figure's document as dist/ serves it, which loads its
+// stylesheet and its one script and nothing else (embed_document_should_load_only_its_view_code).
+test('the_claims_view_document_should_fetch_at_most_90_kb_gzipped', () => {
+  const folder = join(ROOT, 'dist', 'ropescope');
+  const files = ['embed/flatness.html', 'embed.css', 'embed/flatness.js'];
+  const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(folder, file))).length, 0);
+  assert.ok(bytes <= 90 * 1024, `embed/flatness.html fetches ${(bytes / 1024).toFixed(1)} KB gzipped, over 90`);
+  const html = readFileSync(join(folder, 'embed', 'flatness.html'), 'utf8');
+  for (const file of ['../embed.css', 'flatness.js'])
+    assert.ok(html.includes(`"${file}"`), `the document loads ${file}`);
 });

@@ -868,7 +868,10 @@ export function lesson_post() {
 const PREC_NAMES = /* @__PURE__ */ slotNames('PREC', ['CASES']);
 const MIX_NAMES = /* @__PURE__ */ slotNames('MIX', ['CASES']);
 const LAYOUTS = /* @__PURE__ */ Object.freeze(
-  /* @__PURE__ */ Object.assign(Object.create(null), { rotate_half: C.ROPE_LAYOUT_HALF, interleaved: C.ROPE_LAYOUT_INTERLEAVED }),
+  /* @__PURE__ */ Object.assign(Object.create(null), {
+    rotate_half: C.ROPE_LAYOUT_HALF,
+    interleaved: C.ROPE_LAYOUT_INTERLEAVED,
+  }),
 );
 
 // Pair frequencies (radians per position): 1 to MAX_DIM / 2 of them, each finite and > 0.
