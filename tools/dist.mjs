@@ -29,6 +29,7 @@ import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { transform } from 'esbuild';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { PUBLIC_URL } from '../web/gen/public_url.js';
 import * as embed from '../web/src/element/embed.js';
@@ -95,6 +96,8 @@ const FILES_WASM_BUDGET = 96 * 1024;
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
 const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 
+const CSS_MIN = { loader: 'css', minify: true };
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
@@ -119,7 +122,8 @@ async function main() {
     [join(folder, 'ropescope-verify.js'), verifyJs],
     // The embed document the iframe snippets name, and what it loads beside it.
     [join(folder, 'embed.html'), await readFile(join(web, 'embed.html'), 'utf8')],
-    [join(folder, 'embed.css'), await readFile(join(web, 'embed.css'), 'utf8')],
+    // Minified: every embed fetches it (its comments are for whoever edits web/embed.css).
+    [join(folder, 'embed.css'), (await transform(await readFile(join(web, 'embed.css'), 'utf8'), CSS_MIN)).code],
     [join(folder, 'embed-pictures.css'), await readFile(join(web, 'embed-pictures.css'), 'utf8')],
     [join(folder, 'ropescope-embed.js'), elementJs],
     // The one-view documents the snippets name and their scripts (tools/embed_page.mjs,
