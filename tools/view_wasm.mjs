@@ -15,8 +15,10 @@
 //    exports each binding's code reaches in rope.js.
 // Plus ALWAYS: what the element and the bindings may call at any setting (the rules' checks,
 // both kinds of vectors, the error text, malloc and free).
-// A call to an export a view's module lacks throws an error that names it (core/cut.js); tests/js/view_wasm.test.mjs runs every view on fresh random states against its
-// module, with the seed printed.
+// A call to an export a view's module lacks throws an error that names it (core/cut.js);
+// tests/js/view_wasm.test.mjs runs every view on fresh random states against its module, with
+// the seed printed. ropeSourceFor gives the script core/rope.js without the bindings its module
+// cannot serve.
 //   node tools/view_wasm.mjs OUT_DIR EMCC_COMMAND... -- OBJECTS...   (make: web/gen/view_wasm/,
 //                                                                    the modules in build/views/)
 //   node tools/view_wasm.mjs trace VIEW [SEED [STATES]]              (prints the exports called)
