@@ -49,15 +49,23 @@ export const VIEW_PARTS = {
   weights: ['bar', 'category', 'linear', 'tooltip'],
 };
 
-// The element's warm-up chart (web/src/element/warm.js: a line chart on linear axes, made out of
-// sight before the first figure's) needs these in every view's script.
-export const WARM_PARTS = ['line', 'linear'];
+// The element's warm-up chart (web/src/element/warm.js, made out of sight before the first
+// figure's): a line chart on linear axes, or a bar chart on a category and a linear axis. The
+// element for posts, which may show any view, makes the line chart; a one-view script makes the
+// kind its view's own parts draw (warmKind), or none, so it registers no part for it alone.
+export const WARM_KINDS = { line: ['line', 'linear'], bar: ['bar', 'category', 'linear'] };
 
-/** The parts a one-view script for `view` registers: its chart's and the warm-up chart's. */
+/** The warm-up chart a one-view script for `view` makes: 'line', 'bar' or null (none). */
+export function warmKind(view) {
+  const parts = VIEW_PARTS[view];
+  return Object.keys(WARM_KINDS).find((kind) => WARM_KINDS[kind].every((part) => parts.includes(part))) ?? null;
+}
+
+/** The parts a one-view script for `view` registers: its chart's (which hold its warm-up chart's). */
 export function registeredParts(view) {
   const parts = VIEW_PARTS[view];
   if (!parts) throw new Error(`chart_views: no Chart.js parts listed for the view ${view} (tools/chart_views.mjs)`);
-  return [...new Set([...WARM_PARTS, ...parts])];
+  return [...parts];
 }
 
 /** The source of a module like tools/chart_parts.mjs registering only `view`'s parts. */

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
-import { viewChartParts } from './chart_views.mjs';
+import { viewChartParts, warmKind } from './chart_views.mjs';
 import { pruneCss, writtenNames } from './css_prune.mjs';
 import { COMPILE_HINT, figureOfInput } from './element_build.mjs';
 import { ropeSourceFor } from './view_wasm.mjs';
@@ -127,6 +127,11 @@ const onlyView = (view) => ({
     if (!LONG_VIEWS.includes(view)) {
       b.onLoad({ filter: /[\\/]web[\\/]src[\\/]model[\\/]long\.js$/ }, () => ({ contents: NO_PRESETS, loader: 'js' }));
     }
+    // The warm-up chart of the kind the view draws, or none (tools/chart_views.mjs's warmKind).
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]element[\\/]warm_kind\.js$/ }, () => ({
+      contents: `// The view ${view}'s warm-up chart (tools/embed_views.mjs).\nexport const WARM_KIND = ${JSON.stringify(warmKind(view))};\n`,
+      loader: 'js',
+    }));
     // Chart.js with the view's parts alone registered.
     b.onLoad({ filter: /[\\/]tools[\\/]chart_parts\.mjs$/ }, ({ path }) => ({
       contents: viewChartParts(view),
