@@ -265,7 +265,9 @@ export function areaFill(id, upper, lower) {
     beforeDatasetsDraw(chart) {
       const line = chart.getDatasetMeta(upper).dataset;
       const points = line?.points ?? [];
-      if (points.length < 2) return;
+      const back = lower === 'origin' ? null : chart.getDatasetMeta(lower).data;
+      // Nothing to fill, or two lines that do not pair up point for point.
+      if (points.length < 2 || (back && back.length !== points.length)) return;
       const { ctx, chartArea } = chart;
       ctx.save();
       ctx.beginPath();
@@ -278,7 +280,6 @@ export function areaFill(id, upper, lower) {
         ctx.lineTo(points[points.length - 1].x, zero);
         ctx.lineTo(points[0].x, zero);
       } else {
-        const back = chart.getDatasetMeta(lower).data;
         for (let j = back.length - 1; j >= 0; j--) ctx.lineTo(back[j].x, back[j].y);
       }
       ctx.closePath();
