@@ -527,3 +527,48 @@ test('the_claims_view_document_should_fetch_at_most_90_kb_gzipped', () => {
   for (const file of ['../embed.css', 'flatness.js'])
     assert.ok(html.includes(`"${file}"`), `the document loads ${file}`);
 });
+
+// The areas the figures fill (charts/figure.js's areaFill, not Chart.js's Filler): flatness's
+// band between the additive method's least and greatest score, and the area under the slow
+// pairs' steps. With the filling dataset's colour made one no other mark uses, the chart redrawn
+// holds a wide patch of it, and none once the colour is transparent.
+test('the_filled_areas_should_be_drawn', async () => {
+  const folder = pathToFileURL(join(ROOT, 'dist', 'ropescope')).href;
+  const p = await openPage(env.browser, null, { viewport: { width: 700, height: 900 } });
+  for (const [view, set] of [
+    ['flatness', 3],
+    ['slow', 0],
+  ]) {
+    await p.page.goto(`${folder}/embed/${view}.html?view=${view}&gap=300`);
+    await waitFrameDrawn(p.page.mainFrame());
+    const counts = await p.page.evaluate(
+      ([name, index]) => {
+        const canvas = document.querySelector('rope-scope').shadowRoot.getElementById(`chart-${name}`);
+        const chart = customElements.get('rope-scope').Chart.getChart(canvas);
+        const marked = (color) => {
+          chart.data.datasets[index].backgroundColor = color;
+          chart.update('none');
+          // Read from a copy, whose context is made for reading (the chart's is not).
+          const copy = new OffscreenCanvas(canvas.width, canvas.height).getContext('2d', { willReadFrequently: true });
+          copy.drawImage(canvas, 0, 0);
+          const { data } = copy.getImageData(0, 0, canvas.width, canvas.height);
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            if (data[i] === 1 && data[i + 1] === 2 && data[i + 2] === 3 && data[i + 3] === 255) n++;
+          }
+          return n;
+        };
+        return {
+          filled: marked('rgb(1, 2, 3)'),
+          share: marked('rgb(1, 2, 3)') / (canvas.width * canvas.height),
+          none: marked('transparent'),
+        };
+      },
+      [view, set],
+    );
+    assert.ok(counts.share > 0.02, `${view}: the area covers ${(100 * counts.share).toFixed(1)}% of the chart`);
+    assert.equal(counts.none, 0, `${view}: nothing of that colour once the area is transparent`);
+  }
+  await p.assertClean('the filled areas');
+  await p.context.close();
+});
