@@ -8,7 +8,8 @@ import { axis, baseOptions, colors } from '../charts/theme.js';
 import { lesson_clock, lesson_clock_theta, lesson_rebase } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
-import { box, chapterRow, keptChart, keptDraw, logSlider, printed, trainedRange, wholeTurns } from './lesson_row.js';
+import { box, chapterRow, keptChart, keptDraw, logSlider, trainedRange, wholeTurns } from './lesson_row.js';
+import { printed } from './post_rows.js';
 
 const SLOW = 0.0001; // the post's slow pair, radians per position
 const FAST = 0.1;

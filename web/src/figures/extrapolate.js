@@ -4,7 +4,8 @@
 
 import { axis, colors } from '../charts/theme.js';
 import { lesson_extrapolate, lesson_marks } from '../core/rope.js';
-import { box, chapterRow, d4, indexChart, logSlider, said, slider } from './lesson_row.js';
+import { box, chapterRow, d4, indexChart, logSlider, slider } from './lesson_row.js';
+import { said } from './post_rows.js';
 
 function compute(i) {
   const r = lesson_extrapolate(i.pos, i.width, i.train);

@@ -10,7 +10,6 @@ import { FIGURE_NAMES } from '../../gen/figure_names.js';
 import { chartConfig, makeChart, paint } from '../charts/figure.js';
 import { baseOptions, colors } from '../charts/theme.js';
 import { sliderScale } from '../controls/scale.js';
-import { lesson_post } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num } from '../lib/format.js';
 import { chapterParam } from '../state/chapters.js';
@@ -594,14 +593,3 @@ export const d4 = (x, decimals = 4) => {
 export const CHAPTER_FIGURES = Object.freeze(
   FIGURE_NAMES.slice(FIGURE_NAMES.indexOf('order'), FIGURE_NAMES.indexOf('post')).filter((name) => name !== 'flatness'),
 );
-
-let postById = null;
-/** The post's row `id` as lesson_post() gives it (its printed text and the true value). */
-export function postRow(id) {
-  postById ??= new Map(lesson_post().map((row) => [row.id, row]));
-  return postById.get(id);
-}
-/** The post's printed text of row `id`, with a real minus sign. */
-export const printed = (id) => postRow(id).text.replace('-', '−');
-/** "the post says −0.398 ✗": the post's number with its check. */
-export const said = (id) => `the post says ${printed(id)} ${postRow(id).match ? '✓' : '✗'}`;

@@ -8,7 +8,8 @@ import { axis, categoryAxis } from '../charts/theme.js';
 import { lesson_clock, lesson_normalized, lesson_weights } from '../core/rope.js';
 import { el } from '../lib/dom.js';
 import { num, thousands } from '../lib/format.js';
-import { box, chapterRow, indexChart, logSlider, postRow, slider, trainedRange, wholeTurns } from './lesson_row.js';
+import { box, chapterRow, indexChart, logSlider, slider, trainedRange, wholeTurns } from './lesson_row.js';
+import { postRow } from './post_rows.js';
 
 const DIM = 512;
 const PAIR = DIM / 2 - 1; // the slowest pair
