@@ -29,7 +29,6 @@ import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { transform } from 'esbuild';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { PUBLIC_URL } from '../web/gen/public_url.js';
 import * as embed from '../web/src/element/embed.js';
@@ -37,6 +36,7 @@ import * as picture from '../web/src/element/picture.js';
 import { FIGURE } from '../web/src/figures/index.js';
 import { fillFromPreset, readerReady } from '../web/src/model/long.js';
 import { readQuery } from '../web/src/state/state.js';
+import { minifyCss } from './element_build.mjs';
 import { classicPage, inlinePage } from './inline.mjs';
 import { PACKAGE_BUDGET, writePackage } from './npm_package.mjs';
 import { oembedJson } from './oembed.mjs';
@@ -96,8 +96,6 @@ const FILES_WASM_BUDGET = 96 * 1024;
 // What the single file holds inline, in page order; anything else would be a fetch from file://.
 const INLINE = ['style.min.css', 'vendor/chart.js', 'ropescope.js'];
 
-const CSS_MIN = { loader: 'css', minify: true };
-
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
@@ -123,7 +121,7 @@ async function main() {
     // The embed document the iframe snippets name, and what it loads beside it.
     [join(folder, 'embed.html'), await readFile(join(web, 'embed.html'), 'utf8')],
     // Minified: every embed fetches it (its comments are for whoever edits web/embed.css).
-    [join(folder, 'embed.css'), (await transform(await readFile(join(web, 'embed.css'), 'utf8'), CSS_MIN)).code],
+    [join(folder, 'embed.css'), await minifyCss(await readFile(join(web, 'embed.css'), 'utf8'))],
     [join(folder, 'embed-pictures.css'), await readFile(join(web, 'embed-pictures.css'), 'utf8')],
     [join(folder, 'ropescope-embed.js'), elementJs],
     // The one-view documents the snippets name and their scripts (tools/embed_page.mjs,

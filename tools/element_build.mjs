@@ -10,13 +10,16 @@ import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 // of them, and compiling them there made its steps tasks of 50-80 ms on the host's main thread.
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
+/** A stylesheet's text minified (esbuild), as the page, the embeds and dist/ serve it. */
+export const minifyCss = async (text) => (await transform(text, { loader: 'css', minify: true })).code;
+
 // style.css as text in the element's scripts: minified, as the page loads it (web/style.min.css),
 // so the element carries the same rules in about two thirds of the bytes. An esbuild plugin.
 export const minifiedCss = {
   name: 'minified-css',
   setup(b) {
     b.onLoad({ filter: /\.css$/ }, async ({ path }) => ({
-      contents: (await transform(readFileSync(path, 'utf8'), { loader: 'css', minify: true })).code,
+      contents: await minifyCss(readFileSync(path, 'utf8')),
       loader: 'text',
     }));
   },

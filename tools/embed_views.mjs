@@ -12,21 +12,20 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 import { HEADS } from '../web/gen/figure_heads.js';
 import { FIGURE_NAMES } from '../web/gen/figure_names.js';
 import { viewChartParts, warmKind } from './chart_views.mjs';
 import { pruneCss, writtenNames } from './css_prune.mjs';
-import { COMPILE_HINT, figureOfInput } from './element_build.mjs';
+import { COMPILE_HINT, figureOfInput, minifyCss } from './element_build.mjs';
 import { ropeSourceFor } from './view_wasm.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIGURES_DIR = join(ROOT, 'web', 'src', 'figures');
 const LOADERS_FILE = join(ROOT, 'web', 'gen', 'figure_loaders.js');
 const VIEW_WASM_DIR = join(ROOT, 'web', 'gen', 'view_wasm');
-// The exports of a view's cut module, as tools/view_wasm.mjs lists them in its file.
-const heldBy = (view) =>
-  JSON.parse(/^export const WASM_EXPORTS = (.*);$/m.exec(readFileSync(join(VIEW_WASM_DIR, `${view}.js`), 'utf8'))[1]);
+// The exports of a view's cut module (tools/view_wasm.mjs lists them in its file).
+const heldBy = async (view) => (await import(join(VIEW_WASM_DIR, `${view}.js`))).WASM_EXPORTS;
 const LOADER_LINE = /^\s*"([a-z][a-z0-9-]*)": \(\) => import\('[^']*'\),$/gm;
 const BANNER = `${COMPILE_HINT}/*! ropescope-embed.js, one view: the <rope-scope> element (MIT); includes Chart.js (MIT) */`;
 
@@ -63,15 +62,20 @@ const NO_FORMULAS =
   '// No formula in this view (tools/embed_views.mjs).\n' +
   'export const FORMULAS = Object.freeze({});\nexport const FORMULA_TEX = Object.freeze({});\n';
 
+// Nor does a view without formulas need formulas/mathml.js: its element never makes a formula
+// slot, so never asks to fill one (element.js calls fillFormulas only where a slot is).
+const NO_MATHML =
+  '// No formula in this view (tools/embed_views.mjs).\nexport const fillFormulas = () => Promise.resolve();\n';
+
 // And the model presets (model/long.js, with the configs' packed text): only a long-context view
 // reads them. In another view's script the element takes them from this stub, which fills in no
 // preset and drops no setting from the explorer link (where a long-context setting given in the
 // address then stays, as given). A module of that view importing anything else of long.js would
 // stop the build (no such export).
-// Nor does a view without formulas need formulas/mathml.js: its element never makes a formula
-// slot, so never asks to fill one (element.js calls fillFormulas only where a slot is).
-const NO_MATHML =
-  '// No formula in this view (tools/embed_views.mjs).\nexport const fillFormulas = () => Promise.resolve();\n';
+const LONG_VIEWS = HEADS.filter((head) => head.part === 'long').map((head) => head.name);
+const NO_PRESETS =
+  '// No model preset in this view (tools/embed_views.mjs).\n' +
+  'export const fillFromPreset = () => {};\nexport const presetValuesDropped = (state) => ({ ...state });\n';
 
 // Each view's measured embed heights (element/heights.js, for every view): a one-view script
 // needs its own, and view=all's, from which measured.js derives its fallbacks.
@@ -84,11 +88,6 @@ async function heightsFor(view, path) {
     `export const EMBED_CONTENT = ${JSON.stringify(kept)};\n`
   );
 }
-
-const LONG_VIEWS = HEADS.filter((head) => head.part === 'long').map((head) => head.name);
-const NO_PRESETS =
-  '// No model preset in this view (tools/embed_views.mjs).\n' +
-  'export const fillFromPreset = () => {};\nexport const presetValuesDropped = (state) => ({ ...state });\n';
 
 // The rule reads the figure's own file: a helper module that drew formulas for figures would
 // escape it, so the build stops if one appears.
@@ -139,8 +138,8 @@ const onlyView = (view) => ({
       resolveDir: dirname(path),
     }));
     // And core/rope.js without the bindings whose exports that module lacks.
-    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]core[\\/]rope\.js$/ }, ({ path }) => ({
-      contents: ropeSourceFor(heldBy(view), `the view ${view}`),
+    b.onLoad({ filter: /[\\/]web[\\/]src[\\/]core[\\/]rope\.js$/ }, async ({ path }) => ({
+      contents: ropeSourceFor(await heldBy(view), `the view ${view}`),
       loader: 'js',
       resolveDir: dirname(path),
     }));
@@ -173,8 +172,7 @@ const styleSlot = {
     b.onLoad({ filter: /[\\/]web[\\/]style\.css$/ }, () => ({ contents: STYLE_MARK, loader: 'text' }));
   },
 };
-const STYLE = (await transform(readFileSync(join(ROOT, 'web', 'style.css'), 'utf8'), { loader: 'css', minify: true }))
-  .code;
+const STYLE = await minifyCss(readFileSync(join(ROOT, 'web', 'style.css'), 'utf8'));
 
 function withStyle(code, view) {
   const slots = [...code.matchAll(new RegExp(`(["'\`])${STYLE_MARK}\\1`, 'g'))];
